@@ -1,0 +1,119 @@
+// The composition root: one data dir in, a running appliance out. Order matters: the store is
+// migrated and every leftover task is recovered (LMSP §11.3) before the port opens.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { systemClock, unixSeconds, type Clock } from '../clock.js';
+import type { Engine } from '../engine/engine.js';
+import { LlamaEngine } from '../engine/llama-engine.js';
+import { ModelRegistry } from '../engine/registry.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import type { ServiceContext } from '../service/context.js';
+import { releaseStaleReservations } from '../service/idempotency.js';
+import { LoginCodes } from '../service/login-codes.js';
+import { buildServer } from '../service/server.js';
+import { openStore, storePath } from '../store/open.js';
+import { readSettings, writeSettings, type Settings } from '../store/settings.js';
+import { EventHub } from '../tasks/event-hub.js';
+import { TaskLedger } from '../tasks/ledger.js';
+import { recoverTasks, type RecoveryReport } from '../tasks/recovery.js';
+import { TaskRunner } from '../tasks/runner.js';
+import { coreHealthChecks } from './health-checks.js';
+import { acquireInstanceLock } from './instance-lock.js';
+import { engineOptions } from './engine-options.js';
+import { startHousekeeping } from './housekeeping.js';
+import { removeServiceFile, writeServiceFile } from './service-file.js';
+
+export interface ApplianceOptions {
+  dataDir: string;
+  port?: number;
+  host?: string;
+  clock?: Clock;
+  logger?: Logger;
+  engine?: (settings: Settings) => Engine;
+}
+
+export interface Appliance {
+  url: string;
+  port: number;
+  ctx: ServiceContext;
+  recovery: RecoveryReport;
+  /** A fresh one-time GUI login URL (the previous one stops working). */
+  loginUrl(): string;
+  close(): Promise<void>;
+}
+
+export async function startAppliance(options: ApplianceOptions): Promise<Appliance> {
+  const { dataDir } = options;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  const lock = acquireInstanceLock(dataDir);
+  const cleanups: Array<() => unknown> = [() => lock.release()];
+  try {
+    const db = openStore(storePath(dataDir));
+    cleanups.unshift(() => db.close());
+    const bootId = randomBytes(8).toString('hex');
+    releaseStaleReservations(db, bootId);
+    const hub = new EventHub();
+    const ledger = new TaskLedger(db, clock, hub);
+    const recovery = recoverTasks(db, ledger);
+    if (recovery.examined > 0) logger.info('restart recovery', { examined: recovery.examined, moved: recovery.moved.length });
+
+    let settings = readSettings(db);
+    const engine = options.engine ? options.engine(settings) : new LlamaEngine(engineOptions(settings));
+    cleanups.unshift(() => engine.close());
+    const models = new ModelRegistry(db, clock);
+    const runner = new TaskRunner(db, ledger, engine, models, logger, {
+      concurrency: settings.max_concurrent_generations,
+      defaultMaxOutputTokens: settings.max_output_tokens_limit,
+    });
+    cleanups.unshift(() => runner.stop());
+
+    const ctx: ServiceContext = {
+      db, clock, logger, ledger, hub, runner, models, bootId,
+      settings: () => settings,
+      updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
+      login: new LoginCodes(),
+      healthChecks: [],
+      address: { host: options.host ?? '127.0.0.1', port: 0 },
+      loadedModel: () => engine.loadedModel(),
+    };
+    ctx.healthChecks.push(...coreHealthChecks(ctx));
+    const app = buildServer(ctx);
+    cleanups.unshift(() => app.close());
+    await app.listen({ host: ctx.address.host, port: options.port ?? 7437 });
+    const addr = app.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : options.port ?? 7437;
+    ctx.address.port = port;
+    const url = `http://${ctx.address.host.includes(':') ? `[${ctx.address.host}]` : ctx.address.host}:${port}`;
+    runner.start();
+    cleanups.unshift(startHousekeeping(ctx));
+    writeServiceFile(dataDir, { pid: process.pid, port, url });
+    cleanups.unshift(() => removeServiceFile(dataDir));
+    logger.info('sanad serving', { url, data_dir: dataDir });
+
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      port,
+      ctx,
+      recovery,
+      loginUrl: () => `${url}/login?code=${ctx.login.issue()}`,
+      close: () => (closing ??= runCleanups(cleanups, logger)),
+    };
+  } catch (err) {
+    await runCleanups(cleanups, logger);
+    throw err;
+  }
+}
+
+async function runCleanups(cleanups: Array<() => unknown>, logger: Logger): Promise<void> {
+  for (const cleanup of cleanups) {
+    try {
+      await cleanup();
+    } catch (err) {
+      logger.warn('shutdown step failed', { error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+}

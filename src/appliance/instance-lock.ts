@@ -1,0 +1,46 @@
+// One running appliance per data dir. Two would each run restart recovery over the other's live
+// tasks. The lock is an exclusive SQLite lock on a side file: the OS drops it when the process
+// dies, even by SIGKILL, so there is no stale lock to clean up by hand.
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export class AlreadyRunningError extends Error {
+  constructor(dataDir: string, detail: string) {
+    super(`Another Sanad is already running on ${dataDir}${detail}; stop it first, or use another --data-dir.`);
+    this.name = 'AlreadyRunningError';
+  }
+}
+
+export interface InstanceLock {
+  release(): void;
+}
+
+export function acquireInstanceLock(dataDir: string): InstanceLock {
+  const db = new Database(join(dataDir, 'instance.lock'));
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('busy_timeout = 0');
+    db.exec('BEGIN EXCLUSIVE');
+  } catch {
+    db.close();
+    throw new AlreadyRunningError(dataDir, describeRunning(dataDir));
+  }
+  return {
+    release: () => {
+      if (!db.open) return;
+      db.exec('ROLLBACK');
+      db.close();
+    },
+  };
+}
+
+function describeRunning(dataDir: string): string {
+  try {
+    const info: unknown = JSON.parse(readFileSync(join(dataDir, 'service.json'), 'utf8'));
+    if (typeof info === 'object' && info !== null && 'pid' in info && 'url' in info) return ` (pid ${String(info.pid)}, ${String(info.url)})`;
+  } catch {
+    // no service.json: the other instance is a CLI command or still starting
+  }
+  return '';
+}

@@ -1,0 +1,85 @@
+// The `sanad` command. Global options: --data-dir DIR, --json. Errors are one sentence on stderr
+// (exit 1; 2 for a usage mistake), never a stack trace.
+import { resolveDataDir } from '../appliance/data-dir.js';
+import { AlreadyRunningError } from '../appliance/instance-lock.js';
+import { StoreTooNewError } from '../store/migrate.js';
+import { CliError } from './cli-error.js';
+import { modelsCommand } from './commands/models.js';
+import { serveCommand } from './commands/serve.js';
+import { tokenCommand } from './commands/token.js';
+import { createIo } from './io.js';
+
+const USAGE = `Usage: sanad <command> [options]
+
+Commands:
+  serve [--port N] [--host H]               run the appliance headless (LMSP service, GUI)
+  token create --name NAME --scopes s1,s2   make a client and print its token once
+  models add PATH [--id ID]                 register a GGUF model file (never copied)
+  models list                               list registered models and their status
+
+Options for every command:
+  --data-dir DIR   data folder (default: $SANAD_DATA_DIR, else the OS app-data folder)
+  --json           machine-readable output on stdout
+Scopes: models:read, responses:write, tasks:read, tasks:write, admin`;
+
+/** Pulls the global options out of argv wherever they stand. */
+function splitGlobals(argv: string[]): { rest: string[]; dataDir: string | undefined; json: boolean; help: boolean } {
+  const rest: string[] = [];
+  let dataDir: string | undefined;
+  let json = false;
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === '--json') json = true;
+    else if (a === '-h' || a === '--help') help = true;
+    else if (a === '--data-dir') {
+      dataDir = argv[++i];
+      if (dataDir === undefined || dataDir.startsWith('--')) throw new CliError('--data-dir needs a folder. Run `sanad help` for usage.', 2);
+    } else if (a.startsWith('--data-dir=')) dataDir = a.slice('--data-dir='.length);
+    else rest.push(a);
+  }
+  return { rest, dataDir, json, help };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let json = argv.includes('--json');
+  const io0 = createIo(json);
+  try {
+    const { rest, dataDir: flag, json: j, help } = splitGlobals(argv);
+    json = j;
+    const io = createIo(json);
+    const [command, ...args] = rest;
+    if (help || !command || command === 'help') {
+      io.out(USAGE);
+      return command || help ? 0 : 2;
+    }
+    const dataDir = resolveDataDir(flag);
+    switch (command) {
+      case 'serve':
+        return await serveCommand(args, dataDir, io);
+      case 'token':
+        return await tokenCommand(args, dataDir, io);
+      case 'models':
+        return await modelsCommand(args, dataDir, io);
+      default:
+        throw new CliError(`Unknown command "${command}". Run \`sanad help\` for usage.`, 2);
+    }
+  } catch (err) {
+    return report(err, io0);
+  }
+}
+
+function report(err: unknown, io: ReturnType<typeof createIo>): number {
+  if (err instanceof CliError || err instanceof AlreadyRunningError || err instanceof StoreTooNewError) {
+    io.note(`sanad: ${err.message}`);
+    return err instanceof CliError ? err.exitCode : 1;
+  }
+  // parseArgs throws TypeErrors with a readable message and an ERR_PARSE_ARGS_* code.
+  if (err instanceof Error && 'code' in err && typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS')) {
+    io.note(`sanad: ${err.message}. Run \`sanad help\` for usage.`);
+    return 2;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.note(`sanad: ${message.split('\n')[0]} (if this persists, run with SANAD_LOG=debug and report it).`);
+  return 1;
+}

@@ -1,0 +1,466 @@
+// The Engine on llama.cpp through node-llama-cpp 3.21. One model in memory at a time, one context
+// with `concurrency` sequences; each generation borrows a sequence and gives it back cleared.
+import {
+  GeneralChatWrapper,
+  getLlama,
+  LlamaChat,
+  LlamaLogLevel,
+  resolveChatWrapper,
+  type ChatHistoryItem,
+  type ChatWrapper,
+  type Llama,
+  type LlamaContext,
+  type LlamaContextSequence,
+  type LlamaModel,
+} from 'node-llama-cpp';
+import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult, StopReason } from './engine.js';
+import { NotGgufError, readGgufHeader } from './gguf-header.js';
+
+/** A model file that llama.cpp cannot use; the message is one sentence meant for the user. */
+export class ModelLoadError extends Error {
+  override name = 'ModelLoadError';
+}
+
+/** A load that another model's load overtook; generate() simply asks again. */
+class SupersededError extends Error {
+  override name = 'SupersededError';
+}
+
+/** Without an explicit size, "auto" could pick a 128k context and eat the RAM of a small machine. */
+const DEFAULT_MAX_CONTEXT = 8192;
+/**
+ * node-llama-cpp 3.21 leaks a dispose guard when a model fails to load and its object is garbage
+ * collected before the backend is disposed: `llama.dispose()` then never settles. close() waits
+ * this long for it and then lets go (the process can still exit; nothing is left running).
+ */
+const BACKEND_DISPOSE_TIMEOUT_MS = 1000;
+/** llama.cpp's log lines reach JS a moment after the failure they explain. */
+const NATIVE_LOG_GRACE_MS = 30;
+
+interface Loaded {
+  model: LlamaModel;
+  context: LlamaContext;
+  chatWrapper: ChatWrapper;
+}
+
+export class LlamaEngine implements Engine {
+  private llamaPromise: Promise<Llama> | null = null;
+  private slot: ModelSlot | null = null;
+  /** Disposal of the previous model; a new load waits for it so two models never overlap. */
+  private retiring: Promise<void> = Promise.resolve();
+  private readonly closing = new AbortController();
+  private closePromise: Promise<void> | null = null;
+  /** Recent llama.cpp error lines, used to explain a failed load in one sentence. */
+  private nativeErrors: string[] = [];
+
+  constructor(private readonly options: EngineOptions) {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError(`concurrency must be a positive integer, got ${options.concurrency}.`);
+    }
+  }
+
+  async load(modelId: string, modelPath: string, signal?: AbortSignal): Promise<void> {
+    this.assertOpen();
+    let slot = this.slot;
+    if (slot === null || slot.modelId !== modelId || slot.modelPath !== modelPath) slot = this.replaceSlot(modelId, modelPath);
+    // The load itself is shared with other callers, so an abort only stops this caller's wait.
+    await untilAborted(slot.ready, signal);
+  }
+
+  loadedModel(): string | null {
+    return this.slot?.loaded ? this.slot.modelId : null;
+  }
+
+  countTokens(modelId: string, text: string): number {
+    const loaded = this.slot?.modelId === modelId ? this.slot.loaded : null;
+    if (!loaded) throw new Error(`Model ${modelId} is not loaded, so its tokens cannot be counted.`);
+    // Counted as text inside the conversation, hence without the leading space SentencePiece adds.
+    return loaded.model.tokenize(text, false, 'trimLeadingSpace').length;
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    this.assertOpen();
+    const signal = AbortSignal.any([request.signal, this.closing.signal]);
+    const aborted = (text: string, inputTokens: number, outputTokens: number): GenerateResult =>
+      ({ text, inputTokens, outputTokens, stopReason: 'abort' });
+
+    let slot: ModelSlot;
+    try {
+      slot = await this.beginOn(request.modelId, request.modelPath, signal);
+    } catch (err) {
+      if (signal.aborted) return aborted('', 0, 0);
+      throw err;
+    }
+    const { loaded } = slot;
+    let sequence: LlamaContextSequence | null = null;
+    let holdsSequence = false;
+    try {
+      if (!loaded) throw new Error('internal: model slot started without a loaded model');
+      const history = toHistory(request.messages, request.continuation);
+      const inputTokens = countPromptTokens(loaded, history);
+      // node-llama-cpp reads maxTokens 0 as "no limit".
+      if (request.maxTokens <= 0) return { text: '', inputTokens, outputTokens: 0, stopReason: 'max_tokens' };
+
+      holdsSequence = await slot.sequences.acquire(signal);
+      if (!holdsSequence) return aborted('', inputTokens, 0);
+      sequence = loaded.context.getSequence();
+      return await this.run(request, signal, loaded, sequence, history, inputTokens);
+    } finally {
+      // Disposing the sequence erases its state in the context and returns its id to the pool.
+      if (sequence) await sequence.dispose().catch(() => undefined);
+      if (holdsSequence) slot.sequences.release();
+      this.end(slot);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closePromise ??= (async () => {
+      this.closing.abort();
+      const slot = this.slot;
+      this.slot = null;
+      if (slot) this.retire(slot);
+      await this.retiring;
+      const llama = await this.llamaPromise?.catch(() => null);
+      if (llama) await settleWithin(llama.dispose(), BACKEND_DISPOSE_TIMEOUT_MS);
+    })();
+    return this.closePromise;
+  }
+
+  private async run(
+    request: GenerateRequest,
+    signal: AbortSignal,
+    loaded: Loaded,
+    sequence: LlamaContextSequence,
+    history: ChatHistoryItem[],
+    inputTokens: number,
+  ): Promise<GenerateResult> {
+    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: loaded.chatWrapper });
+    let emitted = '';
+    let outputTokens = 0;
+    const emit = (delta: string): void => {
+      if (delta === '') return;
+      emitted += delta;
+      request.onText(delta);
+    };
+    try {
+      // When the history ends with a model item, LlamaChat continues that response instead of
+      // opening a new one, and `response` holds only the newly generated text.
+      const result = await chat.generateResponse(history, {
+        onTextChunk: emit,
+        onToken: (tokens) => {
+          outputTokens += tokens.length;
+        },
+        signal,
+        stopOnAbortSignal: true,
+        maxTokens: request.maxTokens,
+        temperature: request.temperature,
+        topP: request.topP,
+        // OpenAI-style defaults (no penalty), and a resume then continues exactly like an
+        // uninterrupted run: node-llama-cpp would only penalise tokens of this call, not the
+        // continuation.
+        repeatPenalty: false,
+      });
+      // Anything held back by stop-trigger detection and not streamed yet still reaches onText.
+      if (result.response.startsWith(emitted)) emit(result.response.slice(emitted.length));
+      return { text: emitted, inputTokens, outputTokens, stopReason: toStopReason(result.metadata.stopReason) };
+    } catch (err) {
+      // Aborted before the first token, node-llama-cpp throws the abort reason instead.
+      if (signal.aborted) return { text: emitted, inputTokens, outputTokens, stopReason: 'abort' };
+      throw new Error(`Generation with model ${request.modelId} failed: ${firstLine(err)}.`);
+    } finally {
+      chat.dispose({ disposeSequence: false });
+    }
+  }
+
+  /** Makes the model current (loading it if needed) and counts a generation on it. */
+  private async beginOn(modelId: string, modelPath: string, signal: AbortSignal): Promise<ModelSlot> {
+    for (;;) {
+      try {
+        await this.load(modelId, modelPath, signal);
+      } catch (err) {
+        if (err instanceof SupersededError) continue;
+        throw err;
+      }
+      const slot = this.slot;
+      // Another caller may have switched models between the load and now: then load again.
+      if (slot !== null && slot.modelId === modelId && slot.modelPath === modelPath && slot.loaded) {
+        slot.active++;
+        slot.clearIdleTimer();
+        return slot;
+      }
+    }
+  }
+
+  private end(slot: ModelSlot): void {
+    slot.active--;
+    if (slot.active > 0) return;
+    slot.notifyDrained();
+    if (this.slot === slot) this.armIdleTimer(slot);
+  }
+
+  private armIdleTimer(slot: ModelSlot): void {
+    const ms = this.options.idleUnloadMs;
+    if (!Number.isFinite(ms)) return;
+    slot.clearIdleTimer();
+    slot.idleTimer = setTimeout(() => {
+      if (this.slot !== slot || slot.active > 0) return;
+      this.slot = null;
+      this.retire(slot);
+    }, Math.max(0, ms));
+    // An idle model must not keep the process alive.
+    slot.idleTimer.unref();
+  }
+
+  private replaceSlot(modelId: string, modelPath: string): ModelSlot {
+    const previous = this.slot;
+    if (previous) this.retire(previous);
+    const retired = this.retiring;
+    const slot = new ModelSlot(modelId, modelPath, this.options.concurrency);
+    slot.ready = (async () => {
+      await retired;
+      const loaded = await this.loadModel(modelId, modelPath);
+      if (this.slot !== slot || this.closing.signal.aborted) {
+        await disposeLoaded(loaded);
+        throw new SupersededError(`Loading model ${modelId} was cancelled because another model was requested.`);
+      }
+      slot.loaded = loaded;
+      this.armIdleTimer(slot);
+    })();
+    slot.ready.catch(() => {
+      if (this.slot === slot) this.slot = null;
+    });
+    this.slot = slot;
+    return slot;
+  }
+
+  /** Unloads a slot that is no longer current, once its running generations are done. */
+  private retire(slot: ModelSlot): void {
+    slot.clearIdleTimer();
+    const previous = this.retiring;
+    this.retiring = (async () => {
+      await previous;
+      await slot.ready.catch(() => undefined);
+      await slot.drained();
+      const { loaded } = slot;
+      slot.loaded = null;
+      if (loaded) await disposeLoaded(loaded);
+    })();
+  }
+
+  private async loadModel(modelId: string, modelPath: string): Promise<Loaded> {
+    const fail = (reason: string): ModelLoadError => new ModelLoadError(`Could not load model ${modelId}: ${reason}.`);
+    try {
+      await readGgufHeader(modelPath);
+    } catch (err) {
+      if (err instanceof NotGgufError) throw fail(err.message.replace(/\.$/, ''));
+      throw fail(`${modelPath} cannot be read (${firstLine(err)})`);
+    }
+    const llama = await this.getLlamaOnce();
+    this.nativeErrors = [];
+    let model: LlamaModel;
+    try {
+      model = await llama.loadModel({ modelPath, gpuLayers: this.options.gpu === false ? 0 : 'auto' });
+    } catch (err) {
+      throw fail(`llama.cpp rejected ${modelPath} (${await this.nativeReason(err)})`);
+    }
+    try {
+      const train = model.trainContextSize > 0 ? model.trainContextSize : DEFAULT_MAX_CONTEXT;
+      const context = await model.createContext({
+        sequences: this.options.concurrency,
+        contextSize: this.options.contextSize ? Math.min(this.options.contextSize, train) : { max: Math.min(train, DEFAULT_MAX_CONTEXT) },
+      });
+      return { model, context, chatWrapper: chatWrapperFor(model) };
+    } catch (err) {
+      await model.dispose().catch(() => undefined);
+      throw fail(`no context could be created (${await this.nativeReason(err)})`);
+    }
+  }
+
+  private getLlamaOnce(): Promise<Llama> {
+    if (!this.llamaPromise) {
+      const attempt = getLlama({
+        gpu: this.options.gpu,
+        build: 'never',
+        maxThreads: this.options.threads,
+        logLevel: LlamaLogLevel.error,
+        progressLogs: false,
+        // llama.cpp's errors are kept for our own one-sentence messages instead of being printed.
+        logger: (level, message) => {
+          if (level !== LlamaLogLevel.error && level !== LlamaLogLevel.fatal) return;
+          this.nativeErrors.push(message.trim());
+          if (this.nativeErrors.length > 20) this.nativeErrors.shift();
+        },
+      }).catch((err: unknown) => {
+        this.llamaPromise = null;
+        throw new Error(`The llama.cpp backend could not start: ${firstLine(err)}.`);
+      });
+      this.llamaPromise = attempt;
+    }
+    return this.llamaPromise;
+  }
+
+  /** The most telling llama.cpp error line for a failure, else the JS error's own message. */
+  private async nativeReason(err: unknown): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, NATIVE_LOG_GRACE_MS));
+    // llama.cpp says "llama_model_load: error loading model: <why>", then generic lines.
+    for (const line of this.nativeErrors) {
+      const why = /error loading model(?: architecture)?: (.+)$/.exec(line)?.[1];
+      if (why) return why.trim().replace(/\.$/, '');
+    }
+    const last = this.nativeErrors.at(-1)?.replace(/^\w+: /, '');
+    return last ? last.replace(/\.$/, '') : firstLine(err);
+  }
+
+  private assertOpen(): void {
+    if (this.closing.signal.aborted) throw new Error('The engine is closed.');
+  }
+}
+
+/** One model in memory, its context, and the generations running on it. */
+class ModelSlot {
+  ready: Promise<void> = Promise.resolve();
+  loaded: Loaded | null = null;
+  active = 0;
+  idleTimer: NodeJS.Timeout | null = null;
+  readonly sequences: FifoSemaphore;
+  private drainWaiters: Array<() => void> = [];
+
+  constructor(
+    readonly modelId: string,
+    readonly modelPath: string,
+    concurrency: number,
+  ) {
+    this.sequences = new FifoSemaphore(concurrency);
+  }
+
+  clearIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  drained(): Promise<void> {
+    if (this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  notifyDrained(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+/** Counts free context sequences; waiters are served first come, first served. */
+class FifoSemaphore {
+  private waiters: Array<() => void> = [];
+
+  constructor(private free: number) {}
+
+  /** Resolves true once a unit is held, or false if the signal aborts first. */
+  acquire(signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    if (this.free > 0 && this.waiters.length === 0) {
+      this.free--;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const grant = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(true);
+      };
+      const onAbort = (): void => {
+        this.waiters = this.waiters.filter((w) => w !== grant);
+        resolve(false);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(grant);
+    });
+  }
+
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
+function chatWrapperFor(model: LlamaModel): ChatWrapper {
+  const template = model.fileInfo.metadata.tokenizer?.chat_template;
+  // Without a template, node-llama-cpp would guess from the architecture (Llama 2 for "llama"),
+  // whose default system prompt alone overflows a small context.
+  if (typeof template === 'string' && template.trim() !== '') return resolveChatWrapper(model);
+  return new GeneralChatWrapper();
+}
+
+function toHistory(messages: ChatMessage[], continuation: string | undefined): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = messages.map((m): ChatHistoryItem => {
+    if (m.role === 'system') return { type: 'system', text: m.content };
+    if (m.role === 'user') return { type: 'user', text: m.content };
+    return { type: 'model', response: [m.content] };
+  });
+  // The partial answer as the last model item: LlamaChat then continues it in place.
+  if (continuation !== undefined) history.push({ type: 'model', response: [continuation] });
+  return history;
+}
+
+/** Tokens of the rendered prompt, up to where the model starts writing (the continuation included). */
+function countPromptTokens(loaded: Loaded, history: ChatHistoryItem[]): number {
+  // LlamaChat opens an empty model item when the history does not end with one; render it the same.
+  const open: ChatHistoryItem[] = history.at(-1)?.type === 'model' ? history : [...history, { type: 'model', response: [] }];
+  return loaded.chatWrapper.generateContextState({ chatHistory: open }).contextText.tokenize(loaded.model.tokenizer).length;
+}
+
+function toStopReason(reason: string): StopReason {
+  if (reason === 'maxTokens') return 'max_tokens';
+  if (reason === 'abort') return 'abort';
+  // eogToken, stopGenerationTrigger, customStopTrigger, functionCalls: the model ended its turn.
+  return 'eos';
+}
+
+async function disposeLoaded(loaded: Loaded): Promise<void> {
+  await loaded.context.dispose().catch(() => undefined);
+  await loaded.model.dispose().catch(() => undefined);
+}
+
+/** Waits for a promise, or rejects as soon as the signal aborts (the work itself goes on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
+/** Waits for a promise at most `ms`; its outcome is ignored either way. */
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  // Not unref()ed: the caller awaits this, so the process must stay up until it settles.
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([promise.catch(() => undefined), timeout]);
+  clearTimeout(timer);
+}
+
+function abortError(): Error {
+  const err = new Error('The operation was aborted.');
+  err.name = 'AbortError';
+  return err;
+}
+
+/** The first line of an error's message, without a final period, for use inside a sentence. */
+function firstLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return (message.split('\n')[0] ?? '').trim().replace(/\.$/, '') || 'unknown error';
+}

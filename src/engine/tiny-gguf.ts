@@ -1,0 +1,288 @@
+// A tiny random-weight GGUF v3 "llama" model for tests and benchmarks (no model can be downloaded
+// here). The layout follows what llama.cpp was verified to need (shared notes, "Local inference").
+// The weights are rigged so the model only ever emits visible ASCII byte tokens and never `</s>`:
+// every generation runs to its token limit, which makes cancel and crash timings predictable.
+import { writeFile } from 'node:fs/promises';
+
+const EMBEDDING = 64;
+const LAYERS = 2;
+const FEED_FORWARD = 128;
+const HEADS = 4;
+const HEAD_DIM = EMBEDDING / HEADS;
+const ALIGNMENT = 32;
+
+// Vocabulary: <unk>, <s>, </s>, then the 256 byte tokens <0x00>..<0xFF>, then "▁".
+const UNK_ID = 0;
+const BOS_ID = 1;
+const EOS_ID = 2;
+const FIRST_BYTE_ID = 3;
+const SPACE_PIECE = '\u2581';
+const VOCAB_SIZE = FIRST_BYTE_ID + 256 + 1;
+
+// llama.cpp token types.
+const TOKEN_NORMAL = 1;
+const TOKEN_UNKNOWN = 2;
+const TOKEN_CONTROL = 3;
+const TOKEN_BYTE = 6;
+
+// GGUF value types.
+const T_UINT32 = 4;
+const T_INT32 = 5;
+const T_FLOAT32 = 6;
+const T_BOOL = 7;
+const T_STRING = 8;
+const T_ARRAY = 9;
+
+const GGML_F32 = 0;
+
+/** Weight of output column 0 (see buildTensors). */
+const OUTPUT_LEAN = 2;
+
+export interface TinyModelOptions {
+  /** Seed of the weights; the same seed gives the same bytes. */
+  seed?: number;
+  /** `llama.context_length` written in the metadata. */
+  contextLength?: number;
+}
+
+/** The byte a token id stands for, when it is one of the `<0xNN>` tokens. */
+export function tinyModelByteOfToken(id: number): number | null {
+  const byte = id - FIRST_BYTE_ID;
+  return byte >= 0 && byte < 256 ? byte : null;
+}
+
+/**
+ * Bytes the model may print: visible ASCII 0x21..0x7E except `#` and `<`.
+ * - No space: on re-tokenization (a resume feeds the text back) a space becomes "▁", not <0x20>,
+ *   so a model printing spaces could not continue token-for-token where it stopped.
+ * - No `#` or `<`: they start the stop triggers of node-llama-cpp's GeneralChatWrapper
+ *   ("### Human", "<end>"); text that might be a trigger is held back, and at the token limit it is
+ *   dropped, so the generation would come out a token short.
+ */
+export function isTinyModelPrintable(byte: number): boolean {
+  return byte >= 0x21 && byte <= 0x7e && byte !== 0x23 && byte !== 0x3c;
+}
+
+export async function writeTinyModel(path: string, options: TinyModelOptions = {}): Promise<void> {
+  await writeFile(path, buildTinyModel(options));
+}
+
+export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
+  const seed = options.seed ?? 1;
+  const contextLength = options.contextLength ?? 2048;
+  const random = mulberry32(seed);
+  const tensors = buildTensors(random);
+  const out = new ByteWriter();
+
+  out.bytes(Buffer.from('GGUF', 'latin1'));
+  out.u32(3);
+  out.u64(tensors.length);
+  const metadata = buildMetadata(contextLength);
+  out.u64(metadata.length);
+  for (const write of metadata) write(out);
+
+  let offset = 0;
+  const offsets: number[] = [];
+  for (const tensor of tensors) {
+    out.string(tensor.name);
+    out.u32(tensor.shape.length);
+    for (const dim of tensor.shape) out.u64(dim);
+    out.u32(GGML_F32);
+    out.u64(offset);
+    offsets.push(offset);
+    offset = alignUp(offset + tensor.data.byteLength, ALIGNMENT);
+  }
+  out.pad(ALIGNMENT);
+  const dataStart = out.length;
+  tensors.forEach((tensor, i) => {
+    out.pad(ALIGNMENT);
+    if (out.length - dataStart !== offsets[i]) throw new Error('tiny-gguf: tensor offset mismatch');
+    out.bytes(Buffer.from(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength));
+  });
+  return out.toBuffer();
+}
+
+type MetadataWriter = (out: ByteWriter) => void;
+
+function buildMetadata(contextLength: number): MetadataWriter[] {
+  const tokens: string[] = ['<unk>', '<s>', '</s>'];
+  const types: number[] = [TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_CONTROL];
+  for (let byte = 0; byte < 256; byte++) {
+    tokens.push(`<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`);
+    types.push(TOKEN_BYTE);
+  }
+  tokens.push(SPACE_PIECE);
+  types.push(TOKEN_NORMAL);
+
+  const u32 = (key: string, value: number): MetadataWriter => (o) => {
+    o.string(key);
+    o.u32(T_UINT32);
+    o.u32(value);
+  };
+  const f32 = (key: string, value: number): MetadataWriter => (o) => {
+    o.string(key);
+    o.u32(T_FLOAT32);
+    o.f32(value);
+  };
+  const str = (key: string, value: string): MetadataWriter => (o) => {
+    o.string(key);
+    o.u32(T_STRING);
+    o.string(value);
+  };
+  const bool = (key: string, value: boolean): MetadataWriter => (o) => {
+    o.string(key);
+    o.u32(T_BOOL);
+    o.u8(value ? 1 : 0);
+  };
+  const array = (key: string, type: number, count: number, item: (o: ByteWriter, i: number) => void): MetadataWriter =>
+    (o) => {
+      o.string(key);
+      o.u32(T_ARRAY);
+      o.u32(type);
+      o.u64(count);
+      for (let i = 0; i < count; i++) item(o, i);
+    };
+
+  return [
+    str('general.architecture', 'llama'),
+    str('general.name', 'sanad-tiny'),
+    u32('general.alignment', ALIGNMENT),
+    u32('general.file_type', 0),
+    u32('llama.vocab_size', VOCAB_SIZE),
+    u32('llama.context_length', contextLength),
+    u32('llama.embedding_length', EMBEDDING),
+    u32('llama.block_count', LAYERS),
+    u32('llama.feed_forward_length', FEED_FORWARD),
+    u32('llama.attention.head_count', HEADS),
+    u32('llama.attention.head_count_kv', HEADS),
+    u32('llama.rope.dimension_count', HEAD_DIM),
+    f32('llama.rope.freq_base', 10000),
+    f32('llama.attention.layer_norm_rms_epsilon', 1e-5),
+    str('tokenizer.ggml.model', 'llama'),
+    array('tokenizer.ggml.tokens', T_STRING, tokens.length, (o, i) => o.string(tokens[i] ?? '')),
+    array('tokenizer.ggml.scores', T_FLOAT32, tokens.length, (o) => o.f32(0)),
+    array('tokenizer.ggml.token_type', T_INT32, types.length, (o, i) => o.i32(types[i] ?? TOKEN_NORMAL)),
+    u32('tokenizer.ggml.bos_token_id', BOS_ID),
+    u32('tokenizer.ggml.eos_token_id', EOS_ID),
+    u32('tokenizer.ggml.unknown_token_id', UNK_ID),
+    bool('tokenizer.ggml.add_bos_token', true),
+    bool('tokenizer.ggml.add_eos_token', false),
+  ];
+}
+
+interface Tensor {
+  name: string;
+  /** ggml order: ne0 (the innermost, contiguous dimension) first. */
+  shape: number[];
+  data: Float32Array;
+}
+
+function buildTensors(random: () => number): Tensor[] {
+  const small = (shape: number[], scale: number): Tensor['data'] => {
+    const data = new Float32Array(shape.reduce((a, b) => a * b, 1));
+    for (let i = 0; i < data.length; i++) data[i] = (random() * 2 - 1) * scale;
+    return data;
+  };
+  const ones = (n: number): Float32Array => new Float32Array(n).fill(1);
+
+  // Channel 0 of every embedding is 1 and the other channels are small, so after the final RMS
+  // norm channel 0 is about 4.7 at every position, and the rest spreads around ±1.4.
+  const embedding = small([EMBEDDING, VOCAB_SIZE], 0.3);
+  for (let token = 0; token < VOCAB_SIZE; token++) embedding[token * EMBEDDING] = 1;
+
+  // Column 0 of the output projection then decides: +2 for printable bytes, -2 for everything else
+  // (control tokens, `</s>`, other bytes, "▁"), a gap of about 19 logits against a random part
+  // with a spread of about 1: even sampling at temperature 1 picks a non-printable token with odds
+  // around 1e-8 per token. The random part is kept that large on purpose: clear gaps between the
+  // top candidates keep greedy decoding stable against rounding (batched vs one-token evaluation).
+  const output = small([EMBEDDING, VOCAB_SIZE], 0.3);
+  for (let token = 0; token < VOCAB_SIZE; token++) {
+    const byte = tinyModelByteOfToken(token);
+    output[token * EMBEDDING] = byte !== null && isTinyModelPrintable(byte) ? OUTPUT_LEAN : -OUTPUT_LEAN;
+  }
+
+  const tensors: Tensor[] = [{ name: 'token_embd.weight', shape: [EMBEDDING, VOCAB_SIZE], data: embedding }];
+  for (let layer = 0; layer < LAYERS; layer++) {
+    const p = `blk.${layer}.`;
+    tensors.push(
+      { name: `${p}attn_norm.weight`, shape: [EMBEDDING], data: ones(EMBEDDING) },
+      { name: `${p}attn_q.weight`, shape: [EMBEDDING, EMBEDDING], data: small([EMBEDDING, EMBEDDING], 0.1) },
+      { name: `${p}attn_k.weight`, shape: [EMBEDDING, EMBEDDING], data: small([EMBEDDING, EMBEDDING], 0.1) },
+      { name: `${p}attn_v.weight`, shape: [EMBEDDING, EMBEDDING], data: small([EMBEDDING, EMBEDDING], 0.05) },
+      { name: `${p}attn_output.weight`, shape: [EMBEDDING, EMBEDDING], data: small([EMBEDDING, EMBEDDING], 0.05) },
+      { name: `${p}ffn_norm.weight`, shape: [EMBEDDING], data: ones(EMBEDDING) },
+      { name: `${p}ffn_gate.weight`, shape: [EMBEDDING, FEED_FORWARD], data: small([EMBEDDING, FEED_FORWARD], 0.05) },
+      { name: `${p}ffn_up.weight`, shape: [EMBEDDING, FEED_FORWARD], data: small([EMBEDDING, FEED_FORWARD], 0.05) },
+      { name: `${p}ffn_down.weight`, shape: [FEED_FORWARD, EMBEDDING], data: small([FEED_FORWARD, EMBEDDING], 0.05) },
+    );
+  }
+  tensors.push(
+    { name: 'output_norm.weight', shape: [EMBEDDING], data: ones(EMBEDDING) },
+    { name: 'output.weight', shape: [EMBEDDING, VOCAB_SIZE], data: output },
+  );
+  return tensors;
+}
+
+/** mulberry32: a tiny, well-mixed 32-bit PRNG; enough for reproducible test weights. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function alignUp(n: number, alignment: number): number {
+  return Math.ceil(n / alignment) * alignment;
+}
+
+/** Little-endian append-only writer. */
+class ByteWriter {
+  private chunks: Buffer[] = [];
+  length = 0;
+
+  bytes(b: Buffer): void {
+    this.chunks.push(b);
+    this.length += b.length;
+  }
+  u8(v: number): void {
+    const b = Buffer.alloc(1);
+    b.writeUInt8(v);
+    this.bytes(b);
+  }
+  u32(v: number): void {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(v);
+    this.bytes(b);
+  }
+  i32(v: number): void {
+    const b = Buffer.alloc(4);
+    b.writeInt32LE(v);
+    this.bytes(b);
+  }
+  f32(v: number): void {
+    const b = Buffer.alloc(4);
+    b.writeFloatLE(v);
+    this.bytes(b);
+  }
+  u64(v: number): void {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(BigInt(v));
+    this.bytes(b);
+  }
+  string(s: string): void {
+    const b = Buffer.from(s, 'utf8');
+    this.u64(b.length);
+    this.bytes(b);
+  }
+  pad(alignment: number): void {
+    const extra = alignUp(this.length, alignment) - this.length;
+    if (extra > 0) this.bytes(Buffer.alloc(extra));
+  }
+  toBuffer(): Buffer {
+    return Buffer.concat(this.chunks, this.length);
+  }
+}

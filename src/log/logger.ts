@@ -1,0 +1,67 @@
+// A small structured logger: one JSON line per entry on stderr (or a sink the caller gives).
+// Every entry passes through redaction: known secret-bearing keys are masked, and any string
+// registered with `addSecret` is replaced wherever it appears, so a token or passphrase that
+// slips into a message still never reaches a log.
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+const SECRET_KEYS = /^(authorization|cookie|set-cookie|token|password|passphrase|secret|secret_access_key|api_key|code|x-sanad-admin)$/i;
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  addSecret(value: string): void;
+}
+
+export function createLogger(options: {
+  level?: LogLevel;
+  sink?: (line: string) => void;
+} = {}): Logger {
+  const min = ORDER[options.level ?? 'info'];
+  const sink = options.sink ?? ((line: string) => process.stderr.write(line + '\n'));
+  const secrets = new Set<string>();
+
+  function scrub(text: string): string {
+    let out = text;
+    for (const s of secrets) out = out.split(s).join('[redacted]');
+    return out;
+  }
+
+  function redact(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return scrub(value);
+    if (depth > 4 || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = SECRET_KEYS.test(k) ? '[redacted]' : redact(v, depth + 1);
+    }
+    return out;
+  }
+
+  function write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
+    if (ORDER[level] < min) return;
+    const entry = { time: new Date().toISOString(), level, msg: scrub(msg), ...(fields ? (redact(fields, 0) as object) : {}) };
+    sink(JSON.stringify(entry));
+  }
+
+  return {
+    debug: (m, f) => write('debug', m, f),
+    info: (m, f) => write('info', m, f),
+    warn: (m, f) => write('warn', m, f),
+    error: (m, f) => write('error', m, f),
+    addSecret: (value: string) => {
+      if (value.length >= 8) secrets.add(value);
+    },
+  };
+}
+
+export const silentLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  addSecret: () => {},
+};

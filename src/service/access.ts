@@ -1,0 +1,37 @@
+// Which tasks a caller may see or cancel: their own with `responses:write`, any with
+// `tasks:read` / `tasks:write` (and `admin`). Another client's task reads as not found.
+import { getResponseRow, getTask, getTaskByResponse } from '../tasks/queries.js';
+import type { ResponseRow, TaskRow } from '../tasks/types.js';
+import { clientIdOf, hasScope, type Principal } from './auth.js';
+import type { ServiceContext } from './context.js';
+import { notFound } from './errors.js';
+
+function owns(p: Principal, task: TaskRow): boolean {
+  return hasScope(p, 'responses:write') && task.client_id !== null && task.client_id === clientIdOf(p);
+}
+
+export function canRead(p: Principal, task: TaskRow): boolean {
+  return hasScope(p, 'tasks:read') || owns(p, task);
+}
+
+export function canCancel(p: Principal, task: TaskRow): boolean {
+  return hasScope(p, 'tasks:write') || owns(p, task);
+}
+
+export function principalOf(req: { principal: Principal | null }): Principal {
+  if (!req.principal) throw new Error('route reached without authentication');
+  return req.principal;
+}
+
+export function readableTask(ctx: ServiceContext, p: Principal, taskId: string): TaskRow {
+  const task = getTask(ctx.db, taskId);
+  if (!task || !canRead(p, task)) throw notFound(`Task ${taskId}`, 'task_not_found');
+  return task;
+}
+
+export function readableResponse(ctx: ServiceContext, p: Principal, responseId: string): { task: TaskRow; response: ResponseRow } {
+  const task = getTaskByResponse(ctx.db, responseId);
+  const response = getResponseRow(ctx.db, responseId);
+  if (!task || !response || !canRead(p, task)) throw notFound(`Response ${responseId}`, 'response_not_found');
+  return { task, response };
+}

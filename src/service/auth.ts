@@ -1,0 +1,95 @@
+// Who is calling, and may they. A `/v1` caller presents `Authorization: Bearer <token>`; the GUI
+// presents its session cookie (from the one-time login URL), which counts as `admin` but only
+// together with a matching Host and Origin, so neither a web page nor a DNS-rebinding trick can
+// drive the appliance through the user's browser.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { findClientByToken, touchClient, type Client, type Scope } from '../store/clients.js';
+import { unixSeconds } from '../clock.js';
+import type { ServiceContext } from './context.js';
+import { ApiError } from './errors.js';
+import { RateLimiter } from './rate-limit.js';
+
+export type Principal = { kind: 'client'; client: Client } | { kind: 'session' };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export const SESSION_COOKIE = 'sanad_session';
+
+export function hasScope(p: Principal, scope: Scope): boolean {
+  if (p.kind === 'session') return true;
+  return p.client.scopes.includes('admin') || p.client.scopes.includes(scope);
+}
+
+/** The key that scopes idempotency keys and rate limits to one caller. */
+export function principalKey(p: Principal): string {
+  return p.kind === 'session' ? 'session' : p.client.id;
+}
+
+export function clientIdOf(p: Principal): string | null {
+  return p.kind === 'client' ? p.client.id : null;
+}
+
+function bearer(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m?.[1] ?? null;
+}
+
+function cookie(req: FastifyRequest, name: string): string | null {
+  const raw = req.headers.cookie;
+  if (typeof raw !== 'string') return null;
+  for (const part of raw.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return null;
+}
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+/** Rejects requests whose Host (and Origin, when sent) is not this service's own address. */
+export function checkHostAndOrigin(ctx: ServiceContext, req: FastifyRequest): void {
+  if (!LOOPBACK_NAMES.includes(ctx.address.host) && ctx.address.host !== '::1') return; // bound to a network address on purpose
+  const allowed = LOOPBACK_NAMES.map((n) => `${n}:${ctx.address.port}`);
+  const host = req.headers.host ?? '';
+  if (!allowed.includes(host)) {
+    throw new ApiError(403, 'permission_error', 'forbidden_host', 'This request names a host other than the Sanad service; use http://127.0.0.1 with its port.');
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !allowed.some((a) => origin === `http://${a}`)) {
+    throw new ApiError(403, 'permission_error', 'forbidden_origin', 'Requests from other web pages are not allowed.');
+  }
+}
+
+/** Identifies the caller or throws 401. */
+export function authenticate(ctx: ServiceContext, req: FastifyRequest): Principal {
+  checkHostAndOrigin(ctx, req);
+  const token = bearer(req);
+  if (token) {
+    const client = findClientByToken(ctx.db, token);
+    if (!client) throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'The API key is unknown or was revoked; pair again or ask for a new token.');
+    touchClient(ctx.db, client, unixSeconds(ctx.clock));
+    return { kind: 'client', client };
+  }
+  const session = cookie(req, SESSION_COOKIE);
+  if (session && ctx.login.isSession(session)) return { kind: 'session' };
+  throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'No API key was given; send Authorization: Bearer <token>.');
+}
+
+/** A preHandler: authenticate, require `scope`, and count the call against the caller's rate. */
+export function guard(ctx: ServiceContext, limiter: RateLimiter, scope: Scope | Scope[]) {
+  const needed = Array.isArray(scope) ? scope : [scope];
+  return async (req: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const principal = authenticate(ctx, req);
+    if (!needed.some((s) => hasScope(principal, s))) {
+      throw new ApiError(403, 'permission_error', 'insufficient_scope', `This token lacks the scope this needs (${needed.join(' or ')}).`);
+    }
+    req.principal = principal;
+    if (principal.kind === 'client') limiter.hit(principal.client.id, ctx.settings().requests_per_minute_per_client);
+  };
+}

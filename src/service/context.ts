@@ -1,0 +1,30 @@
+// Everything a route needs, built once by the appliance (composition root).
+import type { Clock } from '../clock.js';
+import type { ModelRegistry } from '../engine/registry.js';
+import type { Logger } from '../log/logger.js';
+import type { Db } from '../store/open.js';
+import type { Settings } from '../store/settings.js';
+import type { EventHub } from '../tasks/event-hub.js';
+import type { TaskLedger } from '../tasks/ledger.js';
+import type { TaskRunner } from '../tasks/runner.js';
+import type { LoginCodes } from './login-codes.js';
+import type { HealthCheck } from './routes/health.js';
+
+export interface ServiceContext {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  ledger: TaskLedger;
+  hub: EventHub;
+  runner: TaskRunner;
+  models: ModelRegistry;
+  settings: () => Settings;
+  updateSettings: (patch: Partial<Settings>) => Settings;
+  /** Identifies this process's life, so leftovers of a crashed one can be told apart. */
+  bootId: string;
+  login: LoginCodes;
+  healthChecks: HealthCheck[];
+  /** Filled in once the server listens (for Host/Origin checks and status). */
+  address: { host: string; port: number };
+  loadedModel: () => string | null;
+}

@@ -1,0 +1,80 @@
+// Every error a client sees has the contract's shape:
+// {"error": {"type", "code", "message", "param"}}, one clear sentence, never a stack or a secret.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '../log/logger.js';
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'rate_limit_error'
+  | 'server_error'
+  | 'service_unavailable_error';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    readonly code: string,
+    message: string,
+    readonly param: string | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): { error: { type: ErrorType; code: string; message: string; param: string | null } } {
+    return { error: { type: this.type, code: this.code, message: this.message, param: this.param } };
+  }
+}
+
+export const badRequest = (message: string, param: string | null = null, code = 'invalid_request_error'): ApiError =>
+  new ApiError(400, 'invalid_request_error', code, message, param);
+
+export const notFound = (what: string, code = 'not_found'): ApiError => new ApiError(404, 'not_found_error', code, `${what} was not found.`);
+
+export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+  for (const [k, v] of Object.entries(err.headers)) void reply.header(k, v);
+  return reply.code(err.status).type('application/json').send(err.toBody());
+}
+
+/** Maps anything thrown in a route to the contract's shape. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (isFastifyError(err) && err.statusCode !== undefined && err.statusCode < 500) {
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return new ApiError(413, 'invalid_request_error', 'request_too_large', 'The request body is too large (the limit is 1 MiB).');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the request body as application/json.');
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return badRequest('The Content-Length header does not match the body.');
+      default:
+        return badRequest(err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
+          ? 'The request body is not valid JSON.'
+          : 'The request could not be read; check its headers and body.', null, err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'invalid_json' : 'invalid_request_error');
+    }
+  }
+  return new ApiError(500, 'server_error', 'internal_error', 'Sanad hit an unexpected error; the details are in its log.');
+}
+
+function isFastifyError(err: unknown): err is FastifyError {
+  return err instanceof Error && 'code' in err;
+}
+
+export function installErrorHandlers(
+  app: { setErrorHandler: (h: (err: unknown, req: FastifyRequest, reply: FastifyReply) => unknown) => unknown; setNotFoundHandler: (h: (req: FastifyRequest, reply: FastifyReply) => unknown) => unknown },
+  logger: Logger,
+): void {
+  app.setErrorHandler((err, req, reply) => {
+    const api = toApiError(err);
+    if (api.status >= 500) logger.error('request failed', { method: req.method, url: req.routeOptions.url, error: err instanceof Error ? err.stack : String(err) });
+    return sendError(reply, api);
+  });
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, new ApiError(404, 'not_found_error', 'not_found', `There is no route ${req.method} ${req.url.split('?')[0]}.`)),
+  );
+}

@@ -1,0 +1,111 @@
+// Idempotency keys (table `idempotency_keys`), scoped to the caller. A POST with a key reserves
+// it (`in_progress`), runs once, and stores its status and body; the same key with the same
+// request fingerprint replays that result with `Idempotent-Replayed: true`. Reservations left by
+// a process that died are released at start (boot id), and a route whose effect is a database
+// write completes the key inside that same transaction, so a crash can neither run a request
+// twice nor lose the answer to one that ran.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { unixSeconds } from '../clock.js';
+import type { Db } from '../store/open.js';
+import { principalKey } from './auth.js';
+import { canonicalJson } from './canonical-json.js';
+import type { ServiceContext } from './context.js';
+import { ApiError, badRequest } from './errors.js';
+
+export interface IdempotencyReservation {
+  clientKey: string;
+  key: string;
+  completed: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency: IdempotencyReservation | null;
+  }
+}
+
+interface KeyRow {
+  fingerprint: string;
+  state: 'in_progress' | 'done';
+  status_code: number | null;
+  body: string | null;
+  expires_at: number;
+}
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export function fingerprint(req: FastifyRequest): string {
+  const path = req.url.split('?')[0] ?? '';
+  return createHash('sha256').update(`${req.method}\n${path}\n${canonicalJson(req.body ?? null)}`).digest('hex');
+}
+
+export type Replay = { status: number; body: string };
+
+/**
+ * preHandler logic: returns a stored result to replay, or reserves the key (or does nothing when
+ * the request has no key). Must run after authentication and scope checks.
+ */
+export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Replay | null {
+  req.idempotency = null;
+  const header = req.headers['idempotency-key'];
+  if (header === undefined) return null;
+  const key = Array.isArray(header) ? header[0] ?? '' : header;
+  if (!KEY_PATTERN.test(key)) {
+    throw badRequest('The Idempotency-Key header must be 1 to 255 visible ASCII characters.', 'Idempotency-Key', 'invalid_idempotency_key');
+  }
+  if (!req.principal) throw new Error('idempotency before authentication');
+  const clientKey = principalKey(req.principal);
+  const fp = fingerprint(req);
+  const now = unixSeconds(ctx.clock);
+  const ttl = ctx.settings().idempotency_ttl_hours * 3600;
+  return ctx.db.transaction((): Replay | null => {
+    const row = ctx.db
+      .prepare<[string, string], KeyRow>('SELECT fingerprint, state, status_code, body, expires_at FROM idempotency_keys WHERE client_id = ? AND key = ?')
+      .get(clientKey, key);
+    if (row && row.expires_at > now) {
+      if (row.fingerprint !== fp) {
+        throw new ApiError(409, 'conflict_error', 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request; use a new key.', 'Idempotency-Key');
+      }
+      if (row.state === 'in_progress') {
+        throw new ApiError(409, 'conflict_error', 'idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', 'Idempotency-Key');
+      }
+      return { status: row.status_code ?? 200, body: row.body ?? '' };
+    }
+    ctx.db
+      .prepare(
+        `INSERT INTO idempotency_keys(client_id, key, fingerprint, state, boot_id, created_at, expires_at)
+         VALUES (?, ?, ?, 'in_progress', ?, ?, ?)
+         ON CONFLICT(client_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress',
+           status_code = NULL, body = NULL, boot_id = excluded.boot_id, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      )
+      .run(clientKey, key, fp, ctx.bootId, now, now + ttl);
+    req.idempotency = { clientKey, key, completed: false };
+    return null;
+  })();
+}
+
+/** Stores the result. Call inside the route's own transaction when the route writes. */
+export function completeReservation(db: Db, r: IdempotencyReservation, status: number, body: string): void {
+  db.prepare("UPDATE idempotency_keys SET state = 'done', status_code = ?, body = ? WHERE client_id = ? AND key = ?").run(status, body, r.clientKey, r.key);
+  r.completed = true;
+}
+
+/** Releases a reservation whose request failed in a way worth retrying (5xx, 429, aborted). */
+export function releaseReservation(db: Db, r: IdempotencyReservation): void {
+  db.prepare("DELETE FROM idempotency_keys WHERE client_id = ? AND key = ? AND state = 'in_progress'").run(r.clientKey, r.key);
+  r.completed = true;
+}
+
+/** onSend hook: stores what the route answered, unless the route already did. */
+export function storeOnSend(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+  const r = req.idempotency;
+  if (!r || r.completed) return;
+  if (reply.statusCode >= 500 || reply.statusCode === 429 || typeof payload !== 'string') releaseReservation(ctx.db, r);
+  else completeReservation(ctx.db, r, reply.statusCode, payload);
+}
+
+/** At start: reservations of a process that died never completed; let their keys be used again. */
+export function releaseStaleReservations(db: Db, bootId: string): number {
+  return db.prepare("DELETE FROM idempotency_keys WHERE state = 'in_progress' AND boot_id != ?").run(bootId).changes;
+}

@@ -1,0 +1,35 @@
+// The GUI's credentials in the headless shell: `sanad serve` prints a one-time login URL; opening
+// it trades the code for a session cookie (HttpOnly, SameSite=Strict) and the code is gone. The
+// desktop shell instead hands its per-launch token to the renderer through the preload.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const sha = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+
+export class LoginCodes {
+  private codeHash: Buffer | null = null;
+  private readonly sessions = new Set<string>();
+
+  /** A fresh one-time code; any earlier unused one stops working. */
+  issue(): string {
+    const code = randomBytes(32).toString('base64url');
+    this.codeHash = sha(code);
+    return code;
+  }
+
+  /** Redeems the one-time code for a session id, or null. */
+  redeem(code: string): string | null {
+    if (!this.codeHash || !timingSafeEqual(sha(code), this.codeHash)) return null;
+    this.codeHash = null;
+    const session = randomBytes(32).toString('base64url');
+    this.sessions.add(createHash('sha256').update(session).digest('hex'));
+    return session;
+  }
+
+  isSession(session: string): boolean {
+    return this.sessions.has(createHash('sha256').update(session).digest('hex'));
+  }
+
+  endSession(session: string): void {
+    this.sessions.delete(createHash('sha256').update(session).digest('hex'));
+  }
+}

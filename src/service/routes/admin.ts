@@ -1,0 +1,74 @@
+// /admin: what the GUI (and scripts with an admin token) use to run the appliance. Every route
+// needs the `admin` scope (or the GUI session) and passes the Host/Origin check.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { unixSeconds } from '../../clock.js';
+import { ModelRegistryError } from '../../engine/registry.js';
+import { createClient, listClients, revokeClient, SCOPES } from '../../store/clients.js';
+import { createPairingCode } from '../../store/pairing-codes.js';
+import { SettingsSchema } from '../../store/settings.js';
+import { countTasksByStatus } from '../../tasks/queries.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { secured, type RouteKit } from './kit.js';
+
+const Scopes = z.array(z.enum(SCOPES)).min(1);
+const PairingBody = z.object({ scopes: Scopes, ttl_s: z.number().int().min(30).max(86_400).default(600) });
+const ClientBody = z.object({ name: z.string().trim().min(1).max(100), scopes: Scopes });
+const ModelBody = z.object({ path: z.string().min(1).max(4096), id: z.string().min(1).max(128).optional() });
+
+function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const param = issue?.path.join('.') || null;
+  throw badRequest(`Invalid value for ${param ?? 'the body'}: ${issue?.message ?? 'invalid'}.`, param);
+}
+
+export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const { ctx } = kit;
+  const admin = secured(kit, 'admin');
+  const now = (): number => unixSeconds(ctx.clock);
+
+  app.post('/admin/pairing-codes', { preHandler: admin }, async (req, reply) => {
+    const body = parse(PairingBody, req.body);
+    return reply.code(201).send(createPairingCode(ctx.db, body.scopes, body.ttl_s, now()));
+  });
+
+  app.get('/admin/clients', { preHandler: admin }, async () => ({ object: 'list', data: listClients(ctx.db) }));
+
+  app.post('/admin/clients', { preHandler: admin }, async (req, reply) => {
+    const body = parse(ClientBody, req.body);
+    const made = createClient(ctx.db, body.name, body.scopes, now());
+    return reply.code(201).send({ client_id: made.client.id, token: made.token, scopes: made.client.scopes });
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/clients/:id/revoke', { preHandler: admin }, async (req) => {
+    if (!revokeClient(ctx.db, req.params.id, now())) throw notFound(`Client ${req.params.id}`, 'client_not_found');
+    return { id: req.params.id, revoked: true };
+  });
+
+  app.post('/admin/models', { preHandler: admin }, async (req, reply) => {
+    const body = parse(ModelBody, req.body);
+    try {
+      return reply.code(201).send(await ctx.models.add(body.path, body.id));
+    } catch (err) {
+      if (!(err instanceof ModelRegistryError)) throw err;
+      const status = err.code === 'model_exists' ? 409 : 400;
+      throw new ApiError(status, status === 409 ? 'conflict_error' : 'invalid_request_error', err.code, err.message, err.code === 'invalid_id' ? 'id' : 'path');
+    }
+  });
+
+  app.delete<{ Params: { id: string } }>('/admin/models/:id', { preHandler: admin }, async (req) => {
+    if (!ctx.models.remove(req.params.id)) throw notFound(`Model ${req.params.id}`, 'model_not_found');
+    return { id: req.params.id, object: 'model.deleted', deleted: true };
+  });
+
+  app.get('/admin/settings', { preHandler: admin }, async () => ctx.settings());
+
+  app.patch('/admin/settings', { preHandler: admin }, async (req) => ctx.updateSettings(parse(SettingsSchema.partial().strict(), req.body)));
+
+  app.get('/admin/status', { preHandler: admin }, async () => ({
+    service: { address: `http://${ctx.address.host}:${ctx.address.port}`, loaded_model: ctx.loadedModel() },
+    tasks: { running: ctx.runner.runningCount(), queued: ctx.runner.queuedCount(), by_status: countTasksByStatus(ctx.db) },
+  }));
+}

@@ -1,0 +1,150 @@
+// POST/GET/DELETE /v1/responses and cancel: the Responses-API surface over LMSP tasks.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { cancelTask } from '../../tasks/cancel.js';
+import { emittedText, getTask } from '../../tasks/queries.js';
+import { deleteTerminalResponse } from '../../tasks/retention.js';
+import { buildResponseObject, type ResponseObject } from '../../tasks/response-object.js';
+import { TERMINAL_EVENTS, type TaskRow } from '../../tasks/types.js';
+import { canCancel, principalOf, readableResponse } from '../access.js';
+import { clientIdOf } from '../auth.js';
+import type { ServiceContext } from '../context.js';
+import { ApiError, badRequest } from '../errors.js';
+import { completeReservation, type Replay } from '../idempotency.js';
+import { parseJsonObject } from '../json-object.js';
+import { parseCreateResponse } from '../response-request.js';
+import { streamTaskEvents } from '../sse.js';
+import type { RouteKit } from './kit.js';
+import { secured } from './kit.js';
+
+type IdParams = { id: string };
+
+export function currentResponse(ctx: ServiceContext, task: TaskRow): ResponseObject {
+  const { response } = readableResponseRow(ctx, task);
+  return buildResponseObject(response, task, response.output_text ?? emittedText(ctx.db, task.id));
+}
+
+function readableResponseRow(ctx: ServiceContext, task: TaskRow): ReturnType<typeof readableResponse> {
+  return readableResponse(ctx, { kind: 'session' }, task.response_id);
+}
+
+function parseAfter(value: unknown, param: string): number {
+  if (value === undefined || value === '') return 0;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw badRequest(`${param} must be a whole number of at least 0.`, param);
+  return n;
+}
+
+/** Waits for the task's terminal event and returns its response object. */
+function waitForTerminal(ctx: ServiceContext, task: TaskRow): { done: Promise<ResponseObject>; stop: () => void } {
+  let stop = (): void => {};
+  const done = new Promise<ResponseObject>((resolve) => {
+    stop = ctx.hub.subscribe(task.id, (event) => {
+      if (!TERMINAL_EVENTS.includes(event.type)) return;
+      stop();
+      resolve(currentResponse(ctx, getTask(ctx.db, task.id) ?? task));
+    });
+  });
+  return { done, stop };
+}
+
+export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const { ctx } = kit;
+
+  // A replayed streamed create streams the same task's events again; a replayed 202 keeps its Location.
+  const replayCreate = async (req: FastifyRequest, reply: FastifyReply, replay: Replay): Promise<boolean> => {
+    const body = parseJsonObject(replay.body);
+    if (typeof body?.stream_response_id === 'string') {
+      const { task } = readableResponse(ctx, principalOf(req), body.stream_response_id);
+      await streamTaskEvents(ctx, reply, task, { after: 0, headers: { 'idempotent-replayed': 'true' } });
+      return true;
+    }
+    if (replay.status === 202 && typeof body?.task_id === 'string') void reply.header('location', `/v1/tasks/${body.task_id}`);
+    return false;
+  };
+
+  app.post('/v1/responses', { preHandler: secured(kit, 'responses:write', replayCreate) }, async (req, reply) => {
+    const settings = ctx.settings();
+    const parsed = parseCreateResponse(req.body, settings.max_output_tokens_limit);
+    if (!ctx.models.exists(parsed.model)) {
+      throw new ApiError(404, 'not_found_error', 'model_not_found', `The model "${parsed.model}" is not registered here; see GET /v1/models.`, 'model');
+    }
+    const principal = principalOf(req);
+    const idem = req.idempotency;
+    let accepted = '';
+    const { task, response } = ctx.ledger.create(
+      {
+        clientId: clientIdOf(principal),
+        model: parsed.model,
+        request: parsed.request,
+        metadata: parsed.metadata,
+        background: parsed.background,
+        store: parsed.store,
+        onRestart: parsed.onRestart ?? settings.default_on_restart,
+      },
+      (t, r) => {
+        // The answer to an idempotent create is committed with the task itself (LMSP §11.2).
+        accepted = JSON.stringify(buildResponseObject(r, t, ''));
+        if (!idem) return;
+        if (parsed.stream) completeReservation(ctx.db, idem, 200, JSON.stringify({ stream_response_id: r.id }));
+        else if (parsed.background) completeReservation(ctx.db, idem, 202, accepted);
+      },
+    );
+    const waiter = !parsed.stream && !parsed.background ? waitForTerminal(ctx, task) : null;
+    ctx.runner.enqueue(task);
+
+    if (parsed.stream) {
+      const cancelIfForeground = parsed.background ? undefined : (): void => void cancelTask(ctx.db, ctx.ledger, ctx.runner, task.id);
+      await streamTaskEvents(ctx, reply, task, { after: 0, ...(cancelIfForeground ? { onClientGone: cancelIfForeground } : {}) });
+      return reply;
+    }
+    if (parsed.background) {
+      return reply.code(202).header('location', `/v1/tasks/${task.id}`).type('application/json').send(accepted);
+    }
+    if (!waiter) throw new Error('unreachable');
+    const onGone = (): void => {
+      if (!reply.sent) void cancelTask(ctx.db, ctx.ledger, ctx.runner, task.id);
+    };
+    req.raw.once('close', onGone);
+    reply.raw.once('close', onGone);
+    const finished = await waiter.done;
+    if (!parsed.store) deleteTerminalResponse(ctx.db, response.id);
+    return reply.code(200).send(finished);
+  });
+
+  app.get<{ Params: IdParams; Querystring: { stream?: string; starting_after?: string } }>('/v1/responses/:id', { preHandler: secured(kit, ['responses:write', 'tasks:read']) }, async (req, reply) => {
+    const { id } = req.params;
+    const query = req.query;
+    const { task } = readableResponse(ctx, principalOf(req), id);
+    if (query.stream === 'true') {
+      await streamTaskEvents(ctx, reply, task, { after: parseAfter(query.starting_after, 'starting_after') });
+      return reply;
+    }
+    return currentResponse(ctx, task);
+  });
+
+  app.post<{ Params: IdParams }>('/v1/responses/:id/cancel', { preHandler: secured(kit, ['responses:write', 'tasks:write']) }, async (req, reply) => {
+    const { id } = req.params;
+    const principal = principalOf(req);
+    const { task } = readableResponse(ctx, principal, id);
+    if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not cancel this response.');
+    const result = cancelTask(ctx.db, ctx.ledger, ctx.runner, task.id);
+    if (result.outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'response_not_found', `Response ${id} was not found.`);
+    if (result.outcome === 'not_cancellable') {
+      throw new ApiError(409, 'conflict_error', 'task_not_cancellable', `This response's task is already ${result.task.status} and cannot be cancelled.`);
+    }
+    return reply.code(result.outcome === 'cancelled' ? 200 : 202).send(currentResponse(ctx, result.task));
+  });
+
+  app.delete<{ Params: IdParams }>('/v1/responses/:id', { preHandler: secured(kit, 'responses:write') }, async (req) => {
+    const { id } = req.params;
+    const principal = principalOf(req);
+    const { task } = readableResponse(ctx, principal, id);
+    if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not delete this response.');
+    const outcome = deleteTerminalResponse(ctx.db, id);
+    if (outcome === 'not_terminal') {
+      throw new ApiError(409, 'conflict_error', 'response_not_terminal', 'This response is still being generated; cancel it first, then delete it.');
+    }
+    if (outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'response_not_found', `Response ${id} was not found.`);
+    return { id, object: 'response.deleted', deleted: true };
+  });
+}

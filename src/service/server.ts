@@ -1,0 +1,53 @@
+// The HTTP service: Fastify with the contract's error shape everywhere, a 1 MiB body limit, and
+// the LMSP, admin, health and GUI routes.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServiceContext } from './context.js';
+import { installErrorHandlers, badRequest } from './errors.js';
+import { storeOnSend } from './idempotency.js';
+import { RateLimiter } from './rate-limit.js';
+import { registerAdminRoutes } from './routes/admin.js';
+import { registerGuiRoutes } from './routes/gui.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerModelRoutes } from './routes/models.js';
+import { registerPairRoutes } from './routes/pair.js';
+import { registerResponseRoutes } from './routes/responses.js';
+import { registerTaskRoutes } from './routes/tasks.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export function buildServer(ctx: ServiceContext): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true });
+  app.decorateRequest('principal', null);
+  app.decorateRequest('idempotency', null);
+
+  // An empty body with a JSON content type is an absent body (the OpenAI SDK posts cancels that way).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(badRequest('The request body is not valid JSON.', null, 'invalid_json'), undefined);
+    }
+  });
+
+  installErrorHandlers(app, ctx.logger);
+  app.addHook('onSend', async (req, reply, payload) => {
+    storeOnSend(ctx, req, reply, payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    ctx.logger.debug('request', { method: req.method, url: req.routeOptions.url, status: reply.statusCode });
+  });
+
+  const kit = { ctx, limiter: new RateLimiter(ctx.clock, 60_000), pairingLimiter: new RateLimiter(ctx.clock, 10 * 60_000) };
+  registerHealthRoutes(app, kit);
+  registerPairRoutes(app, kit);
+  registerModelRoutes(app, kit);
+  registerResponseRoutes(app, kit);
+  registerTaskRoutes(app, kit);
+  registerAdminRoutes(app, kit);
+  registerGuiRoutes(app, kit);
+  return app;
+}

@@ -1,0 +1,69 @@
+// Server-sent events for a task: replay what is stored after a sequence number, then follow live
+// events until the terminal one. Live events that arrive while the replay reads the store are
+// held back and de-duplicated by sequence number, so the stream has no gap and no repeat.
+import type { FastifyReply } from 'fastify';
+import type { ServiceContext } from './context.js';
+import { eventRowsAfter, toTaskEvent } from '../tasks/queries.js';
+import { TERMINAL_EVENTS, type TaskEvent, type TaskRow } from '../tasks/types.js';
+
+const HEARTBEAT_MS = 15_000;
+const PAGE = 500;
+
+export interface StreamOptions {
+  after: number;
+  /** Called if the client goes away before the terminal event (foreground requests cancel). */
+  onClientGone?: () => void;
+  headers?: Record<string, string>;
+}
+
+export function formatSse(event: TaskEvent): string {
+  return `id: ${event.sequence_number}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** Takes over the reply and streams; resolves when the stream ends. */
+export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task: TaskRow, options: StreamOptions): Promise<void> {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    ...options.headers,
+  });
+  res.flushHeaders();
+
+  return new Promise((resolve) => {
+    let last = options.after;
+    let replaying = true;
+    let finished = false;
+    const held: TaskEvent[] = [];
+
+    const finish = (clientGone: boolean): void => {
+      if (finished) return;
+      finished = true;
+      unsubscribe();
+      clearInterval(heartbeat);
+      if (clientGone) options.onClientGone?.();
+      if (!res.writableEnded) res.end();
+      resolve();
+    };
+    const write = (event: TaskEvent): void => {
+      if (finished || event.sequence_number <= last) return;
+      last = event.sequence_number;
+      res.write(formatSse(event));
+      if (TERMINAL_EVENTS.includes(event.type)) finish(false);
+    };
+    const unsubscribe = ctx.hub.subscribe(task.id, (event) => (replaying ? held.push(event) : write(event)));
+    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    res.on('close', () => finish(true));
+
+    for (;;) {
+      const rows = eventRowsAfter(ctx.db, task.id, last, PAGE);
+      for (const row of rows) write(toTaskEvent(row, task.response_id));
+      if (rows.length < PAGE || finished) break;
+    }
+    replaying = false;
+    for (const event of held.sort((a, b) => a.sequence_number - b.sequence_number)) write(event);
+  });
+}

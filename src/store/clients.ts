@@ -1,0 +1,83 @@
+// Paired clients and their tokens (table `clients`). A token is 256 random bits shown once; only
+// its SHA-256 is stored. Lookup goes through the hash index, then a constant-time comparison.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { newId } from '../ids.js';
+import type { Db } from './open.js';
+
+export const SCOPES = ['models:read', 'responses:write', 'tasks:read', 'tasks:write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+export interface Client {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+interface ClientRow {
+  id: string;
+  name: string;
+  token_hash: string;
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export const TOKEN_PREFIX = 'sk-sanad-';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+function toClient(row: ClientRow): Client {
+  const parsed: unknown = JSON.parse(row.scopes);
+  const scopes = Array.isArray(parsed) ? parsed.filter((s): s is Scope => typeof s === 'string' && isScope(s)) : [];
+  return { id: row.id, name: row.name, scopes, created_at: row.created_at, last_used_at: row.last_used_at, revoked_at: row.revoked_at };
+}
+
+export function createClient(db: Db, name: string, scopes: Scope[], nowS: number): { client: Client; token: string } {
+  const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const id = newId('client');
+  const unique = [...new Set(scopes)];
+  db.prepare('INSERT INTO clients(id, name, token_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)')
+    .run(id, name, hashToken(token), JSON.stringify(unique), nowS);
+  return { client: { id, name, scopes: unique, created_at: nowS, last_used_at: null, revoked_at: null }, token };
+}
+
+/** The live client a token belongs to, or null (unknown or revoked). */
+export function findClientByToken(db: Db, token: string): Client | null {
+  const hash = hashToken(token);
+  const row = db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE token_hash = ?').get(hash);
+  if (!row || row.revoked_at !== null) return null;
+  const a = Buffer.from(row.token_hash, 'hex');
+  const b = Buffer.from(hash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b) ? toClient(row) : null;
+}
+
+/** Records use at most once a minute per client, so authentication does not write on every call. */
+export function touchClient(db: Db, client: Client, nowS: number): void {
+  if (client.last_used_at !== null && nowS - client.last_used_at < 60) return;
+  db.prepare('UPDATE clients SET last_used_at = ? WHERE id = ?').run(nowS, client.id);
+  client.last_used_at = nowS;
+}
+
+export function listClients(db: Db): Client[] {
+  return db.prepare<[], ClientRow>('SELECT * FROM clients ORDER BY id DESC').all().map(toClient);
+}
+
+export function getClient(db: Db, id: string): Client | null {
+  const row = db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE id = ?').get(id);
+  return row ? toClient(row) : null;
+}
+
+/** Revokes a client; its token stops working on the next request. Returns false if unknown. */
+export function revokeClient(db: Db, id: string, nowS: number): boolean {
+  return db.prepare('UPDATE clients SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(nowS, id).changes > 0;
+}

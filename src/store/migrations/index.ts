@@ -1,0 +1,7 @@
+// The ordered list of every migration. Append only.
+import { lmspCore } from './0001-lmsp-core.js';
+import type { Migration } from './migration.js';
+
+export type { Migration } from './migration.js';
+
+export const MIGRATIONS: readonly Migration[] = [lmspCore];

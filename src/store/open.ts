@@ -1,0 +1,41 @@
+// Opening the store: one SQLite file per data dir, WAL, foreign keys on, and full fsync on commit
+// because LMSP §11.2 promises that a task exists before its 202 is written.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { migrate, type MigrateOptions } from './migrate.js';
+
+export type Db = Database.Database;
+
+export const STORE_FILE = 'sanad.db';
+
+export function storePath(dataDir: string): string {
+  return join(dataDir, STORE_FILE);
+}
+
+export interface OpenOptions extends MigrateOptions {
+  readonly?: boolean;
+}
+
+/** Opens (creating if needed) and migrates the store at `path`. */
+export function openStore(path: string, options: OpenOptions = {}): Db {
+  if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  try {
+    applyPragmas(db, options.readonly ?? false);
+    if (!options.readonly) migrate(db, path, options);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+export function applyPragmas(db: Db, readonly: boolean): void {
+  // Another process (the CLI beside a running `sanad serve`) may hold the write lock briefly.
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  if (readonly) return;
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+}

@@ -1,0 +1,60 @@
+// Service settings (table `service_config`): typed, validated, with defaults. A value the user
+// never set reads as its default; writing validates first, so the table never holds nonsense.
+import { z } from 'zod';
+import type { Db } from './open.js';
+
+export const SettingsSchema = z.object({
+  default_on_restart: z.enum(['fail', 'retry', 'resume']).default('fail'),
+  retention_days: z.number().int().min(1).max(3650).default(30),
+  idempotency_ttl_hours: z.number().int().min(1).max(24 * 30).default(24),
+  max_concurrent_generations: z.number().int().min(1).max(16).default(1),
+  model_idle_unload_seconds: z.number().int().min(10).max(86_400).default(600),
+  max_output_tokens_limit: z.number().int().min(16).max(1_000_000).default(8192),
+  requests_per_minute_per_client: z.number().int().min(10).max(1_000_000).default(1200),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+export type SettingKey = keyof Settings;
+
+export function readSettings(db: Db): Settings {
+  const rows = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM service_config').all();
+  const raw: Record<string, unknown> = {};
+  for (const row of rows) raw[row.key] = safeJson(row.value);
+  // Unknown or invalid stored values fall back to defaults instead of breaking startup.
+  const parsed = SettingsSchema.safeParse(raw);
+  return parsed.success ? parsed.data : SettingsSchema.parse({});
+}
+
+export function writeSettings(db: Db, patch: Partial<Settings>, nowS: number): Settings {
+  const next = SettingsSchema.parse({ ...readSettings(db), ...patch });
+  const upsert = db.prepare(
+    'INSERT INTO service_config(key, value, updated_at) VALUES (?, ?, ?) ' +
+      'ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+  );
+  db.transaction(() => {
+    for (const [key, value] of Object.entries(next)) {
+      if (key in patch) upsert.run(key, JSON.stringify(value), nowS);
+    }
+  })();
+  return next;
+}
+
+/** Free-form identity values (instance id, created time) live beside the settings. */
+export function readConfigValue(db: Db, key: string): string | undefined {
+  return db.prepare<[string], { value: string }>('SELECT value FROM service_config WHERE key = ?').get(key)?.value;
+}
+
+export function writeConfigValue(db: Db, key: string, value: string, nowS: number): void {
+  db.prepare(
+    'INSERT INTO service_config(key, value, updated_at) VALUES (?, ?, ?) ' +
+      'ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+  ).run(key, value, nowS);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

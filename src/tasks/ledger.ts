@@ -1,0 +1,228 @@
+// THE writer of task state and task events. Every status change is a compare-and-set on the old
+// status, written in one transaction together with the events that report it and the next
+// gap-free sequence numbers (LMSP §11.2). Text deltas are group-committed: buffered for a few
+// milliseconds and written in one transaction, and always flushed inside any transition of their
+// task, so no state change can overtake text that was generated before it. Listeners hear of
+// events only after their transaction committed, so a client never sees text a crash can lose.
+import type { Clock } from '../clock.js';
+import { unixSeconds } from '../clock.js';
+import { newId } from '../ids.js';
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../store/open.js';
+import type { EventHub } from './event-hub.js';
+import { emittedText, getResponseRow, getTask } from './queries.js';
+import { buildResponseObject } from './response-object.js';
+import type { EventType, OnRestart, ResponseRequest, ResponseRow, TaskError, TaskEvent, TaskRow, TaskStatus } from './types.js';
+
+export interface EventSpec {
+  type: EventType;
+  fields?: Record<string, unknown>;
+  /** Terminal events carry the full response object, built after the state change. */
+  withResponse?: boolean;
+}
+
+export interface TransitionChange {
+  from: readonly TaskStatus[];
+  to: TaskStatus;
+  events: EventSpec[];
+  error?: TaskError | null;
+  /** Set on completion. */
+  output?: { text: string; inputTokens: number; outputTokens: number; incompleteReason: string | null };
+  /** A retry: usage from the failed attempt is dropped. */
+  resetOutput?: boolean;
+}
+
+export type TransitionResult =
+  | { ok: true; task: TaskRow; events: TaskEvent[] }
+  | { ok: false; task: TaskRow | undefined };
+
+export interface NewTask {
+  clientId: string | null;
+  model: string;
+  request: ResponseRequest;
+  metadata: Record<string, string> | null;
+  background: boolean;
+  store: boolean;
+  onRestart: OnRestart;
+}
+
+const FLUSH_AFTER_MS = 15;
+const FLUSH_AT_COUNT = 256;
+
+export class TaskLedger {
+  private readonly pending = new Map<string, string[]>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly hub: EventHub,
+  ) {}
+
+  /** Inserts the response, its task and `response.created` in one transaction. */
+  create(input: NewTask, inSameTransaction?: (task: TaskRow, response: ResponseRow) => void): { task: TaskRow; response: ResponseRow; event: TaskEvent } {
+    const now = unixSeconds(this.clock);
+    const response: ResponseRow = {
+      id: newId('resp'),
+      client_id: input.clientId,
+      model: input.model,
+      item_id: newId('msg'),
+      request: JSON.stringify(input.request),
+      metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+      background: input.background ? 1 : 0,
+      store: input.store ? 1 : 0,
+      output_text: null,
+      incomplete_reason: null,
+      input_tokens: null,
+      output_tokens: null,
+      created_at: now,
+    };
+    const task: TaskRow = {
+      id: newId('task'),
+      response_id: response.id,
+      client_id: input.clientId,
+      model: input.model,
+      status: 'queued',
+      on_restart: input.onRestart,
+      last_sequence_number: 1,
+      output_tokens: 0,
+      error_code: null,
+      error_message: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const event = this.db.transaction(() => {
+      this.stmt(
+          `INSERT INTO responses(id, client_id, model, item_id, request, metadata, background, store, created_at)
+           VALUES (@id, @client_id, @model, @item_id, @request, @metadata, @background, @store, @created_at)`,
+        )
+        .run(response);
+      this.stmt(
+          `INSERT INTO tasks(id, response_id, client_id, model, status, on_restart, last_sequence_number, created_at, updated_at)
+           VALUES (@id, @response_id, @client_id, @model, @status, @on_restart, @last_sequence_number, @created_at, @updated_at)`,
+        )
+        .run(task);
+      const created = this.insertEvent(task, 1, 'response.created', { response: buildResponseObject(response, task, '') }, now);
+      inSameTransaction?.(task, response);
+      return created;
+    })();
+    this.hub.publish([event]);
+    return { task, response, event };
+  }
+
+  /** Compare-and-set of a task's status with its events, in one transaction. */
+  transition(taskId: string, change: TransitionChange): TransitionResult {
+    const result = this.db.transaction((): TransitionResult => {
+      const before = getTask(this.db, taskId);
+      if (!before || !change.from.includes(before.status)) return { ok: false, task: before };
+      const flushed = this.flushTaskInTransaction(before);
+      const now = unixSeconds(this.clock);
+      const seq0 = flushed.at(-1)?.sequence_number ?? before.last_sequence_number;
+      const task: TaskRow = {
+        ...before,
+        status: change.to,
+        updated_at: now,
+        last_sequence_number: seq0 + change.events.length,
+        error_code: change.error === undefined ? before.error_code : change.error?.code ?? null,
+        error_message: change.error === undefined ? before.error_message : change.error?.message ?? null,
+        output_tokens: change.output ? change.output.outputTokens : change.resetOutput ? 0 : before.output_tokens,
+      };
+      this.stmt(
+          `UPDATE tasks SET status = @status, updated_at = @updated_at, last_sequence_number = @last_sequence_number,
+             error_code = @error_code, error_message = @error_message, output_tokens = @output_tokens
+           WHERE id = @id AND status = @previous`,
+        )
+        .run({ ...task, previous: before.status });
+      if (change.output) {
+        this.stmt('UPDATE responses SET output_text = ?, input_tokens = ?, output_tokens = ?, incomplete_reason = ? WHERE id = ?')
+          .run(change.output.text, change.output.inputTokens, change.output.outputTokens, change.output.incompleteReason, task.response_id);
+      } else if (change.resetOutput) {
+        this.stmt('UPDATE responses SET input_tokens = NULL, output_tokens = NULL WHERE id = ?').run(task.response_id);
+      }
+      const events = change.events.map((spec, i) => {
+        const fields = spec.withResponse ? { ...spec.fields, response: this.responseObject(task) } : spec.fields ?? {};
+        return this.insertEvent(task, seq0 + i + 1, spec.type, fields, now);
+      });
+      return { ok: true, task, events: [...flushed, ...events] };
+    })();
+    if (result.ok) this.hub.publish(result.events);
+    return result;
+  }
+
+  /** Buffers one piece of generated text for the next group commit. */
+  appendDelta(taskId: string, delta: string): void {
+    if (delta.length === 0) return;
+    let list = this.pending.get(taskId);
+    if (!list) {
+      list = [];
+      this.pending.set(taskId, list);
+    }
+    list.push(delta);
+    if (list.length >= FLUSH_AT_COUNT) this.flush();
+    else if (!this.flushTimer) this.flushTimer = setTimeout(() => this.flush(), FLUSH_AFTER_MS);
+  }
+
+  /** Commits every buffered delta of every task in one transaction. */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.pending.size === 0) return;
+    const events = this.db.transaction(() => {
+      const out: TaskEvent[] = [];
+      for (const taskId of [...this.pending.keys()]) {
+        const task = getTask(this.db, taskId);
+        if (task) out.push(...this.flushTaskInTransaction(task));
+        else this.pending.delete(taskId);
+      }
+      return out;
+    })();
+    this.hub.publish(events);
+  }
+
+  /** Drops text still buffered for a task (its generation ended without a committed outcome). */
+  discardPending(taskId: string): void {
+    this.pending.delete(taskId);
+  }
+
+  /** Writes a task's buffered deltas; text only counts while the task is running. */
+  private flushTaskInTransaction(task: TaskRow): TaskEvent[] {
+    const deltas = this.pending.get(task.id);
+    this.pending.delete(task.id);
+    if (!deltas || deltas.length === 0 || task.status !== 'running') return [];
+    const response = getResponseRow(this.db, task.response_id);
+    const now = unixSeconds(this.clock);
+    const events = deltas.map((delta, i) =>
+      this.insertEvent(task, task.last_sequence_number + i + 1, 'response.output_text.delta', {
+        item_id: response?.item_id ?? null,
+        output_index: 0,
+        content_index: 0,
+        delta,
+      }, now),
+    );
+    task.last_sequence_number += deltas.length;
+    this.stmt('UPDATE tasks SET last_sequence_number = ?, updated_at = ? WHERE id = ?').run(task.last_sequence_number, now, task.id);
+    return events;
+  }
+
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private insertEvent(task: TaskRow, seq: number, type: string, fields: Record<string, unknown>, now: number): TaskEvent {
+    this.stmt('INSERT INTO task_events(task_id, sequence_number, type, data, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(task.id, seq, type, JSON.stringify(fields), now);
+    return { type, sequence_number: seq, task_id: task.id, response_id: task.response_id, created_at: now, ...fields };
+  }
+
+  private responseObject(task: TaskRow): ReturnType<typeof buildResponseObject> {
+    const row = getResponseRow(this.db, task.response_id);
+    if (!row) throw new Error(`Response ${task.response_id} of task ${task.id} is missing.`);
+    return buildResponseObject(row, task, row.output_text ?? emittedText(this.db, task.id));
+  }
+}

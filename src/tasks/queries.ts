@@ -1,0 +1,87 @@
+// Read paths for tasks, responses and events. Writes live in ledger.ts only.
+import type { Db } from '../store/open.js';
+import type { EventRow, ResponseRow, TaskEvent, TaskRow, TaskStatus } from './types.js';
+
+export function getTask(db: Db, id: string): TaskRow | undefined {
+  return db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
+}
+
+export function getTaskByResponse(db: Db, responseId: string): TaskRow | undefined {
+  return db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE response_id = ?').get(responseId);
+}
+
+export function getResponseRow(db: Db, id: string): ResponseRow | undefined {
+  return db.prepare<[string], ResponseRow>('SELECT * FROM responses WHERE id = ?').get(id);
+}
+
+export function tasksInStatus(db: Db, statuses: readonly TaskStatus[]): TaskRow[] {
+  const marks = statuses.map(() => '?').join(',');
+  return db.prepare<TaskStatus[], TaskRow>(`SELECT * FROM tasks WHERE status IN (${marks}) ORDER BY id`).all(...statuses);
+}
+
+export interface TaskListQuery {
+  status?: TaskStatus;
+  model?: string;
+  clientId?: string;
+  /** Cursor: list tasks older than this id (newest first). */
+  after?: string;
+  limit: number;
+}
+
+/** Newest first, cursor-paged by id (ids sort by creation). Fetches one extra row for has_more. */
+export function listTasks(db: Db, q: TaskListQuery): { data: TaskRow[]; has_more: boolean } {
+  const where: string[] = [];
+  const params: Array<string | number> = [];
+  if (q.status) (where.push('status = ?'), params.push(q.status));
+  if (q.model) (where.push('model = ?'), params.push(q.model));
+  if (q.clientId) (where.push('client_id = ?'), params.push(q.clientId));
+  if (q.after) (where.push('id < ?'), params.push(q.after));
+  const sql = `SELECT * FROM tasks ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`;
+  const rows = db.prepare<Array<string | number>, TaskRow>(sql).all(...params, q.limit + 1);
+  return { data: rows.slice(0, q.limit), has_more: rows.length > q.limit };
+}
+
+export function countTasksByStatus(db: Db): Record<string, number> {
+  const rows = db.prepare<[], { status: string; n: number }>('SELECT status, COUNT(*) AS n FROM tasks GROUP BY status').all();
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+export function eventRowsAfter(db: Db, taskId: string, after: number, limit: number): EventRow[] {
+  return db
+    .prepare<[string, number, number], EventRow>(
+      'SELECT * FROM task_events WHERE task_id = ? AND sequence_number > ? ORDER BY sequence_number LIMIT ?',
+    )
+    .all(taskId, after, limit);
+}
+
+export function toTaskEvent(row: EventRow, responseId: string): TaskEvent {
+  const data: unknown = JSON.parse(row.data);
+  const extra = typeof data === 'object' && data !== null ? data : {};
+  return {
+    type: row.type,
+    sequence_number: row.sequence_number,
+    task_id: row.task_id,
+    response_id: responseId,
+    created_at: row.created_at,
+    ...extra,
+  };
+}
+
+/**
+ * The text the task has emitted in its current attempt: every committed delta after the last
+ * `response.queued` (a retry tells clients to drop partial text, so it starts a new attempt).
+ * This is also the snapshot a `resume` continues from.
+ */
+export function emittedText(db: Db, taskId: string): string {
+  const row = db
+    .prepare<{ task: string }, { text: string | null }>(
+      `SELECT group_concat(json_extract(data, '$.delta'), '') AS text FROM (
+         SELECT data FROM task_events
+         WHERE task_id = @task AND type = 'response.output_text.delta'
+           AND sequence_number > (SELECT COALESCE(MAX(sequence_number), 0) FROM task_events
+                                  WHERE task_id = @task AND type = 'response.queued')
+         ORDER BY sequence_number)`,
+    )
+    .get({ task: taskId });
+  return row?.text ?? '';
+}
