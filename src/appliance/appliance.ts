@@ -6,7 +6,7 @@ import { systemClock, unixSeconds, type Clock } from '../clock.js';
 import type { Engine } from '../engine/engine.js';
 import { LlamaEngine } from '../engine/llama-engine.js';
 import { ModelRegistry } from '../engine/registry.js';
-import { createLogger, type Logger } from '../log/logger.js';
+import { createLogger, levelFromEnv, type Logger } from '../log/logger.js';
 import type { ServiceContext } from '../service/context.js';
 import { releaseStaleReservations } from '../service/idempotency.js';
 import { LoginCodes } from '../service/login-codes.js';
@@ -45,7 +45,7 @@ export interface Appliance {
 export async function startAppliance(options: ApplianceOptions): Promise<Appliance> {
   const { dataDir } = options;
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createLogger();
+  const logger = options.logger ?? createLogger({ level: levelFromEnv(process.env.SANAD_LOG) });
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
   const lock = acquireInstanceLock(dataDir);

@@ -8,6 +8,11 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 
 const SECRET_KEYS = /^(authorization|cookie|set-cookie|token|password|passphrase|secret|secret_access_key|api_key|code|x-sanad-admin)$/i;
 
+/** SANAD_LOG=debug|info|warn|error; anything else means info. */
+export function levelFromEnv(value: string | undefined): LogLevel {
+  return value === 'debug' || value === 'warn' || value === 'error' ? value : 'info';
+}
+
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -43,7 +48,8 @@ export function createLogger(options: {
 
   function write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
     if (ORDER[level] < min) return;
-    const entry = { time: new Date().toISOString(), level, msg: scrub(msg), ...(fields ? (redact(fields, 0) as object) : {}) };
+    const entry: Record<string, unknown> = { time: new Date().toISOString(), level, msg: scrub(msg) };
+    for (const [k, v] of Object.entries(fields ?? {})) entry[k] = SECRET_KEYS.test(k) ? '[redacted]' : redact(v, 1);
     sink(JSON.stringify(entry));
   }
 
