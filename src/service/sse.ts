@@ -3,8 +3,8 @@
 // held back and de-duplicated by sequence number, so the stream has no gap and no repeat.
 import type { FastifyReply } from 'fastify';
 import type { ServiceContext } from './context.js';
-import { eventRowsAfter, toTaskEvent } from '../tasks/queries.js';
-import { TERMINAL_EVENTS, type TaskEvent, type TaskRow } from '../tasks/types.js';
+import { eventRowsAfter, getTask, toTaskEvent } from '../tasks/queries.js';
+import { isTerminal, TERMINAL_EVENTS, type TaskEvent, type TaskRow } from '../tasks/types.js';
 
 const HEARTBEAT_MS = 15_000;
 const PAGE = 500;
@@ -65,5 +65,9 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
     }
     replaying = false;
     for (const event of held.sort((a, b) => a.sequence_number - b.sequence_number)) write(event);
+    // Resumed at or past the terminal event (or the task is gone): nothing more will ever come,
+    // so end now instead of idling on heartbeats forever.
+    const current = getTask(ctx.db, task.id);
+    if (!current || isTerminal(current.status)) finish(false);
   });
 }

@@ -8,7 +8,7 @@ export const SCOPES = ['models:read', 'responses:write', 'tasks:read', 'tasks:wr
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
+  return SCOPES.some((s) => s === value);
 }
 
 export interface Client {

@@ -19,10 +19,14 @@ export type SettingKey = keyof Settings;
 export function readSettings(db: Db): Settings {
   const rows = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM service_config').all();
   const raw: Record<string, unknown> = {};
-  for (const row of rows) raw[row.key] = safeJson(row.value);
-  // Unknown or invalid stored values fall back to defaults instead of breaking startup.
-  const parsed = SettingsSchema.safeParse(raw);
-  return parsed.success ? parsed.data : SettingsSchema.parse({});
+  const fields: Record<string, z.ZodTypeAny> = SettingsSchema.shape;
+  for (const row of rows) {
+    // Unknown or invalid stored values fall back to their own default instead of breaking
+    // startup; one damaged row must not reset the others (a shorter retention would delete data).
+    const value = safeJson(row.value);
+    if (Object.hasOwn(fields, row.key) && fields[row.key]?.safeParse(value).success) raw[row.key] = value;
+  }
+  return SettingsSchema.parse(raw);
 }
 
 export function writeSettings(db: Db, patch: Partial<Settings>, nowS: number): Settings {

@@ -32,10 +32,15 @@ export interface TaskListQuery {
 export function listTasks(db: Db, q: TaskListQuery): { data: TaskRow[]; has_more: boolean } {
   const where: string[] = [];
   const params: Array<string | number> = [];
-  if (q.status) (where.push('status = ?'), params.push(q.status));
-  if (q.model) (where.push('model = ?'), params.push(q.model));
-  if (q.clientId) (where.push('client_id = ?'), params.push(q.clientId));
-  if (q.after) (where.push('id < ?'), params.push(q.after));
+  const add = (clause: string, value: string | undefined): void => {
+    if (value === undefined || value === '') return;
+    where.push(clause);
+    params.push(value);
+  };
+  add('status = ?', q.status);
+  add('model = ?', q.model);
+  add('client_id = ?', q.clientId);
+  add('id < ?', q.after);
   const sql = `SELECT * FROM tasks ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`;
   const rows = db.prepare<Array<string | number>, TaskRow>(sql).all(...params, q.limit + 1);
   return { data: rows.slice(0, q.limit), has_more: rows.length > q.limit };

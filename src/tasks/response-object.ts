@@ -20,9 +20,21 @@ export function responseStatus(task: TaskStatus, incompleteReason: string | null
   }
 }
 
+/** The stored request. Only the ledger writes it, from a validated ResponseRequest. */
 export function parseRequest(row: ResponseRow): ResponseRequest {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by TaskLedger.create from a typed value
   const parsed: ResponseRequest = JSON.parse(row.request);
   return parsed;
+}
+
+function parseMetadata(text: string | null): Record<string, string> {
+  if (!text) return {};
+  const value: unknown = JSON.parse(text);
+  const out: Record<string, string> = {};
+  if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
+  }
+  return out;
 }
 
 export interface ResponseObject {
@@ -68,7 +80,7 @@ export function buildResponseObject(row: ResponseRow, task: TaskRow, text: strin
     row.input_tokens !== null && row.output_tokens !== null
       ? { input_tokens: row.input_tokens, output_tokens: row.output_tokens, total_tokens: row.input_tokens + row.output_tokens }
       : null;
-  const metadata: Record<string, string> = row.metadata ? JSON.parse(row.metadata) : {};
+  const metadata = parseMetadata(row.metadata);
   return {
     id: row.id,
     object: 'response',

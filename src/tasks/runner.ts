@@ -10,6 +10,7 @@ import { toChatMessages } from './messages.js';
 import { emittedText, getResponseRow, getTask, tasksInStatus } from './queries.js';
 import { parseRequest } from './response-object.js';
 import type { TaskRow } from './types.js';
+import { startEvents, textDoneEvents } from './item-events.js';
 
 /** Finds a model's file for a run, or explains why it cannot be used. */
 export interface ModelResolver {
@@ -118,7 +119,7 @@ export class TaskRunner {
       if (this.stopping) return;
       if (signal.aborted) return this.finishCancelled(taskId);
       if (!resuming) {
-        const running = this.ledger.transition(taskId, { from: ['loading'], to: 'running', events: [{ type: 'response.in_progress' }] });
+        const running = this.ledger.transition(taskId, { from: ['loading'], to: 'running', events: startEvents(this.db, task) });
         if (!running.ok) return this.finishCancelled(taskId);
       }
       await this.generate(task, path, signal);
@@ -170,10 +171,7 @@ export class TaskRunner {
         outputTokens: usedTokens + result.outputTokens,
         incompleteReason: result.stopReason === 'max_tokens' ? 'max_output_tokens' : null,
       },
-      events: [
-        { type: 'response.output_text.done', fields: { item_id: response.item_id, output_index: 0, content_index: 0, text } },
-        { type: 'response.completed', withResponse: true },
-      ],
+      events: [...textDoneEvents(response.item_id, text), { type: 'response.completed', withResponse: true }],
     });
     if (!completed.ok) this.finishCancelled(task.id);
   }

@@ -11,7 +11,7 @@ export function isTerminal(status: TaskStatus): boolean {
 }
 
 export function isTaskStatus(value: string): value is TaskStatus {
-  return (TASK_STATUSES as readonly string[]).includes(value);
+  return TASK_STATUSES.some((s) => s === value);
 }
 
 export type OnRestart = 'fail' | 'retry' | 'resume';
@@ -71,6 +71,10 @@ export type EventType =
   | 'response.in_progress'
   | 'response.output_text.delta'
   | 'response.output_text.done'
+  | 'response.output_item.added'
+  | 'response.content_part.added'
+  | 'response.content_part.done'
+  | 'response.output_item.done'
   | 'response.cancelling'
   | 'response.completed'
   | 'response.failed'

@@ -1,0 +1,36 @@
+// The appliance in the test's own process, on a free port, with its own data dir.
+import { startAppliance, type Appliance } from '../../src/appliance/appliance.js';
+import type { Clock } from '../../src/clock.js';
+import { silentLogger } from '../../src/log/logger.js';
+import type { Settings } from '../../src/store/settings.js';
+import { Api } from './api.js';
+import { prepareDataDir } from './data-dir.js';
+
+export interface TestAppliance {
+  appliance: Appliance;
+  api: Api;
+  dataDir: string;
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+export async function startTestAppliance(options: { settings?: Partial<Settings>; clock?: Clock; dataDir?: string; adminToken?: string } = {}): Promise<TestAppliance> {
+  process.env.SANAD_THREADS ??= '1';
+  process.env.SANAD_GPU ??= 'off';
+  const prepared = options.dataDir && options.adminToken
+    ? { dataDir: options.dataDir, adminToken: options.adminToken }
+    : await prepareDataDir(options.settings ?? {});
+  const appliance = await startAppliance({
+    dataDir: prepared.dataDir,
+    port: 0,
+    logger: silentLogger,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  return {
+    appliance,
+    api: new Api(appliance.url, prepared.adminToken),
+    dataDir: prepared.dataDir,
+    adminToken: prepared.adminToken,
+    close: () => appliance.close(),
+  };
+}

@@ -1,0 +1,37 @@
+// A fresh data dir per test: an admin token and the tiny model registered as "tiny".
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock, unixSeconds } from '../../src/clock.js';
+import { ModelRegistry } from '../../src/engine/registry.js';
+import { createClient } from '../../src/store/clients.js';
+import { openStore, storePath } from '../../src/store/open.js';
+import { writeSettings, type Settings } from '../../src/store/settings.js';
+import { tinyModelPath } from '../fixtures/tiny-model.js';
+
+export interface PreparedDataDir {
+  dataDir: string;
+  adminToken: string;
+  modelId: string;
+  cleanup(): void;
+}
+
+export function tempDir(prefix = 'sanad-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export async function prepareDataDir(settings: Partial<Settings> = {}): Promise<PreparedDataDir> {
+  const dataDir = tempDir('sanad-data-');
+  const db = openStore(storePath(dataDir));
+  try {
+    const now = unixSeconds(systemClock);
+    const { token } = createClient(db, 'test-admin', ['admin'], now);
+    await new ModelRegistry(db, systemClock).add(await tinyModelPath(1), 'tiny');
+    if (Object.keys(settings).length > 0) writeSettings(db, settings, now);
+    return { dataDir, adminToken: token, modelId: 'tiny', cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,60 @@
+// `sanad serve` as a real child process, for crash tests: start, SIGKILL, start again.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Api } from './api.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/sanad.js', import.meta.url));
+
+export interface ServiceProcess {
+  url: string;
+  port: number;
+  api: Api;
+  child: ChildProcess;
+  stderr(): string;
+  /** SIGKILL, and wait until the process is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM (a clean stop), and wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function startServiceProcess(dataDir: string, token: string | null, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--json'], {
+    env: { ...process.env, SANAD_THREADS: '1', SANAD_GPU: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const info = await new Promise<{ url: string; port: number }>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`sanad serve did not start in time:\n${err}`)), 30_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) return;
+      clearTimeout(timer);
+      const parsed: unknown = JSON.parse(line);
+      if (typeof parsed === 'object' && parsed !== null && 'url' in parsed && 'port' in parsed && typeof parsed.url === 'string' && typeof parsed.port === 'number') {
+        resolve({ url: parsed.url, port: parsed.port });
+      } else reject(new Error(`unexpected serve output: ${line}`));
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`sanad serve exited with ${String(code)} before serving:\n${err}`));
+    });
+  });
+  return {
+    ...info,
+    api: new Api(info.url, token),
+    child,
+    stderr: () => err,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
