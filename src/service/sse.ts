@@ -38,6 +38,7 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
     let replaying = true;
     let finished = false;
     const held: TaskEvent[] = [];
+    let corked = false;
 
     const finish = (clientGone: boolean): void => {
       if (finished) return;
@@ -51,6 +52,15 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
     const write = (event: TaskEvent): void => {
       if (finished || event.sequence_number <= last) return;
       last = event.sequence_number;
+      // A group commit publishes many events in one tick: cork so they leave in one write.
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(() => {
+          corked = false;
+          res.uncork();
+        });
+      }
       res.write(formatSse(event));
       if (TERMINAL_EVENTS.includes(event.type)) finish(false);
     };
