@@ -5,7 +5,6 @@ import { AlreadyRunningError } from '../appliance/instance-lock.js';
 import { StoreTooNewError } from '../store/migrate.js';
 import { CliError } from './cli-error.js';
 import { modelsCommand } from './commands/models.js';
-import { serveCommand } from './commands/serve.js';
 import { tokenCommand } from './commands/token.js';
 import { createIo } from './io.js';
 
@@ -56,7 +55,8 @@ export async function main(argv: string[]): Promise<number> {
     const dataDir = resolveDataDir(flag);
     switch (command) {
       case 'serve':
-        return await serveCommand(args, dataDir, io);
+        // Loaded only here: serve pulls in llama.cpp, which costs every other command a second.
+        return await (await import('./commands/serve.js')).serveCommand(args, dataDir, io);
       case 'token':
         return await tokenCommand(args, dataDir, io);
       case 'models':

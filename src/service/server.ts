@@ -22,6 +22,8 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
 
   // An empty body with a JSON content type is an absent body (the OpenAI SDK posts cancels that way).
   app.removeContentTypeParser('application/json');
+  // Fastify reads text/plain by default; a JSON API answers any non-JSON body with 415.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);

@@ -40,10 +40,13 @@ export function migrate(db: Database.Database, path: string, options: MigrateOpt
   if (pending.length === 0) return;
   if (found > 0) backupBeforeMigration(db, path, found);
   for (const m of pending) {
+    // IMMEDIATE takes the write lock before reading the version again, so two processes opening a
+    // new data dir at once apply each migration exactly once instead of racing on it.
     db.transaction(() => {
+      if (currentVersion(db) >= m.version) return;
       m.up(db);
       db.pragma(`user_version = ${m.version}`);
-    })();
+    }).immediate();
   }
 }
 

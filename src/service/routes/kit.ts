@@ -21,6 +21,8 @@ export type ReplayHandler = (req: FastifyRequest, reply: FastifyReply, replay: R
 export function secured(kit: RouteKit, scope: Scope | Scope[], onReplay?: ReplayHandler): PreHandler[] {
   const auth = guard(kit.ctx, kit.limiter, scope);
   const idem: PreHandler = async (req, reply) => {
+    // Keys belong to POSTs (the contract); a read with one must show the current state.
+    if (req.method !== 'POST') return undefined;
     const replay = reserveOrReplay(kit.ctx, req);
     if (!replay) return undefined;
     void reply.header('idempotent-replayed', 'true');

@@ -1,0 +1,115 @@
+// Bad input gets the contract's error shape with the right status and `param`, creates nothing,
+// never shows a stack trace, and leaves the service serving.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { str, type ApiResponse } from '../harness/api.js';
+import { startTestAppliance } from '../harness/appliance.js';
+import { assertError, assertNoStack, countRows } from './contract.js';
+
+const GOOD = { model: 'tiny', input: 'hi', max_output_tokens: 4 };
+
+const WRONG_TYPES: Array<[string, unknown]> = [
+  ['model', 5],
+  ['model', ''],
+  ['input', 5],
+  ['input', ''],
+  ['input', [{ role: 'robot', content: 'x' }]],
+  ['max_output_tokens', 'ten'],
+  ['max_output_tokens', 0],
+  ['max_output_tokens', 1.5],
+  ['temperature', 'hot'],
+  ['temperature', 3],
+  ['top_p', 'all'],
+  ['top_p', 0],
+  ['stream', 'yes'],
+  ['background', 1],
+  ['metadata', 'tags'],
+  ['metadata', [1, 2]],
+  ['on_restart', 'sometimes'],
+  ['on_restart', true],
+];
+
+test('each field with a wrong type or value: 400 invalid_request_error naming the field', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  for (const [param, value] of WRONG_TYPES) {
+    const res = await ta.api.post('/v1/responses', { ...GOOD, [param]: value });
+    assertError(res, 400, 'invalid_request_error', param);
+    assert.equal(str(res.body, 'error', 'type'), 'invalid_request_error');
+  }
+  for (const param of ['model', 'input']) {
+    const rest: Record<string, unknown> = { ...GOOD };
+    delete rest[param];
+    assertError(await ta.api.post('/v1/responses', rest), 400, 'invalid_request_error', param);
+  }
+  assertError(await ta.api.post('/v1/responses', [GOOD]), 400, 'invalid_request_error');
+  assertError(await ta.api.post('/v1/responses', 'null'), 400, 'invalid_request_error');
+  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 0);
+});
+
+test('malformed JSON, an oversized body, a non-JSON content type and an unknown route', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  const malformed = await ta.api.post('/v1/responses', '{"model": "tiny", "input": ');
+  assertError(malformed, 400, 'invalid_json');
+  assert.equal(str(malformed.body, 'error', 'type'), 'invalid_request_error');
+
+  const huge = await ta.api.post('/v1/responses', { ...GOOD, input: 'x'.repeat(1024 * 1024 + 10) });
+  assertError(huge, 413, 'request_too_large', null);
+  // Just under the limit is read (and refused only for what it says, not its size).
+  const under = await ta.api.post('/v1/responses', { ...GOOD, model: 'nope', input: 'x'.repeat(1024 * 1024 - 100) });
+  assertError(under, 404, 'model_not_found', 'model');
+
+  const text = await ta.api.post('/v1/responses', JSON.stringify(GOOD), { 'content-type': 'text/plain' });
+  assertError(text, 415, 'unsupported_media_type');
+  const form = await ta.api.post('/v1/responses', 'model=tiny&input=hi', { 'content-type': 'application/x-www-form-urlencoded' });
+  assertError(form, 415, 'unsupported_media_type');
+
+  for (const [method, path] of [['GET', '/v1/nothing'], ['POST', '/v1/responses/x/y/z'], ['GET', '/nope?x=1']] as const) {
+    assertError(await ta.api.request(method, path), 404, 'not_found');
+  }
+  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 0);
+});
+
+test('limits and conflicts: huge max_output_tokens, unknown model, background without store', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  assertError(await ta.api.post('/v1/responses', { ...GOOD, max_output_tokens: 1e9 }), 400, 'invalid_request_error', 'max_output_tokens');
+  // The limit is the configured one (8192 by default), not an arbitrary number.
+  assertError(await ta.api.post('/v1/responses', { ...GOOD, max_output_tokens: 8193 }), 400, 'invalid_request_error', 'max_output_tokens');
+  const unknown = await ta.api.post('/v1/responses', { ...GOOD, model: 'no-such-model' });
+  assertError(unknown, 404, 'model_not_found', 'model');
+  assertError(await ta.api.post('/v1/responses', { ...GOOD, background: true, store: false }), 400, 'invalid_request_error', 'store');
+  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 0);
+  assert.equal(countRows(ta.appliance.ctx.db, 'responses'), 0);
+});
+
+test('after a barrage of bad requests the service still serves, and no body ever holds a stack', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  const seen: ApiResponse[] = [];
+  const send = async (p: Promise<ApiResponse>): Promise<void> => void seen.push(await p);
+  await send(ta.api.post('/v1/responses', '{'));
+  await send(ta.api.post('/v1/responses', '{"a":' + '['.repeat(5000)));
+  await send(ta.api.post('/v1/responses', { ...GOOD, input: 'x'.repeat(2 * 1024 * 1024) }));
+  await send(ta.api.post('/v1/responses', 'x', { 'content-type': 'application/xml' }));
+  await send(ta.api.post('/v1/responses', { ...GOOD, metadata: { k: 'v'.repeat(600) } }));
+  await send(ta.api.post('/v1/responses', { ...GOOD, tools: [{ type: 'function' }] }));
+  await send(ta.api.get('/v1/tasks?limit=abc'));
+  await send(ta.api.get('/v1/tasks?status=weird'));
+  await send(ta.api.get('/v1/tasks/task_x/events?after=-1'));
+  await send(ta.api.get('/v1/responses/resp_x?stream=true&starting_after=zz'));
+  await send(ta.api.request('PUT', '/v1/responses'));
+  for (const res of seen) {
+    assert.ok(res.status >= 400 && res.status < 500, `${res.status} ${res.text.slice(0, 200)}`);
+    assertNoStack(res);
+    assert.ok(typeof str(res.body, 'error', 'message') === 'string');
+  }
+  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 0);
+
+  const ok = await ta.api.post('/v1/responses', GOOD);
+  assert.equal(ok.status, 200, ok.text);
+  assert.equal(str(ok.body, 'status'), 'incomplete');
+  assert.equal(str(ok.body, 'object'), 'response');
+  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 1);
+});
