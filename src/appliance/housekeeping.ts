@@ -3,13 +3,13 @@
 import { unixSeconds } from '../clock.js';
 import type { ServiceContext } from '../service/context.js';
 import { sweepPairingCodes } from '../store/pairing-codes.js';
-import { sweepIdempotencyKeys, sweepTerminalTasks } from '../tasks/retention.js';
+import { sweepIdempotencyKeys, sweepTerminalTasks, sweepUnstoredResponses } from '../tasks/retention.js';
 
 const HOURLY = 3600_000;
 
 export function sweepOnce(ctx: ServiceContext): { tasks: number; keys: number; codes: number } {
   const now = unixSeconds(ctx.clock);
-  const tasks = sweepTerminalTasks(ctx.db, now, ctx.settings().retention_days);
+  const tasks = sweepTerminalTasks(ctx.db, now, ctx.settings().retention_days) + sweepUnstoredResponses(ctx.db, now);
   const keys = sweepIdempotencyKeys(ctx.db, now);
   const codes = sweepPairingCodes(ctx.db, now);
   if (tasks + keys + codes > 0) ctx.logger.info('retention sweep', { tasks, keys, codes });

@@ -24,6 +24,20 @@ export function sweepTerminalTasks(db: Db, nowS: number, retentionDays: number):
   }
 }
 
+/**
+ * Responses created with `store: false` are deleted as soon as their answer is sent. One whose
+ * process died before that (and which recovery then finished) has no one left to answer: it goes
+ * once it has been terminal for `graceS` seconds.
+ */
+export function sweepUnstoredResponses(db: Db, nowS: number, graceS = 300): number {
+  return db
+    .prepare(
+      `DELETE FROM responses WHERE store = 0 AND id IN (
+         SELECT response_id FROM tasks WHERE status IN ('completed','failed','cancelled') AND updated_at < ?)`,
+    )
+    .run(nowS - graceS).changes;
+}
+
 export function sweepIdempotencyKeys(db: Db, nowS: number): number {
   return db.prepare('DELETE FROM idempotency_keys WHERE expires_at < ?').run(nowS).changes;
 }

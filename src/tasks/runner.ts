@@ -167,7 +167,8 @@ export class TaskRunner {
       to: 'completed',
       output: {
         text,
-        inputTokens: result.inputTokens,
+        // The engine counts a resumed continuation as prompt; it is output already counted above.
+        inputTokens: Math.max(0, result.inputTokens - usedTokens),
         outputTokens: usedTokens + result.outputTokens,
         incompleteReason: result.stopReason === 'max_tokens' ? 'max_output_tokens' : null,
       },

@@ -27,7 +27,11 @@ export async function startServiceProcess(dataDir: string, token: string | null,
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const info = await new Promise<{ url: string; port: number }>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`sanad serve did not start in time:\n${err}`)), 30_000);
+    const timer = setTimeout(() => {
+      // The caller never gets a handle to kill, so a child that did not start must not outlive this.
+      child.kill('SIGKILL');
+      reject(new Error(`sanad serve did not start in time:\n${err}`));
+    }, 30_000);
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));

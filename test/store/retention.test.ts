@@ -6,7 +6,7 @@ import { ManualClock, unixSeconds } from '../../src/clock.js';
 import { openStore, type Db } from '../../src/store/open.js';
 import { EventHub } from '../../src/tasks/event-hub.js';
 import { TaskLedger } from '../../src/tasks/ledger.js';
-import { deleteTerminalResponse, sweepIdempotencyKeys, sweepTerminalTasks } from '../../src/tasks/retention.js';
+import { deleteTerminalResponse, sweepIdempotencyKeys, sweepTerminalTasks, sweepUnstoredResponses } from '../../src/tasks/retention.js';
 import type { TaskRow, TaskStatus } from '../../src/tasks/types.js';
 
 const DAY_MS = 86_400_000;
@@ -137,4 +137,32 @@ test('deleting one response refuses unfinished tasks and removes a terminal one 
   assert.equal(deleteTerminalResponse(s.db, done.response_id), 'deleted');
   assert.deepEqual(has(s.db, done), { task: false, response: false, events: 0 });
   assert.equal(deleteTerminalResponse(s.db, done.response_id), 'not_found');
+});
+
+test('store: false responses left terminal by a crash are swept after a grace period, stored ones are not', () => {
+  const { db, clock, ledger, close } = setup();
+  try {
+    const make = (store: boolean): string => {
+      const { task } = ledger.create({
+        clientId: null,
+        model: 'tiny',
+        request: { input: 'x', instructions: null, max_output_tokens: 1, temperature: null, top_p: null },
+        metadata: null,
+        background: false,
+        store,
+        onRestart: 'fail',
+      });
+      ledger.transition(task.id, { from: ['queued'], to: 'failed', error: { code: 'server_restarted', message: 'x' }, events: [{ type: 'response.failed', withResponse: true }] });
+      return task.response_id;
+    };
+    make(false);
+    const stored = make(true);
+    const now = unixSeconds(clock);
+    assert.equal(sweepUnstoredResponses(db, now, 300), 0, 'nothing goes within the grace period');
+    assert.equal(sweepUnstoredResponses(db, now + 301, 300), 1);
+    assert.deepEqual(db.prepare<[], { id: string }>('SELECT id FROM responses').all().map((r) => r.id), [stored]);
+    assert.equal(db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM tasks').get()?.n, 1, 'its task and events went with it');
+  } finally {
+    close();
+  }
 });

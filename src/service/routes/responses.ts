@@ -1,14 +1,14 @@
 // POST/GET/DELETE /v1/responses and cancel: the Responses-API surface over LMSP tasks.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cancelTask } from '../../tasks/cancel.js';
-import { emittedText, getTask } from '../../tasks/queries.js';
+import { emittedText, getResponseRow, getTask } from '../../tasks/queries.js';
 import { deleteTerminalResponse } from '../../tasks/retention.js';
 import { buildResponseObject, type ResponseObject } from '../../tasks/response-object.js';
 import { TERMINAL_EVENTS, type TaskRow } from '../../tasks/types.js';
 import { canCancel, principalOf, readableResponse } from '../access.js';
 import { clientIdOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
 import { completeReservation, type Replay } from '../idempotency.js';
 import { parseJsonObject } from '../json-object.js';
 import { parseCreateResponse } from '../response-request.js';
@@ -18,13 +18,11 @@ import { secured } from './kit.js';
 
 type IdParams = { id: string };
 
-export function currentResponse(ctx: ServiceContext, task: TaskRow): ResponseObject {
-  const { response } = readableResponseRow(ctx, task);
+/** The response object as it stands now (access already checked by the caller). */
+function currentResponse(ctx: ServiceContext, task: TaskRow): ResponseObject {
+  const response = getResponseRow(ctx.db, task.response_id);
+  if (!response) throw notFound(`Response ${task.response_id}`, 'response_not_found');
   return buildResponseObject(response, task, response.output_text ?? emittedText(ctx.db, task.id));
-}
-
-function readableResponseRow(ctx: ServiceContext, task: TaskRow): ReturnType<typeof readableResponse> {
-  return readableResponse(ctx, { kind: 'session' }, task.response_id);
 }
 
 function parseAfter(value: unknown, param: string): number {
