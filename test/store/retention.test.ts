@@ -11,7 +11,7 @@ import type { TaskRow, TaskStatus } from '../../src/tasks/types.js';
 
 const DAY_MS = 86_400_000;
 
-function setup(): { db: Db; clock: ManualClock; ledger: TaskLedger; close(): void } {
+function setup(): { db: Db; clock: ManualClock; ledger: TaskLedger; close: () => void } {
   const db = openStore(':memory:');
   const clock = new ManualClock(1_800_000_000_000);
   const ledger = new TaskLedger(db, clock, new EventHub());
