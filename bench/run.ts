@@ -21,7 +21,7 @@ if (want('accept')) {
 
 if (want('streaming')) {
   const tokens = 2000;
-  const runs = 3;
+  const runs = 5;
   const raw = await rawEngineTokensPerSecond(tokens, runs);
   const svc = await serviceTokensPerSecond(tokens, runs);
   console.log(`streaming: ${tokens} tokens, tiny model, 1 thread, median of ${runs}`);

@@ -12,7 +12,8 @@ import { median } from './stats.js';
 export async function rawEngineTokensPerSecond(tokens: number, runs: number): Promise<number> {
   const llama = await getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath: await tinyModelPath(1) });
-  const context = await model.createContext({ contextSize: 8192 });
+  // The same context size the engine picks for this model (its training size, at most 8192).
+  const context = await model.createContext({ contextSize: { max: Math.min(model.trainContextSize || 8192, 8192) } });
   const rates: number[] = [];
   try {
     for (let i = 0; i < runs + 1; i++) {
