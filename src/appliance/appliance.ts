@@ -13,6 +13,7 @@ import { LoginCodes } from '../service/login-codes.js';
 import { buildServer } from '../service/server.js';
 import { openStore, storePath } from '../store/open.js';
 import { readSettings, writeSettings, type Settings } from '../store/settings.js';
+import { CreateBatcher } from '../tasks/create-batcher.js';
 import { EventHub } from '../tasks/event-hub.js';
 import { TaskLedger } from '../tasks/ledger.js';
 import { recoverTasks, type RecoveryReport } from '../tasks/recovery.js';
@@ -72,6 +73,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
 
     const ctx: ServiceContext = {
       db, clock, logger, ledger, hub, runner, models, bootId,
+      creates: new CreateBatcher(ledger),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
       login: new LoginCodes(),

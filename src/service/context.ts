@@ -4,6 +4,7 @@ import type { ModelRegistry } from '../engine/registry.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
+import type { CreateBatcher } from '../tasks/create-batcher.js';
 import type { EventHub } from '../tasks/event-hub.js';
 import type { TaskLedger } from '../tasks/ledger.js';
 import type { TaskRunner } from '../tasks/runner.js';
@@ -15,6 +16,8 @@ export interface ServiceContext {
   clock: Clock;
   logger: Logger;
   ledger: TaskLedger;
+  /** New tasks go through here: concurrent creates share one commit. */
+  creates: CreateBatcher;
   hub: EventHub;
   runner: TaskRunner;
   models: ModelRegistry;

@@ -49,6 +49,9 @@ export interface NewTask {
 // Each group commit is an fsync on the event loop, and llama.cpp waits for the loop between
 // tokens. Measured on the tiny model (npm run bench): every 15 ms cost ~20% of the raw engine's
 // speed, every 100 ms costs none; 100 ms is still ten text updates a second for a reader.
+export type InTransaction = (task: TaskRow, response: ResponseRow) => void;
+export type Created = { task: TaskRow; response: ResponseRow; event: TaskEvent };
+
 const FLUSH_AFTER_MS = 100;
 const FLUSH_AT_COUNT = 256;
 
@@ -64,7 +67,32 @@ export class TaskLedger {
   ) {}
 
   /** Inserts the response, its task and `response.created` in one transaction. */
-  create(input: NewTask, inSameTransaction?: (task: TaskRow, response: ResponseRow) => void): { task: TaskRow; response: ResponseRow; event: TaskEvent } {
+  create(input: NewTask, inSameTransaction?: InTransaction): Created {
+    const [result] = this.createMany([{ input, inSameTransaction }]);
+    if (!result) throw new Error('createMany returned nothing');
+    if (result instanceof Error) throw result;
+    return result;
+  }
+
+  /**
+   * Several creates under one commit (one fsync), each in its own savepoint: one that fails (its
+   * callback threw) rolls back alone and comes back as an Error in its place.
+   */
+  createMany(items: ReadonlyArray<{ input: NewTask; inSameTransaction?: InTransaction | undefined }>): Array<Created | Error> {
+    const results = this.db.transaction(() =>
+      items.map((item) => {
+        try {
+          return this.db.transaction(() => this.insertNew(item.input, item.inSameTransaction))();
+        } catch (err) {
+          return err instanceof Error ? err : new Error(String(err));
+        }
+      }),
+    )();
+    this.hub.publish(results.flatMap((r) => (r instanceof Error ? [] : [r.event])));
+    return results;
+  }
+
+  private insertNew(input: NewTask, inSameTransaction: InTransaction | undefined): Created {
     const now = unixSeconds(this.clock);
     const response: ResponseRow = {
       id: newId('resp'),
@@ -95,22 +123,16 @@ export class TaskLedger {
       created_at: now,
       updated_at: now,
     };
-    const event = this.db.transaction(() => {
-      this.stmt(
-          `INSERT INTO responses(id, client_id, model, item_id, request, metadata, background, store, created_at)
-           VALUES (@id, @client_id, @model, @item_id, @request, @metadata, @background, @store, @created_at)`,
-        )
-        .run(response);
-      this.stmt(
-          `INSERT INTO tasks(id, response_id, client_id, model, status, on_restart, last_sequence_number, created_at, updated_at)
-           VALUES (@id, @response_id, @client_id, @model, @status, @on_restart, @last_sequence_number, @created_at, @updated_at)`,
-        )
-        .run(task);
-      const created = this.insertEvent(task, 1, 'response.created', { response: buildResponseObject(response, task, '') }, now);
-      inSameTransaction?.(task, response);
-      return created;
-    })();
-    this.hub.publish([event]);
+    this.stmt(
+      `INSERT INTO responses(id, client_id, model, item_id, request, metadata, background, store, created_at)
+       VALUES (@id, @client_id, @model, @item_id, @request, @metadata, @background, @store, @created_at)`,
+    ).run(response);
+    this.stmt(
+      `INSERT INTO tasks(id, response_id, client_id, model, status, on_restart, last_sequence_number, created_at, updated_at)
+       VALUES (@id, @response_id, @client_id, @model, @status, @on_restart, @last_sequence_number, @created_at, @updated_at)`,
+    ).run(task);
+    const event = this.insertEvent(task, 1, 'response.created', { response: buildResponseObject(response, task, '') }, now);
+    inSameTransaction?.(task, response);
     return { task, response, event };
   }
 

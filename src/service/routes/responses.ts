@@ -69,7 +69,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const principal = principalOf(req);
     const idem = req.idempotency;
     let accepted = '';
-    const { task, response } = ctx.ledger.create(
+    const { task, response } = await ctx.creates.create(
       {
         clientId: clientIdOf(principal),
         model: parsed.model,
