@@ -1,20 +1,11 @@
 // The Engine on llama.cpp through node-llama-cpp 3.21. One model in memory at a time, one context
 // with `concurrency` sequences; each generation borrows a sequence and gives it back cleared.
-import {
-  GeneralChatWrapper,
-  getLlama,
-  LlamaChat,
-  LlamaLogLevel,
-  resolveChatWrapper,
-  type ChatHistoryItem,
-  type ChatWrapper,
-  type Llama,
-  type LlamaContext,
-  type LlamaContextSequence,
-  type LlamaModel,
-} from 'node-llama-cpp';
-import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult, StopReason } from './engine.js';
+import { getLlama, LlamaChat, LlamaLogLevel, type ChatHistoryItem, type Llama, type LlamaContextSequence, type LlamaModel } from 'node-llama-cpp';
+import { firstLine, settleWithin, untilAborted } from './async-waits.js';
+import { chatWrapperFor, countPromptTokens, toHistory, toStopReason, type Loaded } from './chat-history.js';
+import type { Engine, EngineOptions, GenerateRequest, GenerateResult } from './engine.js';
 import { NotGgufError, readGgufHeader } from './gguf-header.js';
+import { ModelSlot } from './model-slot.js';
 
 /** A model file that llama.cpp cannot use; the message is one sentence meant for the user. */
 export class ModelLoadError extends Error {
@@ -37,11 +28,6 @@ const BACKEND_DISPOSE_TIMEOUT_MS = 1000;
 /** llama.cpp's log lines reach JS a moment after the failure they explain. */
 const NATIVE_LOG_GRACE_MS = 30;
 
-interface Loaded {
-  model: LlamaModel;
-  context: LlamaContext;
-  chatWrapper: ChatWrapper;
-}
 
 export class LlamaEngine implements Engine {
   private llamaPromise: Promise<Llama> | null = null;
@@ -316,151 +302,8 @@ export class LlamaEngine implements Engine {
   }
 }
 
-/** One model in memory, its context, and the generations running on it. */
-class ModelSlot {
-  ready: Promise<void> = Promise.resolve();
-  loaded: Loaded | null = null;
-  active = 0;
-  idleTimer: NodeJS.Timeout | null = null;
-  readonly sequences: FifoSemaphore;
-  private drainWaiters: Array<() => void> = [];
-
-  constructor(
-    readonly modelId: string,
-    readonly modelPath: string,
-    concurrency: number,
-  ) {
-    this.sequences = new FifoSemaphore(concurrency);
-  }
-
-  clearIdleTimer(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-  }
-
-  drained(): Promise<void> {
-    if (this.active === 0) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
-  }
-
-  notifyDrained(): void {
-    const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-}
-
-/** Counts free context sequences; waiters are served first come, first served. */
-class FifoSemaphore {
-  private waiters: Array<() => void> = [];
-
-  constructor(private free: number) {}
-
-  /** Resolves true once a unit is held, or false if the signal aborts first. */
-  acquire(signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return Promise.resolve(false);
-    if (this.free > 0 && this.waiters.length === 0) {
-      this.free--;
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const grant = (): void => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(true);
-      };
-      const onAbort = (): void => {
-        this.waiters = this.waiters.filter((w) => w !== grant);
-        resolve(false);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(grant);
-    });
-  }
-
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.free++;
-  }
-}
-
-function chatWrapperFor(model: LlamaModel): ChatWrapper {
-  const template = model.fileInfo.metadata.tokenizer?.chat_template;
-  // Without a template, node-llama-cpp would guess from the architecture (Llama 2 for "llama"),
-  // whose default system prompt alone overflows a small context.
-  if (typeof template === 'string' && template.trim() !== '') return resolveChatWrapper(model);
-  return new GeneralChatWrapper();
-}
-
-function toHistory(messages: ChatMessage[], continuation: string | undefined): ChatHistoryItem[] {
-  const history: ChatHistoryItem[] = messages.map((m): ChatHistoryItem => {
-    if (m.role === 'system') return { type: 'system', text: m.content };
-    if (m.role === 'user') return { type: 'user', text: m.content };
-    return { type: 'model', response: [m.content] };
-  });
-  // The partial answer as the last model item: LlamaChat then continues it in place.
-  if (continuation !== undefined) history.push({ type: 'model', response: [continuation] });
-  return history;
-}
-
-/** Tokens of the rendered prompt, up to where the model starts writing (the continuation included). */
-function countPromptTokens(loaded: Loaded, history: ChatHistoryItem[]): number {
-  // LlamaChat opens an empty model item when the history does not end with one; render it the same.
-  const open: ChatHistoryItem[] = history.at(-1)?.type === 'model' ? history : [...history, { type: 'model', response: [] }];
-  return loaded.chatWrapper.generateContextState({ chatHistory: open }).contextText.tokenize(loaded.model.tokenizer).length;
-}
-
-function toStopReason(reason: string): StopReason {
-  if (reason === 'maxTokens') return 'max_tokens';
-  if (reason === 'abort') return 'abort';
-  // eogToken, stopGenerationTrigger, customStopTrigger, functionCalls: the model ended its turn.
-  return 'eos';
-}
-
 async function disposeLoaded(loaded: Loaded): Promise<void> {
   await loaded.context.dispose().catch(() => undefined);
   await loaded.model.dispose().catch(() => undefined);
 }
 
-/** Waits for a promise, or rejects as soon as the signal aborts (the work itself goes on). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
-}
-
-/** Waits for a promise at most `ms`; its outcome is ignored either way. */
-async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  // Not unref()ed: the caller awaits this, so the process must stay up until it settles.
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([promise.catch(() => undefined), timeout]);
-  clearTimeout(timer);
-}
-
-function abortError(): Error {
-  const err = new Error('The operation was aborted.');
-  err.name = 'AbortError';
-  return err;
-}
-
-/** The first line of an error's message, without a final period, for use inside a sentence. */
-function firstLine(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return (message.split('\n')[0] ?? '').trim().replace(/\.$/, '') || 'unknown error';
-}

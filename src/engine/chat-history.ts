@@ -1,0 +1,45 @@
+// From Sanad's chat messages to node-llama-cpp's chat history and back: the chat template, the
+// continuation of a resumed answer, prompt token counts and stop reasons.
+import { GeneralChatWrapper, resolveChatWrapper, type ChatHistoryItem, type ChatWrapper, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
+import type { ChatMessage, StopReason } from './engine.js';
+
+/** A model in memory with its context and the chat template it speaks. */
+export interface Loaded {
+  model: LlamaModel;
+  context: LlamaContext;
+  chatWrapper: ChatWrapper;
+}
+
+export function chatWrapperFor(model: LlamaModel): ChatWrapper {
+  const template = model.fileInfo.metadata.tokenizer?.chat_template;
+  // Without a template, node-llama-cpp would guess from the architecture (Llama 2 for "llama"),
+  // whose default system prompt alone overflows a small context.
+  if (typeof template === 'string' && template.trim() !== '') return resolveChatWrapper(model);
+  return new GeneralChatWrapper();
+}
+
+export function toHistory(messages: ChatMessage[], continuation: string | undefined): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = messages.map((m): ChatHistoryItem => {
+    if (m.role === 'system') return { type: 'system', text: m.content };
+    if (m.role === 'user') return { type: 'user', text: m.content };
+    return { type: 'model', response: [m.content] };
+  });
+  // The partial answer as the last model item: LlamaChat then continues it in place.
+  if (continuation !== undefined) history.push({ type: 'model', response: [continuation] });
+  return history;
+}
+
+/** Tokens of the rendered prompt, up to where the model starts writing (the continuation included). */
+export function countPromptTokens(loaded: Loaded, history: ChatHistoryItem[]): number {
+  // LlamaChat opens an empty model item when the history does not end with one; render it the same.
+  const open: ChatHistoryItem[] = history.at(-1)?.type === 'model' ? history : [...history, { type: 'model', response: [] }];
+  return loaded.chatWrapper.generateContextState({ chatHistory: open }).contextText.tokenize(loaded.model.tokenizer).length;
+}
+
+export function toStopReason(reason: string): StopReason {
+  if (reason === 'maxTokens') return 'max_tokens';
+  if (reason === 'abort') return 'abort';
+  // eogToken, stopGenerationTrigger, customStopTrigger, functionCalls: the model ended its turn.
+  return 'eos';
+}
+
