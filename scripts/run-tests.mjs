@@ -3,10 +3,30 @@
 // Tests that need the OS keychain run inside a private D-Bus session with an unlocked
 // gnome-keyring when no session bus is present (CI, SSH); see README "Tests".
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+
+// The OS keychain (keytar → Secret Service) needs a session bus. Without one, run the whole suite
+// in a private D-Bus session with a fresh, unlocked gnome-keyring whose files live in a temp dir,
+// so tests never touch the user's real keyring.
+if (!process.env.DBUS_SESSION_BUS_ADDRESS && !process.env.SANAD_TEST_NO_KEYRING_SESSION) {
+  const which = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon'], { encoding: 'utf8' });
+  if (which.status !== 0) {
+    console.error('The tests need dbus-run-session and gnome-keyring-daemon (apt-get install dbus gnome-keyring); run scripts/setup.sh.');
+    process.exit(1);
+  }
+  const home = mkdtempSync(join(tmpdir(), 'sanad-keyring-'));
+  const inner = 'echo -n sanad-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$0" "$@"';
+  const run = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner, process.execPath, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, XDG_DATA_HOME: home, XDG_RUNTIME_DIR: home, SANAD_TEST_NO_KEYRING_SESSION: '1' },
+  });
+  rmSync(home, { recursive: true, force: true });
+  process.exit(run.status ?? 1);
+}
 const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 

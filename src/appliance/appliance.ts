@@ -18,6 +18,10 @@ import { EventHub } from '../tasks/event-hub.js';
 import { TaskLedger } from '../tasks/ledger.js';
 import { recoverTasks, type RecoveryReport } from '../tasks/recovery.js';
 import { TaskRunner } from '../tasks/runner.js';
+import { ensureMasterSecrets } from '../secrets/master-secrets.js';
+import { openSecretStore } from '../secrets/open-secret-store.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import { Vault } from '../secrets/vault.js';
 import { coreHealthChecks } from './health-checks.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { engineOptions } from './engine-options.js';
@@ -26,6 +30,10 @@ import { removeServiceFile, writeServiceFile } from './service-file.js';
 
 export interface ApplianceOptions {
   dataDir: string;
+  /** Opt-in secrets file for headless servers without a keychain (else the OS keychain). */
+  secretsFile?: string;
+  /** Tests of other parts may pass a store; the default is chosen by openSecretStore. */
+  secretStore?: SecretStore;
   port?: number;
   host?: string;
   clock?: Clock;
@@ -47,6 +55,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
   const { dataDir } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ level: levelFromEnv(process.env.SANAD_LOG) });
+  // Before anything is written: without a usable keychain (or opted-in file) nothing starts.
+  const secretStore = options.secretStore ?? (await openSecretStore(dataDir, options.secretsFile));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
   const lock = acquireInstanceLock(dataDir);
@@ -54,6 +64,10 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
   try {
     const db = openStore(storePath(dataDir));
     cleanups.unshift(() => db.close());
+    const master = await ensureMasterSecrets(db, secretStore, clock);
+    logger.addSecret(master.vaultKey.toString('base64'));
+    logger.addSecret(master.resticPassphrase);
+    const vault = new Vault(db, master.vaultKey);
     const bootId = randomBytes(8).toString('hex');
     releaseStaleReservations(db, bootId);
     const hub = new EventHub();
@@ -74,6 +88,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const ctx: ServiceContext = {
       db, clock, logger, ledger, hub, runner, models, bootId,
       creates: new CreateBatcher(ledger),
+      dataDir,
+      secrets: { store: secretStore, master, vault },
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
       login: new LoginCodes(),

@@ -1,9 +1,29 @@
 // The core's readiness checks: the store answers, and the registered models are on disk.
+import { recoveryKitConfirmedAt } from '../secrets/recovery-kit.js';
+import { VAULT_KEY } from '../secrets/secret-store.js';
 import type { ServiceContext } from '../service/context.js';
 import type { HealthCheck } from '../service/routes/health.js';
 
 export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
   return [
+    {
+      name: 'keychain',
+      run: async () => {
+        const { store, master } = ctx.secrets;
+        const key = await store.get(VAULT_KEY);
+        if (key !== master.vaultKey.toString('base64')) {
+          return { ok: false, detail: `the vault key in ${store.description} is missing or was replaced; restore it from the recovery kit` };
+        }
+        return { ok: true, detail: `master secrets are in ${store.description}` };
+      },
+    },
+    {
+      name: 'recovery_kit',
+      run: () =>
+        recoveryKitConfirmedAt(ctx.db) === null
+          ? { ok: false, severity: 'warning', detail: 'the recovery kit has not been confirmed as stored off this machine; export it (sanad recovery-kit) and confirm' }
+          : { ok: true, detail: 'the recovery kit is confirmed stored off this machine' },
+    },
     {
       name: 'database',
       run: () => {

@@ -2,9 +2,11 @@
 // (exit 1; 2 for a usage mistake), never a stack trace.
 import { resolveDataDir } from '../appliance/data-dir.js';
 import { AlreadyRunningError } from '../appliance/instance-lock.js';
+import { KeychainUnavailableError, MissingSecretError, SecretsFileUnsafeError } from '../secrets/errors.js';
 import { StoreTooNewError } from '../store/migrate.js';
 import { CliError } from './cli-error.js';
 import { modelsCommand } from './commands/models.js';
+import { recoveryKitCommand } from './commands/recovery-kit.js';
 import { tokenCommand } from './commands/token.js';
 import { createIo } from './io.js';
 
@@ -15,16 +17,20 @@ Commands:
   token create --name NAME --scopes s1,s2   make a client and print its token once
   models add PATH [--id ID]                 register a GGUF model file (never copied)
   models list                               list registered models and their status
+  recovery-kit [--out FILE] [--confirm]     write what a new machine needs to restore; record it is stored off this machine
 
 Options for every command:
   --data-dir DIR   data folder (default: $SANAD_DATA_DIR, else the OS app-data folder)
   --json           machine-readable output on stdout
+  --secrets-file F opt-in 0600 secrets file for headless servers without a keychain
+                   (default: $SANAD_SECRETS_FILE, else the OS keychain)
 Scopes: models:read, responses:write, tasks:read, tasks:write, admin`;
 
 /** Pulls the global options out of argv wherever they stand. */
-function splitGlobals(argv: string[]): { rest: string[]; dataDir: string | undefined; json: boolean; help: boolean } {
+function splitGlobals(argv: string[]): { rest: string[]; dataDir: string | undefined; secretsFile: string | undefined; json: boolean; help: boolean } {
   const rest: string[] = [];
   let dataDir: string | undefined;
+  let secretsFile: string | undefined = process.env.SANAD_SECRETS_FILE || undefined;
   let json = false;
   let help = false;
   for (let i = 0; i < argv.length; i++) {
@@ -35,16 +41,20 @@ function splitGlobals(argv: string[]): { rest: string[]; dataDir: string | undef
       dataDir = argv[++i];
       if (dataDir === undefined || dataDir.startsWith('--')) throw new CliError('--data-dir needs a folder. Run `sanad help` for usage.', 2);
     } else if (a.startsWith('--data-dir=')) dataDir = a.slice('--data-dir='.length);
+    else if (a === '--secrets-file') {
+      secretsFile = argv[++i];
+      if (secretsFile === undefined || secretsFile.startsWith('--')) throw new CliError('--secrets-file needs a file. Run `sanad help` for usage.', 2);
+    }
     else rest.push(a);
   }
-  return { rest, dataDir, json, help };
+  return { rest, dataDir, secretsFile, json, help };
 }
 
 export async function main(argv: string[]): Promise<number> {
   let json = argv.includes('--json');
   const io0 = createIo(json);
   try {
-    const { rest, dataDir: flag, json: j, help } = splitGlobals(argv);
+    const { rest, dataDir: flag, secretsFile, json: j, help } = splitGlobals(argv);
     json = j;
     const io = createIo(json);
     const [command, ...args] = rest;
@@ -56,11 +66,13 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'serve':
         // Loaded only here: serve pulls in llama.cpp, which costs every other command a second.
-        return await (await import('./commands/serve.js')).serveCommand(args, dataDir, io);
+        return await (await import('./commands/serve.js')).serveCommand(args, dataDir, io, secretsFile);
       case 'token':
         return await tokenCommand(args, dataDir, io);
       case 'models':
         return await modelsCommand(args, dataDir, io);
+      case 'recovery-kit':
+        return await recoveryKitCommand(args, dataDir, io, secretsFile);
       default:
         throw new CliError(`Unknown command "${command}". Run \`sanad help\` for usage.`, 2);
     }
@@ -70,7 +82,10 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function report(err: unknown, io: ReturnType<typeof createIo>): number {
-  if (err instanceof CliError || err instanceof AlreadyRunningError || err instanceof StoreTooNewError) {
+  if (
+    err instanceof CliError || err instanceof AlreadyRunningError || err instanceof StoreTooNewError ||
+    err instanceof KeychainUnavailableError || err instanceof MissingSecretError || err instanceof SecretsFileUnsafeError
+  ) {
     io.note(`sanad: ${err.message}`);
     return err instanceof CliError ? err.exitCode : 1;
   }

@@ -2,6 +2,9 @@
 import type { Clock } from '../clock.js';
 import type { ModelRegistry } from '../engine/registry.js';
 import type { Logger } from '../log/logger.js';
+import type { MasterSecrets } from '../secrets/master-secrets.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { Vault } from '../secrets/vault.js';
 import type { Db } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
 import type { CreateBatcher } from '../tasks/create-batcher.js';
@@ -11,8 +14,16 @@ import type { TaskRunner } from '../tasks/runner.js';
 import type { LoginCodes } from './login-codes.js';
 import type { HealthCheck } from './routes/health.js';
 
+export interface ServiceSecrets {
+  store: SecretStore;
+  master: MasterSecrets;
+  vault: Vault;
+}
+
 export interface ServiceContext {
   db: Db;
+  dataDir: string;
+  secrets: ServiceSecrets;
   clock: Clock;
   logger: Logger;
   ledger: TaskLedger;

@@ -11,6 +11,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerPairRoutes } from './routes/pair.js';
 import { registerResponseRoutes } from './routes/responses.js';
+import { registerSecretRoutes } from './routes/secrets.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -50,6 +51,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerResponseRoutes(app, kit);
   registerTaskRoutes(app, kit);
   registerAdminRoutes(app, kit);
+  registerSecretRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }

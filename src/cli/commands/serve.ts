@@ -11,10 +11,15 @@ function parsePort(value: string | undefined): number {
   return n;
 }
 
-export async function serveCommand(args: string[], dataDir: string, io: Io): Promise<number> {
+export async function serveCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
   const { values } = parseArgs({ args, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
   const port = parsePort(values.port ?? process.env.SANAD_PORT);
-  const appliance = await startAppliance({ dataDir, port, host: values.host ?? process.env.SANAD_HOST ?? '127.0.0.1' });
+  const appliance = await startAppliance({
+    dataDir,
+    port,
+    host: values.host ?? process.env.SANAD_HOST ?? '127.0.0.1',
+    ...(secretsFile ? { secretsFile } : {}),
+  });
   const loginUrl = appliance.loginUrl();
   io.result({ pid: process.pid, port: appliance.port, url: appliance.url, login_url: loginUrl, data_dir: dataDir }, () =>
     [`Sanad is serving at ${appliance.url} (data: ${dataDir})`, `Open the GUI once with this one-time link: ${loginUrl}`].join('\n'),

@@ -7,6 +7,7 @@ import { ModelRegistryError } from '../../engine/registry.js';
 import { createClient, listClients, revokeClient, SCOPES } from '../../store/clients.js';
 import { createPairingCode } from '../../store/pairing-codes.js';
 import { SettingsSchema } from '../../store/settings.js';
+import { recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
 import { countTasksByStatus } from '../../tasks/queries.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { secured, type RouteKit } from './kit.js';
@@ -69,6 +70,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   app.get('/admin/status', { preHandler: admin }, async () => ({
     service: { address: `http://${ctx.address.host}:${ctx.address.port}`, loaded_model: ctx.loadedModel() },
+    secrets: { store: ctx.secrets.store.kind, recovery_kit_confirmed_at: recoveryKitConfirmedAt(ctx.db) },
     tasks: { running: ctx.runner.runningCount(), queued: ctx.runner.queuedCount(), by_status: countTasksByStatus(ctx.db) },
   }));
 }

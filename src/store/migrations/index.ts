@@ -1,7 +1,8 @@
 // The ordered list of every migration. Append only.
 import { lmspCore } from './0001-lmsp-core.js';
+import { vault } from './0002-vault.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault];

@@ -1,0 +1,31 @@
+// The errors a user meets about secrets: each message is one sentence plus what to do, and never
+// contains a secret value.
+
+export class KeychainUnavailableError extends Error {
+  constructor(detail: string) {
+    super(
+      `The OS keychain is not available (${detail}). Sanad keeps its vault key and backup passphrase only there: ` +
+        'run it in a desktop session, or on a headless Linux inside `dbus-run-session` with gnome-keyring unlocked, ' +
+        'or opt in to a protected secrets file with --secrets-file PATH (see the README for its risk).',
+    );
+    this.name = 'KeychainUnavailableError';
+  }
+}
+
+export class MissingSecretError extends Error {
+  constructor(what: string, where: string) {
+    super(
+      `The ${what} of this data dir is missing from ${where}, so data protected by it cannot be read. ` +
+        'Sanad will not make a new one over existing data: put the old one back from your recovery kit ' +
+        '(or restore the keychain), then start again.',
+    );
+    this.name = 'MissingSecretError';
+  }
+}
+
+export class SecretsFileUnsafeError extends Error {
+  constructor(path: string, why: string) {
+    super(`The secrets file ${path} is refused: ${why}. Create it with \`install -m 600 /dev/null ${path}\` as the user who runs Sanad.`);
+    this.name = 'SecretsFileUnsafeError';
+  }
+}

@@ -1,0 +1,20 @@
+// Where Sanad's master secrets live: the OS keychain (keytar) or, by explicit opt-in on a headless
+// server, a 0600 secrets file. Names are short ("vault-key", "restic-passphrase"); each store
+// scopes them to one data dir, so two data dirs never share or overwrite a secret.
+
+export interface SecretStore {
+  readonly kind: 'keychain' | 'file';
+  /** Human description for messages, e.g. "the OS keychain (Secret Service)". */
+  readonly description: string;
+  get(name: string): Promise<string | null>;
+  set(name: string, value: string): Promise<void>;
+  /** True if something was deleted. */
+  delete(name: string): Promise<boolean>;
+  /** Throws KeychainUnavailableError (one clear sentence) if the store cannot be used at all. */
+  probe(): Promise<void>;
+}
+
+export const VAULT_KEY = 'vault-key';
+/** Written before a vault-key rotation re-encrypts, removed after the new key is in place. */
+export const VAULT_KEY_NEXT = 'vault-key-next';
+export const RESTIC_PASSPHRASE = 'restic-passphrase';
