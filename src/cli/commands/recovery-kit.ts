@@ -30,7 +30,7 @@ export async function recoveryKitCommand(args: string[], dataDir: string, io: Io
       const why = err instanceof Error && 'code' in err && err.code === 'EEXIST' ? 'it already exists' : 'it cannot be written';
       throw new CliError(`The recovery kit was not written to ${values.out}: ${why}; choose another file.`);
     }
-    io.result({ ...kit, text: undefined, out: values.out }, () => `Wrote the recovery kit to ${values.out}.`);
+    io.result({ out: values.out, created_at: kit.created_at, repositories: kit.repositories }, () => `Wrote the recovery kit to ${values.out}.`);
   } else {
     io.result(kit, () => kit.text);
   }
