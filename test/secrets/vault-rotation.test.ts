@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { openStore, type Db } from '../../src/store/open.js';
 import { VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../../src/secrets/secret-store.js';
 import { checkVaultKey, Vault, VaultDecryptError, vaultKeyId } from '../../src/secrets/vault.js';
 import { reconcileVaultKey, rotateVaultKey, VaultKeyLostError, type RotationStep } from '../../src/secrets/vault-rotation.js';
-import { JsonFileSecretStore } from './fixtures/json-file-secret-store.js';
+import { SecretsFileStore } from '../../src/secrets/secrets-file.js';
 import { MemorySecretStore } from './fixtures/memory-secret-store.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/rotate-child.js', import.meta.url));
@@ -143,7 +143,9 @@ for (const { stop, keepsOldKey } of KILL_POINTS) {
     const dir = mkdtempSync(join(tmpdir(), 'sanad-rotate-'));
     const dbPath = join(dir, 'sanad.db');
     const secretsPath = join(dir, 'secrets.json');
-    const store = new JsonFileSecretStore(secretsPath);
+    writeFileSync(secretsPath, '', { mode: 0o600 });
+    // The real opt-in secrets file: a SIGKILLed child and this test share it, as two starts would.
+    const store = new SecretsFileStore(secretsPath, 'rotation-test');
     try {
       const oldKey = randomBytes(32);
       await store.set(VAULT_KEY, oldKey.toString('base64'));
