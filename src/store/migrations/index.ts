@@ -1,8 +1,9 @@
 // The ordered list of every migration. Append only.
 import { lmspCore } from './0001-lmsp-core.js';
 import { vault } from './0002-vault.js';
+import { backups } from './0003-backups.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups];

@@ -1,0 +1,150 @@
+// Backup repositories (table `repositories`): the local one, always present, and the offsite
+// ones the user adds. Their secrets (S3 secret key, REST password) live in the vault under
+// `repo/<name>/…`; the table holds only what may be shown.
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { Clock } from '../clock.js';
+import { unixSeconds } from '../clock.js';
+import type { Vault } from '../secrets/vault.js';
+import type { Db } from '../store/open.js';
+import { parseRcloneDestination } from './rclone-destination.js';
+
+export type RepositoryType = 'local' | 's3' | 'rest' | 'rclone';
+
+const Options = z.object({
+  region: z.string().min(1).max(64).optional(),
+  access_key_id: z.string().min(1).max(256).optional(),
+  cacert: z.string().min(1).max(4096).optional(),
+  user: z.string().min(1).max(256).optional(),
+  rclone_config: z.string().min(1).max(4096).optional(),
+});
+export type RepositoryOptions = z.infer<typeof Options>;
+
+export interface Repository {
+  name: string;
+  type: RepositoryType;
+  location: string;
+  options: RepositoryOptions;
+  enabled: boolean;
+  created_at: number;
+  last_ok_at: number | null;
+  last_error: string | null;
+  last_error_at: number | null;
+}
+
+interface Row extends Omit<Repository, 'options' | 'enabled'> {
+  options: string;
+  enabled: number;
+}
+
+export class RepositoryError extends Error {
+  constructor(message: string, readonly param: string | null = null) {
+    super(message);
+    this.name = 'RepositoryError';
+  }
+}
+
+export const LOCAL = 'local';
+const NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+export function defaultLocalLocation(dataDir: string): string {
+  return join(dataDir, 'backups', 'restic');
+}
+
+function toRepository(row: Row): Repository {
+  const parsed = Options.safeParse(JSON.parse(row.options));
+  return { ...row, options: parsed.success ? parsed.data : {}, enabled: row.enabled === 1 };
+}
+
+export function listRepositories(db: Db): Repository[] {
+  return db.prepare<[], Row>("SELECT * FROM repositories ORDER BY name = 'local' DESC, name").all().map(toRepository);
+}
+
+export function getRepository(db: Db, name: string): Repository | null {
+  const row = db.prepare<[string], Row>('SELECT * FROM repositories WHERE name = ?').get(name);
+  return row ? toRepository(row) : null;
+}
+
+/** The local repository exists from the first run; its location may be moved to another disk. */
+export function ensureLocalRepository(db: Db, dataDir: string, clock: Clock): Repository {
+  db.prepare("INSERT OR IGNORE INTO repositories(name, type, location, created_at) VALUES ('local', 'local', ?, ?)")
+    .run(defaultLocalLocation(dataDir), unixSeconds(clock));
+  const local = getRepository(db, LOCAL);
+  if (!local) throw new Error('the local repository row could not be created');
+  return local;
+}
+
+export function moveLocalRepository(db: Db, location: string): void {
+  db.prepare("UPDATE repositories SET location = ? WHERE name = 'local'").run(resolve(location));
+}
+
+/** Checks an offsite location and normalises it; throws RepositoryError with the bad param. */
+export function validateLocation(type: Exclude<RepositoryType, 'local'>, location: string): string {
+  if (type === 'rclone') {
+    try {
+      parseRcloneDestination(location);
+    } catch (err) {
+      throw new RepositoryError(err instanceof Error ? err.message : String(err), 'remote');
+    }
+    return location;
+  }
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    throw new RepositoryError(`"${location}" is not a URL; use ${type === 's3' ? 'https://HOST[:PORT]/BUCKET[/PREFIX]' : 'http[s]://HOST:PORT/[PATH]'}.`, 'url');
+  }
+  if (url.username || url.password) throw new RepositoryError('Do not put credentials in the URL; give them separately (they go to the vault).', 'url');
+  if (type === 's3' && (url.protocol !== 'https:' && url.protocol !== 'http:' || url.pathname.replace(/\//g, '') === '')) {
+    throw new RepositoryError('An S3 URL is https://HOST[:PORT]/BUCKET[/PREFIX] and must name a bucket.', 'url');
+  }
+  if (type === 'rest' && url.protocol !== 'https:' && url.protocol !== 'http:') throw new RepositoryError('A REST URL starts with http:// or https://.', 'url');
+  return url.toString().replace(/\/$/, '');
+}
+
+export interface NewRepository {
+  name: string;
+  type: Exclude<RepositoryType, 'local'>;
+  location: string;
+  options?: RepositoryOptions;
+  /** S3 secret access key or REST password: into the vault, never the table. */
+  secret?: string;
+}
+
+export function addRepository(db: Db, vault: Vault, input: NewRepository, clock: Clock): Repository {
+  if (!NAME.test(input.name) || input.name === LOCAL) {
+    throw new RepositoryError('A repository name is 1 to 32 lowercase letters, digits, "-" or "_", and not "local".', 'name');
+  }
+  if (getRepository(db, input.name)) throw new RepositoryError(`A repository named "${input.name}" exists already; pick another name.`, 'name');
+  const location = validateLocation(input.type, input.location);
+  const options = Options.parse(input.options ?? {});
+  if (input.type === 's3' && (!options.access_key_id || !input.secret)) {
+    throw new RepositoryError('An S3 repository needs an access key id and a secret key.', options.access_key_id ? 'secret' : 'access_key_id');
+  }
+  db.transaction(() => {
+    db.prepare('INSERT INTO repositories(name, type, location, options, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(input.name, input.type, location, JSON.stringify(options), unixSeconds(clock));
+    if (input.secret) vault.set(secretName(input.name), input.secret);
+  })();
+  const added = getRepository(db, input.name);
+  if (!added) throw new Error('the repository row vanished');
+  return added;
+}
+
+/** Removes the target (never the data at the remote) and its secret. */
+export function removeRepository(db: Db, vault: Vault, name: string): boolean {
+  if (name === LOCAL) throw new RepositoryError('The local repository cannot be removed; move it instead.', 'name');
+  return db.transaction(() => {
+    vault.delete(secretName(name));
+    return db.prepare('DELETE FROM repositories WHERE name = ?').run(name).changes > 0;
+  })();
+}
+
+export function secretName(repo: string): string {
+  return `repo/${repo}/secret`;
+}
+
+export function recordRepositoryResult(db: Db, name: string, nowS: number, error: string | null): void {
+  if (error === null) db.prepare('UPDATE repositories SET last_ok_at = ? WHERE name = ?').run(nowS, name);
+  else db.prepare('UPDATE repositories SET last_error = ?, last_error_at = ? WHERE name = ?').run(error, nowS, name);
+}
