@@ -7,6 +7,7 @@ import { StoreTooNewError } from '../store/migrate.js';
 import { CliError } from './cli-error.js';
 import { modelsCommand } from './commands/models.js';
 import { recoveryKitCommand } from './commands/recovery-kit.js';
+import { repoCommand } from './commands/repo.js';
 import { tokenCommand } from './commands/token.js';
 import { createIo } from './io.js';
 
@@ -17,6 +18,11 @@ Commands:
   token create --name NAME --scopes s1,s2   make a client and print its token once
   models add PATH [--id ID]                 register a GGUF model file (never copied)
   models list                               list registered models and their status
+  repo add NAME --type s3 --url https://HOST[:PORT]/BUCKET[/PREFIX] --access-key-id ID [--region R] [--cacert FILE]
+                                            (the secret key from stdin or a prompt)
+  repo add NAME --type rest --url http[s]://HOST:PORT/[PATH] [--user U] [--password-stdin]
+  repo add NAME --type rclone --remote REMOTE:PATH [--rclone-config FILE]
+  repo list | repo remove NAME              backup targets (remove never deletes the data at the remote)
   recovery-kit [--out FILE] [--confirm]     write what a new machine needs to restore; record it is stored off this machine
 
 Options for every command:
@@ -71,6 +77,8 @@ export async function main(argv: string[]): Promise<number> {
         return await tokenCommand(args, dataDir, io);
       case 'models':
         return await modelsCommand(args, dataDir, io);
+      case 'repo':
+        return await repoCommand(args, dataDir, io, secretsFile);
       case 'recovery-kit':
         return await recoveryKitCommand(args, dataDir, io, secretsFile);
       default:

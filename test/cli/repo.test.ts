@@ -1,0 +1,53 @@
+// `sanad repo add|list|remove` beside a running service: the secret comes from stdin and lands in
+// the vault (never argv, never the table); bad destinations are refused with one line.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { getRepository, secretName } from '../../src/backup/repositories.js';
+import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
+import { BIN } from './run-cli.js';
+
+let t: TestAppliance | null = null;
+after(async () => t?.close());
+
+function sanad(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(stdin);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test('repo add/list/remove with the secret from stdin', async () => {
+  t = await startTestAppliance();
+  const d = ['--data-dir', t.dataDir];
+  const secret = 'S3-SECRET-FROM-STDIN-abcdef0123';
+  const added = await sanad(['repo', 'add', 'r2', '--type', 's3', '--url', 'https://127.0.0.1:9000/bucket/sanad', '--access-key-id', 'AKID', '--region', 'auto', '--secret-stdin', '--json', ...d], secret + '\n');
+  assert.equal(added.code, 0, added.stderr);
+  assert.ok(!added.stdout.includes(secret) && !added.stderr.includes(secret));
+  assert.equal(t.appliance.ctx.secrets.vault.get(secretName('r2')), secret, 'the running service reads it from the vault');
+  assert.equal(getRepository(t.appliance.ctx.db, 'r2')?.options.access_key_id, 'AKID');
+
+  const rclone = await sanad(['repo', 'add', 'nas', '--type', 'rclone', '--remote', 'backup:نسخ/sanad', ...d]);
+  assert.equal(rclone.code, 0, rclone.stderr);
+  const inline = await sanad(['repo', 'add', 'bad', '--type', 'rclone', '--remote', ':s3:bucket', ...d]);
+  assert.equal(inline.code, 1);
+  assert.match(inline.stderr, /inline backends/);
+  assert.equal(inline.stderr.trim().split('\n').length, 1);
+
+  const list = await sanad(['repo', 'list', '--json', ...d]);
+  const names: unknown = JSON.parse(list.stdout);
+  assert.ok(Array.isArray(names));
+  assert.deepEqual(names.map((r: unknown) => (typeof r === 'object' && r !== null && 'name' in r ? r.name : null)), ['local', 'nas', 'r2']);
+
+  const removed = await sanad(['repo', 'remove', 'r2', ...d]);
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.equal(t.appliance.ctx.secrets.vault.get(secretName('r2')), null);
+  const again = await sanad(['repo', 'remove', 'r2', ...d]);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /no repository named "r2"/);
+});
