@@ -1,0 +1,131 @@
+// One generation: a consistent copy of the store, the vault key and a manifest, built in
+// `<epoch>.partial` and renamed to `<epoch>` only when every byte is on disk. A crash at any point
+// leaves at most a `.partial`, which nothing lists and the next run removes.
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { unixSeconds, type Clock } from '../../clock.js';
+import { sha256File } from '../../engine/hash-file.js';
+import { STORE_FILE, type Db } from '../../store/open.js';
+import { fsyncPath, writeNewFileDurable } from './durable.js';
+import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, type Manifest, type ManifestItem } from './manifest.js';
+import { modelItems } from './model-items.js';
+import { highestEpoch, listPartials, PARTIAL_SUFFIX, stagingDir, type Generation } from './staging.js';
+import { checkStoreCopy, checkVaultInCopy, copyStore, leaveWalMode } from './store-copy.js';
+import { VAULT_KEY_FILE, writeVaultKey } from './vault-key-file.js';
+
+export type GenerationStep =
+  | 'preparing' | 'copying_store' | 'checking_store' | 'vault_key' | 'models' | 'rehashing_model'
+  | 'hashing' | 'manifest' | 'renaming' | 'done';
+
+export interface GenerationProgress {
+  step: GenerationStep;
+  epoch: number;
+  /** copying_store: pages copied so far and in all. */
+  done?: number;
+  total?: number;
+  /** rehashing_model: which model changed on disk since it was registered. */
+  modelId?: string;
+}
+
+export interface MakeGenerationOptions {
+  dataDir: string;
+  /** The service's own connection: writes through it during the copy land in the copy too. */
+  db: Db;
+  vaultKey: Buffer;
+  clock: Clock;
+  appVersion: string;
+  /** Called synchronously at each step; it must not throw. */
+  onProgress?: (p: GenerationProgress) => void;
+}
+
+export interface GenerationResult extends Generation {
+  /** Models whose size or mtime no longer matched the registry, so this run hashed them again. */
+  rehashedModels: string[];
+  /** Registered models whose file is gone; they are not in this generation. */
+  missingModels: string[];
+  /** 'damaged': a vault value does not open with the right key (captured as is, for the drill to name). */
+  vault: 'ok' | 'empty' | 'damaged';
+  /** Leftover `.partial` folders of earlier runs that this run removed. */
+  removedPartials: string[];
+}
+
+// Two runs in one process would remove each other's `.partial`; the scheduler never starts two,
+// and this makes sure of it. (Across processes the caller's backup lock is what guards.)
+const running = new Set<string>();
+
+export async function makeGeneration(options: MakeGenerationOptions): Promise<GenerationResult> {
+  const staging = stagingDir(options.dataDir);
+  if (running.has(staging)) throw new Error(`A generation is already being made in ${staging}; wait for it to finish.`);
+  running.add(staging);
+  try {
+    return await make(options, staging);
+  } finally {
+    running.delete(staging);
+  }
+}
+
+async function make(options: MakeGenerationOptions, staging: string): Promise<GenerationResult> {
+  const { db, vaultKey, clock } = options;
+  // 0700: a generation holds the vault key until its snapshots are made.
+  const created = await mkdir(staging, { recursive: true, mode: 0o700 });
+  // First run: the new folder names must be durable too, or a power cut could lose all of staging.
+  if (created !== undefined) for (const dir of [options.dataDir, dirname(staging), staging]) await fsyncPath(dir);
+  // Names stay unique and increasing even when two runs fall in one second or the clock stepped
+  // back; counted before leftovers go, so not even a crashed run's name is used twice.
+  const epoch = Math.max(unixSeconds(clock), (await highestEpoch(options.dataDir)) + 1);
+  const removedPartials = await listPartials(options.dataDir);
+  for (const dir of removedPartials) await rm(dir, { recursive: true, force: true });
+  const report = (p: Omit<GenerationProgress, 'epoch'>): void => options.onProgress?.({ ...p, epoch });
+  report({ step: 'preparing' });
+  const partial = join(staging, `${epoch}${PARTIAL_SUFFIX}`);
+  await mkdir(partial, { mode: 0o700 });
+  try {
+    const storeCopy = join(partial, STORE_FILE);
+    await copyStore(db, storeCopy, (c) => report({ step: 'copying_store', done: c.copiedPages, total: c.totalPages }));
+    report({ step: 'checking_store' });
+    leaveWalMode(storeCopy);
+    const { tables } = checkStoreCopy(storeCopy);
+    const vault = checkVaultInCopy(storeCopy, vaultKey);
+    await fsyncPath(storeCopy);
+
+    report({ step: 'vault_key' });
+    const keyPath = await writeVaultKey(partial, vaultKey);
+
+    report({ step: 'models' });
+    const models = await modelItems(db, (modelId) => report({ step: 'rehashing_model', modelId }));
+
+    report({ step: 'hashing' });
+    const store = await sha256File(storeCopy);
+    const key = await sha256File(keyPath);
+    const items: ManifestItem[] = [
+      { kind: 'sqlite', path: STORE_FILE, size: store.bytes, sha256: store.sha256, tables },
+      { kind: 'vault_key', path: VAULT_KEY_FILE, size: key.bytes, sha256: key.sha256 },
+      ...models.items,
+    ];
+    const manifest: Manifest = {
+      format_version: MANIFEST_FORMAT_VERSION,
+      app_version: options.appVersion,
+      generation: epoch,
+      created_at: new Date(clock.now()).toISOString(),
+      host: hostname(),
+      items,
+    };
+    report({ step: 'manifest' });
+    await writeNewFileDurable(join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
+
+    report({ step: 'renaming' });
+    const dir = join(staging, String(epoch));
+    await fsyncPath(partial);
+    await rename(partial, dir);
+    // The rename is what makes the generation whole; it must be on disk before anyone relies on it.
+    await fsyncPath(staging);
+    await fsyncPath(dir);
+    report({ step: 'done' });
+    return { epoch, dir, manifest, rehashedModels: models.rehashed, missingModels: models.missing, vault, removedPartials };
+  } catch (err) {
+    // A failed run leaves nothing behind (a crash leaves the `.partial`, which the next run removes).
+    await rm(partial, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  }
+}
