@@ -1,0 +1,103 @@
+// Builds and runs one restic invocation through the audited spawn layer. The password goes in a
+// 0600 file named by RESTIC_PASSWORD_FILE (never argv, never the parent's environment); backend
+// credentials go in the child's environment; the exit is mapped to a typed ResticError.
+// The cache stays on (it makes repeated backups and forgets much cheaper) but lives where the
+// caller says (RESTIC_CACHE_DIR), inside Sanad's data dir rather than a shared ~/.cache.
+import { runChild, withSecretFile } from '../../process/spawn.js';
+import { silentLogger, type Logger } from '../../log/logger.js';
+import { parseJsonLine } from './messages.js';
+import { ResticError, classifyExit, describe } from './errors.js';
+import type { ResticBinary } from './binary.js';
+import type { ResticRepo } from './repo.js';
+
+export interface ResticRuntime {
+  binary: ResticBinary;
+  /** RESTIC_CACHE_DIR; when absent restic uses its default (~/.cache/restic). */
+  cacheDir?: string;
+  /** Where the 0600 password file's private directory is made; default os.tmpdir(). */
+  secretDir?: string;
+  logger?: Logger;
+  /** SIGINT → SIGKILL grace on cancel; default 10 s (restic needs a moment to remove its lock). */
+  killGraceMs?: number;
+}
+
+export interface ResticRunOptions {
+  /** The restic command and its own arguments, e.g. ['snapshots', '--tag', 'sanad']. */
+  args: string[];
+  json: boolean;
+  signal?: AbortSignal;
+  /** Gets each JSON stdout line; returns true when it recognised it (so it stays out of the tail). */
+  onJson?: (value: unknown) => boolean;
+  env?: Record<string, string>;
+  secrets?: string[];
+  /** Exit codes the caller handles itself (backup: 3 = partial). */
+  acceptCodes?: number[];
+}
+
+export interface ResticRunResult {
+  code: number;
+  stdoutTail: string[];
+  stderrTail: string[];
+}
+
+/** `rest:https://user:pass@host/` carries a password; such a URL must not go in argv. */
+function urlPassword(url: string): string | null {
+  const m = /:\/\/[^/@:]*:([^/@]+)@/.exec(url);
+  return m?.[1] ?? null;
+}
+
+function scrub(lines: string[], secrets: string[]): string[] {
+  return lines.map((l) => secrets.reduce((acc, s) => acc.split(s).join('[redacted]'), l));
+}
+
+export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: ResticRunOptions): Promise<ResticRunResult> {
+  const command = options.args[0] ?? 'restic';
+  if (options.signal?.aborted) throw new ResticError('cancelled', describe('cancelled', command, repo.name, null, ''));
+  const inUrl = urlPassword(repo.url);
+  const secrets = [repo.password, ...(inUrl ? [inUrl] : []), ...(options.secrets ?? [])];
+  // Short values (a region, a port) are not secret and would garble every line they match.
+  for (const v of Object.values(repo.env ?? {})) if (v.length >= 8) secrets.push(v);
+
+  const globals: string[] = inUrl ? [] : [`--repo=${repo.url}`];
+  if (options.json) globals.push('--json');
+  if (repo.cacert !== undefined) globals.push(`--cacert=${repo.cacert}`);
+  const env: Record<string, string> = {
+    ...repo.env,
+    // UTC so `--time` and retention's hourly/daily buckets mean the same on every machine.
+    TZ: 'UTC',
+    ...(inUrl ? { RESTIC_REPOSITORY: repo.url } : {}),
+    ...(rt.cacheDir !== undefined ? { RESTIC_CACHE_DIR: rt.cacheDir } : {}),
+    ...(repo.rcloneConfig !== undefined ? { RCLONE_CONFIG: repo.rcloneConfig } : {}),
+    ...options.env,
+  };
+
+  const result = await withSecretFile(
+    repo.password,
+    (passwordFile) =>
+      runChild({
+        command: rt.binary.path,
+        args: [...globals, ...options.args],
+        env: { ...env, RESTIC_PASSWORD_FILE: passwordFile },
+        signal: options.signal,
+        secrets,
+        killGraceMs: rt.killGraceMs,
+        logger: rt.logger ?? silentLogger,
+        onStdoutLine: (line) => {
+          if (!options.onJson) return false;
+          const value = parseJsonLine(line);
+          return value !== undefined && options.onJson(value);
+        },
+      }),
+    { dir: rt.secretDir },
+  );
+  const stderrTail = scrub(result.stderrTail, secrets);
+  const stdoutTail = scrub(result.stdoutTail, secrets);
+  if (result.code === 0 || (result.code !== null && options.acceptCodes?.includes(result.code))) {
+    return { code: result.code, stdoutTail, stderrTail };
+  }
+  const kind = options.signal?.aborted ? 'cancelled' : (classifyExit(result.code, stderrTail, rt.binary.version) ?? 'failed');
+  const last = result.signal !== null ? `killed by ${result.signal}` : (stderrTail.filter((l) => l.trim() !== '').at(-1) ?? '');
+  const error = new ResticError(kind, describe(kind, command, repo.name, result.code, last), result.code, stderrTail);
+  (rt.logger ?? silentLogger).warn('restic failed', { repo: repo.name, command, kind, code: result.code, stderrTail });
+  throw error;
+}
