@@ -1,9 +1,9 @@
 // One running appliance per data dir. Two would each run restart recovery over the other's live
 // tasks. The lock is an exclusive SQLite lock on a side file: the OS drops it when the process
 // dies, even by SIGKILL, so there is no stale lock to clean up by hand.
-import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tryFileLock, type FileLock } from '../store/file-lock.js';
 
 export class AlreadyRunningError extends Error {
   constructor(dataDir: string, detail: string) {
@@ -12,27 +12,12 @@ export class AlreadyRunningError extends Error {
   }
 }
 
-export interface InstanceLock {
-  release(): void;
-}
+export type InstanceLock = FileLock;
 
 export function acquireInstanceLock(dataDir: string): InstanceLock {
-  const db = new Database(join(dataDir, 'instance.lock'));
-  try {
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma('busy_timeout = 0');
-    db.exec('BEGIN EXCLUSIVE');
-  } catch {
-    db.close();
-    throw new AlreadyRunningError(dataDir, describeRunning(dataDir));
-  }
-  return {
-    release: () => {
-      if (!db.open) return;
-      db.exec('ROLLBACK');
-      db.close();
-    },
-  };
+  const lock = tryFileLock(join(dataDir, 'instance.lock'));
+  if (!lock) throw new AlreadyRunningError(dataDir, describeRunning(dataDir));
+  return lock;
 }
 
 function describeRunning(dataDir: string): string {

@@ -5,6 +5,7 @@ import { AlreadyRunningError } from '../appliance/instance-lock.js';
 import { KeychainUnavailableError, MissingSecretError, SecretsFileUnsafeError } from '../secrets/errors.js';
 import { StoreTooNewError } from '../store/migrate.js';
 import { CliError } from './cli-error.js';
+import { backupCommand } from './commands/backup.js';
 import { modelsCommand } from './commands/models.js';
 import { recoveryKitCommand } from './commands/recovery-kit.js';
 import { repoCommand } from './commands/repo.js';
@@ -18,6 +19,7 @@ Commands:
   token create --name NAME --scopes s1,s2   make a client and print its token once
   models add PATH [--id ID]                 register a GGUF model file (never copied)
   models list                               list registered models and their status
+  backup now                                one generation to every enabled repository (exit 3: local ok, an offsite failed)
   repo add NAME --type s3 --url https://HOST[:PORT]/BUCKET[/PREFIX] --access-key-id ID [--region R] [--cacert FILE]
                                             (the secret key from stdin or a prompt)
   repo add NAME --type rest --url http[s]://HOST:PORT/[PATH] [--user U] [--password-stdin]
@@ -77,6 +79,8 @@ export async function main(argv: string[]): Promise<number> {
         return await tokenCommand(args, dataDir, io);
       case 'models':
         return await modelsCommand(args, dataDir, io);
+      case 'backup':
+        return await backupCommand(args, dataDir, io, secretsFile);
       case 'repo':
         return await repoCommand(args, dataDir, io, secretsFile);
       case 'recovery-kit':

@@ -1,0 +1,23 @@
+// Everything a backup run needs, gathered from a data dir: secrets from the keychain (read only,
+// never made here), the vault, and restic with its cache inside the data dir.
+import { join } from 'node:path';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log/logger.js';
+import { MissingSecretError } from '../secrets/errors.js';
+import { readResticPassphrase } from '../secrets/master-secrets.js';
+import { VAULT_KEY, type SecretStore } from '../secrets/secret-store.js';
+import { Vault } from '../secrets/vault.js';
+import type { Db } from '../store/open.js';
+import { APP_VERSION } from '../version.js';
+import { createRestic, findRestic } from './restic/index.js';
+import type { BackupDeps } from './run-backup.js';
+
+export async function backupDepsFor(input: { db: Db; dataDir: string; store: SecretStore; clock: Clock; logger: Logger }): Promise<BackupDeps> {
+  const passphrase = await readResticPassphrase(input.db, input.store);
+  const key = await input.store.get(VAULT_KEY);
+  if (!key) throw new MissingSecretError('vault key', input.store.description);
+  const vaultKey = Buffer.from(key, 'base64');
+  const binary = await findRestic({ ...(process.env.SANAD_RESTIC ? { configuredPath: process.env.SANAD_RESTIC } : {}) });
+  const restic = createRestic({ binary, cacheDir: join(input.dataDir, 'backups', 'cache'), logger: input.logger });
+  return { db: input.db, dataDir: input.dataDir, clock: input.clock, logger: input.logger, vault: new Vault(input.db, vaultKey), vaultKey, passphrase, restic, appVersion: APP_VERSION };
+}

@@ -1,0 +1,143 @@
+// One backup run: make a generation, send it to every enabled repository (local first), record
+// the outcome, raise or resolve alerts. An offsite failure never fails the local backup and is
+// never silent. Never two runs at once on a data dir, across processes (a file lock).
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '../clock.js';
+import { unixSeconds } from '../clock.js';
+import type { Logger } from '../log/logger.js';
+import type { Vault } from '../secrets/vault.js';
+import { tryFileLock } from '../store/file-lock.js';
+import type { Db } from '../store/open.js';
+import { raiseAlert, resolveAlert } from './alerts.js';
+import { backupTargets, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
+import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from './repositories.js';
+import type { BackupProgress, BackupSummary, Restic } from './restic/index.js';
+import { toResticRepo } from './restic-target.js';
+
+export const SNAPSHOT_TAGS = ['sanad'] as const;
+
+export interface BackupDeps {
+  db: Db;
+  dataDir: string;
+  clock: Clock;
+  logger: Logger;
+  vault: Vault;
+  vaultKey: Buffer;
+  passphrase: string;
+  restic: Restic;
+  appVersion: string;
+}
+
+export interface RepositoryOutcome {
+  name: string;
+  ok: boolean;
+  snapshot_id: string | null;
+  error: string | null;
+  /** restic's summary: what this run read and added (an unchanged model adds nothing). */
+  summary?: BackupSummary;
+}
+
+export interface BackupOutcome {
+  run_id: number;
+  generation: number | null;
+  status: 'ok' | 'partial' | 'failed';
+  repositories: RepositoryOutcome[];
+  error: string | null;
+}
+
+export type BackupPhase = { phase: 'generation'; step: string } | ({ phase: 'upload'; repository: string } & BackupProgress);
+
+export class BackupBusyError extends Error {
+  constructor() {
+    super('A backup is already running on this data dir; wait for it to finish.');
+    this.name = 'BackupBusyError';
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function runBackup(deps: BackupDeps, options: { trigger: string; onProgress?: (p: BackupPhase) => void; signal?: AbortSignal }): Promise<BackupOutcome> {
+  mkdirSync(join(deps.dataDir, 'backups'), { recursive: true, mode: 0o700 });
+  const lock = tryFileLock(join(deps.dataDir, 'backups', 'backup.lock'));
+  if (!lock) throw new BackupBusyError();
+  try {
+    return await runLocked(deps, options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked(deps: BackupDeps, options: { trigger: string; onProgress?: (p: BackupPhase) => void; signal?: AbortSignal }): Promise<BackupOutcome> {
+  const { db, clock } = deps;
+  const runId = Number(
+    db.prepare("INSERT INTO backup_runs(trigger, status, started_at) VALUES (?, 'running', ?)").run(options.trigger, unixSeconds(clock)).lastInsertRowid,
+  );
+  const outcomes: RepositoryOutcome[] = [];
+  let generation: number | null = null;
+  let fatal: string | null = null;
+  let dir: string | null = null;
+  try {
+    ensureLocalRepository(db, deps.dataDir, clock);
+    const gen = await makeGeneration({
+      dataDir: deps.dataDir, db, vaultKey: deps.vaultKey, clock, appVersion: deps.appVersion,
+      onProgress: (p) => options.onProgress?.({ phase: 'generation', step: p.step }),
+    });
+    generation = gen.epoch;
+    dir = gen.dir;
+    db.prepare('UPDATE backup_runs SET generation = ? WHERE id = ?').run(gen.epoch, runId);
+    for (const repo of listRepositories(db).filter((r) => r.enabled)) {
+      const outcome = await sendTo(deps, repo, backupTargets(gen), options);
+      outcomes.push(outcome);
+      db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(runId, repo.name, outcome.ok ? 1 : 0, outcome.snapshot_id, outcome.error, unixSeconds(clock));
+    }
+  } catch (err) {
+    fatal = message(err);
+  } finally {
+    if (dir) await removeVaultKey(dir).catch((err: unknown) => deps.logger.error('could not remove the vault key from staging', { error: message(err) }));
+    await pruneStaging(deps.dataDir, 2).catch((err: unknown) => deps.logger.warn('staging prune failed', { error: message(err) }));
+  }
+  const localOk = outcomes.some((o) => o.name === LOCAL && o.ok);
+  const status: BackupOutcome['status'] = fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) ? 'ok' : 'partial';
+  const error = fatal ?? outcomes.find((o) => o.name === LOCAL && !o.ok)?.error ?? null;
+  db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, unixSeconds(clock), runId);
+  if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', `The last backup failed: ${error ?? 'unknown error'}`);
+  else resolveAlert(db, clock, 'backup.failed');
+  deps.logger.info('backup finished', { run_id: runId, generation, status, repositories: outcomes.map((o) => `${o.name}:${o.ok ? 'ok' : 'failed'}`) });
+  return { run_id: runId, generation, status, repositories: outcomes, error };
+}
+
+async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], options: { onProgress?: (p: BackupPhase) => void; signal?: AbortSignal }): Promise<RepositoryOutcome> {
+  const { db, clock, restic } = deps;
+  const alertKey = `backup.offsite_failed:${repo.name}`;
+  try {
+    const target = toResticRepo(repo, deps.vault, deps.passphrase);
+    if (repo.type === 'local') mkdirSync(repo.location, { recursive: true, mode: 0o700 });
+    const signal = options.signal ? { signal: options.signal } : {};
+    if (!(await restic.isInitialized(target, signal))) await restic.init(target, signal);
+    // The newest snapshot as parent: unchanged files (large models) are not read again.
+    const previous = (await restic.snapshots(target, { tags: SNAPSHOT_TAGS, ...signal })).sort((a, b) => b.time.localeCompare(a.time))[0];
+    const result = await restic.backup(target, targets, {
+      tags: SNAPSHOT_TAGS,
+      host: hostname(),
+      time: new Date(clock.now()),
+      ...(previous ? { parent: previous.id } : {}),
+      ...signal,
+      onProgress: (p) => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p }),
+    });
+    recordRepositoryResult(db, repo.name, unixSeconds(clock), null);
+    if (repo.name !== LOCAL) resolveAlert(db, clock, alertKey);
+    return { name: repo.name, ok: true, snapshot_id: result.snapshotId, error: null, summary: result.summary };
+  } catch (err) {
+    const error = message(err);
+    recordRepositoryResult(db, repo.name, unixSeconds(clock), error);
+    // The first failure alerts; repeats are counted on the same alert, not silent and not spammed.
+    if (repo.name !== LOCAL) raiseAlert(db, clock, alertKey, 'warning', `Offsite backup to ${repo.name} failed: ${error}`);
+    deps.logger.warn('backup to repository failed', { repository: repo.name, error });
+    return { name: repo.name, ok: false, snapshot_id: null, error };
+  }
+}

@@ -1,0 +1,27 @@
+// An exclusive lock on a side file, held as an open SQLite transaction. The OS drops it when the
+// process dies (even by SIGKILL), so there is never a stale lock to clean up by hand.
+import Database from 'better-sqlite3';
+
+export interface FileLock {
+  release(): void;
+}
+
+/** The lock, or null if another process (or another holder in this one) has it. */
+export function tryFileLock(path: string): FileLock | null {
+  const db = new Database(path);
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('busy_timeout = 0');
+    db.exec('BEGIN EXCLUSIVE');
+  } catch {
+    db.close();
+    return null;
+  }
+  return {
+    release: () => {
+      if (!db.open) return;
+      db.exec('ROLLBACK');
+      db.close();
+    },
+  };
+}
