@@ -11,6 +11,9 @@ export const SettingsSchema = z.object({
   model_idle_unload_seconds: z.number().int().min(10).max(86_400).default(600),
   max_output_tokens_limit: z.number().int().min(16).max(1_000_000).default(8192),
   requests_per_minute_per_client: z.number().int().min(10).max(1_000_000).default(1200),
+  // The backup schedule (src/backup/schedule.ts): hours between runs, and a pause the user can set.
+  backup_interval_hours: z.number().int().min(1).max(24 * 7).default(6),
+  backup_paused: z.boolean().default(false),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

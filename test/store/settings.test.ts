@@ -13,6 +13,8 @@ const DEFAULTS: Settings = {
   model_idle_unload_seconds: 600,
   max_output_tokens_limit: 8192,
   requests_per_minute_per_client: 1200,
+  backup_interval_hours: 6,
+  backup_paused: false,
 };
 
 function withDb(fn: (db: Db) => void): void {

@@ -2,7 +2,11 @@
 // never argv, and go to the vault.
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../clock.js';
-import { addRepository, ensureLocalRepository, listRepositories, removeRepository, RepositoryError, type NewRepository, type Repository } from '../../backup/repositories.js';
+import { backupDepsFor } from '../../backup/backup-deps.js';
+import { probeRepository } from '../../backup/repo-probe.js';
+import { toResticRepo } from '../../backup/restic-target.js';
+import { createLogger } from '../../log/logger.js';
+import { addRepository, ensureLocalRepository, getRepository, listRepositories, removeRepository, RepositoryError, type NewRepository, type Repository } from '../../backup/repositories.js';
 import { openSecretStore } from '../../secrets/open-secret-store.js';
 import { VAULT_KEY } from '../../secrets/secret-store.js';
 import { Vault } from '../../secrets/vault.js';
@@ -108,6 +112,21 @@ export async function repoCommand(args: string[], dataDir: string, io: Io, secre
     if (!removed) throw new CliError(`There is no repository named "${name}"; see \`sanad repo list\`.`);
     io.result({ name, removed: true }, () => `Removed the target ${name}; the data at the remote is untouched.`);
     return 0;
+  }
+  if (sub === 'test') {
+    const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true, strict: true });
+    const name = positionals[0];
+    if (!name) throw usageError('Name the repository to test.');
+    const store = await openSecretStore(dataDir, secretsFile);
+    const result = await withStore(dataDir, async (db) => {
+      ensureLocalRepository(db, dataDir, systemClock);
+      const repo = getRepository(db, name);
+      if (!repo) throw new CliError(`There is no repository named "${name}"; see \`sanad repo list\`.`);
+      const deps = await backupDepsFor({ db, dataDir, store, clock: systemClock, logger: createLogger({ level: 'warn' }) });
+      return probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase));
+    });
+    io.result({ name, ...result }, () => (result.ok ? `OK: ${result.detail}.` : `FAILED: ${result.detail}`));
+    return result.ok ? 0 : 1;
   }
   throw usageError(sub ? `Unknown repo command "${sub}".` : 'Say what to do: `sanad repo add|list|remove|test`.');
 }

@@ -1,0 +1,118 @@
+// Repository maintenance: clear stale locks, apply the retention policy with `forget --prune`, then
+// `check`. A clean run logs `maintenance ok: <repo> …` and records its time, so "never ran" (no
+// record, no line) and "always succeeds" (a fresh record, a line per run) look different; a failed
+// run records that too and raises an alert the next clean run resolves.
+import type { Clock } from '../clock.js';
+import { unixSeconds } from '../clock.js';
+import type { Logger } from '../log/logger.js';
+import type { Db } from '../store/open.js';
+import { readConfigValue, writeConfigValue } from '../store/settings.js';
+import { raiseAlert, resolveAlert } from './alerts.js';
+import { ResticError, type ForgetOptions, type Restic, type ResticRepo } from './restic/index.js';
+
+/** 24 hourly / 30 daily / 8 weekly / 12 monthly, grouped by host and the constant `sanad` tag.
+ *  Never group by paths: each generation is staged in its own folder, so every snapshot would be its
+ *  own group and nothing would ever go (Kazma: 199 snapshots). */
+export const RETENTION_POLICY = {
+  keepHourly: 24,
+  keepDaily: 30,
+  keepWeekly: 8,
+  keepMonthly: 12,
+  groupBy: 'host,tags',
+  tags: ['sanad'],
+} as const satisfies Omit<ForgetOptions, 'prune' | 'signal'>;
+
+export const MAINTENANCE_EVERY_MS = 24 * 3_600_000;
+
+export type MaintenanceStep = 'unlock' | 'forget' | 'check';
+
+export type MaintenanceResult =
+  | { ok: true; removed: number; kept: number }
+  /** `busy`: maintenance of this repository was already running in this process; nothing done. */
+  | { ok: false; outcome: 'failed' | 'cancelled' | 'busy'; step: MaintenanceStep; reason: string };
+
+export interface MaintenanceContext {
+  logger: Logger;
+  signal?: AbortSignal;
+  db: Db;
+  clock: Clock;
+}
+
+export const okKey = (repo: string): string => `maintenance_ok_at:${repo}`;
+export const failedKey = (repo: string): string => `maintenance_failed_at:${repo}`;
+export const alertKey = (repo: string): string => `backup.maintenance_failed:${repo}`;
+
+/** Repositories with maintenance in flight in this process: a second caller (CLI and schedule at
+ *  once) would only fight the first for restic's exclusive lock. */
+const inFlight = new Set<string>();
+
+export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: MaintenanceContext): Promise<MaintenanceResult> {
+  if (inFlight.has(repo.name)) {
+    ctx.logger.info(`maintenance skipped: ${repo.name} (already running)`);
+    return { ok: false, outcome: 'busy', step: 'unlock', reason: 'maintenance is already running for this repository' };
+  }
+  inFlight.add(repo.name);
+  let step: MaintenanceStep = 'unlock';
+  try {
+    const signal = ctx.signal;
+    // restic's unlock removes only stale locks (dead process on this host, or past restic's stale
+    // age); a live backup elsewhere keeps its lock and forget below then fails as `locked`.
+    await restic.unlock(repo, { signal });
+    step = 'forget';
+    const forgot = await restic.forget(repo, { ...RETENTION_POLICY, prune: true, signal });
+    step = 'check';
+    const checked = await restic.check(repo, { signal });
+    if (!checked.ok) {
+      const what = checked.damaged ? 'the repository has errors' : 'check could not run';
+      throw new ResticError(checked.error.kind, `${what}: ${checked.error.message}`, checked.error.exitCode, checked.error.stderrTail);
+    }
+    const now = unixSeconds(ctx.clock);
+    writeConfigValue(ctx.db, okKey(repo.name), String(now), now);
+    resolveAlert(ctx.db, ctx.clock, alertKey(repo.name));
+    ctx.logger.info(`maintenance ok: ${repo.name} (forget --prune, check)`, {
+      repo: repo.name,
+      removed: forgot.removed.length,
+      kept: forgot.kept.length,
+    });
+    return { ok: true, removed: forgot.removed.length, kept: forgot.kept.length };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    // Cancelled (shutdown, user) is neither a success nor a fault of the repository: no record, no alert.
+    const cancelled = ctx.signal?.aborted === true || (error instanceof ResticError && error.kind === 'cancelled');
+    if (cancelled) {
+      ctx.logger.info(`maintenance cancelled: ${repo.name} (${step})`, { repo: repo.name, step });
+      return { ok: false, outcome: 'cancelled', step, reason };
+    }
+    const now = unixSeconds(ctx.clock);
+    writeConfigValue(ctx.db, failedKey(repo.name), String(now), now);
+    const kind = error instanceof ResticError ? error.kind : 'error';
+    raiseAlert(ctx.db, ctx.clock, alertKey(repo.name), 'warning', `Maintenance of the backup repository "${repo.name}" failed at ${step}: ${reason}`);
+    ctx.logger.warn(`maintenance failed: ${repo.name} (${step}): ${reason}`, { repo: repo.name, step, kind });
+    return { ok: false, outcome: 'failed', step, reason };
+  } finally {
+    inFlight.delete(repo.name);
+  }
+}
+
+/** When maintenance last finished cleanly / failed for `repo` (Unix seconds), or null. */
+export function maintenanceRecord(db: Db, repo: string): { okAt: number | null; failedAt: number | null } {
+  return { okAt: readSeconds(db, okKey(repo)), failedAt: readSeconds(db, failedKey(repo)) };
+}
+
+/** Due when it never ran, or the last attempt (clean or failed) is `everyMs` old. A failure waits a
+ *  full period too, so a broken repository is not hammered every tick; its alert stays open meanwhile.
+ *  A record in the future (the wall clock went back) cannot be trusted, so that is due as well. */
+export function maintenanceDue(db: Db, clock: Clock, repo: string, everyMs = MAINTENANCE_EVERY_MS): boolean {
+  const { okAt, failedAt } = maintenanceRecord(db, repo);
+  if (okAt === null && failedAt === null) return true;
+  const lastMs = Math.max(okAt ?? 0, failedAt ?? 0) * 1000;
+  const now = clock.now();
+  return lastMs > now || now - lastMs >= everyMs;
+}
+
+function readSeconds(db: Db, key: string): number | null {
+  const value = readConfigValue(db, key);
+  if (value === undefined) return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}

@@ -1,0 +1,164 @@
+// The backup schedule: every `intervalMs` (6 h by default) counted from the last attempted run,
+// which the caller persists, so restarts do not reset the cadence. A run missed while the machine
+// slept or the app was closed runs once on wake/start, never once per missed slot, and there are
+// never two runs at once: a run that comes due while one is in flight is skipped, not queued.
+// Decisions come from the pure `decideRun`; this class only adds the timer, the in-flight run and
+// stop. The clock is injected, so tests move time instead of sleeping.
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log/logger.js';
+
+export const DEFAULT_INTERVAL_MS = 6 * 3_600_000;
+/** A misconfigured interval below this would turn the schedule into a loop of back-to-back runs. */
+export const MIN_INTERVAL_MS = 60_000;
+export const DEFAULT_TICK_MS = 60_000;
+
+export type RunDecision = 'none' | 'due' | 'catch-up';
+export type RunTrigger = 'schedule' | 'catch-up';
+
+/**
+ * `due`: the next slot has come (less than one whole slot late). `catch-up`: never ran, at least one
+ * whole slot was missed (sleep, downtime), or the record is in the future (the wall clock went back,
+ * so it says nothing about how long ago the run was). Either way it is ONE run; the cadence then
+ * counts from it. `intervalMs` must be positive (the scheduler clamps it).
+ */
+export function decideRun(now: number, lastRunAt: number | null, intervalMs: number, running: boolean, paused: boolean): RunDecision {
+  if (paused || running) return 'none';
+  if (lastRunAt === null || lastRunAt > now) return 'catch-up';
+  const since = now - lastRunAt;
+  if (since < intervalMs) return 'none';
+  return since >= 2 * intervalMs ? 'catch-up' : 'due';
+}
+
+export interface BackupSchedulerOptions {
+  clock: Clock;
+  intervalMs: () => number;
+  paused: () => boolean;
+  /** Start time of the last attempted run (ms), persisted by the caller; null if none ever. */
+  lastRunAt: () => number | null;
+  /** One backup. The signal fires when `stop` gives up waiting (shutdown): pass it to restic. */
+  run: (trigger: RunTrigger, signal: AbortSignal) => Promise<unknown>;
+  logger: Logger;
+  tickMs?: number;
+}
+
+export class BackupScheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+  private controller: AbortController | null = null;
+  /** When this process last started a run: a floor under `lastRunAt()`, so a run that failed before
+   *  the caller persisted its start is not retried on every tick. */
+  private startedAt: number | null = null;
+  private stopped = true;
+
+  constructor(private readonly options: BackupSchedulerOptions) {}
+
+  /** Checks at once (the catch-up after downtime), then every `tickMs` on a timer that does not
+   *  keep the process alive. Resolves when a run it started at once has finished. */
+  start(): Promise<void> {
+    if (!this.stopped) return this.inFlight ?? Promise.resolve();
+    this.stopped = false;
+    this.timer = setInterval(() => void this.check(), this.options.tickMs ?? DEFAULT_TICK_MS);
+    this.timer.unref();
+    return this.check();
+  }
+
+  /** The desktop shell calls this on resume from sleep: check now instead of at the next tick.
+   *  Resolves when a run it started has finished (at once if none was due). */
+  wake(): Promise<void> {
+    return this.check();
+  }
+
+  /** Stops the timer and waits for an in-flight run. If `signal` aborts first, the run's own signal
+   *  is aborted and stop returns without waiting any longer (the run is abandoned). */
+  async stop(signal?: AbortSignal): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    const running = this.inFlight;
+    if (running === null) return;
+    await new Promise<void>((resolve) => {
+      const abandon = (): void => {
+        this.options.logger.warn('backup schedule stopped: the running backup was abandoned');
+        this.controller?.abort();
+        resolve();
+      };
+      if (signal?.aborted) return abandon();
+      signal?.addEventListener('abort', abandon, { once: true });
+      void running.then(() => {
+        signal?.removeEventListener('abort', abandon);
+        resolve();
+      });
+    });
+  }
+
+  get running(): boolean {
+    return this.inFlight !== null;
+  }
+
+  /** When the next run is planned (ms), for the status API; `now` if one is due at the next check,
+   *  null while paused. */
+  nextRunAt(): number | null {
+    if (this.options.paused()) return null;
+    const now = this.options.clock.now();
+    const last = this.lastRun(now);
+    if (last === null || last > now) return now;
+    return Math.max(last + this.interval(), now);
+  }
+
+  private check(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    let decision: RunDecision;
+    const now = this.options.clock.now();
+    try {
+      const last = this.lastRun(now);
+      const paused = this.options.paused();
+      decision = decideRun(now, last, this.interval(), this.inFlight !== null, paused);
+      if (this.inFlight !== null && decideRun(now, last, this.interval(), false, paused) !== 'none') {
+        this.options.logger.debug('backup due but one is still running; skipped');
+      }
+    } catch (error) {
+      // lastRunAt/paused read the database; a failing read must not kill the timer.
+      this.options.logger.warn('backup schedule check failed', { error: error instanceof Error ? error.message : String(error) });
+      return Promise.resolve();
+    }
+    if (decision === 'none') return Promise.resolve();
+    const trigger: RunTrigger = decision === 'due' ? 'schedule' : 'catch-up';
+    this.startedAt = now;
+    const controller = new AbortController();
+    this.controller = controller;
+    // `.finally` always runs asynchronously, so `inFlight` is set below before it is cleared.
+    const done = this.execute(trigger, controller.signal).finally(() => {
+      this.inFlight = null;
+      this.controller = null;
+    });
+    this.inFlight = done;
+    return done;
+  }
+
+  private async execute(trigger: RunTrigger, signal: AbortSignal): Promise<void> {
+    this.options.logger.info(`backup run started (${trigger})`, { trigger });
+    try {
+      await this.options.run(trigger, signal);
+    } catch (error) {
+      // The run reports its own failures (log, alerts); this only keeps the schedule alive.
+      this.options.logger.warn(`backup run failed (${trigger})`, { trigger, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private interval(): number {
+    const ms = this.options.intervalMs();
+    if (!Number.isFinite(ms) || ms <= 0) return DEFAULT_INTERVAL_MS;
+    return Math.max(ms, MIN_INTERVAL_MS);
+  }
+
+  /** The persisted start of the last run, or this process's own if that is later. A persisted time
+   *  in the future (the clock went back) gives way to this process's own once it has run. */
+  private lastRun(now: number): number | null {
+    const persisted = this.options.lastRunAt();
+    const mine = this.startedAt;
+    if (persisted === null) return mine;
+    if (mine === null) return persisted;
+    if (persisted > now) return mine;
+    return Math.max(persisted, mine);
+  }
+}
