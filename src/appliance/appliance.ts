@@ -22,6 +22,9 @@ import { ensureMasterSecrets } from '../secrets/master-secrets.js';
 import { openSecretStore } from '../secrets/open-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { Vault } from '../secrets/vault.js';
+import { BackupService } from '../backup/backup-service.js';
+import { ensureLocalRepository } from '../backup/repositories.js';
+import { backupHealthChecks } from './backup-health-checks.js';
 import { coreHealthChecks } from './health-checks.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { engineOptions } from './engine-options.js';
@@ -68,6 +71,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     logger.addSecret(master.vaultKey.toString('base64'));
     logger.addSecret(master.resticPassphrase);
     const vault = new Vault(db, master.vaultKey);
+    ensureLocalRepository(db, dataDir, clock);
     const bootId = randomBytes(8).toString('hex');
     releaseStaleReservations(db, bootId);
     const hub = new EventHub();
@@ -90,6 +94,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       creates: new CreateBatcher(ledger),
       dataDir,
       secrets: { store: secretStore, master, vault },
+      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings }),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
       login: new LoginCodes(),
@@ -97,7 +102,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       address: { host: options.host ?? '127.0.0.1', port: 0 },
       loadedModel: () => engine.loadedModel(),
     };
-    ctx.healthChecks.push(...coreHealthChecks(ctx));
+    ctx.healthChecks.push(...coreHealthChecks(ctx), ...backupHealthChecks(ctx));
     const app = buildServer(ctx);
     cleanups.unshift(() => app.close());
     await app.listen({ host: ctx.address.host, port: options.port ?? 7437 });
@@ -106,6 +111,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     ctx.address.port = port;
     const url = `http://${ctx.address.host.includes(':') ? `[${ctx.address.host}]` : ctx.address.host}:${port}`;
     runner.start();
+    ctx.backups.start();
+    cleanups.unshift(() => ctx.backups.stop());
     cleanups.unshift(startHousekeeping(ctx));
     writeServiceFile(dataDir, { pid: process.pid, port, url });
     cleanups.unshift(() => removeServiceFile(dataDir));

@@ -1,4 +1,5 @@
 // Everything a route needs, built once by the appliance (composition root).
+import type { BackupService } from '../backup/backup-service.js';
 import type { Clock } from '../clock.js';
 import type { ModelRegistry } from '../engine/registry.js';
 import type { Logger } from '../log/logger.js';
@@ -24,6 +25,7 @@ export interface ServiceContext {
   db: Db;
   dataDir: string;
   secrets: ServiceSecrets;
+  backups: BackupService;
   clock: Clock;
   logger: Logger;
   ledger: TaskLedger;

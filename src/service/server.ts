@@ -6,6 +6,7 @@ import { installErrorHandlers, badRequest } from './errors.js';
 import { storeOnSend } from './idempotency.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerBackupRoutes } from './routes/backups.js';
 import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerModelRoutes } from './routes/models.js';
@@ -52,6 +53,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerTaskRoutes(app, kit);
   registerAdminRoutes(app, kit);
   registerSecretRoutes(app, kit);
+  registerBackupRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }

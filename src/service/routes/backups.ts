@@ -1,0 +1,80 @@
+// /admin routes for backups, repositories and alerts (what the GUI's Backups and Offsite screens use).
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { allAlerts } from '../../backup/alerts.js';
+import { backupDepsFor } from '../../backup/backup-deps.js';
+import { probeRepository } from '../../backup/repo-probe.js';
+import { addRepository, getRepository, listRepositories, removeRepository, RepositoryError } from '../../backup/repositories.js';
+import { toResticRepo } from '../../backup/restic-target.js';
+import { BackupBusyError } from '../../backup/run-backup.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { secured, type RouteKit } from './kit.js';
+
+const RepoBody = z.object({
+  name: z.string(),
+  type: z.enum(['s3', 'rest', 'rclone']),
+  location: z.string().min(1).max(4096),
+  options: z.object({ region: z.string(), access_key_id: z.string(), cacert: z.string(), user: z.string(), rclone_config: z.string() }).partial().optional(),
+  secret: z.string().min(1).max(4096).optional(),
+});
+
+export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const { ctx } = kit;
+  const admin = secured(kit, 'admin');
+  const repoError = (err: unknown): never => {
+    if (err instanceof RepositoryError) throw badRequest(err.message, err.param);
+    throw err;
+  };
+
+  app.get('/admin/backups', { preHandler: admin }, async () => {
+    const runs = ctx.db.prepare('SELECT * FROM backup_runs ORDER BY id DESC LIMIT 50').all();
+    const copies = ctx.db.prepare('SELECT * FROM backup_copies WHERE run_id IN (SELECT id FROM backup_runs ORDER BY id DESC LIMIT 50)').all();
+    return { object: 'list', data: runs, copies };
+  });
+
+  app.post('/admin/backups', { preHandler: admin }, async (_req, reply) => {
+    if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is already running; wait for it to finish.');
+    // Started, not awaited: progress is in GET /admin/backups/status.
+    ctx.backups.run('manual').catch((err: unknown) => {
+      if (!(err instanceof BackupBusyError)) ctx.logger.warn('manual backup failed', { error: err instanceof Error ? err.message : String(err) });
+    });
+    return reply.code(202).send({ started: true });
+  });
+
+  app.get('/admin/backups/status', { preHandler: admin }, async () => ctx.backups.status());
+
+  app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: allAlerts(ctx.db) }));
+
+  app.get('/admin/repositories', { preHandler: admin }, async () => ({ object: 'list', data: listRepositories(ctx.db) }));
+
+  app.post('/admin/repositories', { preHandler: admin }, async (req, reply) => {
+    const parsed = RepoBody.safeParse(req.body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw badRequest(`Invalid value for ${issue?.path.join('.') || 'the body'}: ${issue?.message ?? 'invalid'}.`, issue?.path.join('.') || null);
+    }
+    const { name, type, location, options, secret } = parsed.data;
+    try {
+      const repo = addRepository(ctx.db, ctx.secrets.vault, { name, type, location, ...(options ? { options } : {}), ...(secret ? { secret } : {}) }, ctx.clock);
+      return await reply.code(201).send(repo);
+    } catch (err) {
+      return repoError(err);
+    }
+  });
+
+  app.delete<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {
+    try {
+      if (!removeRepository(ctx.db, ctx.secrets.vault, req.params.name)) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
+    } catch (err) {
+      return repoError(err);
+    }
+    return { name: req.params.name, removed: true };
+  });
+
+  app.post<{ Params: { name: string } }>('/admin/repositories/:name/test', { preHandler: admin }, async (req) => {
+    const repo = getRepository(ctx.db, req.params.name);
+    if (!repo) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
+    const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
+    return { name: repo.name, ...(await probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase))) };
+  });
+}
