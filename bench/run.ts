@@ -1,5 +1,6 @@
 // `npm run bench`: each Sanad number next to a baseline measured in the same run, as a ratio.
 import { rawInsertRate, serviceAcceptRate } from './accept.js';
+import { backupBench } from './backup.js';
 import { fmt } from './stats.js';
 import { rawEngineTokensPerSecond, serviceTokensPerSecond } from './streaming.js';
 
@@ -34,5 +35,21 @@ if (want('streaming')) {
   console.log(`  raw node-llama-cpp:                     ${fmt(raw)} tok/s`);
   console.log(`  sanad stream: true, every event stored: ${fmt(svc.rate)} tok/s (${svc.events} SSE events)`);
   console.log(`  ratio ${fmt(svc.rate / raw, 3)} (target >= 0.9)`);
+}
+if (want('backup')) {
+  const r = await backupBench(5000, 100, 3);
+  const mib = (n: number): string => fmt(n / 1024 / 1024);
+  const added = (s: typeof r.sanadFirst.summary): string => (s ? `${mib(s.data_added)} MiB added, ${s.files_unmodified} files unmodified` : 'no summary');
+  console.log(`backup: store ${mib(r.data.storeBytes)} MiB (${r.data.tasks} tasks) + models ${mib(r.data.modelBytes)} MiB, local repo, median of ${r.runs}`);
+  console.log(`  raw restic init + backup (generation dir + models), fresh repo: ${fmt(r.rawFirstMs, 0)} ms`);
+  console.log(`  sanad first backup (generation + restic), fresh repo:         ${fmt(r.sanadFirst.ms, 0)} ms` +
+    ` (generation ${fmt(r.sanadFirst.generationMs, 0)} ms, slowest step ${r.sanadFirst.slowestStep}; ${added(r.sanadFirst.summary)})`);
+  console.log(`  ratio ${fmt(r.sanadFirst.ms / r.rawFirstMs, 2)}x raw`);
+  console.log(`  raw restic second backup, unchanged (parent):                 ${fmt(r.rawSecondMs, 0)} ms`);
+  console.log(`  sanad second backup, unchanged:                                ${fmt(r.sanadSecond.ms, 0)} ms` +
+    ` (generation ${fmt(r.sanadSecond.generationMs, 0)} ms, slowest step ${r.sanadSecond.slowestStep}; ${added(r.sanadSecond.summary)})`);
+  console.log(`  ratio second/first ${fmt(r.sanadSecond.ms / r.sanadFirst.ms, 3)}; vs raw second ${fmt(r.sanadSecond.ms / r.rawSecondMs, 2)}x`);
+  console.log(`  for scale, one raw \`restic cat config\` (start + key derivation): ${fmt(r.rawOpenMs, 0)} ms;` +
+    ' sanad runs cat config + snapshots + backup per repository, and its second run re-reads the new store copy');
 }
 process.exit(0);

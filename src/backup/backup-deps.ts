@@ -8,6 +8,7 @@ import { readResticPassphrase } from '../secrets/master-secrets.js';
 import { VAULT_KEY, type SecretStore } from '../secrets/secret-store.js';
 import { Vault } from '../secrets/vault.js';
 import type { Db } from '../store/open.js';
+import { readSettings } from '../store/settings.js';
 import { APP_VERSION } from '../version.js';
 import { createRestic, findRestic } from './restic/index.js';
 import type { BackupDeps } from './run-backup.js';
@@ -19,5 +20,16 @@ export async function backupDepsFor(input: { db: Db; dataDir: string; store: Sec
   const vaultKey = Buffer.from(key, 'base64');
   const binary = await findRestic({ ...(process.env.SANAD_RESTIC ? { configuredPath: process.env.SANAD_RESTIC } : {}) });
   const restic = createRestic({ binary, cacheDir: join(input.dataDir, 'backups', 'cache'), logger: input.logger });
-  return { db: input.db, dataDir: input.dataDir, clock: input.clock, logger: input.logger, vault: new Vault(input.db, vaultKey), vaultKey, passphrase, restic, appVersion: APP_VERSION };
+  const settings = readSettings(input.db);
+  const offsiteCopy = settings.offsite_copy_destination
+    ? {
+        destination: settings.offsite_copy_destination,
+        keep: settings.offsite_copy_keep,
+        ...(settings.offsite_copy_rclone_config ? { rcloneConfig: settings.offsite_copy_rclone_config } : {}),
+      }
+    : undefined;
+  return {
+    db: input.db, dataDir: input.dataDir, clock: input.clock, logger: input.logger, vault: new Vault(input.db, vaultKey), vaultKey, passphrase, restic,
+    appVersion: APP_VERSION, ...(offsiteCopy ? { offsiteCopy } : {}),
+  };
 }

@@ -12,6 +12,7 @@ import { tryFileLock } from '../store/file-lock.js';
 import type { Db } from '../store/open.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
 import { backupTargets, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
+import { sendOffsiteCopy } from './offsite-copy/index.js';
 import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from './repositories.js';
 import type { BackupProgress, BackupSummary, Restic } from './restic/index.js';
 import { toResticRepo } from './restic-target.js';
@@ -28,6 +29,16 @@ export interface BackupDeps {
   passphrase: string;
   restic: Restic;
   appVersion: string;
+  /** The optional compressed, age-encrypted copy of each generation to an rclone folder. */
+  offsiteCopy?: { destination: string; keep: number; rcloneConfig?: string };
+}
+
+export interface OffsiteCopyOutcome {
+  destination: string;
+  ok: boolean;
+  name: string | null;
+  deleted: string[];
+  error: string | null;
 }
 
 export interface RepositoryOutcome {
@@ -44,6 +55,7 @@ export interface BackupOutcome {
   generation: number | null;
   status: 'ok' | 'partial' | 'failed';
   repositories: RepositoryOutcome[];
+  offsite_copy: OffsiteCopyOutcome | null;
   error: string | null;
 }
 
@@ -80,6 +92,7 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
   let generation: number | null = null;
   let fatal: string | null = null;
   let dir: string | null = null;
+  let copy: OffsiteCopyOutcome | null = null;
   try {
     ensureLocalRepository(db, deps.dataDir, clock);
     const gen = await makeGeneration({
@@ -95,6 +108,7 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
       db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(runId, repo.name, outcome.ok ? 1 : 0, outcome.snapshot_id, outcome.error, unixSeconds(clock));
     }
+    if (deps.offsiteCopy) copy = await sendCopy(deps, deps.offsiteCopy, gen.dir, gen.epoch, options.signal);
   } catch (err) {
     fatal = message(err);
   } finally {
@@ -102,13 +116,14 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
     await pruneStaging(deps.dataDir, 2).catch((err: unknown) => deps.logger.warn('staging prune failed', { error: message(err) }));
   }
   const localOk = outcomes.some((o) => o.name === LOCAL && o.ok);
-  const status: BackupOutcome['status'] = fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) ? 'ok' : 'partial';
+  const status: BackupOutcome['status'] =
+    fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) && (copy === null || copy.ok) ? 'ok' : 'partial';
   const error = fatal ?? outcomes.find((o) => o.name === LOCAL && !o.ok)?.error ?? null;
   db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, unixSeconds(clock), runId);
   if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', `The last backup failed: ${error ?? 'unknown error'}`);
   else resolveAlert(db, clock, 'backup.failed');
   deps.logger.info('backup finished', { run_id: runId, generation, status, repositories: outcomes.map((o) => `${o.name}:${o.ok ? 'ok' : 'failed'}`) });
-  return { run_id: runId, generation, status, repositories: outcomes, error };
+  return { run_id: runId, generation, status, repositories: outcomes, offsite_copy: copy, error };
 }
 
 async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], options: { onProgress?: (p: BackupPhase) => void; signal?: AbortSignal }): Promise<RepositoryOutcome> {
@@ -139,5 +154,28 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     if (repo.name !== LOCAL) raiseAlert(db, clock, alertKey, 'warning', `Offsite backup to ${repo.name} failed: ${error}`);
     deps.logger.warn('backup to repository failed', { repository: repo.name, error });
     return { name: repo.name, ok: false, snapshot_id: null, error };
+  }
+}
+
+async function sendCopy(
+  deps: BackupDeps,
+  target: NonNullable<BackupDeps['offsiteCopy']>,
+  generationDir: string,
+  epoch: number,
+  signal: AbortSignal | undefined,
+): Promise<OffsiteCopyOutcome> {
+  const { db, clock } = deps;
+  try {
+    const sent = await sendOffsiteCopy({
+      generationDir, epoch, destination: target.destination, passphrase: deps.passphrase, keep: target.keep, db, clock, logger: deps.logger,
+      ...(target.rcloneConfig ? { rcloneConfig: target.rcloneConfig } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    resolveAlert(db, clock, 'backup.offsite_copy_failed');
+    return { destination: target.destination, ok: true, name: sent.uploaded.name, deleted: sent.deleted, error: null };
+  } catch (err) {
+    const error = message(err);
+    raiseAlert(db, clock, 'backup.offsite_copy_failed', 'warning', `The encrypted offsite copy to ${target.destination} failed: ${error}`);
+    return { destination: target.destination, ok: false, name: null, deleted: [], error };
   }
 }

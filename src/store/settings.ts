@@ -14,6 +14,11 @@ export const SettingsSchema = z.object({
   // The backup schedule (src/backup/schedule.ts): hours between runs, and a pause the user can set.
   backup_interval_hours: z.number().int().min(1).max(24 * 7).default(6),
   backup_paused: z.boolean().default(false),
+  // The optional compressed offsite copy: an rclone folder ("remote:folder"), how many to keep
+  // (0 = all), and the rclone config file to use (else rclone's default).
+  offsite_copy_destination: z.string().min(3).max(4096).nullable().default(null),
+  offsite_copy_keep: z.number().int().min(0).max(1000).default(7),
+  offsite_copy_rclone_config: z.string().min(1).max(4096).nullable().default(null),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -15,6 +15,9 @@ const DEFAULTS: Settings = {
   requests_per_minute_per_client: 1200,
   backup_interval_hours: 6,
   backup_paused: false,
+  offsite_copy_destination: null,
+  offsite_copy_keep: 7,
+  offsite_copy_rclone_config: null,
 };
 
 function withDb(fn: (db: Db) => void): void {

@@ -7,6 +7,7 @@ export type ResticErrorKind =
   | 'no_repo'
   | 'locked'
   | 'wrong_password'
+  | 'unreachable'
   | 'failed'
   | 'cancelled';
 
@@ -24,6 +25,9 @@ export class ResticError extends Error {
 
 const TEXT_PATTERNS: Array<[RegExp, ResticErrorKind]> = [
   [/wrong password or no key found/i, 'wrong_password'],
+  // Before no_repo: 0.14 says "Is there a repository…?" for a server that is simply down, and
+  // taking that for "no repository" would make Sanad try to create one on a dead remote.
+  [/connection refused|dial tcp|no such host|TLS handshake|i\/o timeout|network is unreachable|context deadline exceeded/i, 'unreachable'],
   [/unable to open config file|Is there a repository at the following location\?|repository does not exist/i, 'no_repo'],
   [/repository is already locked|unable to create lock in backend/i, 'locked'],
 ];
@@ -58,6 +62,8 @@ export function describe(kind: ResticErrorKind, command: string, repoName: strin
       return `The passphrase for the repository "${repoName}" was refused; enter the passphrase from the recovery kit.`;
     case 'cancelled':
       return `restic ${command} on "${repoName}" was cancelled.`;
+    case 'unreachable':
+      return `The repository "${repoName}" could not be reached (${lastLine || 'no answer'}); check that the server is up and the network works, then try again.`;
     case 'failed':
       return `restic ${command} on "${repoName}" failed (exit code ${code ?? 'none'}${lastLine ? `: ${lastLine}` : ''}); see the log for details.`;
   }

@@ -28,10 +28,11 @@ export async function backupCommand(args: string[], dataDir: string, io: Io, sec
   }).catch((err: unknown) => {
     throw new CliError(err instanceof Error ? err.message : String(err));
   });
-  io.result({ generation: outcome.generation, repositories: outcome.repositories }, () =>
+  io.result({ generation: outcome.generation, repositories: outcome.repositories, offsite_copy: outcome.offsite_copy }, () =>
     [
       `Generation ${outcome.generation ?? '(none)'}: ${outcome.status}`,
       ...outcome.repositories.map((r) => `  ${r.name}: ${r.ok ? `ok, snapshot ${r.snapshot_id ?? ''}` : `FAILED: ${r.error ?? ''}`}`),
+      ...(outcome.offsite_copy ? [`  copy to ${outcome.offsite_copy.destination}: ${outcome.offsite_copy.ok ? `ok, ${outcome.offsite_copy.name ?? ''}` : `FAILED: ${outcome.offsite_copy.error ?? ''}`}`] : []),
       ...(outcome.error && outcome.repositories.length === 0 ? [`  ${outcome.error}`] : []),
     ].join('\n'),
   );
