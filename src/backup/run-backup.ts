@@ -11,7 +11,7 @@ import type { Vault } from '../secrets/vault.js';
 import { tryFileLock } from '../store/file-lock.js';
 import type { Db } from '../store/open.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
-import { backupTargets, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
+import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
 import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from './repositories.js';
 import type { BackupProgress, BackupSummary, Restic } from './restic/index.js';
@@ -95,6 +95,8 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
   let copy: OffsiteCopyOutcome | null = null;
   try {
     ensureLocalRepository(db, deps.dataDir, clock);
+    // A run killed after its snapshot but before cleanup left its vault key in staging: remove it.
+    for (const old of await listGenerations(deps.dataDir)) await removeVaultKey(old.dir);
     const gen = await makeGeneration({
       dataDir: deps.dataDir, db, vaultKey: deps.vaultKey, clock, appVersion: deps.appVersion,
       onProgress: (p) => options.onProgress?.({ phase: 'generation', step: p.step }),

@@ -2,25 +2,14 @@
 // the vault (never argv, never the table); bad destinations are refused with one line.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { runSanad } from '../harness/run-sanad.js';
 import { getRepository, secretName } from '../../src/backup/repositories.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
-import { BIN } from './run-cli.js';
 
 let t: TestAppliance | null = null;
 after(async () => t?.close());
 
-function sanad(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(stdin);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const sanad = (args: string[], stdin = ''): ReturnType<typeof runSanad> => runSanad(args, { stdin });
 
 test('repo add/list/remove with the secret from stdin', async () => {
   t = await startTestAppliance();

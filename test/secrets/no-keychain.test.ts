@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runSanad as runCli } from './run-sanad.js';
+import { runSanad as runCli } from '../harness/run-sanad.js';
 import { tempDir } from '../harness/data-dir.js';
 
 const NO_BUS = { DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '' };

@@ -9,7 +9,7 @@ import { dataDirScope } from '../../src/secrets/scope.js';
 import { RESTIC_PASSPHRASE } from '../../src/secrets/secret-store.js';
 import { field, str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
-import { runSanad } from './run-sanad.js';
+import { runSanad } from '../harness/run-sanad.js';
 
 let t: TestAppliance | null = null;
 after(async () => t?.close());

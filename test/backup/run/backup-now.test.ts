@@ -4,7 +4,7 @@
 // snapshot and nowhere in staging; an unchanged large model is not read again.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { runSanad } from '../../harness/run-sanad.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,6 @@ import { systemClock } from '../../../src/clock.js';
 import { field } from '../../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
 import { tempDir } from '../../harness/data-dir.js';
-import { BIN } from '../../cli/run-cli.js';
 import { freePort, RestServer } from './rest-server.js';
 
 let t: TestAppliance | null = null;
@@ -24,16 +23,7 @@ after(async () => {
   await t?.close();
 });
 
-function sanad(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const sanad = (args: string[]): ReturnType<typeof runSanad> => runSanad(args);
 
 function repoResult(out: unknown, name: string): unknown {
   const list = field(out, 'repositories');

@@ -2,12 +2,11 @@
 // accepts writes but refuses deletes (append-only) fails; one that is down fails with its reason.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { runSanad } from '../../harness/run-sanad.js';
 import { addRepository } from '../../../src/backup/repositories.js';
 import { systemClock } from '../../../src/clock.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
 import { tempDir } from '../../harness/data-dir.js';
-import { BIN } from '../../cli/run-cli.js';
 import { freePort, RestServer } from './rest-server.js';
 
 const servers: RestServer[] = [];
@@ -17,16 +16,7 @@ after(async () => {
   await t?.close();
 });
 
-function sanad(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const sanad = (args: string[]): ReturnType<typeof runSanad> => runSanad(args);
 
 test('repo test: writable passes, append-only and down fail', async () => {
   t = await startTestAppliance();

@@ -10,14 +10,15 @@ export interface Ran {
   pid: number | undefined;
 }
 
-export function runSanad(args: string[], options: { env?: Record<string, string>; stopAfterStart?: boolean } = {}): Promise<Ran> {
+export function runSanad(args: string[], options: { env?: Record<string, string>; stopAfterStart?: boolean; stdin?: string } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, SANAD_THREADS: '1', SANAD_GPU: 'off' };
     for (const [k, v] of Object.entries(options.env ?? {})) {
       if (v === '') delete env[k];
       else env[k] = v;
     }
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(options.stdin ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
