@@ -1,10 +1,11 @@
 // /admin routes for backups, repositories and alerts (what the GUI's Backups and Offsite screens use).
+import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { allAlerts } from '../../backup/alerts.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { probeRepository } from '../../backup/repo-probe.js';
-import { addRepository, getRepository, listRepositories, removeRepository, RepositoryError } from '../../backup/repositories.js';
+import { addRepository, getRepository, listRepositories, moveLocalRepository, removeRepository, RepositoryError } from '../../backup/repositories.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { BackupBusyError } from '../../backup/run-backup.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
@@ -60,6 +61,16 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     } catch (err) {
       return repoError(err);
     }
+  });
+
+  // Moving the local repository (to another disk, an external drive): later backups go there; the
+  // snapshots already made stay where they are until the user copies or deletes them.
+  app.patch('/admin/repositories/local', { preHandler: admin }, async (req) => {
+    const body = z.object({ location: z.string().min(1).max(4096) }).safeParse(req.body);
+    if (!body.success || !isAbsolute(body.data.location)) throw badRequest('Send {"location": "/absolute/path"} for the local repository.', 'location');
+    if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; move the repository when it has finished.');
+    moveLocalRepository(ctx.db, body.data.location);
+    return getRepository(ctx.db, 'local');
   });
 
   app.delete<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {
