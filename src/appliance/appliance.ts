@@ -1,5 +1,6 @@
 // The composition root: one data dir in, a running appliance out. Order matters: the store is
 // migrated and every leftover task is recovered (LMSP §11.3) before the port opens.
+import { AdminEvents } from '../service/admin-events.js';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { systemClock, unixSeconds, type Clock } from '../clock.js';
@@ -99,6 +100,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
       login: new LoginCodes(),
       healthChecks: [],
+      adminEvents: new AdminEvents(),
       address: { host: options.host ?? '127.0.0.1', port: 0 },
       loadedModel: () => engine.loadedModel(),
     };

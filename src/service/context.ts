@@ -1,4 +1,5 @@
 // Everything a route needs, built once by the appliance (composition root).
+import type { AdminEvents } from './admin-events.js';
 import type { BackupService } from '../backup/backup-service.js';
 import type { Clock } from '../clock.js';
 import type { ModelRegistry } from '../engine/registry.js';
@@ -40,6 +41,8 @@ export interface ServiceContext {
   bootId: string;
   login: LoginCodes;
   healthChecks: HealthCheck[];
+  /** Progress and ends of long operations, streamed to the GUI by GET /admin/events. */
+  adminEvents: AdminEvents;
   /** Filled in once the server listens (for Host/Origin checks and status). */
   address: { host: string; port: number };
   loadedModel: () => string | null;

@@ -8,6 +8,8 @@ import { isInitialized } from './cat-config.js';
 import { addKey, listKeys, removeKey, type ResticKey } from './keys.js';
 import { snapshots, type Snapshot } from './snapshots.js';
 import { unlock } from './unlock.js';
+import { restore, type RestoreOptions } from './restore.js';
+import { dumpText } from './dump.js';
 import type { ResticRepo } from './repo.js';
 import type { ResticRuntime } from './run.js';
 
@@ -20,7 +22,9 @@ export type { ResticKey } from './keys.js';
 export type { Snapshot } from './snapshots.js';
 export { ResticError, classifyExit, type ResticErrorKind } from './errors.js';
 export { findRestic, atLeast, parseVersion, type ResticBinary, type ResticVersion, type FindResticOptions } from './binary.js';
-export { backup, check, forget, init, isInitialized, addKey, listKeys, removeKey, snapshots, unlock };
+export type { RestoreOptions } from './restore.js';
+export { assertSnapshotId } from './restore.js';
+export { backup, check, restore, dumpText, forget, init, isInitialized, addKey, listKeys, removeKey, snapshots, unlock };
 
 type Signal = { signal?: AbortSignal };
 
@@ -36,6 +40,8 @@ export interface Restic {
   listKeys(repo: ResticRepo, options?: Signal): Promise<ResticKey[]>;
   addKey(repo: ResticRepo, newPassword: string, options?: Signal): Promise<string>;
   removeKey(repo: ResticRepo, id: string, options?: Signal): Promise<void>;
+  restore(repo: ResticRepo, snapshotId: string, options: RestoreOptions): Promise<void>;
+  dumpText(repo: ResticRepo, snapshotId: string, path: string, options?: { maxBytes?: number } & Signal): Promise<string>;
 }
 
 export function createRestic(runtime: ResticRuntime): Restic {
@@ -51,5 +57,7 @@ export function createRestic(runtime: ResticRuntime): Restic {
     listKeys: (repo, o) => listKeys(runtime, repo, o),
     addKey: (repo, pw, o) => addKey(runtime, repo, pw, o),
     removeKey: (repo, id, o) => removeKey(runtime, repo, id, o),
+    restore: (repo, id, o) => restore(runtime, repo, id, o),
+    dumpText: (repo, id, path, o) => dumpText(runtime, repo, id, path, o),
   };
 }

@@ -28,6 +28,8 @@ export interface ResticRunOptions {
   signal?: AbortSignal;
   /** Gets each JSON stdout line; returns true when it recognised it (so it stays out of the tail). */
   onJson?: (value: unknown) => boolean;
+  /** Gets every raw stdout line first (`dump`); returns true when it took the line. */
+  onLine?: (line: string) => boolean;
   env?: Record<string, string>;
   secrets?: string[];
   /** Exit codes the caller handles itself (backup: 3 = partial). */
@@ -83,6 +85,7 @@ export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: Re
         killGraceMs: rt.killGraceMs,
         logger: rt.logger ?? silentLogger,
         onStdoutLine: (line) => {
+          if (options.onLine?.(line)) return true;
           if (!options.onJson) return false;
           const value = parseJsonLine(line);
           return value !== undefined && options.onJson(value);

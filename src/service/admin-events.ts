@@ -1,0 +1,49 @@
+// Live state for the GUI: long operations (backup, drill, restore, passphrase rotation) publish
+// progress and their end here, and GET /admin/events streams it as SSE. Nothing here is stored:
+// a client that connects late reads the current state from the status routes first.
+export type AdminEventType =
+  | 'backup.progress'
+  | 'backup.finished'
+  | 'drill.progress'
+  | 'drill.finished'
+  | 'restore.progress'
+  | 'restore.finished'
+  | 'passphrase.rotated'
+  | 'alerts.changed';
+
+export interface AdminEvent {
+  /** Increases by one per event in this process; an SSE client may use it as Last-Event-ID. */
+  id: number;
+  type: AdminEventType;
+  /** Unix ms. */
+  at: number;
+  data: Record<string, unknown>;
+}
+
+export type AdminEventListener = (event: AdminEvent) => void;
+
+export class AdminEvents {
+  private next = 1;
+  private readonly listeners = new Set<AdminEventListener>();
+
+  publish(type: AdminEventType, data: Record<string, unknown>): AdminEvent {
+    const event: AdminEvent = { id: this.next++, type, at: Date.now(), data };
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A broken listener (a closed socket) must not stop the others or the operation.
+      }
+    }
+    return event;
+  }
+
+  subscribe(listener: AdminEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+}
