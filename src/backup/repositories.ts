@@ -148,3 +148,25 @@ export function recordRepositoryResult(db: Db, name: string, nowS: number, error
   if (error === null) db.prepare('UPDATE repositories SET last_ok_at = ? WHERE name = ?').run(nowS, name);
   else db.prepare('UPDATE repositories SET last_error = ?, last_error_at = ? WHERE name = ?').run(error, nowS, name);
 }
+
+/**
+ * Where each repository is, for the recovery kit: enough to find it again from a new machine, and
+ * never a credential (an S3 secret key or a REST password stays in the vault; the kit says which
+ * one the user must bring from the provider's account).
+ */
+export function recoveryLocations(db: Db): Array<{ name: string; location: string }> {
+  return listRepositories(db).map((r) => {
+    const o = r.options;
+    const extra =
+      r.type === 's3'
+        ? [`access key id ${o.access_key_id ?? '?'}`, o.region ? `region ${o.region}` : '', 'secret key: from your storage provider']
+        : r.type === 'rest'
+          ? [o.user ? `user ${o.user}` : '', o.user ? 'password: from whoever runs the server' : '']
+          : r.type === 'rclone'
+            ? ['the rclone remote must be configured on the new machine (rclone config)']
+            : [];
+    const details = extra.filter((e) => e !== '');
+    const location = `${r.type === 'local' ? '' : `${r.type} `}${r.location}${details.length ? ` (${details.join('; ')})` : ''}`;
+    return { name: r.name, location };
+  });
+}

@@ -2,6 +2,7 @@
 // and the record that the user stored it off this machine.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { recoveryLocations } from '../../backup/repositories.js';
 import { systemClock } from '../../clock.js';
 import { readResticPassphrase } from '../../secrets/master-secrets.js';
 import { openSecretStore } from '../../secrets/open-secret-store.js';
@@ -20,7 +21,7 @@ export async function recoveryKitCommand(args: string[], dataDir: string, io: Io
   const store = await openSecretStore(dataDir, secretsFile);
   const kit = await withStore(dataDir, async (db) => {
     const passphrase = await readResticPassphrase(db, store);
-    return buildRecoveryKit({ dataDir, passphrase, repositories: [], clock: systemClock });
+    return buildRecoveryKit({ dataDir, passphrase, repositories: recoveryLocations(db), clock: systemClock });
   });
   if (values.out) {
     try {

@@ -2,6 +2,7 @@
 // the API lists names only.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { recoveryLocations } from '../../backup/repositories.js';
 import { buildRecoveryKit, confirmRecoveryKit, recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
 import { rotateVaultKey } from '../../secrets/vault-rotation.js';
 import { Vault } from '../../secrets/vault.js';
@@ -44,7 +45,7 @@ export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void 
   });
 
   app.get('/admin/recovery-kit', { preHandler: admin }, async () => ({
-    ...buildRecoveryKit({ dataDir: ctx.dataDir, passphrase: ctx.secrets.master.resticPassphrase, repositories: [], clock: ctx.clock }),
+    ...buildRecoveryKit({ dataDir: ctx.dataDir, passphrase: ctx.secrets.master.resticPassphrase, repositories: recoveryLocations(ctx.db), clock: ctx.clock }),
     confirmed_at: recoveryKitConfirmedAt(ctx.db),
   }));
 
