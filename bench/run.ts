@@ -50,6 +50,6 @@ if (want('backup')) {
     ` (generation ${fmt(r.sanadSecond.generationMs, 0)} ms, slowest step ${r.sanadSecond.slowestStep}; ${added(r.sanadSecond.summary)})`);
   console.log(`  ratio second/first ${fmt(r.sanadSecond.ms / r.sanadFirst.ms, 3)}; vs raw second ${fmt(r.sanadSecond.ms / r.rawSecondMs, 2)}x`);
   console.log(`  for scale, one raw \`restic cat config\` (start + key derivation): ${fmt(r.rawOpenMs, 0)} ms;` +
-    ' sanad runs cat config + snapshots + backup per repository, and its second run re-reads the new store copy');
+    ' sanad starts restic once per repository (parent from its own record), and its second run re-reads the new store copy');
 }
 process.exit(0);

@@ -14,7 +14,7 @@ import { raiseAlert, resolveAlert } from './alerts.js';
 import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
 import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from './repositories.js';
-import type { BackupProgress, BackupSummary, Restic } from './restic/index.js';
+import { ResticError, type BackupProgress, type BackupSummary, type Restic } from './restic/index.js';
 import { toResticRepo } from './restic-target.js';
 
 export const SNAPSHOT_TAGS = ['sanad'] as const;
@@ -135,17 +135,33 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     const target = toResticRepo(repo, deps.vault, deps.passphrase);
     if (repo.type === 'local') mkdirSync(repo.location, { recursive: true, mode: 0o700 });
     const signal = options.signal ? { signal: options.signal } : {};
-    if (!(await restic.isInitialized(target, signal))) await restic.init(target, signal);
-    // The newest snapshot as parent: unchanged files (large models) are not read again.
-    const previous = (await restic.snapshots(target, { tags: SNAPSHOT_TAGS, ...signal })).sort((a, b) => b.time.localeCompare(a.time))[0];
-    const result = await restic.backup(target, targets, {
-      tags: SNAPSHOT_TAGS,
-      host: hostname(),
-      time: new Date(clock.now()),
-      ...(previous ? { parent: previous.id } : {}),
-      ...signal,
-      onProgress: (p) => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p }),
-    });
+    const backup = (parent: string | null) =>
+      restic.backup(target, targets, {
+        tags: SNAPSHOT_TAGS,
+        host: hostname(),
+        time: new Date(clock.now()),
+        ...(parent ? { parent } : {}),
+        ...signal,
+        onProgress: (p) => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p }),
+      });
+    // Each restic start costs a key derivation (~0.7 s here), so the common case is one start: the
+    // parent (which spares re-reading unchanged models) comes from Sanad's own record of the last
+    // snapshot, and the repository is created only when restic says there is none. The slow path
+    // (ask restic for its snapshots) runs only when the recorded parent is unknown to the repository.
+    let result;
+    try {
+      result = await backup(lastSnapshotId(db, repo.name));
+    } catch (err) {
+      if (err instanceof ResticError && err.kind === 'no_repo') {
+        await restic.init(target, signal);
+        result = await backup(null);
+      } else if (err instanceof ResticError && err.kind === 'failed' && /parent|no matching ID/i.test(err.stderrTail.join('\n'))) {
+        const previous = (await restic.snapshots(target, { tags: SNAPSHOT_TAGS, ...signal })).sort((a, b) => b.time.localeCompare(a.time))[0];
+        result = await backup(previous?.id ?? null);
+      } else {
+        throw err;
+      }
+    }
     recordRepositoryResult(db, repo.name, unixSeconds(clock), null);
     if (repo.name !== LOCAL) resolveAlert(db, clock, alertKey);
     return { name: repo.name, ok: true, snapshot_id: result.snapshotId, error: null, summary: result.summary };
@@ -157,6 +173,14 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     deps.logger.warn('backup to repository failed', { repository: repo.name, error });
     return { name: repo.name, ok: false, snapshot_id: null, error };
   }
+}
+
+/** The snapshot of the last good backup to this repository, as recorded by Sanad (a parent hint). */
+function lastSnapshotId(db: Db, repository: string): string | null {
+  const row = db
+    .prepare<[string], { snapshot_id: string }>('SELECT snapshot_id FROM backup_copies WHERE repository = ? AND ok = 1 AND snapshot_id IS NOT NULL ORDER BY finished_at DESC, run_id DESC LIMIT 1')
+    .get(repository);
+  return row?.snapshot_id ?? null;
 }
 
 async function sendCopy(

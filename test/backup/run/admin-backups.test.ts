@@ -4,6 +4,10 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { backupDepsFor } from '../../../src/backup/backup-deps.js';
+import { getRepository } from '../../../src/backup/repositories.js';
+import { forgetSnapshot } from '../../../src/backup/restic/forget-snapshot.js';
+import { toResticRepo } from '../../../src/backup/restic-target.js';
 import { field, waitFor } from '../../harness/api.js';
 import { tempDir } from '../../harness/data-dir.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
@@ -38,17 +42,48 @@ test('POST /admin/backups runs one backup; status, runs and health follow', asyn
   assert.equal((await api.withToken(null).get('/admin/backups/status')).status, 401);
 });
 
+async function backUp(app: TestAppliance): Promise<unknown> {
+  assert.equal((await app.api.post('/admin/backups')).status, 202);
+  const status = await waitFor(async () => {
+    const s = (await app.api.get('/admin/backups/status')).body;
+    return field(s, 'running') === false ? s : undefined;
+  }, 60_000, 'the backup to finish');
+  return field(status, 'last_run');
+}
+
 test('the local repository can be moved; the next backup goes to the new place', async () => {
   const app = await startTestAppliance();
   try {
+    // A first backup at the default place: the recorded parent then names a snapshot the new
+    // place does not have, and the repository there does not exist yet.
+    assert.equal(field(await backUp(app), 'status'), 'ok');
     const target = join(tempDir(), 'external drive', 'sanad restic');
     assert.equal((await app.api.request('PATCH', '/admin/repositories/local', { location: 'relative/path' })).status, 400);
     const moved = await app.api.request('PATCH', '/admin/repositories/local', { location: target });
     assert.equal(moved.status, 200);
     assert.equal(field(moved.body, 'location'), target);
-    assert.equal((await app.api.post('/admin/backups')).status, 202);
-    await waitFor(async () => field((await app.api.get('/admin/backups/status')).body, 'running') === false, 60_000, 'the backup to finish');
+    assert.equal(field(await backUp(app), 'status'), 'ok');
     assert.ok(existsSync(join(target, 'config')), 'the repository was created at the new location');
+  } finally {
+    await app.close();
+  }
+});
+
+test('a recorded parent snapshot the repository no longer has does not stop the next backup', async () => {
+  const app = await startTestAppliance();
+  try {
+    assert.equal(field(await backUp(app), 'status'), 'ok');
+    const { ctx } = app.appliance;
+    const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: ctx.clock, logger: ctx.logger });
+    const local = getRepository(ctx.db, 'local');
+    assert.ok(local);
+    const repo = toResticRepo(local, deps.vault, deps.passphrase);
+    const [only] = await deps.restic.snapshots(repo);
+    assert.ok(only);
+    await forgetSnapshot(deps.restic.runtime, repo, only.id);
+    assert.equal((await deps.restic.snapshots(repo)).length, 0, 'the parent Sanad recorded is gone from the repository');
+    assert.equal(field(await backUp(app), 'status'), 'ok');
+    assert.equal((await deps.restic.snapshots(repo)).length, 1);
   } finally {
     await app.close();
   }
