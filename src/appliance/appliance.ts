@@ -25,6 +25,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { Vault } from '../secrets/vault.js';
 import { BackupService } from '../backup/backup-service.js';
 import { ensureLocalRepository } from '../backup/repositories.js';
+import { reconcilePassphraseAtStart } from '../backup/passphrase-reconcile.js';
 import { backupHealthChecks } from './backup-health-checks.js';
 import { coreHealthChecks } from './health-checks.js';
 import { acquireInstanceLock } from './instance-lock.js';
@@ -71,6 +72,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const master = await ensureMasterSecrets(db, secretStore, clock);
     logger.addSecret(master.vaultKey.toString('base64'));
     logger.addSecret(master.resticPassphrase);
+    await reconcilePassphraseAtStart({ db, dataDir, clock, logger, store: secretStore });
     const vault = new Vault(db, master.vaultKey);
     ensureLocalRepository(db, dataDir, clock);
     const bootId = randomBytes(8).toString('hex');

@@ -11,6 +11,7 @@ import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerPairRoutes } from './routes/pair.js';
+import { registerPassphraseRoutes } from './routes/passphrase.js';
 import { registerResponseRoutes } from './routes/responses.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerTaskRoutes } from './routes/tasks.js';
@@ -54,6 +55,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerAdminRoutes(app, kit);
   registerSecretRoutes(app, kit);
   registerBackupRoutes(app, kit);
+  registerPassphraseRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }
