@@ -92,17 +92,18 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     });
     cleanups.unshift(() => runner.stop());
 
+    const adminEvents = new AdminEvents();
     const ctx: ServiceContext = {
       db, clock, logger, ledger, hub, runner, models, bootId,
       creates: new CreateBatcher(ledger),
       dataDir,
       secrets: { store: secretStore, master, vault },
-      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings }),
+      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, events: adminEvents }),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
       login: new LoginCodes(),
       healthChecks: [],
-      adminEvents: new AdminEvents(),
+      adminEvents,
       address: { host: options.host ?? '127.0.0.1', port: 0 },
       loadedModel: () => engine.loadedModel(),
     };

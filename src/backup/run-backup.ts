@@ -150,6 +150,8 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
       time: new Date(clock.now()),
       ...(previous ? { parent: previous.id } : {}),
       ...signal,
+      // Four status lines a second: what the live progress events (backup-service.ts) pass on.
+      progressPerSecond: 4,
       onProgress: (p) => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p }),
     });
     recordRepositoryResult(db, repo.name, unixSeconds(clock), null);

@@ -6,6 +6,7 @@ import { installErrorHandlers, badRequest } from './errors.js';
 import { storeOnSend } from './idempotency.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerAdminEventRoutes } from './routes/admin-events.js';
 import { registerBackupRoutes } from './routes/backups.js';
 import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -56,6 +57,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerSecretRoutes(app, kit);
   registerBackupRoutes(app, kit);
   registerPassphraseRoutes(app, kit);
+  registerAdminEventRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }

@@ -13,7 +13,8 @@ import { confirmRecoveryKit, recoveryKitConfirmedAt } from '../../../src/secrets
 import { createClient, listClients } from '../../../src/store/clients.js';
 import { tryFileLock } from '../../../src/store/file-lock.js';
 import { field, str } from '../../harness/api.js';
-import { runSanad } from '../../harness/run-sanad.js';
+import { runSanad, type Ran } from '../../harness/run-sanad.js';
+import { readSse } from '../../harness/sse.js';
 import { startServiceProcess } from '../../harness/service-process.js';
 import { resticSpy } from '../run/restic-spy.js';
 import { assertOpensAll, assertOpensNone, rotationFixture, type RotationFixture } from './fixture.js';
@@ -101,11 +102,22 @@ test('beside a running sanad serve the CLI has the service rotate; the route nee
   const service = await startServiceProcess(f.dataDir, f.adminToken);
   try {
     const old = await f.current();
-    const run = await runSanad(['passphrase', 'rotate', '--data-dir', f.dataDir, '--json']);
+    const calls: { run?: Promise<Ran> } = {};
+    const stream = await readSse(`${service.url}/admin/events`, { headers: { authorization: `Bearer ${f.adminToken}` } }, (frame) => {
+      if (frame.event === 'ready') calls.run = runSanad(['passphrase', 'rotate', '--data-dir', f.dataDir, '--json']);
+      return frame.event === 'passphrase.rotated';
+    }, 180_000);
+    assert.ok(calls.run);
+    const run = await calls.run;
     assert.equal(run.code, 0, run.stderr);
+    const rotated = stream.frames.at(-1);
+    assert.equal(rotated?.event, 'passphrase.rotated', 'the GUI hears about it on /admin/events');
+    assert.deepEqual(field(rotated?.data, 'data', 'warnings'), []);
+    assert.ok(!JSON.stringify(stream.frames).includes(old), 'no passphrase in the event');
     assert.equal(field(JSON.parse(run.stdout), 'rotated'), true);
     const next = await f.current();
     assert.notEqual(next, old);
+    assert.ok(!JSON.stringify(stream.frames).includes(next), 'nor the new one');
     await assertOpensAll(f, next, 1, 'rotated by the service');
     const kit = await service.api.get('/admin/recovery-kit');
     assert.equal(str(kit.body, 'restic_passphrase'), next, 'the service hands out the new passphrase in its kit');
