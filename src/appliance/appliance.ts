@@ -25,6 +25,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { Vault } from '../secrets/vault.js';
 import { BackupService } from '../backup/backup-service.js';
 import { ensureLocalRepository } from '../backup/repositories.js';
+import { reconcilePassphraseAtStart } from '../backup/passphrase-reconcile.js';
 import { backupHealthChecks } from './backup-health-checks.js';
 import { coreHealthChecks } from './health-checks.js';
 import { acquireInstanceLock } from './instance-lock.js';
@@ -71,6 +72,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const master = await ensureMasterSecrets(db, secretStore, clock);
     logger.addSecret(master.vaultKey.toString('base64'));
     logger.addSecret(master.resticPassphrase);
+    await reconcilePassphraseAtStart({ db, dataDir, clock, logger, store: secretStore });
     const vault = new Vault(db, master.vaultKey);
     ensureLocalRepository(db, dataDir, clock);
     const bootId = randomBytes(8).toString('hex');
@@ -90,17 +92,18 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     });
     cleanups.unshift(() => runner.stop());
 
+    const adminEvents = new AdminEvents();
     const ctx: ServiceContext = {
       db, clock, logger, ledger, hub, runner, models, bootId,
       creates: new CreateBatcher(ledger),
       dataDir,
       secrets: { store: secretStore, master, vault },
-      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings }),
+      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, events: adminEvents }),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
       login: new LoginCodes(),
       healthChecks: [],
-      adminEvents: new AdminEvents(),
+      adminEvents,
       address: { host: options.host ?? '127.0.0.1', port: 0 },
       loadedModel: () => engine.loadedModel(),
     };

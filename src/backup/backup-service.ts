@@ -5,12 +5,14 @@ import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import { stopAllChildren } from '../process/spawn.js';
+import type { AdminEvents } from '../service/admin-events.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { Db } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
 import { openAlerts, type Alert } from './alerts.js';
 import { backupDepsFor } from './backup-deps.js';
 import { maintenanceDue, runMaintenance } from './maintenance.js';
+import { ProgressThrottle } from './progress-throttle.js';
 import { listRepositories } from './repositories.js';
 import { toResticRepo } from './restic-target.js';
 import { runBackup, type BackupOutcome, type BackupPhase } from './run-backup.js';
@@ -23,7 +25,13 @@ export interface BackupServiceDeps {
   logger: Logger;
   store: SecretStore;
   settings: () => Settings;
+  /** Live progress, ends and alert changes for GET /admin/events. */
+  events?: AdminEvents;
 }
+
+/** At most about four progress events a second (the first and every phase change always go out);
+ *  a little under 250 ms so restic's four lines a second are not halved by timer jitter. */
+const PROGRESS_EVENT_MS = 200;
 
 export interface RepositoryStatus {
   name: string;
@@ -78,23 +86,47 @@ export class BackupService {
 
   /** A run now; rejects with BackupBusyError if one is in progress (here or in another process). */
   run(trigger: string, signal?: AbortSignal): Promise<BackupOutcome> {
+    const alertsBefore = alertKeys(this.deps.db);
     const run = this.runOnce(trigger, signal).finally(() => {
       this.current = null;
       this.progress = null;
     });
     this.current = run;
+    // After `current` is cleared: a client that reads the status on `backup.finished` sees it idle.
+    void run.then(
+      (outcome) => this.publishFinished(outcome, alertsBefore),
+      (err: unknown) => this.publishFinished(null, alertsBefore, err instanceof Error ? err.message : String(err)),
+    );
     return run;
   }
 
   private async runOnce(trigger: string, signal?: AbortSignal): Promise<BackupOutcome> {
-    const { db, dataDir, clock, logger, store } = this.deps;
+    const { db, dataDir, clock, logger, store, events } = this.deps;
     const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
-    const outcome = await runBackup(deps, { trigger, onProgress: (p) => (this.progress = p), ...(signal ? { signal } : {}) });
+    const throttle = new ProgressThrottle<BackupPhase>(clock, PROGRESS_EVENT_MS, phaseKey, (p) => events?.publish('backup.progress', progressEvent(p)));
+    const onProgress = (p: BackupPhase): void => {
+      this.progress = p;
+      throttle.push(p);
+    };
+    const outcome = await runBackup(deps, { trigger, onProgress, ...(signal ? { signal } : {}) });
     for (const repo of listRepositories(db).filter((r) => r.enabled)) {
       if (!maintenanceDue(db, clock, repo.name)) continue;
       await runMaintenance(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase), { db, clock, logger, ...(signal ? { signal } : {}) });
     }
     return outcome;
+  }
+
+  private publishFinished(outcome: BackupOutcome | null, alertsBefore: string, error: string | null = null): void {
+    const { events, db } = this.deps;
+    if (!events) return;
+    events.publish('backup.finished', {
+      run_id: outcome?.run_id ?? null,
+      generation: outcome?.generation ?? null,
+      status: outcome?.status ?? 'failed',
+      repositories: (outcome?.repositories ?? []).map((r) => ({ name: r.name, ok: r.ok, error: r.error })),
+      error: outcome?.error ?? error,
+    });
+    if (alertKeys(db) !== alertsBefore) events.publish('alerts.changed', { alerts: openAlerts(db) });
   }
 
   async stop(): Promise<void> {
@@ -136,4 +168,19 @@ export class BackupService {
       alerts: openAlerts(db),
     };
   }
+}
+
+function phaseKey(p: BackupPhase): string {
+  return p.phase === 'generation' ? `generation:${p.step}` : `upload:${p.repository}`;
+}
+
+function progressEvent(p: BackupPhase): Record<string, unknown> {
+  if (p.phase === 'generation') return { phase: p.phase, step: p.step, percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 };
+  const { phase, repository, percent, files_done, total_files, bytes_done, total_bytes } = p;
+  return { phase, repository, percent, files_done, total_files, bytes_done, total_bytes };
+}
+
+/** The open alerts as one comparable string: raised or resolved alerts change it. */
+function alertKeys(db: Db): string {
+  return openAlerts(db).map((a) => a.key).join('\n');
 }

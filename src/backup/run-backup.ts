@@ -13,6 +13,7 @@ import type { Db } from '../store/open.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
 import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
+import { pendingOldKeys, removeOldKeys } from './old-keys.js';
 import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from './repositories.js';
 import { ResticError, type BackupProgress, type BackupSummary, type Restic } from './restic/index.js';
 import { toResticRepo } from './restic-target.js';
@@ -110,6 +111,11 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
       db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(runId, repo.name, outcome.ok ? 1 : 0, outcome.snapshot_id, outcome.error, unixSeconds(clock));
     }
+    // Old keys a passphrase rotation could not remove (old-keys.ts): retried under this lock.
+    if (pendingOldKeys(db).length > 0) {
+      await removeOldKeys(deps, deps.passphrase, options.signal ? { signal: options.signal } : {})
+        .catch((err: unknown) => deps.logger.warn('old restic keys were not removed', { error: message(err) }));
+    }
     if (deps.offsiteCopy) copy = await sendCopy(deps, deps.offsiteCopy, gen.dir, gen.epoch, options.signal);
   } catch (err) {
     fatal = message(err);
@@ -142,6 +148,8 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
         time: new Date(clock.now()),
         ...(parent ? { parent } : {}),
         ...signal,
+        // Four status lines a second: what the live progress events (backup-service.ts) pass on.
+        progressPerSecond: 4,
         onProgress: (p) => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p }),
       });
     // Each restic start costs a key derivation (~0.7 s here), so the common case is one start: the

@@ -7,6 +7,7 @@ import { StoreTooNewError } from '../store/migrate.js';
 import { CliError } from './cli-error.js';
 import { backupCommand } from './commands/backup.js';
 import { modelsCommand } from './commands/models.js';
+import { passphraseCommand } from './commands/passphrase.js';
 import { recoveryKitCommand } from './commands/recovery-kit.js';
 import { repoCommand } from './commands/repo.js';
 import { tokenCommand } from './commands/token.js';
@@ -26,6 +27,7 @@ Commands:
   repo add NAME --type rclone --remote REMOTE:PATH [--rclone-config FILE]
   repo list | repo remove NAME              backup targets (remove never deletes the data at the remote)
   recovery-kit [--out FILE] [--confirm]     write what a new machine needs to restore; record it is stored off this machine
+  passphrase rotate                         a new backup passphrase for every repository (exit 1: not rotated, nothing revoked)
 
 Options for every command:
   --data-dir DIR   data folder (default: $SANAD_DATA_DIR, else the OS app-data folder)
@@ -85,6 +87,8 @@ export async function main(argv: string[]): Promise<number> {
         return await repoCommand(args, dataDir, io, secretsFile);
       case 'recovery-kit':
         return await recoveryKitCommand(args, dataDir, io, secretsFile);
+      case 'passphrase':
+        return await passphraseCommand(args, dataDir, io, secretsFile);
       default:
         throw new CliError(`Unknown command "${command}". Run \`sanad help\` for usage.`, 2);
     }

@@ -53,6 +53,11 @@ export function confirmRecoveryKit(db: Db, clock: Clock): number {
   return now;
 }
 
+/** A rotated passphrase makes every exported kit stale: health warns again until a new one is confirmed. */
+export function clearRecoveryKitConfirmation(db: Db): void {
+  db.prepare('DELETE FROM service_config WHERE key = ?').run(CONFIRMED);
+}
+
 /** When the user confirmed the kit is stored off this machine, or null. */
 export function recoveryKitConfirmedAt(db: Db): number | null {
   const v = readConfigValue(db, CONFIRMED);

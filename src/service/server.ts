@@ -6,11 +6,13 @@ import { installErrorHandlers, badRequest } from './errors.js';
 import { storeOnSend } from './idempotency.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerAdminEventRoutes } from './routes/admin-events.js';
 import { registerBackupRoutes } from './routes/backups.js';
 import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerPairRoutes } from './routes/pair.js';
+import { registerPassphraseRoutes } from './routes/passphrase.js';
 import { registerResponseRoutes } from './routes/responses.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerTaskRoutes } from './routes/tasks.js';
@@ -54,6 +56,8 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerAdminRoutes(app, kit);
   registerSecretRoutes(app, kit);
   registerBackupRoutes(app, kit);
+  registerPassphraseRoutes(app, kit);
+  registerAdminEventRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }

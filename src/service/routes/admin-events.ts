@@ -1,0 +1,68 @@
+// GET /admin/events: the admin event bus (admin-events.ts) as server-sent events, for the GUI's live
+// backup, drill, restore and rotation progress. Admin scope (the GUI's session cookie counts).
+// Nothing is replayed: the first frame is `event: ready` (no id), sent once the client is
+// subscribed, so a client that reads the status routes after it misses nothing in between.
+// Each client may have only a bounded amount of unsent output: one that cannot keep up is
+// disconnected (it reconnects and re-reads the status) rather than letting the process grow.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AdminEvent } from '../admin-events.js';
+import type { ServiceContext } from '../context.js';
+import { secured, type RouteKit } from './kit.js';
+
+const HEARTBEAT_MS = 15_000;
+/** Unsent bytes one client may hold before it is dropped. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+export function formatAdminEvent(event: AdminEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+export function registerAdminEventRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const { ctx } = kit;
+  const open = new Set<() => void>();
+  // End every stream before the server closes its connections, so clients see a clean end.
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+  app.get('/admin/events', { preHandler: secured(kit, 'admin') }, async (_req, reply) => {
+    open.add(stream(ctx, reply, open));
+  });
+}
+
+/** Takes over the reply; returns the function that ends the stream. */
+function stream(ctx: ServiceContext, reply: FastifyReply, open: Set<() => void>): () => void {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.flushHeaders();
+  let ended = false;
+  const end = (drop = false): void => {
+    if (ended) return;
+    ended = true;
+    unsubscribe();
+    clearInterval(heartbeat);
+    open.delete(finish);
+    if (drop) res.destroy();
+    else if (!res.writableEnded) res.end();
+  };
+  const finish = (): void => end(false);
+  const send = (text: string): void => {
+    if (ended) return;
+    if (res.writableLength + text.length > MAX_BUFFERED_BYTES) {
+      ctx.logger.info('admin event stream dropped: the client does not keep up', { buffered: res.writableLength });
+      end(true);
+      return;
+    }
+    res.write(text);
+  };
+  const unsubscribe = ctx.adminEvents.subscribe((event) => send(formatAdminEvent(event)));
+  const heartbeat = setInterval(() => send(': heartbeat\n\n'), HEARTBEAT_MS);
+  res.on('close', finish);
+  send(`event: ready\ndata: ${JSON.stringify({ at: ctx.clock.now() })}\n\n`);
+  return finish;
+}

@@ -1,0 +1,34 @@
+// POST /admin/passphrase/rotate: rotates the restic passphrase of every repository in this process
+// (the CLI calls it when a service is running, so the two never race). 200 with what was done,
+// 409 while a backup runs, and a failure before the persist says that nothing was revoked.
+import type { FastifyInstance } from 'fastify';
+import { backupDepsFor } from '../../backup/backup-deps.js';
+import { PassphraseRotationError, rotatePassphrase, RotationBusyError } from '../../backup/passphrase-rotation.js';
+import { ResticError } from '../../backup/restic/index.js';
+import { MissingSecretError } from '../../secrets/errors.js';
+import { ApiError } from '../errors.js';
+import { secured, type RouteKit } from './kit.js';
+
+const busy = (): ApiError => new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; rotate the passphrase when it has finished.');
+
+export function registerPassphraseRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const { ctx } = kit;
+  app.post('/admin/passphrase/rotate', { preHandler: secured(kit, 'admin') }, async () => {
+    if (ctx.backups.status().running) throw busy();
+    try {
+      const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
+      const { report, passphrase } = await rotatePassphrase({ ...deps, store: ctx.secrets.store });
+      // The recovery-kit route and the log's redaction read the passphrase from here.
+      ctx.secrets.master.resticPassphrase = passphrase;
+      ctx.adminEvents.publish('passphrase.rotated', { repositories: report.repositories, warnings: report.warnings });
+      return report;
+    } catch (err) {
+      if (err instanceof RotationBusyError) throw busy();
+      if (err instanceof PassphraseRotationError) throw new ApiError(500, 'server_error', 'passphrase_not_rotated', err.message);
+      if (err instanceof ResticError || err instanceof MissingSecretError) {
+        throw new ApiError(500, 'server_error', 'passphrase_not_rotated', `The passphrase was not rotated: ${err.message}`);
+      }
+      throw err;
+    }
+  });
+}
