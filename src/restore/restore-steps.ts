@@ -181,8 +181,15 @@ async function restoreFiles(
 ): Promise<void> {
   const filesDir = join(target.work, 'files');
   const total = parts.manifestBytes + parts.stores.reduce((n, s) => n + s.size, 0) + (inPlace ? 0 : parts.models.reduce((n, m) => n + m.size, 0));
-  const report = (bytes: number, done = false): void =>
-    progress({ phase: 'restoring', percent: done ? 1 : Math.min(0.99, bytes / total), bytes_done: Math.min(bytes, total), bytes_total: total });
+  let last = '';
+  const report = (bytes: number, done = false): void => {
+    const percent = done ? 1 : Math.min(0.99, bytes / total);
+    const shown = done ? total : Math.min(bytes, total);
+    // Polls that found nothing new are not news; the end always is.
+    if (`${percent}:${shown}` === last) return;
+    last = `${percent}:${shown}`;
+    progress({ phase: 'restoring', percent, bytes_done: shown, bytes_total: total });
+  };
   report(0);
   const exclude = [generationFile(g, parts.keyItem.path), ...(inPlace ? parts.models.map((m) => m.path) : [])];
   await checks.run('snapshot:restored', async () => {

@@ -12,6 +12,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerPairRoutes } from './routes/pair.js';
 import { registerResponseRoutes } from './routes/responses.js';
+import { registerRestoreRoutes } from './routes/restore.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 
@@ -54,6 +55,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerAdminRoutes(app, kit);
   registerSecretRoutes(app, kit);
   registerBackupRoutes(app, kit);
+  registerRestoreRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }
