@@ -30,15 +30,14 @@ function registeredModels(storeFile: string): ModelRow[] {
 export async function checkRestoredStores(dir: RestoredDir, checks: CheckList): Promise<void> {
   const { placed } = dir;
   const names = placed.stores.map((s) => s.name).join(', ');
-  await checks.run('sqlite:integrity', async () => {
-    for (const s of placed.stores) integrityReadOnly(s.path);
-    return { detail: `${names}: integrity_check ok on a read-only connection.`, value: undefined };
+  const counted = await checks.run('sqlite:integrity', async () => {
+    const found = placed.stores.map((s) => ({ s, tables: integrityReadOnly(s.path).tables }));
+    return { detail: `${names}: integrity_check ok on a read-only connection.`, value: found };
   });
   await checks.run('sqlite:tables', async () => {
-    const counts = placed.stores.map((s) => ({ s, tables: integrityReadOnly(s.path).tables }));
-    const bad = counts.find((c) => c.tables !== c.s.tables);
+    const bad = counted.find((c) => c.tables !== c.s.tables);
     if (bad) throw new CheckFailed(`${bad.s.name} has ${bad.tables} tables; the manifest says ${bad.s.tables}.`);
-    return { detail: `${counts.map((c) => `${c.s.name}: ${c.tables} tables`).join('; ')}, as in the manifest.`, value: undefined };
+    return { detail: `${counted.map((c) => `${c.s.name}: ${c.tables} tables`).join('; ')}, as in the manifest.`, value: undefined };
   });
   const store = placed.stores.find((s) => s.name === 'sanad.db');
   if (store) {

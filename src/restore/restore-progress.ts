@@ -51,3 +51,39 @@ export function watchRestoredBytes(targetDir: string, onBytes: (bytes: number) =
     clearInterval(timer);
   };
 }
+
+/**
+ * Turns measured bytes into `restoring` progress once the total is known (from the manifest,
+ * which arrives while restic is already restoring). Repeats are dropped; the end always counts.
+ */
+export class RestoreMeter {
+  private total: number | null = null;
+  private latest = 0;
+  private last = '';
+
+  constructor(private readonly progress: (p: RestoreProgress) => void) {}
+
+  bytes(bytes: number): void {
+    this.latest = bytes;
+    if (this.total !== null) this.emit(bytes, false);
+  }
+
+  start(total: number): void {
+    this.total = total;
+    this.emit(0, false);
+    this.emit(this.latest, false);
+  }
+
+  done(): void {
+    if (this.total !== null) this.emit(this.total, true);
+  }
+
+  private emit(bytes: number, done: boolean): void {
+    const total = this.total ?? 0;
+    const percent = done ? 1 : total > 0 ? Math.min(0.99, bytes / total) : 0;
+    const shown = done ? total : Math.min(bytes, total);
+    if (`${percent}:${shown}` === this.last) return;
+    this.last = `${percent}:${shown}`;
+    this.progress({ phase: 'restoring', percent, bytes_done: shown, bytes_total: total });
+  }
+}

@@ -1,52 +1,28 @@
-// The steps of one restore, each recorded as a check: find the generation (by epoch), read its
-// manifest and vault key into memory, `restic restore` the rest into the work folder, verify every
+// The steps of one restore, each recorded as a check: find the generation (by epoch), fetch it
+// (fetch-generation.ts: manifest and vault key into memory, the rest into the work folder), verify every
 // item, place the files, check each database read-only, point the registry at the restored dir,
 // ask Sanad's store code where it would read, clean up, and only then store the secrets.
 import { readdir, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { describeManifestProblem, ManifestSchema, type Manifest, type ModelManifestItem, type SqliteManifestItem } from '../backup/generation/manifest.js';
-import { createRestic, type Restic, type ResticRepo } from '../backup/restic/index.js';
+import { join } from 'node:path';
+import type { ModelManifestItem } from '../backup/generation/manifest.js';
+import { createRestic, type Restic } from '../backup/restic/index.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import { placeFiles } from './assemble.js';
 import { checkRestoredStores } from './check-restored.js';
 import { CheckFailed, type CheckList } from './checks.js';
+import { fetchGeneration } from './fetch-generation.js';
 import { openRepository } from './open-repository.js';
 import type { RestoreRequest } from './restore-generation.js';
-import { watchRestoredBytes, type RestoreProgress } from './restore-progress.js';
-import { generationFile, manifestPath, type SnapshotGeneration } from './snapshot-generations.js';
+import type { RestoreProgress } from './restore-progress.js';
 import { sqliteStrays } from './store-checks.js';
 import type { PreparedTarget } from './target-dir.js';
-import { verifyBytes, verifyFile } from './verify-file.js';
+import { settleInOrder, verifyFile } from './verify-file.js';
 
 export interface StepState {
   generation: number | null;
   snapshotId: string | null;
   secrets: SecretStore | null;
   secretsWritten: boolean;
-}
-
-const MiB = 1024 * 1024;
-const mib = (n: number): string => `${(n / MiB).toFixed(1)} MiB`;
-
-export interface Parts {
-  manifest: Manifest;
-  manifestBytes: number;
-  stores: SqliteManifestItem[];
-  models: ModelManifestItem[];
-  keyItem: { path: string; size: number; sha256: string };
-}
-
-function partsOf(manifest: Manifest, manifestBytes: number, g: SnapshotGeneration): Parts {
-  if (manifest.generation !== g.generation) throw new CheckFailed(`The manifest says generation ${manifest.generation}, its folder in the snapshot says ${g.generation}.`);
-  const keys = manifest.items.filter((i) => i.kind === 'vault_key');
-  const keyItem = keys[0];
-  if (!keyItem || keys.length !== 1) throw new CheckFailed(`The manifest lists ${keys.length} vault keys; a generation has exactly one.`);
-  const stores = manifest.items.filter((i): i is SqliteManifestItem => i.kind === 'sqlite');
-  for (const s of stores) {
-    if (basename(s.path) !== s.path || s.path === '..' || s.path === '.') throw new CheckFailed(`The manifest names a database "${s.path}" outside its generation folder.`);
-  }
-  const models = manifest.items.filter((i): i is ModelManifestItem => i.kind === 'model');
-  return { manifest, manifestBytes, stores, models, keyItem };
 }
 
 export async function restoreSteps(
@@ -57,7 +33,6 @@ export async function restoreSteps(
   progress: (p: RestoreProgress) => void,
 ): Promise<void> {
   const signal = req.signal;
-  const opt = signal ? { signal } : {};
   const inPlace = req.modelsInPlace ?? false;
   const cancelled = (): void => {
     if (signal?.aborted) checks.fail('restore:cancelled', 'The restore was cancelled.');
@@ -90,51 +65,22 @@ export async function restoreSteps(
   state.snapshotId = g.snapshot_id;
   cancelled();
 
-  progress({ phase: 'reading_manifest' });
-  const parts = await checks.run('manifest:valid', async () => {
-    const text = await restic.dumpText(repo, g.snapshot_id, manifestPath(g), opt);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new CheckFailed(`manifest.json in snapshot ${g.snapshot_id.slice(0, 8)} is not valid JSON.`);
-    }
-    const parsed = ManifestSchema.safeParse(json);
-    if (!parsed.success) throw new CheckFailed(`manifest.json does not match the manifest format (${describeManifestProblem(parsed.error)}).`);
-    const p = partsOf(parsed.data, Buffer.byteLength(text) + 1, g);
-    const m = p.manifest;
-    return {
-      detail: `format ${m.format_version}, Sanad ${m.app_version}, host ${m.host}, made ${m.created_at}: ${p.stores.length} database(s), ${p.models.length} model(s), a vault key.`,
-      value: p,
-    };
-  });
-
-  const vaultKey = await checks.run(`item:${parts.keyItem.path}`, async () => {
-    const text = await restic.dumpText(repo, g.snapshot_id, generationFile(g, parts.keyItem.path), { ...opt, maxBytes: 4096 });
-    const detail = verifyBytes(parts.keyItem.path, Buffer.from(text, 'utf8'), parts.keyItem);
-    const key = Buffer.from(text, 'base64');
-    if (key.length !== 32) throw new CheckFailed(`${parts.keyItem.path} does not hold a 32-byte key.`);
-    return { detail, value: key };
-  });
-  cancelled();
-
-  await restoreFiles(restic, repo, g, parts, target, inPlace, checks, progress, signal);
+  const { parts, vaultKey, filesDir } = await fetchGeneration({ restic, repo, g, work: target.work, inPlace, checks, progress, ...(signal ? { signal } : {}) });
   cancelled();
 
   progress({ phase: 'verifying' });
-  const filesDir = join(target.work, 'files');
-  for (const item of parts.stores) {
-    await checks.run(`item:${item.path}`, async () => ({ detail: await verifyFile(join(filesDir, g.generation_path, item.path), item), value: undefined }));
-  }
-  for (const item of parts.models) {
-    await checks.run(`item:${item.path}`, async () => {
-      if (!inPlace) return { detail: await verifyFile(join(filesDir, item.path), item), value: undefined };
-      try {
-        return { detail: `at its original place: ${await verifyFile(item.path, item)}`, value: undefined };
-      } catch (err) {
-        if (!(err instanceof CheckFailed)) throw err;
-        throw new CheckFailed(`model "${item.model_id}" kept in place (--models-in-place): ${err.detail} Put back the file the backup had, or restore without --models-in-place.`);
-      }
+  const items: Array<{ name: string; verify: () => Promise<string> }> = [
+    ...parts.stores.map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, g.generation_path, item.path), item) })),
+    ...parts.models.map((item) => ({ name: `item:${item.path}`, verify: () => verifyModel(item, filesDir, inPlace) })),
+  ];
+  // Hashing is the long part of verifying: two files at a time, reported in manifest order.
+  const verdicts = await settleInOrder(items.map((i) => i.verify), 2);
+  for (const [i, item] of items.entries()) {
+    const verdict = verdicts[i];
+    await checks.run(item.name, async () => {
+      if (!verdict) throw new Error(`${item.name} was not verified.`);
+      if ('error' in verdict) throw verdict.error;
+      return { detail: verdict.value, value: undefined };
     });
   }
   cancelled();
@@ -175,32 +121,12 @@ export async function restoreSteps(
   });
 }
 
-async function restoreFiles(
-  restic: Restic, repo: ResticRepo, g: SnapshotGeneration, parts: Parts, target: PreparedTarget, inPlace: boolean,
-  checks: CheckList, progress: (p: RestoreProgress) => void, signal: AbortSignal | undefined,
-): Promise<void> {
-  const filesDir = join(target.work, 'files');
-  const total = parts.manifestBytes + parts.stores.reduce((n, s) => n + s.size, 0) + (inPlace ? 0 : parts.models.reduce((n, m) => n + m.size, 0));
-  let last = '';
-  const report = (bytes: number, done = false): void => {
-    const percent = done ? 1 : Math.min(0.99, bytes / total);
-    const shown = done ? total : Math.min(bytes, total);
-    // Polls that found nothing new are not news; the end always is.
-    if (`${percent}:${shown}` === last) return;
-    last = `${percent}:${shown}`;
-    progress({ phase: 'restoring', percent, bytes_done: shown, bytes_total: total });
-  };
-  report(0);
-  const exclude = [generationFile(g, parts.keyItem.path), ...(inPlace ? parts.models.map((m) => m.path) : [])];
-  await checks.run('snapshot:restored', async () => {
-    const stop = watchRestoredBytes(filesDir, (b) => report(b));
-    try {
-      await restic.restore(repo, g.snapshot_id, { target: filesDir, exclude, ...(signal ? { signal } : {}) });
-    } finally {
-      stop();
-    }
-    const kept = inPlace ? ', models left where they are' : '';
-    return { detail: `restic restored ${mib(total)} into the work folder (the vault key excluded${kept}).`, value: undefined };
-  });
-  report(total, true);
+async function verifyModel(item: ModelManifestItem, filesDir: string, inPlace: boolean): Promise<string> {
+  if (!inPlace) return verifyFile(join(filesDir, item.path), item);
+  try {
+    return `at its original place: ${await verifyFile(item.path, item)}`;
+  } catch (err) {
+    if (!(err instanceof CheckFailed)) throw err;
+    throw new CheckFailed(`model "${item.model_id}" kept in place (--models-in-place): ${err.detail} Put back the file the backup had, or restore without --models-in-place.`);
+  }
 }

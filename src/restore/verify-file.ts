@@ -21,3 +21,19 @@ export function verifyBytes(what: string, bytes: Buffer, expected: { size: numbe
   if (sha256 !== expected.sha256) throw new CheckFailed(`${what} has sha256 ${sha256.slice(0, 12)}…, the manifest says ${expected.sha256.slice(0, 12)}….`);
   return `${bytes.length} bytes, sha256 ${sha256.slice(0, 12)}… as in the manifest (read into memory, never written to disk).`;
 }
+
+export type Settled<T> = { value: T } | { error: unknown };
+
+/** Runs `tasks` with at most `limit` at once; the outcomes come back in the tasks' order. */
+export async function settleInOrder<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<Array<Settled<T>>> {
+  const out: Array<Settled<T>> = new Array<Settled<T>>(tasks.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < tasks.length; i = next++) {
+      const task = tasks[i];
+      if (task) out[i] = await task().then((value) => ({ value }), (error: unknown) => ({ error }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return out;
+}
