@@ -5,15 +5,16 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelManifestItem } from '../backup/generation/manifest.js';
-import { createRestic, type Restic } from '../backup/restic/index.js';
+import { createRestic, type Restic, type ResticRepo } from '../backup/restic/index.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
-import { placeFiles } from './assemble.js';
+import { placeFiles, type Placement } from './assemble.js';
 import { checkRestoredStores } from './check-restored.js';
 import { CheckFailed, type CheckList } from './checks.js';
-import { fetchGeneration } from './fetch-generation.js';
+import { fetchGeneration, type Parts } from './fetch-generation.js';
 import { openRepository } from './open-repository.js';
 import type { RestoreRequest } from './restore-generation.js';
 import type { RestoreProgress } from './restore-progress.js';
+import type { SnapshotGeneration } from './snapshot-generations.js';
 import { sqliteStrays } from './store-checks.js';
 import type { PreparedTarget } from './target-dir.js';
 import { settleInOrder, verifyFile } from './verify-file.js';
@@ -47,20 +48,7 @@ export async function restoreSteps(
   const restic: Restic = createRestic({ binary: req.source.binary, cacheDir: join(target.work, 'cache'), ...(req.logger ? { logger: req.logger } : {}) });
 
   progress({ phase: 'opening' });
-  const { repo, passphrase, g } = await checks.run('snapshot:found', async () => {
-    const opened = await openRepository(restic, req.source, signal);
-    const found = req.generation === undefined ? opened.generations[0] : opened.generations.find((x) => x.generation === req.generation);
-    if (!found) {
-      throw new CheckFailed(req.generation === undefined
-        ? `The repository "${req.source.repoName}" holds no Sanad generation yet.`
-        : `Generation ${req.generation} is not in the repository "${req.source.repoName}"; \`sanad restore --list\` shows the ones there.`);
-    }
-    const which = req.generation === undefined ? `the newest data of ${opened.generations.length} generations` : 'as asked';
-    return {
-      detail: `generation ${found.generation} (${which}): snapshot ${found.snapshot_id.slice(0, 8)} taken ${found.time} on ${found.host}, repository "${req.source.repoName}".`,
-      value: { repo: opened.repo, passphrase: opened.passphrase, g: found },
-    };
-  });
+  const { repo, passphrase, g } = await findGeneration(restic, req, checks);
   state.generation = g.generation;
   state.snapshotId = g.snapshot_id;
   cancelled();
@@ -69,20 +57,7 @@ export async function restoreSteps(
   cancelled();
 
   progress({ phase: 'verifying' });
-  const items: Array<{ name: string; verify: () => Promise<string> }> = [
-    ...parts.stores.map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, g.generation_path, item.path), item) })),
-    ...parts.models.map((item) => ({ name: `item:${item.path}`, verify: () => verifyModel(item, filesDir, inPlace) })),
-  ];
-  // Hashing is the long part of verifying: two files at a time, reported in manifest order.
-  const verdicts = await settleInOrder(items.map((i) => i.verify), 2);
-  for (const [i, item] of items.entries()) {
-    const verdict = verdicts[i];
-    await checks.run(item.name, async () => {
-      if (!verdict) throw new Error(`${item.name} was not verified.`);
-      if ('error' in verdict) throw verdict.error;
-      return { detail: verdict.value, value: undefined };
-    });
-  }
+  await verifyItems(parts, filesDir, g.generation_path, inPlace, checks);
   cancelled();
 
   progress({ phase: 'assembling' });
@@ -95,6 +70,48 @@ export async function restoreSteps(
   progress({ phase: 'checking' });
   await checkRestoredStores({ placed, generationPath: g.generation_path, target: target.path, inPlace, vaultKey }, checks);
 
+  await checkLayout(target, placed, inPlace, checks);
+
+  progress({ phase: 'storing_secrets' });
+  await storeSecrets(state, target.path, vaultKey, passphrase, checks);
+}
+
+async function findGeneration(restic: Restic, req: RestoreRequest, checks: CheckList): Promise<{ repo: ResticRepo; passphrase: string; g: SnapshotGeneration }> {
+  return checks.run('snapshot:found', async () => {
+    const opened = await openRepository(restic, req.source, req.signal);
+    const found = req.generation === undefined ? opened.generations[0] : opened.generations.find((x) => x.generation === req.generation);
+    if (!found) {
+      throw new CheckFailed(req.generation === undefined
+        ? `The repository "${req.source.repoName}" holds no Sanad generation yet.`
+        : `Generation ${req.generation} is not in the repository "${req.source.repoName}"; \`sanad restore --list\` shows the ones there.`);
+    }
+    const which = req.generation === undefined ? `the newest data of ${opened.generations.length} generations` : 'as asked';
+    return {
+      detail: `generation ${found.generation} (${which}): snapshot ${found.snapshot_id.slice(0, 8)} taken ${found.time} on ${found.host}, repository "${req.source.repoName}".`,
+      value: { repo: opened.repo, passphrase: opened.passphrase, g: found },
+    };
+  });
+}
+
+async function verifyItems(parts: Parts, filesDir: string, generationPath: string, inPlace: boolean, checks: CheckList): Promise<void> {
+  const items: Array<{ name: string; verify: () => Promise<string> }> = [
+    ...parts.stores.map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item) })),
+    ...parts.models.map((item) => ({ name: `item:${item.path}`, verify: () => verifyModel(item, filesDir, inPlace) })),
+  ];
+  // Hashing is the long part of verifying: two files at a time, reported in manifest order.
+  const verdicts = await settleInOrder(items.map((i) => i.verify), 2);
+  for (const [i, item] of items.entries()) {
+    const verdict = verdicts[i];
+    await checks.run(item.name, async () => {
+      if (!verdict) throw new Error(`${item.name} was not verified.`);
+      if ('error' in verdict) throw verdict.error;
+      return { detail: verdict.value, value: undefined };
+    });
+  }
+}
+
+/** The work folder goes; what stays must be exactly the data dir: no side files, nothing extra. */
+async function checkLayout(target: PreparedTarget, placed: Placement, inPlace: boolean, checks: CheckList): Promise<void> {
   await checks.run('target:layout', async () => {
     await rm(target.work, { recursive: true, force: true });
     const expected = new Set([...placed.stores.map((s) => s.name), ...(!inPlace && placed.models.length > 0 ? ['models'] : [])]);
@@ -106,8 +123,10 @@ export async function restoreSteps(
     if (extra.length > 0 || missing.length > 0) throw new CheckFailed(`${target.path} should hold ${[...expected].join(', ')}; it has ${entries.join(', ') || 'nothing'}.`);
     return { detail: `${target.path} holds ${entries.sort().join(', ')} and nothing else (no -wal/-shm/-journal, work folder removed).`, value: undefined };
   });
+}
 
-  progress({ phase: 'storing_secrets' });
+/** Last: the restored dir's secrets, read back to be sure. A failure here is cleaned up by the caller. */
+async function storeSecrets(state: StepState, target: string, vaultKey: Buffer, passphrase: string, checks: CheckList): Promise<void> {
   await checks.run('keychain:stored', async () => {
     const store = state.secrets;
     if (!store) throw new CheckFailed('No secret store was opened for the restored dir.');
@@ -117,7 +136,7 @@ export async function restoreSteps(
     await store.delete(VAULT_KEY_NEXT);
     const [key, pass] = [await store.get(VAULT_KEY), await store.get(RESTIC_PASSPHRASE)];
     if (key !== vaultKey.toString('base64') || pass !== passphrase) throw new CheckFailed(`${store.description} did not give back what was stored.`);
-    return { detail: `the vault key and the backup passphrase are in ${store.description}, for ${target.path} only.`, value: undefined };
+    return { detail: `the vault key and the backup passphrase are in ${store.description}, for ${target} only.`, value: undefined };
   });
 }
 
