@@ -85,7 +85,8 @@ async function findGeneration(restic: Restic, req: RestoreRequest, checks: Check
         ? `The repository "${req.source.repoName}" holds no Sanad generation yet.`
         : `Generation ${req.generation} is not in the repository "${req.source.repoName}"; \`sanad restore --list\` shows the ones there.`);
     }
-    const which = req.generation === undefined ? `the newest data of ${opened.generations.length} generations` : 'as asked';
+    const n = opened.generations.length;
+    const which = req.generation === undefined ? `the newest data of ${n} generation${n === 1 ? '' : 's'}` : 'as asked';
     return {
       detail: `generation ${found.generation} (${which}): snapshot ${found.snapshot_id.slice(0, 8)} taken ${found.time} on ${found.host}, repository "${req.source.repoName}".`,
       value: { repo: opened.repo, passphrase: opened.passphrase, g: found },

@@ -61,6 +61,8 @@ test('round trip: back up a serving appliance, restore into an empty folder, ser
   const events = field((await app.get(`/v1/tasks/${taskId}/events?limit=1000`)).body, 'data');
   assert.ok(Array.isArray(events) && events.length > 3, 'the background task has events');
 
+  const secret = await original.api.request('PUT', '/admin/secrets/demo', { value: 'a vault value' });
+  assert.ok(secret.status < 300, secret.text);
   const generation = await backupNow(prepared.dataDir);
   const before = rows(storePath(prepared.dataDir));
   const target = join(tempDir('sanad-restore-'), 'restored');
@@ -71,6 +73,7 @@ test('round trip: back up a serving appliance, restore into an empty folder, ser
   for (const name of ['target:empty', 'snapshot:found', 'manifest:valid', 'item:vault.key', 'snapshot:restored', 'item:sanad.db', 'sqlite:integrity',
     'sqlite:tables', 'registry:updated', 'models:tiny', 'vault:decrypt', 'store:located', 'target:layout', 'keychain:stored']) check(out, name);
   assert.match(out.ran.stdout, /"next_step":"sanad serve --data-dir [^"]*restored"/);
+  assert.match(check(out, 'vault:decrypt').detail, /the backup's vault key opens the restored vault/);
 
   // What the restore put down, before anything serves it.
   const restoredDb = storePath(target);
@@ -106,6 +109,8 @@ test('round trip: back up a serving appliance, restore into an empty folder, ser
   const fgAgain = await rapp.get(`/v1/responses/${str(fg.body, 'id')}`);
   assert.equal(fgAgain.status, 200, fgAgain.text);
   assert.equal(field(fgAgain.body, 'output_text'), field(fg.body, 'output_text'));
+  const names = await restored.api.get('/admin/secrets');
+  assert.match(names.text, /"demo"/, 'the vault came along and opens on the restored service');
   const fresh = await rapp.post('/v1/responses', { model: 'tiny', input: 'still works', max_output_tokens: 4 });
   assert.equal(fresh.status, 200, `the restored model runs: ${fresh.text}`);
   assert.deepEqual(await keychainEntries(target), restoredSecrets, 'serving the restored dir used its restored secrets, made no new ones');
