@@ -1,6 +1,7 @@
 // `npm run bench`: each Sanad number next to a baseline measured in the same run, as a ratio.
 import { rawInsertRate, serviceAcceptRate } from './accept.js';
 import { backupBench } from './backup.js';
+import { restoreBench } from './restore.js';
 import { fmt } from './stats.js';
 import { rawEngineTokensPerSecond, serviceTokensPerSecond } from './streaming.js';
 
@@ -51,5 +52,14 @@ if (want('backup')) {
   console.log(`  ratio second/first ${fmt(r.sanadSecond.ms / r.sanadFirst.ms, 3)}; vs raw second ${fmt(r.sanadSecond.ms / r.rawSecondMs, 2)}x`);
   console.log(`  for scale, one raw \`restic cat config\` (start + key derivation): ${fmt(r.rawOpenMs, 0)} ms;` +
     ' sanad starts restic once per repository (parent from its own record), and its second run re-reads the new store copy');
+}
+if (want('restore')) {
+  const r = await restoreBench(5000, 64, 3);
+  const mib = (n: number): string => fmt(n / 1024 / 1024);
+  console.log(`restore: store ${mib(r.data.storeBytes)} MiB (${r.data.tasks} tasks) + models ${mib(r.data.modelBytes)} MiB, local repo, median of ${r.runs}`);
+  console.log(`  raw \`restic restore\` of the same snapshot, fresh cache: ${fmt(r.rawMs, 0)} ms`);
+  console.log(`  sanad restore to a verified data dir (${r.checks} checks):   ${fmt(r.sanadMs, 0)} ms -> ratio ${fmt(r.sanadMs / r.rawMs, 2)}x raw`);
+  console.log(`  RTO for this data set: ${fmt(r.sanadMs / 1000, 2)} s; by phase: ` +
+    Object.entries(r.phases).map(([phase, ms]) => `${phase} ${fmt(ms, 0)}`).join(', ') + ' (ms)');
 }
 process.exit(0);

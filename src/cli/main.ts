@@ -10,6 +10,7 @@ import { modelsCommand } from './commands/models.js';
 import { passphraseCommand } from './commands/passphrase.js';
 import { recoveryKitCommand } from './commands/recovery-kit.js';
 import { repoCommand } from './commands/repo.js';
+import { restoreCommand } from './commands/restore.js';
 import { tokenCommand } from './commands/token.js';
 import { createIo } from './io.js';
 
@@ -28,6 +29,9 @@ Commands:
   repo list | repo remove NAME              backup targets (remove never deletes the data at the remote)
   recovery-kit [--out FILE] [--confirm]     write what a new machine needs to restore; record it is stored off this machine
   passphrase rotate                         a new backup passphrase for every repository (exit 1: not rotated, nothing revoked)
+  restore --list [--repo NAME]              restorable generations, newest data first
+  restore --target DIR [--generation E] [--repo NAME] [--models-in-place] [--passphrase-stdin]
+                                            restore into an empty or absent DIR and verify it (exit 1: failed or refused)
 
 Options for every command:
   --data-dir DIR   data folder (default: $SANAD_DATA_DIR, else the OS app-data folder)
@@ -89,6 +93,8 @@ export async function main(argv: string[]): Promise<number> {
         return await recoveryKitCommand(args, dataDir, io, secretsFile);
       case 'passphrase':
         return await passphraseCommand(args, dataDir, io, secretsFile);
+      case 'restore':
+        return await restoreCommand(args, dataDir, io, secretsFile);
       default:
         throw new CliError(`Unknown command "${command}". Run \`sanad help\` for usage.`, 2);
     }

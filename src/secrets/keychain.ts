@@ -2,6 +2,7 @@
 // Linux. Service "Sanad", one account per secret and data dir ("vault-key@<scope>").
 import keytar from 'keytar';
 import { KeychainUnavailableError } from './errors.js';
+import { dataDirScope } from './scope.js';
 import type { SecretStore } from './secret-store.js';
 
 export const KEYCHAIN_SERVICE = 'Sanad';
@@ -46,5 +47,9 @@ export class KeychainStore implements SecretStore {
 
   async probe(): Promise<void> {
     await this.get('probe');
+  }
+
+  forDataDir(dataDir: string): SecretStore {
+    return new KeychainStore(dataDirScope(dataDir));
   }
 }

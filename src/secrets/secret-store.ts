@@ -12,6 +12,8 @@ export interface SecretStore {
   delete(name: string): Promise<boolean>;
   /** Throws KeychainUnavailableError (one clear sentence) if the store cannot be used at all. */
   probe(): Promise<void>;
+  /** The same kind of store for another data dir (a restore puts the restored dir's secrets there). */
+  forDataDir?(dataDir: string): SecretStore;
 }
 
 export const VAULT_KEY = 'vault-key';

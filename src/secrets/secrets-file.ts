@@ -3,6 +3,7 @@
 // risk: anyone who can read it as this user (or root, or a backup of the disk) has every secret.
 import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { SecretsFileUnsafeError } from './errors.js';
+import { dataDirScope } from './scope.js';
 import type { SecretStore } from './secret-store.js';
 
 export class SecretsFileStore implements SecretStore {
@@ -74,5 +75,9 @@ export class SecretsFileStore implements SecretStore {
 
   async probe(): Promise<void> {
     this.read();
+  }
+
+  forDataDir(dataDir: string): SecretStore {
+    return new SecretsFileStore(this.path, dataDirScope(dataDir));
   }
 }

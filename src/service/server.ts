@@ -14,6 +14,7 @@ import { registerModelRoutes } from './routes/models.js';
 import { registerPairRoutes } from './routes/pair.js';
 import { registerPassphraseRoutes } from './routes/passphrase.js';
 import { registerResponseRoutes } from './routes/responses.js';
+import { registerRestoreRoutes } from './routes/restore.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 
@@ -58,6 +59,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerBackupRoutes(app, kit);
   registerPassphraseRoutes(app, kit);
   registerAdminEventRoutes(app, kit);
+  registerRestoreRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }

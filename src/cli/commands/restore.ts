@@ -1,0 +1,127 @@
+// `sanad restore --list` and `sanad restore --target DIR`: generations newest data first, and a
+// verified restore into an empty or absent folder. Reads the live data dir (read-only) only for
+// the repository and its passphrase; the passphrase of a new machine comes from stdin or a
+// no-echo prompt, never argv. Exit 0 ok; 1 failed or refused (DIR as it was); 2 usage.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createRestic, ResticError } from '../../backup/restic/index.js';
+import { createLogger, levelFromEnv } from '../../log/logger.js';
+import { openRepository, PassphraseNeededError, type RepositorySource } from '../../restore/open-repository.js';
+import { restoreGeneration, shellQuote, type RestoreResult } from '../../restore/restore-generation.js';
+import type { RestoreProgress } from '../../restore/restore-progress.js';
+import { repositorySourceFor, UnknownRepositoryError } from '../../restore/restore-source.js';
+import { openSecretStore } from '../../secrets/open-secret-store.js';
+import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../secrets/secret-store.js';
+import { Vault } from '../../secrets/vault.js';
+import { openStore, storePath } from '../../store/open.js';
+import { CliError, usageError } from '../cli-error.js';
+import type { Io } from '../io.js';
+import { readSecretFromStdin } from '../read-secret.js';
+
+const OPTIONS = {
+  list: { type: 'boolean' },
+  target: { type: 'string' },
+  generation: { type: 'string' },
+  repo: { type: 'string' },
+  'passphrase-stdin': { type: 'boolean' },
+  'models-in-place': { type: 'boolean' },
+} as const;
+
+function parse(args: string[]): { list: boolean; target?: string; generation?: number; repo: string; stdin: boolean; inPlace: boolean } {
+  const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+  if (values.list && values.target !== undefined) throw usageError('Give either --list or --target DIR, not both.');
+  if (!values.list && values.target === undefined) throw usageError('Say what to do: `sanad restore --list` or `sanad restore --target DIR`.');
+  if (values.target === '') throw usageError('--target needs a folder.');
+  if (values.generation !== undefined && !/^[1-9][0-9]*$/.test(values.generation)) throw usageError(`--generation takes a generation number (see \`sanad restore --list\`), not "${values.generation}".`);
+  if (values.list && (values.generation !== undefined || values['models-in-place'])) throw usageError('--generation and --models-in-place go with --target.');
+  return {
+    list: values.list ?? false,
+    ...(values.target !== undefined ? { target: values.target } : {}),
+    ...(values.generation !== undefined ? { generation: Number(values.generation) } : {}),
+    repo: values.repo ?? 'local',
+    stdin: values['passphrase-stdin'] ?? false,
+    inPlace: values['models-in-place'] ?? false,
+  };
+}
+
+function cliError(err: unknown): never {
+  if (err instanceof ResticError || err instanceof PassphraseNeededError || err instanceof UnknownRepositoryError) throw new CliError(err.message);
+  throw err;
+}
+
+export async function restoreCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
+  const opts = parse(args);
+  const live = await openSecretStore(dataDir, secretsFile);
+  if (!existsSync(storePath(dataDir))) {
+    throw new CliError(`There is no Sanad data at ${dataDir}. On a new machine: run \`sanad serve\` once, add the repository with \`sanad repo add\`, then restore.`);
+  }
+  const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'warn') });
+  // Read-only: a restore never writes to the live data dir, even beside a running service.
+  const db = openStore(storePath(dataDir), { readonly: true });
+  try {
+    const key = await live.get(VAULT_KEY);
+    const source = await repositorySourceFor({
+      db, dataDir, repoName: opts.repo,
+      vault: key ? new Vault(db, Buffer.from(key, 'base64')) : null,
+      secretsDescription: live.description,
+      knownPassphrase: await live.get(RESTIC_PASSPHRASE),
+      askPassphrase: async () => {
+        if (opts.stdin) return readSecretFromStdin('');
+        if (!process.stdin.isTTY) return null;
+        return readSecretFromStdin(`Passphrase of the repository "${opts.repo}" (from the recovery kit): `);
+      },
+      passphraseHint: 'pipe it in with --passphrase-stdin, or run this in a terminal to be asked',
+    }).catch(cliError);
+    if (opts.list) return await list(source, dataDir, io);
+    return await restore(source, opts, dataDir, io, secretsFile, logger);
+  } finally {
+    db.close();
+  }
+}
+
+async function list(source: RepositorySource, dataDir: string, io: Io): Promise<number> {
+  const restic = createRestic({ binary: source.binary, cacheDir: join(dataDir, 'backups', 'cache') });
+  const { generations } = await openRepository(restic, source).catch(cliError);
+  const rows = generations.map((g) => ({ generation: g.generation, snapshot_id: g.snapshot_id, repo: g.repo, time: g.time, size_bytes: g.size_bytes }));
+  io.result(rows, () =>
+    rows.length === 0
+      ? `The repository "${source.repoName}" holds no Sanad generation yet.`
+      : ['generation  data from             snapshot  taken                           size',
+        ...rows.map((r) => `${r.generation}  ${new Date(r.generation * 1000).toISOString().slice(0, 19)}Z  ${r.snapshot_id.slice(0, 8)}  ${r.time}  ${r.size_bytes ?? '-'}`)].join('\n'),
+  );
+  return 0;
+}
+
+async function restore(
+  source: RepositorySource, opts: ReturnType<typeof parse>, dataDir: string, io: Io, secretsFile: string | undefined, logger: ReturnType<typeof createLogger>,
+): Promise<number> {
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  process.once('SIGINT', onSigint);
+  let shown = '';
+  const onProgress = (p: RestoreProgress): void => {
+    if (io.json) return;
+    const step = p.phase === 'restoring' ? `restoring ${Math.floor((p.percent ?? 0) * 10) * 10}%` : p.phase;
+    if (step !== shown) io.note(`… ${step}`);
+    shown = step;
+  };
+  let result: RestoreResult;
+  try {
+    result = await restoreGeneration({
+      source, liveDataDir: dataDir, target: opts.target ?? '', modelsInPlace: opts.inPlace, logger, onProgress, signal: abort.signal,
+      ...(opts.generation !== undefined ? { generation: opts.generation } : {}),
+      secretsFor: (dir) => openSecretStore(dir, secretsFile),
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  const next = result.next_step && secretsFile ? `${result.next_step} --secrets-file ${shellQuote(secretsFile)}` : result.next_step;
+  if (io.json) {
+    io.out(JSON.stringify({ generation: result.generation, target: result.target, checks: result.checks, ok: result.ok, snapshot_id: result.snapshot_id, repo: result.repo, next_step: next, error: result.error }));
+  } else {
+    io.note(result.checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`).join('\n'));
+    io.note(result.ok ? `Restored generation ${result.generation ?? ''} into ${result.target}.\nNext: ${next ?? ''}` : `sanad: restore failed. ${result.error ?? ''}`);
+  }
+  return result.ok ? 0 : 1;
+}

@@ -1,0 +1,67 @@
+// The checks on the assembled data dir: each database read-only (integrity, table count), the
+// registry pointed at the restored files (then integrity again), each model registration, the
+// vault key against the vault, and finally Sanad's own answer to "where is each store?".
+import { join } from 'node:path';
+import { listModels, type ModelRow } from '../store/models.js';
+import { openStore } from '../store/open.js';
+import type { Placement } from './assemble.js';
+import { CheckFailed, type CheckList } from './checks.js';
+import { pointRegistry, sourceDataDir } from './point-registry.js';
+import { integrityReadOnly, storesLocated, vaultDecrypts } from './store-checks.js';
+
+export interface RestoredDir {
+  placed: Placement;
+  /** The generation's folder as backed up: names the data dir it came from. */
+  generationPath: string;
+  target: string;
+  inPlace: boolean;
+  vaultKey: Buffer;
+}
+
+function registeredModels(storeFile: string): ModelRow[] {
+  const db = openStore(storeFile, { readonly: true });
+  try {
+    return listModels(db);
+  } finally {
+    db.close();
+  }
+}
+
+export async function checkRestoredStores(dir: RestoredDir, checks: CheckList): Promise<void> {
+  const { placed } = dir;
+  const names = placed.stores.map((s) => s.name).join(', ');
+  const counted = await checks.run('sqlite:integrity', async () => {
+    const found = placed.stores.map((s) => ({ s, tables: integrityReadOnly(s.path).tables }));
+    return { detail: `${names}: integrity_check ok on a read-only connection.`, value: found };
+  });
+  await checks.run('sqlite:tables', async () => {
+    const bad = counted.find((c) => c.tables !== c.s.tables);
+    if (bad) throw new CheckFailed(`${bad.s.name} has ${bad.tables} tables; the manifest says ${bad.s.tables}.`);
+    return { detail: `${counted.map((c) => `${c.s.name}: ${c.tables} tables`).join('; ')}, as in the manifest.`, value: undefined };
+  });
+  const store = placed.stores.find((s) => s.name === 'sanad.db');
+  if (store) {
+    await checks.run('registry:updated', async () => {
+      const u = await pointRegistry(store.path, { models: placed.models, modelsInPlace: dir.inPlace, oldDataDir: sourceDataDir(dir.generationPath), newDataDir: dir.target });
+      // The update wrote to the file: check it again, read-only, before anything relies on it.
+      integrityReadOnly(store.path);
+      const models = dir.inPlace ? 'models keep their original paths' : `${u.models} model path(s) now under ${join(dir.target, 'models')}`;
+      return { detail: `${models}; ${u.local} integrity_check ok again afterwards.`, value: undefined };
+    });
+    for (const row of registeredModels(store.path)) {
+      const m = placed.models.find((p) => p.item.model_id === row.id);
+      await checks.run(`models:${row.id}`, async () => {
+        if (!m) return { detail: `not in this backup (its file was missing when the backup ran); the registry still names ${row.path}.`, value: undefined };
+        if (row.path !== m.path || row.sha256 !== m.item.sha256 || row.size_bytes !== m.item.size) {
+          throw new CheckFailed(`the registry names ${row.path} (sha256 ${row.sha256.slice(0, 12)}…), not the verified file ${m.path}.`);
+        }
+        return { detail: `registered at ${row.path}; its size and sha256 were verified.`, value: undefined };
+      });
+    }
+    await checks.run('vault:decrypt', async () => {
+      const verdict = vaultDecrypts(store.path, dir.vaultKey);
+      return { detail: verdict === 'ok' ? "the backup's vault key opens the restored vault." : 'the vault is empty; the key is kept for secrets added later.', value: undefined };
+    });
+  }
+  await checks.run('store:located', async () => ({ detail: await storesLocated(dir.target, placed.stores), value: undefined }));
+}

@@ -1,0 +1,122 @@
+// Getting a generation out of restic with as few restic runs as possible (each pays its own start
+// and key derivation, ~0.5 s): the manifest and the vault key are read into memory while `restic
+// restore` already writes everything else (the vault key excluded by path) into the work folder.
+// A manifest or key that fails its check stops the restore and waits for every restic to exit,
+// so nothing writes into a target that is being put back.
+import { basename, join } from 'node:path';
+import { describeManifestProblem, ManifestSchema, type Manifest, type ModelManifestItem, type SqliteManifestItem } from '../backup/generation/manifest.js';
+import { VAULT_KEY_FILE } from '../backup/generation/vault-key-file.js';
+import type { Restic, ResticRepo } from '../backup/restic/index.js';
+import { CheckFailed, type CheckList } from './checks.js';
+import { RestoreMeter, watchRestoredBytes, type RestoreProgress } from './restore-progress.js';
+import { generationFile, manifestPath, type SnapshotGeneration } from './snapshot-generations.js';
+import { verifyBytes, type Settled } from './verify-file.js';
+
+export interface Parts {
+  manifest: Manifest;
+  manifestBytes: number;
+  stores: SqliteManifestItem[];
+  models: ModelManifestItem[];
+  keyItem: { path: string; size: number; sha256: string };
+}
+
+export interface Fetched {
+  parts: Parts;
+  vaultKey: Buffer;
+  /** restic's restore target: every file at its original absolute path below it. */
+  filesDir: string;
+}
+
+export interface FetchInput {
+  restic: Restic;
+  repo: ResticRepo;
+  g: SnapshotGeneration;
+  work: string;
+  inPlace: boolean;
+  checks: CheckList;
+  progress: (p: RestoreProgress) => void;
+  signal?: AbortSignal;
+}
+
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then((value) => ({ value }), (error: unknown) => ({ error }));
+}
+
+function partsOf(manifest: Manifest, manifestBytes: number, g: SnapshotGeneration): Parts {
+  if (manifest.generation !== g.generation) throw new CheckFailed(`The manifest says generation ${manifest.generation}, its folder in the snapshot says ${g.generation}.`);
+  const keys = manifest.items.filter((i) => i.kind === 'vault_key');
+  const keyItem = keys[0];
+  if (!keyItem || keys.length !== 1) throw new CheckFailed(`The manifest lists ${keys.length} vault keys; a generation has exactly one.`);
+  if (keyItem.path !== VAULT_KEY_FILE) throw new CheckFailed(`The manifest names the vault key "${keyItem.path}", not ${VAULT_KEY_FILE}.`);
+  const stores = manifest.items.filter((i): i is SqliteManifestItem => i.kind === 'sqlite');
+  for (const s of stores) {
+    if (basename(s.path) !== s.path || s.path === '..' || s.path === '.') throw new CheckFailed(`The manifest names a database "${s.path}" outside its generation folder.`);
+  }
+  const models = manifest.items.filter((i): i is ModelManifestItem => i.kind === 'model');
+  return { manifest, manifestBytes, stores, models, keyItem };
+}
+
+function parseManifest(text: string, g: SnapshotGeneration): Parts {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new CheckFailed(`manifest.json in snapshot ${g.snapshot_id.slice(0, 8)} is not valid JSON.`);
+  }
+  const parsed = ManifestSchema.safeParse(json);
+  if (!parsed.success) throw new CheckFailed(`manifest.json does not match the manifest format (${describeManifestProblem(parsed.error)}).`);
+  return partsOf(parsed.data, Buffer.byteLength(text) + 1, g);
+}
+
+export async function fetchGeneration(f: FetchInput): Promise<Fetched> {
+  const { restic, repo, g, checks } = f;
+  const filesDir = join(f.work, 'files');
+  const abort = new AbortController();
+  const onAbort = (): void => abort.abort();
+  f.signal?.addEventListener('abort', onAbort, { once: true });
+  const opt = { signal: abort.signal };
+  const meter = new RestoreMeter(f.progress);
+  const stopWatching = watchRestoredBytes(filesDir, (b) => meter.bytes(b));
+  // Models kept in place are every snapshot path besides the generation folder.
+  const exclude = [generationFile(g, VAULT_KEY_FILE), ...(f.inPlace ? g.paths.filter((p) => p !== g.generation_path) : [])];
+  const restored = settle(restic.restore(repo, g.snapshot_id, { target: filesDir, exclude, ...opt }));
+  const keyDump = settle(restic.dumpText(repo, g.snapshot_id, generationFile(g, VAULT_KEY_FILE), { ...opt, maxBytes: 4096 }));
+  try {
+    f.progress({ phase: 'reading_manifest' });
+    const parts = await checks.run('manifest:valid', async () => {
+      const p = parseManifest(await restic.dumpText(repo, g.snapshot_id, manifestPath(g), opt), g);
+      const m = p.manifest;
+      return {
+        detail: `format ${m.format_version}, Sanad ${m.app_version}, host ${m.host}, made ${m.created_at}: ${p.stores.length} database(s), ${p.models.length} model(s), a vault key.`,
+        value: p,
+      };
+    });
+    const vaultKey = await checks.run(`item:${VAULT_KEY_FILE}`, async () => {
+      const dumped = await keyDump;
+      if ('error' in dumped) throw dumped.error;
+      const detail = verifyBytes(VAULT_KEY_FILE, Buffer.from(dumped.value, 'utf8'), parts.keyItem);
+      const key = Buffer.from(dumped.value, 'base64');
+      if (key.length !== 32) throw new CheckFailed(`${VAULT_KEY_FILE} does not hold a 32-byte key.`);
+      return { detail, value: key };
+    });
+    const total = parts.manifestBytes + parts.stores.reduce((n, s) => n + s.size, 0) + (f.inPlace ? 0 : parts.models.reduce((n, m) => n + m.size, 0));
+    meter.start(total);
+    const outcome = await restored;
+    await checks.run('snapshot:restored', async () => {
+      if ('error' in outcome) throw outcome.error;
+      const kept = f.inPlace ? ', models left where they are' : '';
+      return { detail: `restic restored ${mib(total)} into the work folder (the vault key excluded${kept}).`, value: undefined };
+    });
+    meter.done();
+    return { parts, vaultKey, filesDir };
+  } catch (err) {
+    abort.abort();
+    await Promise.all([restored, keyDump]);
+    throw err;
+  } finally {
+    stopWatching();
+    f.signal?.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,37 @@
+// The restored store still names the old machine's paths: the model registry points at the files
+// the backup read, and the local repository may sit in the old data dir. Both are pointed at the
+// restored dir in one transaction, on a plain connection that keeps the rollback-journal mode.
+import Database from 'better-sqlite3';
+import { stat } from 'node:fs/promises';
+import { defaultLocalLocation, LOCAL } from '../backup/repositories.js';
+import type { PlacedModel } from './assemble.js';
+
+/** The data dir a generation came from: its staging path without `/backups/staging/<epoch>`. */
+export function sourceDataDir(generationPath: string): string {
+  return generationPath.replace(/[/\\]backups[/\\]staging[/\\][0-9]+$/, '');
+}
+
+export interface RegistryUpdate {
+  models: number;
+  /** What happened to the `local` repository row, for the checklist. */
+  local: string;
+}
+
+export async function pointRegistry(storeFile: string, input: { models: PlacedModel[]; modelsInPlace: boolean; oldDataDir: string; newDataDir: string }): Promise<RegistryUpdate> {
+  const moved = input.modelsInPlace ? [] : await Promise.all(input.models.map(async (m) => ({ id: m.item.model_id, path: m.path, mtime: Math.floor((await stat(m.path)).mtimeMs) })));
+  const db = new Database(storeFile, { fileMustExist: true });
+  try {
+    return db.transaction((): RegistryUpdate => {
+      const update = db.prepare('UPDATE models SET path = ?, mtime_ms = ? WHERE id = ?');
+      for (const m of moved) update.run(m.path, m.mtime, m.id);
+      const row = db.prepare<[string], { location: string }>('SELECT location FROM repositories WHERE name = ?').get(LOCAL);
+      if (!row) return { models: moved.length, local: 'no local repository row (the restored Sanad makes one on start).' };
+      if (row.location !== defaultLocalLocation(input.oldDataDir)) return { models: moved.length, local: `the local repository stays at ${row.location}.` };
+      const next = defaultLocalLocation(input.newDataDir);
+      db.prepare('UPDATE repositories SET location = ? WHERE name = ?').run(next, LOCAL);
+      return { models: moved.length, local: `the local repository moves with the data dir to ${next} (made on the first backup; the old snapshots stay in ${row.location}).` };
+    })();
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,105 @@
+// `sanad restore --target DIR` and the GUI's restore: one generation from a repository into an
+// empty or absent folder, verified piece by piece (see restore-steps.ts), then the restored
+// dir's secrets into the keychain, last. Any failure puts DIR back as it was (absent or empty)
+// and leaves no keychain entry for it; the live data dir is only ever read.
+import { rm } from 'node:fs/promises';
+import { silentLogger, type Logger } from '../log/logger.js';
+import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
+import { CheckList, RestoreStopped, type RestoreCheck } from './checks.js';
+import type { RepositorySource } from './open-repository.js';
+import type { RestoreProgress } from './restore-progress.js';
+import { restoreSteps, type StepState } from './restore-steps.js';
+import { inspectTarget, prepareTarget, rollbackTarget } from './target-dir.js';
+
+export interface RestoreRequest {
+  source: RepositorySource;
+  /** The data dir this Sanad runs on: never written, and the target must stay apart from it. */
+  liveDataDir: string;
+  target: string;
+  /** Default: the newest generation by epoch. */
+  generation?: number;
+  /** Verify the models at their original paths instead of restoring them. */
+  modelsInPlace?: boolean;
+  /** The secret store for the restored dir (keychain or secrets file), scoped to it. */
+  secretsFor(dataDir: string): Promise<SecretStore>;
+  onProgress?(p: RestoreProgress): void;
+  signal?: AbortSignal;
+  logger?: Logger;
+}
+
+export interface RestoreResult {
+  ok: boolean;
+  generation: number | null;
+  snapshot_id: string | null;
+  repo: string;
+  target: string;
+  checks: RestoreCheck[];
+  /** What to run next (only when ok). */
+  next_step: string | null;
+  /** One sentence: what failed and what state DIR was left in (only when not ok). */
+  error: string | null;
+}
+
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export async function restoreGeneration(req: RestoreRequest): Promise<RestoreResult> {
+  const logger = req.logger ?? silentLogger;
+  const progress = (p: RestoreProgress): void => {
+    try {
+      req.onProgress?.(p);
+    } catch {
+      // A broken progress listener must not break the restore.
+    }
+  };
+  const checks = new CheckList();
+  const inspection = await inspectTarget(req.target, req.liveDataDir);
+  checks.all.push(...inspection.checks);
+  const base = { repo: req.source.repoName, target: inspection.path };
+  if (inspection.state === null) {
+    const why = checks.firstFailure()?.detail ?? 'the target was refused.';
+    return { ...base, ok: false, generation: req.generation ?? null, snapshot_id: null, checks: checks.all, next_step: null, error: `Refused: ${why}` };
+  }
+
+  const target = await prepareTarget(inspection.path, inspection.state);
+  const state: StepState = { generation: null, snapshotId: null, secrets: null, secretsWritten: false };
+  try {
+    await restoreSteps(req, target, checks, state, progress);
+  } catch (err) {
+    if (!(err instanceof RestoreStopped)) {
+      logger.error('restore failed unexpectedly', { error: err instanceof Error ? err.stack : String(err) });
+      checks.all.push({ name: 'restore:completed', ok: false, detail: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  progress({ phase: 'cleaning_up' });
+  await rm(target.work, { recursive: true, force: true }).catch(() => undefined);
+  const failed = checks.firstFailure();
+  let error: string | null = null;
+  if (failed) {
+    const secrets = state.secretsWritten && state.secrets ? await forget(state.secrets) : 'nothing was stored in the keychain';
+    await rollbackTarget(target);
+    error = `${failed.name} failed: ${failed.detail} ${target.path} was ${target.state === 'absent' ? 'removed' : 'emptied again'}; ${secrets}.`;
+  }
+  progress({ phase: 'done' });
+  logger.info('restore finished', { target: target.path, repo: base.repo, generation: state.generation, ok: !failed, failed: failed?.name });
+  return {
+    ...base,
+    ok: !failed,
+    generation: state.generation,
+    snapshot_id: state.snapshotId,
+    checks: checks.all,
+    next_step: failed ? null : `sanad serve --data-dir ${shellQuote(target.path)}`,
+    error,
+  };
+}
+
+/** Removes the restored dir's secrets after a failure; says what was done. */
+async function forget(store: SecretStore): Promise<string> {
+  try {
+    for (const name of [VAULT_KEY, RESTIC_PASSPHRASE, VAULT_KEY_NEXT]) await store.delete(name);
+    return `its entries in ${store.description} were removed`;
+  } catch (err) {
+    return `its entries in ${store.description} could not be removed (${err instanceof Error ? err.message : String(err)}); delete them by hand`;
+  }
+}

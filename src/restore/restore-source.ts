@@ -1,0 +1,50 @@
+// Where a restore reads from, as named in a data dir: its repository row (local or offsite), the
+// credentials in its vault, and its own passphrase. Reads only; the CLI opens the store read-only.
+import { defaultLocalLocation, getRepository, LOCAL, type Repository } from '../backup/repositories.js';
+import { findRestic } from '../backup/restic/index.js';
+import { toResticRepo } from '../backup/restic-target.js';
+import { MissingSecretError } from '../secrets/errors.js';
+import type { Vault } from '../secrets/vault.js';
+import type { Db } from '../store/open.js';
+import type { RepositorySource } from './open-repository.js';
+
+export class UnknownRepositoryError extends Error {
+  constructor(name: string, dataDir: string) {
+    super(`There is no repository named "${name}" in ${dataDir}; see \`sanad repo list\` (on a new machine, add it first with \`sanad repo add\`).`);
+    this.name = 'UnknownRepositoryError';
+  }
+}
+
+export interface SourceInput {
+  db: Db;
+  dataDir: string;
+  repoName: string;
+  /** The data dir's vault (offsite credentials); null when it has no vault key. */
+  vault: Vault | null;
+  /** Where `vault` would come from, for the message when it is missing. */
+  secretsDescription: string;
+  knownPassphrase: string | null;
+  askPassphrase?: () => Promise<string | null>;
+  passphraseHint?: string;
+}
+
+export async function repositorySourceFor(input: SourceInput): Promise<RepositorySource> {
+  const row: Repository | null =
+    getRepository(input.db, input.repoName) ??
+    // A data dir that never backed up has no row yet; its local repository is the default one.
+    (input.repoName === LOCAL
+      ? { name: LOCAL, type: 'local', location: defaultLocalLocation(input.dataDir), options: {}, enabled: true, created_at: 0, last_ok_at: null, last_error: null, last_error_at: null }
+      : null);
+  if (!row) throw new UnknownRepositoryError(input.repoName, input.dataDir);
+  const vault = input.vault;
+  if (!vault && row.type !== 'local') throw new MissingSecretError('vault key', input.secretsDescription);
+  const binary = await findRestic({ ...(process.env.SANAD_RESTIC ? { configuredPath: process.env.SANAD_RESTIC } : {}) });
+  return {
+    repoName: row.name,
+    binary,
+    knownPassphrase: input.knownPassphrase,
+    ...(input.askPassphrase ? { askPassphrase: input.askPassphrase } : {}),
+    ...(input.passphraseHint ? { passphraseHint: input.passphraseHint } : {}),
+    repoFor: (passphrase) => (vault ? toResticRepo(row, vault, passphrase) : { name: row.name, url: row.location, password: passphrase }),
+  };
+}

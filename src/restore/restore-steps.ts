@@ -1,0 +1,152 @@
+// The steps of one restore, each recorded as a check: find the generation (by epoch), fetch it
+// (fetch-generation.ts: manifest and vault key into memory, the rest into the work folder), verify every
+// item, place the files, check each database read-only, point the registry at the restored dir,
+// ask Sanad's store code where it would read, clean up, and only then store the secrets.
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ModelManifestItem } from '../backup/generation/manifest.js';
+import { createRestic, type Restic, type ResticRepo } from '../backup/restic/index.js';
+import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
+import { placeFiles, type Placement } from './assemble.js';
+import { checkRestoredStores } from './check-restored.js';
+import { CheckFailed, type CheckList } from './checks.js';
+import { fetchGeneration, type Parts } from './fetch-generation.js';
+import { openRepository } from './open-repository.js';
+import type { RestoreRequest } from './restore-generation.js';
+import type { RestoreProgress } from './restore-progress.js';
+import type { SnapshotGeneration } from './snapshot-generations.js';
+import { sqliteStrays } from './store-checks.js';
+import type { PreparedTarget } from './target-dir.js';
+import { settleInOrder, verifyFile } from './verify-file.js';
+
+export interface StepState {
+  generation: number | null;
+  snapshotId: string | null;
+  secrets: SecretStore | null;
+  secretsWritten: boolean;
+}
+
+export async function restoreSteps(
+  req: RestoreRequest,
+  target: PreparedTarget,
+  checks: CheckList,
+  state: StepState,
+  progress: (p: RestoreProgress) => void,
+): Promise<void> {
+  const signal = req.signal;
+  const inPlace = req.modelsInPlace ?? false;
+  const cancelled = (): void => {
+    if (signal?.aborted) checks.fail('restore:cancelled', 'The restore was cancelled.');
+  };
+  // Fails now rather than after a long restore when there is no keychain to put the secrets in.
+  state.secrets = await checks.run('keychain:available', async () => {
+    const store = await req.secretsFor(target.path);
+    await store.probe();
+    return { detail: `${store.description} answers.`, value: store };
+  });
+  // restic's cache lives in the work folder: the restore writes nothing outside the target.
+  const restic: Restic = createRestic({ binary: req.source.binary, cacheDir: join(target.work, 'cache'), ...(req.logger ? { logger: req.logger } : {}) });
+
+  progress({ phase: 'opening' });
+  const { repo, passphrase, g } = await findGeneration(restic, req, checks);
+  state.generation = g.generation;
+  state.snapshotId = g.snapshot_id;
+  cancelled();
+
+  const { parts, vaultKey, filesDir } = await fetchGeneration({ restic, repo, g, work: target.work, inPlace, checks, progress, ...(signal ? { signal } : {}) });
+  cancelled();
+
+  progress({ phase: 'verifying' });
+  await verifyItems(parts, filesDir, g.generation_path, inPlace, checks);
+  cancelled();
+
+  progress({ phase: 'assembling' });
+  const placed = await checks.run('files:placed', async () => {
+    const p = await placeFiles({ filesDir, generationPath: g.generation_path, target: target.path, stores: parts.stores, models: parts.models, modelsInPlace: inPlace });
+    const where = inPlace ? `${p.models.length} model(s) stay where they are` : `${p.models.length} model(s) into ${join(target.path, 'models')}`;
+    return { detail: `${p.stores.map((s) => s.name).join(', ')} into ${target.path}; ${where}.`, value: p };
+  });
+
+  progress({ phase: 'checking' });
+  await checkRestoredStores({ placed, generationPath: g.generation_path, target: target.path, inPlace, vaultKey }, checks);
+
+  await checkLayout(target, placed, inPlace, checks);
+
+  progress({ phase: 'storing_secrets' });
+  await storeSecrets(state, target.path, vaultKey, passphrase, checks);
+}
+
+async function findGeneration(restic: Restic, req: RestoreRequest, checks: CheckList): Promise<{ repo: ResticRepo; passphrase: string; g: SnapshotGeneration }> {
+  return checks.run('snapshot:found', async () => {
+    const opened = await openRepository(restic, req.source, req.signal);
+    const found = req.generation === undefined ? opened.generations[0] : opened.generations.find((x) => x.generation === req.generation);
+    if (!found) {
+      throw new CheckFailed(req.generation === undefined
+        ? `The repository "${req.source.repoName}" holds no Sanad generation yet.`
+        : `Generation ${req.generation} is not in the repository "${req.source.repoName}"; \`sanad restore --list\` shows the ones there.`);
+    }
+    const n = opened.generations.length;
+    const which = req.generation === undefined ? `the newest data of ${n} generation${n === 1 ? '' : 's'}` : 'as asked';
+    return {
+      detail: `generation ${found.generation} (${which}): snapshot ${found.snapshot_id.slice(0, 8)} taken ${found.time} on ${found.host}, repository "${req.source.repoName}".`,
+      value: { repo: opened.repo, passphrase: opened.passphrase, g: found },
+    };
+  });
+}
+
+async function verifyItems(parts: Parts, filesDir: string, generationPath: string, inPlace: boolean, checks: CheckList): Promise<void> {
+  const items: Array<{ name: string; verify: () => Promise<string> }> = [
+    ...parts.stores.map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item) })),
+    ...parts.models.map((item) => ({ name: `item:${item.path}`, verify: () => verifyModel(item, filesDir, inPlace) })),
+  ];
+  // Hashing is the long part of verifying: two files at a time, reported in manifest order.
+  const verdicts = await settleInOrder(items.map((i) => i.verify), 2);
+  for (const [i, item] of items.entries()) {
+    const verdict = verdicts[i];
+    await checks.run(item.name, async () => {
+      if (!verdict) throw new Error(`${item.name} was not verified.`);
+      if ('error' in verdict) throw verdict.error;
+      return { detail: verdict.value, value: undefined };
+    });
+  }
+}
+
+/** The work folder goes; what stays must be exactly the data dir: no side files, nothing extra. */
+async function checkLayout(target: PreparedTarget, placed: Placement, inPlace: boolean, checks: CheckList): Promise<void> {
+  await checks.run('target:layout', async () => {
+    await rm(target.work, { recursive: true, force: true });
+    const expected = new Set([...placed.stores.map((s) => s.name), ...(!inPlace && placed.models.length > 0 ? ['models'] : [])]);
+    const entries = await readdir(target.path);
+    const strays = await sqliteStrays(target.path);
+    if (strays.length > 0) throw new CheckFailed(`SQLite side files were left in ${target.path}: ${strays.join(', ')}.`);
+    const extra = entries.filter((e) => !expected.has(e));
+    const missing = [...expected].filter((e) => !entries.includes(e));
+    if (extra.length > 0 || missing.length > 0) throw new CheckFailed(`${target.path} should hold ${[...expected].join(', ')}; it has ${entries.join(', ') || 'nothing'}.`);
+    return { detail: `${target.path} holds ${entries.sort().join(', ')} and nothing else (no -wal/-shm/-journal, work folder removed).`, value: undefined };
+  });
+}
+
+/** Last: the restored dir's secrets, read back to be sure. A failure here is cleaned up by the caller. */
+async function storeSecrets(state: StepState, target: string, vaultKey: Buffer, passphrase: string, checks: CheckList): Promise<void> {
+  await checks.run('keychain:stored', async () => {
+    const store = state.secrets;
+    if (!store) throw new CheckFailed('No secret store was opened for the restored dir.');
+    state.secretsWritten = true;
+    await store.set(VAULT_KEY, vaultKey.toString('base64'));
+    await store.set(RESTIC_PASSPHRASE, passphrase);
+    await store.delete(VAULT_KEY_NEXT);
+    const [key, pass] = [await store.get(VAULT_KEY), await store.get(RESTIC_PASSPHRASE)];
+    if (key !== vaultKey.toString('base64') || pass !== passphrase) throw new CheckFailed(`${store.description} did not give back what was stored.`);
+    return { detail: `the vault key and the backup passphrase are in ${store.description}, for ${target} only.`, value: undefined };
+  });
+}
+
+async function verifyModel(item: ModelManifestItem, filesDir: string, inPlace: boolean): Promise<string> {
+  if (!inPlace) return verifyFile(join(filesDir, item.path), item);
+  try {
+    return `at its original place: ${await verifyFile(item.path, item)}`;
+  } catch (err) {
+    if (!(err instanceof CheckFailed)) throw err;
+    throw new CheckFailed(`model "${item.model_id}" kept in place (--models-in-place): ${err.detail} Put back the file the backup had, or restore without --models-in-place.`);
+  }
+}

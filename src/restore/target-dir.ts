@@ -1,0 +1,91 @@
+// The restore target: refused unless it is an empty or absent folder well apart from the live
+// data dir, and put back exactly as it was (absent or empty) when a restore fails, so a failure
+// never leaves a half data dir that looks whole. Paths are compared after resolving symlinks.
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, realpath, rm } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { RestoreCheck } from './checks.js';
+
+export const WORK_PREFIX = '.sanad-restore-';
+
+export type TargetState = 'absent' | 'empty';
+
+export interface TargetInspection {
+  /** Absolute, symlinks resolved where they exist. */
+  path: string;
+  checks: RestoreCheck[];
+  /** null: refused (see the failed check); nothing was written. */
+  state: TargetState | null;
+}
+
+/** The real path of `p`: its deepest existing ancestor resolved through symlinks, the rest appended. */
+export async function realish(p: string): Promise<string> {
+  const full = resolve(p);
+  let head = full;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return join(await realpath(head), ...tail.reverse());
+    } catch {
+      const up = dirname(head);
+      if (up === head) return full;
+      tail.push(basename(head));
+      head = up;
+    }
+  }
+}
+
+function within(inner: string, outer: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Whether `target` may receive a restore; writes nothing. */
+export async function inspectTarget(target: string, liveDataDir: string): Promise<TargetInspection> {
+  const path = await realish(target);
+  const live = await realish(liveDataDir);
+  const checks: RestoreCheck[] = [];
+  const refuse = (name: string, detail: string): TargetInspection => ({ path, checks: [...checks, { name, ok: false, detail }], state: null });
+
+  if (path === live) return refuse('target:outside_live', `${path} is the live data dir; restore into a new, empty folder elsewhere.`);
+  if (within(path, live)) return refuse('target:outside_live', `${path} is inside the live data dir ${live}; pick a folder outside it.`);
+  if (within(live, path)) return refuse('target:outside_live', `${path} contains the live data dir ${live}; pick a folder outside it.`);
+  checks.push({ name: 'target:outside_live', ok: true, detail: `${path} is apart from the live data dir ${live}.` });
+
+  const info = await lstat(path).catch(() => null);
+  if (!info) return { path, checks: [...checks, { name: 'target:empty', ok: true, detail: `${path} does not exist yet; it will be created.` }], state: 'absent' };
+  if (!info.isDirectory()) return refuse('target:empty', `${path} is not a folder; give an empty or absent folder.`);
+  const entries = await readdir(path);
+  if (entries.length > 0) {
+    if (entries.every((e) => e.startsWith(WORK_PREFIX))) {
+      return refuse('target:empty', `${path} holds only the work folder of an interrupted restore (${entries[0] ?? ''}); delete ${path} and run the restore again.`);
+    }
+    return refuse('target:empty', `${path} is not empty (${entries.length} entries); restore only into an empty or absent folder. Nothing in it was touched.`);
+  }
+  return { path, checks: [...checks, { name: 'target:empty', ok: true, detail: `${path} is an empty folder.` }], state: 'empty' };
+}
+
+export interface PreparedTarget {
+  path: string;
+  state: TargetState;
+  /** The first folder this restore created (the target or a missing parent), removed on failure. */
+  createdTop: string | null;
+  /** `<target>/.sanad-restore-<random>/`: restic's target and cache; removed at the end. */
+  work: string;
+}
+
+export async function prepareTarget(path: string, state: TargetState): Promise<PreparedTarget> {
+  const createdTop = state === 'absent' ? ((await mkdir(path, { recursive: true, mode: 0o700 })) ?? null) : null;
+  const work = join(path, `${WORK_PREFIX}${randomBytes(6).toString('hex')}`);
+  await mkdir(work, { mode: 0o700 });
+  return { path, state, createdTop, work };
+}
+
+/** Puts the target back as it was: removed if this restore created it, else emptied. */
+export async function rollbackTarget(t: PreparedTarget): Promise<void> {
+  if (t.state === 'absent') {
+    await rm(t.createdTop ?? t.path, { recursive: true, force: true });
+    return;
+  }
+  for (const name of await readdir(t.path).catch(() => [])) await rm(join(t.path, name), { recursive: true, force: true });
+}

@@ -1,0 +1,112 @@
+// /admin/restore: what the GUI's restore screen uses. List the generations of a repository (newest
+// data first), start one restore into an empty or absent folder (refused with 400 before anything
+// starts), and follow it: GET /admin/restore/{id}, plus restore.progress / restore.finished events.
+import { isAbsolute, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { createRestic, ResticError } from '../../backup/restic/index.js';
+import { openRepository, PassphraseNeededError, type RepositorySource } from '../../restore/open-repository.js';
+import { restoreGeneration } from '../../restore/restore-generation.js';
+import { repositorySourceFor, UnknownRepositoryError } from '../../restore/restore-source.js';
+import { inspectTarget } from '../../restore/target-dir.js';
+import type { ServiceContext } from '../context.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { RestoreJobs } from '../restore-jobs.js';
+import { secured, type RouteKit } from './kit.js';
+
+const Repo = z.string().min(1).max(64);
+const Passphrase = z.string().min(1).max(1024);
+const ListBody = z.object({ repo: Repo.optional(), passphrase: Passphrase.optional() });
+const StartBody = z.object({
+  target: z.string().min(1).max(4096),
+  generation: z.number().int().positive().optional(),
+  repo: Repo.optional(),
+  passphrase: Passphrase.optional(),
+  models_in_place: z.boolean().optional(),
+});
+
+function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const param = issue?.path.join('.') || null;
+  throw badRequest(`Invalid value for ${param ?? 'the body'}: ${issue?.message ?? 'invalid'}.`, param);
+}
+
+async function sourceFor(ctx: ServiceContext, repo: string, passphrase: string | undefined): Promise<RepositorySource> {
+  return repositorySourceFor({
+    db: ctx.db, dataDir: ctx.dataDir, repoName: repo, vault: ctx.secrets.vault, secretsDescription: ctx.secrets.store.description,
+    knownPassphrase: ctx.secrets.master.resticPassphrase,
+    askPassphrase: async () => passphrase ?? null,
+    passphraseHint: 'send it as "passphrase"',
+  });
+}
+
+function repositoryError(err: unknown): never {
+  if (err instanceof UnknownRepositoryError) throw new ApiError(404, 'not_found_error', 'repository_not_found', err.message, 'repo');
+  if (err instanceof PassphraseNeededError || (err instanceof ResticError && err.kind === 'wrong_password')) {
+    throw badRequest(err.message, 'passphrase', 'passphrase_refused');
+  }
+  if (err instanceof ResticError) throw new ApiError(503, 'service_unavailable_error', `repository_${err.kind}`, err.message);
+  throw err;
+}
+
+export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const { ctx } = kit;
+  const admin = secured(kit, 'admin');
+  const jobs = new RestoreJobs(ctx.adminEvents);
+  app.addHook('onClose', async () => jobs.close());
+
+  const generations = async (repo: string, passphrase: string | undefined): Promise<unknown> => {
+    const source = await sourceFor(ctx, repo, passphrase).catch(repositoryError);
+    const restic = createRestic({ binary: source.binary, cacheDir: join(ctx.dataDir, 'backups', 'cache'), logger: ctx.logger });
+    const { generations: list } = await openRepository(restic, source).catch(repositoryError);
+    return { object: 'list', data: list.map((g) => ({ generation: g.generation, snapshot_id: g.snapshot_id, repo: g.repo, time: g.time, size_bytes: g.size_bytes, host: g.host })) };
+  };
+
+  app.get<{ Querystring: { repo?: string } }>('/admin/restore/generations', { preHandler: admin }, async (req) => {
+    const repo = req.query.repo ?? 'local';
+    if (!Repo.safeParse(repo).success) throw badRequest('repo must be a repository name.', 'repo');
+    return generations(repo, undefined);
+  });
+
+  // A POST so a new machine's passphrase travels in the body, never in a URL.
+  app.post('/admin/restore/generations', { preHandler: admin }, async (req) => {
+    const body = parse(ListBody, req.body);
+    return generations(body.repo ?? 'local', body.passphrase);
+  });
+
+  app.post('/admin/restore', { preHandler: admin }, async (req, reply) => {
+    const body = parse(StartBody, req.body);
+    if (!isAbsolute(body.target)) throw badRequest('The target must be an absolute path to an empty or absent folder.', 'target');
+    if (jobs.running) throw new ApiError(409, 'conflict_error', 'restore_running', 'A restore is already running; wait for it to finish.');
+    const inspection = await inspectTarget(body.target, ctx.dataDir);
+    const refused = inspection.checks.find((c) => !c.ok);
+    if (refused) throw badRequest(refused.detail, 'target', 'target_refused');
+    const repo = body.repo ?? 'local';
+    const source = await sourceFor(ctx, repo, body.passphrase).catch((err: unknown) => {
+      if (err instanceof UnknownRepositoryError) throw badRequest(err.message, 'repo', 'repository_not_found');
+      throw err;
+    });
+    const job = jobs.start(inspection.path, repo, (onProgress, signal) =>
+      restoreGeneration({
+        source, liveDataDir: ctx.dataDir, target: inspection.path, logger: ctx.logger, onProgress, signal,
+        ...(body.generation !== undefined ? { generation: body.generation } : {}),
+        ...(body.models_in_place !== undefined ? { modelsInPlace: body.models_in_place } : {}),
+        secretsFor: async (dir) => {
+          const store = ctx.secrets.store.forDataDir?.(dir);
+          if (!store) throw new Error(`${ctx.secrets.store.description} cannot hold the secrets of another data dir; restore with the CLI instead.`);
+          return store;
+        },
+      }),
+    );
+    if (!job) throw new ApiError(409, 'conflict_error', 'restore_running', 'A restore is already running; wait for it to finish.');
+    return reply.code(202).send({ id: job.id, status: job.status });
+  });
+
+  app.get<{ Params: { id: string } }>('/admin/restore/:id', { preHandler: admin }, async (req) => {
+    const job = jobs.get(req.params.id);
+    if (!job) throw notFound(`Restore ${req.params.id}`, 'restore_not_found');
+    return job;
+  });
+}
