@@ -7,6 +7,7 @@ import { storeOnSend } from './idempotency.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerBackupRoutes } from './routes/backups.js';
+import { registerDrillRoutes } from './routes/drills.js';
 import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerModelRoutes } from './routes/models.js';
@@ -54,6 +55,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerAdminRoutes(app, kit);
   registerSecretRoutes(app, kit);
   registerBackupRoutes(app, kit);
+  registerDrillRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }

@@ -1,0 +1,136 @@
+// What a drill calls FAIL (exit 1 through the CLI), each on a real generation backed up with restic:
+// a database damaged before upload (its manifest describing the damaged file, so only the integrity
+// check can tell), a database with no tables where the source had some, a manifest item the snapshot
+// does not hold, a vault key that does not open the vault, and a flipped byte in a pack (deep).
+// A FAIL raises the critical `drill.failed` alert and makes /health/ready 503; the next PASS of the
+// newest generation clears both.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openAlerts } from '../../src/backup/alerts.js';
+import type { Manifest } from '../../src/backup/generation/index.js';
+import { getRepository } from '../../src/backup/repositories.js';
+import { field, str } from '../harness/api.js';
+import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
+import { backupHandMade, backupNow, drillCli, flipByte, packFiles, sha256 } from './kit.js';
+
+const open: TestAppliance[] = [];
+after(async () => {
+  for (const a of open) await a.close();
+});
+
+/** Replaces a manifest item's size and sha256 with those of the file as it is now. */
+function describeAgain(dir: string, manifest: Manifest, path: string): Manifest {
+  const data = readFileSync(join(dir, path));
+  return { ...manifest, items: manifest.items.map((i) => (i.path === path ? { ...i, size: data.length, sha256: sha256(data) } : i)) };
+}
+
+test('FAIL: a damaged database, zero tables, a missing item, a wrong vault key; alert and health follow', async () => {
+  const t = await startTestAppliance();
+  open.push(t);
+  const { ctx } = t.appliance;
+  ctx.secrets.vault.set('repo/example/secret', 'sealed');
+  await backupNow(ctx);
+  const healthy = await drillCli(t.dataDir);
+  assert.equal(healthy.ran.code, 0, healthy.ran.stdout);
+
+  // Pages in the middle of the copy overwritten before upload; the manifest describes the damaged file.
+  await backupHandMade(ctx, {
+    alter: (dir, manifest) => {
+      const path = join(dir, 'sanad.db');
+      const data = readFileSync(path);
+      randomBytes(Math.floor(data.length / 3)).copy(data, Math.floor(data.length / 3));
+      writeFileSync(path, data);
+      return describeAgain(dir, manifest, 'sanad.db');
+    },
+  });
+  const damaged = await drillCli(t.dataDir);
+  assert.equal(damaged.ran.code, 1, damaged.ran.stdout);
+  assert.equal(damaged.verdict, 'FAIL');
+  assert.equal(damaged.status('local:manifest'), 'pass', 'sizes and the manifest itself are fine');
+  assert.equal(damaged.status('local:sqlite:integrity'), 'fail');
+  assert.match(damaged.detail('local:sqlite:integrity'), /sanad\.db of generation \d+ is damaged/);
+  assert.equal(damaged.status('local:vault:decrypt'), 'unverified', 'the vault is not opened from a damaged store');
+
+  const alert = openAlerts(ctx.db).find((a) => a.key === 'drill.failed');
+  assert.equal(alert?.severity, 'critical');
+  assert.match(alert?.message ?? '', /local:sqlite:integrity/);
+  const unready = await t.api.get('/health/ready');
+  assert.equal(unready.status, 503);
+  assert.equal(field(unready.body, 'checks', 'drill', 'ok'), false);
+  assert.match(str(unready.body, 'checks', 'drill', 'detail'), /FAILED: local:sqlite:integrity/);
+
+  // A newer, healthy generation: the drill checks the newest, passes, and clears the alert.
+  await backupNow(ctx);
+  const again = await drillCli(t.dataDir);
+  assert.equal(again.ran.code, 0, again.ran.stdout);
+  assert.ok(!openAlerts(ctx.db).some((a) => a.key === 'drill.failed'), 'the pass of the newest generation cleared the alert');
+  assert.equal((await t.api.get('/health/ready')).status, 200);
+
+  // Zero tables where the manifest says the source had some.
+  await backupHandMade(ctx, {
+    alter: (dir, manifest) => {
+      rmSync(join(dir, 'sanad.db'));
+      new Database(join(dir, 'sanad.db')).close();
+      return describeAgain(dir, manifest, 'sanad.db');
+    },
+  });
+  const empty = await drillCli(t.dataDir);
+  assert.equal(empty.ran.code, 1, empty.ran.stdout);
+  assert.match(empty.detail('local:sqlite:integrity'), /has no tables, but the source had \d+/);
+
+  // The same empty file is no damage when the manifest says the source had no tables.
+  await backupHandMade(ctx, {
+    alter: (dir, manifest) => {
+      rmSync(join(dir, 'sanad.db'));
+      new Database(join(dir, 'sanad.db')).close();
+      const m = describeAgain(dir, manifest, 'sanad.db');
+      return { ...m, items: m.items.map((i) => (i.kind === 'sqlite' ? { ...i, tables: 0 } : i)) };
+    },
+  });
+  const noneExpected = await drillCli(t.dataDir);
+  assert.equal(noneExpected.status('local:sqlite:integrity'), 'pass', noneExpected.detail('local:sqlite:integrity'));
+
+  // The model the manifest lists was not captured in the snapshot.
+  await backupHandMade(ctx, { paths: (dir) => [dir] });
+  const missing = await drillCli(t.dataDir);
+  assert.equal(missing.ran.code, 1, missing.ran.stdout);
+  assert.equal(missing.status('local:manifest'), 'fail');
+  assert.match(missing.detail('local:manifest'), /\.gguf is missing/);
+  assert.equal(missing.status('local:sqlite:integrity'), 'pass', 'the rest of the generation is still checked');
+
+  // A vault key that is not the one that sealed the vault (the manifest matches the wrong key).
+  await backupHandMade(ctx, {
+    alter: (dir, manifest) => {
+      writeFileSync(join(dir, 'vault.key'), randomBytes(32).toString('base64'));
+      return describeAgain(dir, manifest, 'vault.key');
+    },
+  });
+  const wrongKey = await drillCli(t.dataDir);
+  assert.equal(wrongKey.ran.code, 1, wrongKey.ran.stdout);
+  assert.equal(wrongKey.status('local:vault:decrypt'), 'fail');
+  assert.match(wrongKey.detail('local:vault:decrypt'), /does not open the backup's vault/);
+  assert.equal(wrongKey.status('local:sqlite:integrity'), 'pass');
+});
+
+test('FAIL (deep): a flipped byte in a pack file', async () => {
+  const t = await startTestAppliance({ settings: { drill_read_subset_total: 1 } });
+  open.push(t);
+  const { ctx } = t.appliance;
+  await backupNow(ctx);
+  const repoDir = getRepository(ctx.db, 'local')?.location ?? '';
+  const clean = await drillCli(t.dataDir, ['--deep']);
+  assert.equal(clean.ran.code, 0, clean.ran.stdout);
+  const pack = packFiles(repoDir)[0];
+  assert.ok(pack, 'the repository has packs');
+  flipByte(pack.path);
+  const deep = await drillCli(t.dataDir, ['--deep']);
+  assert.equal(deep.ran.code, 1, deep.ran.stdout);
+  assert.equal(deep.verdict, 'FAIL');
+  assert.equal(deep.status('local:read-data'), 'fail');
+  assert.match(deep.detail('local:read-data'), /subset 1\/1: restic found damage/);
+  assert.ok(openAlerts(ctx.db).some((a) => a.key === 'drill.failed' && a.severity === 'critical'));
+});
