@@ -131,6 +131,6 @@ test('FAIL (deep): a flipped byte in a pack file', async () => {
   assert.equal(deep.ran.code, 1, deep.ran.stdout);
   assert.equal(deep.verdict, 'FAIL');
   assert.equal(deep.status('local:read-data'), 'fail');
-  assert.match(deep.detail('local:read-data'), /subset 1\/1: restic found damage/);
+  assert.match(deep.detail('local:read-data'), /subset 1\/1: read \d+ of \d+ data packs, restic found damage \(Pack ID does not match/);
   assert.ok(openAlerts(ctx.db).some((a) => a.key === 'drill.failed' && a.severity === 'critical'));
 });
