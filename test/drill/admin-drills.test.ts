@@ -2,9 +2,14 @@
 // (202 with its id; 409 while it runs), its progress and end arrive on the admin event bus (what
 // GET /admin/events streams), then the run, the history, the status and /health/ready show the
 // verdict. With a manual clock, the appliance's own schedule runs a deep drill when it is due.
+// An appliance stopped mid-drill records the drill as interrupted, and raises no alert.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openAlerts } from '../../src/backup/alerts.js';
 import { ManualClock } from '../../src/clock.js';
+import { getDrillRun } from '../../src/drill/drill-runs.js';
+import { openStore } from '../../src/store/open.js';
 import type { AdminEvent } from '../../src/service/admin-events.js';
 import { field, num, str, waitFor } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
@@ -80,4 +85,33 @@ test('POST /admin/drills, progress events, history, status, health, and a schedu
   const after = (await api.get('/admin/drills/status')).body;
   assert.equal(field(after, 'last', 'deep', 'verdict'), 'PASS');
   assert.ok(num(after, 'next_deep_at') >= num(after, 'next_drill_at') + 6 * 86_400, 'the next deep one is a week away');
+});
+
+test('an appliance stopped mid-drill records it as interrupted, with no verdict about the backups and no alert', async () => {
+  const app = await startTestAppliance();
+  const { ctx } = app.appliance;
+  try {
+    await backupNow(ctx);
+    let seen = false;
+    ctx.adminEvents.subscribe((e) => {
+      if (e.type === 'drill.progress' && e.data.index === 3) seen = true;
+    });
+    const started = await app.api.post('/admin/drills', { deep: true });
+    assert.equal(started.status, 202);
+    await waitFor(() => seen, 60_000, 'the drill to be under way');
+    const id = num(started.body, 'id');
+    await app.close();
+    assert.equal(ctx.db.open, false, 'the appliance closed its store');
+    const reopened = openStore(join(app.dataDir, 'sanad.db'));
+    try {
+      const run = getDrillRun(reopened, id);
+      assert.equal(run?.status, 'interrupted');
+      assert.ok((run?.checks.length ?? 0) >= 2, 'the checks it got to are kept');
+      assert.deepEqual(openAlerts(reopened).filter((a) => a.key.startsWith('drill.')), [], 'a shutdown is not a finding');
+    } finally {
+      reopened.close();
+    }
+  } finally {
+    await app.close();
+  }
 });
