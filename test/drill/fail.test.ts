@@ -2,8 +2,9 @@
 // a database damaged before upload (its manifest describing the damaged file, so only the integrity
 // check can tell), a database with no tables where the source had some, a manifest item the snapshot
 // does not hold, a vault key that does not open the vault, and a flipped byte in a pack (deep).
-// A FAIL raises the critical `drill.failed` alert and makes /health/ready 503; the next PASS of the
-// newest generation clears both.
+// A repository the passphrase Sanad holds cannot open is FAIL too. A FAIL raises the critical
+// `drill.failed` alert and makes /health/ready 503; the next PASS of the newest generation clears
+// both. Damage seen while the repository changed under the drill is not confirmed: UNVERIFIED.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -12,10 +13,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openAlerts } from '../../src/backup/alerts.js';
 import type { Manifest } from '../../src/backup/generation/index.js';
-import { getRepository } from '../../src/backup/repositories.js';
+import { getRepository, moveLocalRepository } from '../../src/backup/repositories.js';
+import { systemClock } from '../../src/clock.js';
+import { drillDepsFor } from '../../src/drill/drill-deps.js';
+import { runDrill } from '../../src/drill/run-drill.js';
+import { silentLogger } from '../../src/log/logger.js';
 import { field, str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
-import { backupHandMade, backupNow, drillCli, flipByte, packFiles, sha256 } from './kit.js';
+import { tempDir } from '../harness/data-dir.js';
+import { backupHandMade, backupNow, drillCli, flipByte, localTarget, packFiles, sha256 } from './kit.js';
 
 const open: TestAppliance[] = [];
 after(async () => {
@@ -133,4 +139,48 @@ test('FAIL (deep): a flipped byte in a pack file', async () => {
   assert.equal(deep.status('local:read-data'), 'fail');
   assert.match(deep.detail('local:read-data'), /subset 1\/1: read \d+ of \d+ data packs, restic found damage \(Pack ID does not match/);
   assert.ok(openAlerts(ctx.db).some((a) => a.key === 'drill.failed' && a.severity === 'critical'));
+});
+
+test('FAIL: a repository the passphrase Sanad holds cannot open', async () => {
+  const t = await startTestAppliance();
+  open.push(t);
+  const { ctx } = t.appliance;
+  await backupNow(ctx);
+  // The local repository moved to a folder holding a repository made with another passphrase.
+  const { target, deps } = await localTarget(ctx);
+  const elsewhere = join(tempDir(), 'other repo');
+  await deps.restic.init({ ...target, url: elsewhere, password: 'not-the-passphrase-sanad-holds' });
+  moveLocalRepository(ctx.db, elsewhere);
+  const refused = await drillCli(t.dataDir);
+  assert.equal(refused.ran.code, 1, refused.ran.stdout);
+  assert.equal(refused.status('local:repo:open'), 'fail');
+  assert.match(refused.detail('local:repo:open'), /passphrase for the repository "local" was refused.*unreadable with what this machine holds/);
+});
+
+test('a FAIL is not confirmed when the repository changed during the drill (a backup made between the check and its verdict)', async () => {
+  const t = await startTestAppliance({ settings: { drill_read_subset_total: 1 } });
+  open.push(t);
+  const { ctx } = t.appliance;
+  await backupNow(ctx);
+  const repoDir = getRepository(ctx.db, 'local')?.location ?? '';
+  const pack = packFiles(repoDir)[0];
+  assert.ok(pack);
+  flipByte(pack.path);
+  const deps = await drillDepsFor({ db: ctx.db, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const restic = deps.restic;
+  assert.ok(restic);
+  // The real check, then a real backup to the same repository before the drill looks at the result.
+  const wrapped = { ...restic, check: async (...args: Parameters<typeof restic.check>) => {
+    const result = await restic.check(...args);
+    await backupNow(ctx);
+    return result;
+  } };
+  const changed = await runDrill({ ...deps, restic: wrapped }, { kind: 'deep', trigger: 'test' });
+  const read = changed.checks.find((c) => c.name === 'local:read-data');
+  assert.equal(read?.status, 'unverified');
+  assert.match(read?.detail ?? '', /restic found damage.*but the repository changed during the drill/);
+  assert.equal(changed.verdict, 'UNVERIFIED');
+
+  const quiet = await runDrill(deps, { kind: 'deep', trigger: 'test' });
+  assert.equal(quiet.verdict, 'FAIL', 'with nothing writing, the same damage is a FAIL');
 });

@@ -8,7 +8,7 @@ import type { ResticRepo } from './repo.js';
 export type CheckResult =
   /** `read`: with a subset, how many data packs this run read and how many the repository has. */
   | { ok: true; read?: SubsetRead }
-  | { ok: false; damaged: boolean; error: ResticError };
+  | { ok: false; damaged: boolean; error: ResticError; read?: SubsetRead };
 
 export interface SubsetRead {
   packs: number;
@@ -45,6 +45,6 @@ export async function check(
   } catch (error) {
     if (!(error instanceof ResticError)) throw error;
     const damaged = error.kind === 'failed' && DAMAGE.test(error.stderrTail.join('\n'));
-    return { ok: false, damaged, error };
+    return read ? { ok: false, damaged, error, read } : { ok: false, damaged, error };
   }
 }

@@ -2,6 +2,7 @@
 // with `--no-lock`: looking must not add a lock of its own. Whether a lock is stale is the caller's
 // call (restic's rule: older than 30 minutes, or made on this host by a process that is gone).
 import { ResticError } from './errors.js';
+import { listIds } from './list.js';
 import { lockFile } from './messages.js';
 import { runRestic, type ResticRuntime } from './run.js';
 import type { ResticRepo } from './repo.js';
@@ -16,22 +17,8 @@ export interface ResticLock {
   pid: number;
 }
 
-const LOCK_ID = /^[0-9a-f]{64}$/;
-
 export async function listLocks(rt: ResticRuntime, repo: ResticRepo, options: { signal?: AbortSignal } = {}): Promise<ResticLock[]> {
-  const ids: string[] = [];
-  await runRestic(rt, repo, {
-    args: ['list', 'locks'],
-    json: false,
-    noLock: true,
-    signal: options.signal,
-    onLine: (line) => {
-      const id = line.trim();
-      if (!LOCK_ID.test(id)) return false;
-      ids.push(id);
-      return true;
-    },
-  });
+  const ids = await listIds(rt, repo, 'locks', options);
   const locks: ResticLock[] = [];
   for (const id of ids) {
     const lines: string[] = [];

@@ -20,7 +20,8 @@ async function readSubset(ctx: RepoContext, subset: string): Promise<CheckOutcom
   const lock = live[0];
   if (lock) return unverified(`subset ${subset} reported errors while the repository was in use (${describeLock(lock)}); run the deep drill again when it is idle.`);
   const line = result.error.stderrTail.find((l) => looksDamaged([l]) && !/^Fatal:/.test(l)) ?? result.error.stderrTail.find((l) => l.trim() !== '') ?? result.error.message;
-  return fail(`subset ${subset}: restic found damage (${line.trim()}); make a new backup to a fresh repository and keep this one until it is replaced.`);
+  const read = result.read ? `read ${result.read.packs} of ${result.read.totalPacks} data packs, ` : '';
+  return fail(`subset ${subset}: ${read}restic found damage (${line.trim()}); make a new backup to a fresh repository and keep this one until it is replaced.`);
 }
 
 /** The rotating subset; records the rotation and the outcome. */
