@@ -8,7 +8,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openAlerts } from '../../src/backup/alerts.js';
@@ -120,6 +120,16 @@ test('FAIL: a damaged database, zero tables, a missing item, a wrong vault key; 
   assert.equal(wrongKey.status('local:vault:decrypt'), 'fail');
   assert.match(wrongKey.detail('local:vault:decrypt'), /does not open the backup's vault/);
   assert.equal(wrongKey.status('local:sqlite:integrity'), 'pass');
+
+  // A model registered through a symlink: Sanad's own backup succeeds, but restic kept only the link.
+  const model = ctx.db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
+  const link = join(tempDir(), 'linked.gguf');
+  symlinkSync(model, link);
+  assert.equal((await t.api.post('/admin/models', { path: link, id: 'linked' })).status, 201);
+  assert.equal((await backupNow(ctx)).status, 'ok');
+  const linked = await drillCli(t.dataDir);
+  assert.equal(linked.ran.code, 1, linked.ran.stdout);
+  assert.match(linked.detail('local:manifest'), /linked\.gguf is a symlink in the snapshot, not the file itself/);
 });
 
 test('FAIL (deep): a flipped byte in a pack file', async () => {

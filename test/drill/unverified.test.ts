@@ -1,7 +1,7 @@
 // What a drill calls UNVERIFIED (exit 2 through the CLI): no evidence of damage, but no proof either.
 // restic missing; the repository locked by a live restic backup (a real backup of a big file, frozen
 // mid-upload with SIGSTOP so its lock stays fresh and its process alive); a backup running on this
-// data dir (its backup lock held). Once the backup is gone, the same drill passes.
+// data dir (its backup lock held); another drill running. Once they are gone, the same drill passes.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -72,6 +72,18 @@ test('UNVERIFIED: restic missing, a live restic lock, a backup running here; the
     assert.match(busy.detail('local:repo:lock'), /A backup is running on this data dir/);
   } finally {
     lock.release();
+  }
+
+  // Another drill (a `sanad drill` beside this one, or the service's) holds the drill lock.
+  const drilling = tryFileLock(join(t.dataDir, 'drills', 'drill.lock'));
+  assert.ok(drilling);
+  try {
+    const second = await drillCli(t.dataDir);
+    assert.equal(second.ran.code, 2, second.ran.stdout);
+    assert.deepEqual(second.checks.map((c) => [c.name, c.status]), [['drill', 'unverified']]);
+    assert.match(second.detail('drill'), /A drill is already running on this data dir/);
+  } finally {
+    drilling.release();
   }
 
   const clear = await drillCli(t.dataDir);

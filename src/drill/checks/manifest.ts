@@ -47,11 +47,13 @@ export async function checkManifest(ctx: RepoContext, g: SnapshotGeneration, kin
   } catch (error) {
     return resticOutcome(error, { doing: 'Listing the snapshot', hadBackups: ctx.hadBackups });
   }
-  const byPath = new Map(nodes.filter((n) => n.type === 'file').map((n) => [n.path, n]));
+  const byPath = new Map(nodes.map((n) => [n.path, n]));
   const problems: string[] = [];
   for (const item of manifest.items) {
     const node = byPath.get(itemPath(g, item));
     if (!node) problems.push(`${item.path} is missing`);
+    // A model registered through a symlink: restic keeps the link, not the file behind it.
+    else if (node.type !== 'file') problems.push(`${item.path} is a ${node.type} in the snapshot, not the file itself (its contents were not backed up)`);
     else if (node.size !== item.size) problems.push(`${item.path} is ${node.size} bytes, the manifest says ${item.size}`);
   }
   if (problems.length > 0) return fail(`generation ${g.generation}: ${problems.join('; ')}.`);

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { getDrillRun, KEEP_RUNS, listDrillRuns } from '../../drill/drill-runs.js';
 import { DrillBusyError, UnknownRepositoryError } from '../../drill/run-drill.js';
+import { KeychainUnavailableError, MissingSecretError } from '../../secrets/errors.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { secured, type RouteKit } from './kit.js';
 
@@ -36,6 +37,8 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
     } catch (err) {
       if (err instanceof DrillBusyError) throw busy();
       if (err instanceof UnknownRepositoryError) throw notFound(`Repository ${body.data.repo ?? ''}`, 'repository_not_found');
+      // The keychain went away after start: the drill cannot read the backups, say so plainly.
+      if (err instanceof MissingSecretError || err instanceof KeychainUnavailableError) throw new ApiError(503, 'service_unavailable_error', 'drill_unavailable', err.message);
       throw err;
     }
   });
