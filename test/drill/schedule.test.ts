@@ -77,7 +77,7 @@ test('decideDrill and nextDrillAt: 5 minutes after start, then 24 h from the las
   assert.deepEqual(decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: null, paused: true }), { run: false, why: 'paused' });
 });
 
-test('first drill 5 minutes after start (deep: none yet), then daily every 24 h from the last completed, deep again after a week', async () => {
+test('first drill 5 minutes after start (deep: none yet), then daily every 24 h from the last completed, deep again after a week (simulated drills)', async () => {
   const h = harness();
   const s = h.scheduler();
   const t0 = h.clock.now();
@@ -105,7 +105,7 @@ test('first drill 5 minutes after start (deep: none yet), then daily every 24 h 
   await s.stop();
 });
 
-test('restarts keep the cadence: the last completed drill is read from the store', async () => {
+test('restarts keep the cadence: the last completed drill is read from the store (simulated drills)', async () => {
   const h = harness();
   const first = h.scheduler();
   await first.start();
@@ -139,7 +139,7 @@ test('restarts keep the cadence: the last completed drill is read from the store
   assert.ok((h.runs[1]?.at ?? 0) >= finished + DAY);
 });
 
-test('never two at once, never during a backup, and another drill (the CLI) means try again later', async () => {
+test('never two at once, never during a backup, and another drill (the CLI) means try again later (simulated drills)', async () => {
   const h = harness();
   const s = h.scheduler();
   await s.start();
@@ -172,7 +172,7 @@ test('never two at once, never during a backup, and another drill (the CLI) mean
   await s.stop();
 });
 
-test('paused: no drill and no next time; unpaused: the due drill runs', async () => {
+test('paused: no drill and no next time; unpaused: the due drill runs (simulated drills)', async () => {
   const h = harness();
   h.state.paused = true;
   const s = h.scheduler();
