@@ -27,6 +27,8 @@ import { BackupService } from '../backup/backup-service.js';
 import { ensureLocalRepository } from '../backup/repositories.js';
 import { reconcilePassphraseAtStart } from '../backup/passphrase-reconcile.js';
 import { backupHealthChecks } from './backup-health-checks.js';
+import { DrillService } from '../drill/drill-service.js';
+import { drillHealthChecks } from './drill-health-checks.js';
 import { coreHealthChecks } from './health-checks.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { engineOptions } from './engine-options.js';
@@ -99,6 +101,12 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       dataDir,
       secrets: { store: secretStore, master, vault },
       backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, events: adminEvents }),
+      // Closures over ctx: they run only once the appliance is up.
+      drills: new DrillService({
+        db, dataDir, clock, logger, store: secretStore, settings: () => settings,
+        backupRunning: () => ctx.backups.status().running,
+        publish: (type, data) => ctx.adminEvents.publish(type, data),
+      }),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
       login: new LoginCodes(),
@@ -107,7 +115,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       address: { host: options.host ?? '127.0.0.1', port: 0 },
       loadedModel: () => engine.loadedModel(),
     };
-    ctx.healthChecks.push(...coreHealthChecks(ctx), ...backupHealthChecks(ctx));
+    ctx.healthChecks.push(...coreHealthChecks(ctx), ...backupHealthChecks(ctx), ...drillHealthChecks(ctx));
     const app = buildServer(ctx);
     cleanups.unshift(() => app.close());
     await app.listen({ host: ctx.address.host, port: options.port ?? 7437 });
@@ -118,6 +126,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     runner.start();
     ctx.backups.start();
     cleanups.unshift(() => ctx.backups.stop());
+    ctx.drills.start();
+    cleanups.unshift(() => ctx.drills.stop());
     cleanups.unshift(startHousekeeping(ctx));
     writeServiceFile(dataDir, { pid: process.pid, port, url });
     cleanups.unshift(() => removeServiceFile(dataDir));

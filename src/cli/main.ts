@@ -6,6 +6,7 @@ import { KeychainUnavailableError, MissingSecretError, SecretsFileUnsafeError } 
 import { StoreTooNewError } from '../store/migrate.js';
 import { CliError } from './cli-error.js';
 import { backupCommand } from './commands/backup.js';
+import { drillCommand } from './commands/drill.js';
 import { modelsCommand } from './commands/models.js';
 import { passphraseCommand } from './commands/passphrase.js';
 import { recoveryKitCommand } from './commands/recovery-kit.js';
@@ -22,6 +23,7 @@ Commands:
   models add PATH [--id ID]                 register a GGUF model file (never copied)
   models list                               list registered models and their status
   backup now                                one generation to every enabled repository (exit 3: local ok, an offsite failed)
+  drill [--deep] [--repo NAME]              verify the backups, never writing to them (exit 0 PASS, 1 FAIL, 2 UNVERIFIED)
   repo add NAME --type s3 --url https://HOST[:PORT]/BUCKET[/PREFIX] --access-key-id ID [--region R] [--cacert FILE]
                                             (the secret key from stdin or a prompt)
   repo add NAME --type rest --url http[s]://HOST:PORT/[PATH] [--user U] [--password-stdin]
@@ -87,6 +89,8 @@ export async function main(argv: string[]): Promise<number> {
         return await modelsCommand(args, dataDir, io);
       case 'backup':
         return await backupCommand(args, dataDir, io, secretsFile);
+      case 'drill':
+        return await drillCommand(args, dataDir, io, secretsFile);
       case 'repo':
         return await repoCommand(args, dataDir, io, secretsFile);
       case 'recovery-kit':

@@ -2,6 +2,7 @@
 import type { AdminEvents } from './admin-events.js';
 import type { BackupService } from '../backup/backup-service.js';
 import type { Clock } from '../clock.js';
+import type { DrillService } from '../drill/drill-service.js';
 import type { ModelRegistry } from '../engine/registry.js';
 import type { Logger } from '../log/logger.js';
 import type { MasterSecrets } from '../secrets/master-secrets.js';
@@ -27,6 +28,7 @@ export interface ServiceContext {
   dataDir: string;
   secrets: ServiceSecrets;
   backups: BackupService;
+  drills: DrillService;
   clock: Clock;
   logger: Logger;
   ledger: TaskLedger;

@@ -8,6 +8,7 @@ import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAdminEventRoutes } from './routes/admin-events.js';
 import { registerBackupRoutes } from './routes/backups.js';
+import { registerDrillRoutes } from './routes/drills.js';
 import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerModelRoutes } from './routes/models.js';
@@ -60,6 +61,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerPassphraseRoutes(app, kit);
   registerAdminEventRoutes(app, kit);
   registerRestoreRoutes(app, kit);
+  registerDrillRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }

@@ -19,6 +19,10 @@ export const SettingsSchema = z.object({
   offsite_copy_destination: z.string().min(3).max(4096).nullable().default(null),
   offsite_copy_keep: z.number().int().min(0).max(1000).default(7),
   offsite_copy_rclone_config: z.string().min(1).max(4096).nullable().default(null),
+  // Drills (src/drill/): a pause for the schedule, and t in the deep drill's rotating
+  // `restic check --read-data-subset=n/t` (every pack is read once in t deep drills).
+  drill_paused: z.boolean().default(false),
+  drill_read_subset_total: z.number().int().min(1).max(256).default(8),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

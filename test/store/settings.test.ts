@@ -18,6 +18,8 @@ const DEFAULTS: Settings = {
   offsite_copy_destination: null,
   offsite_copy_keep: 7,
   offsite_copy_rclone_config: null,
+  drill_paused: false,
+  drill_read_subset_total: 8,
 };
 
 function withDb(fn: (db: Db) => void): void {

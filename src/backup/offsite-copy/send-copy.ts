@@ -130,7 +130,7 @@ function skipped(log: Logger, destination: string, uploaded: SendOffsiteCopyResu
 }
 
 /** "remote:folder/" and "remote:folder" are the same folder (and the same rows in the table). */
-function normalize(destination: string): string {
+export function normalize(destination: string): string {
   const stripped = destination.replace(/\/+$/, '');
   return stripped.endsWith(':') && destination !== stripped ? `${stripped}/` : stripped;
 }

@@ -10,13 +10,19 @@ import { snapshots, type Snapshot } from './snapshots.js';
 import { unlock } from './unlock.js';
 import { restore, type RestoreOptions } from './restore.js';
 import { dumpText } from './dump.js';
+import { ls, type LsNode } from './ls.js';
+import { listLocks, type ResticLock } from './locks.js';
+import { listIds, type ResticFileType } from './list.js';
 import type { ResticRepo } from './repo.js';
 import type { ResticRuntime } from './run.js';
 
 export type { ResticRepo } from './repo.js';
 export type { ResticRuntime } from './run.js';
 export type { BackupOptions, BackupProgress, BackupResult, BackupSummary } from './backup.js';
-export type { CheckResult } from './check.js';
+export type { CheckResult, SubsetRead } from './check.js';
+export type { LsNode } from './ls.js';
+export type { ResticLock } from './locks.js';
+export type { ResticFileType } from './list.js';
 export type { ForgetOptions, ForgetResult } from './forget.js';
 export type { ResticKey } from './keys.js';
 export type { Snapshot } from './snapshots.js';
@@ -24,7 +30,7 @@ export { ResticError, classifyExit, type ResticErrorKind } from './errors.js';
 export { findRestic, atLeast, parseVersion, type ResticBinary, type ResticVersion, type FindResticOptions } from './binary.js';
 export type { RestoreOptions } from './restore.js';
 export { assertSnapshotId } from './restore.js';
-export { backup, check, restore, dumpText, forget, init, isInitialized, addKey, listKeys, removeKey, snapshots, unlock };
+export { backup, check, restore, dumpText, forget, init, isInitialized, addKey, listKeys, removeKey, snapshots, unlock, ls, listLocks, listIds };
 
 type Signal = { signal?: AbortSignal };
 
@@ -42,6 +48,9 @@ export interface Restic {
   removeKey(repo: ResticRepo, id: string, options?: Signal): Promise<void>;
   restore(repo: ResticRepo, snapshotId: string, options: RestoreOptions): Promise<void>;
   dumpText(repo: ResticRepo, snapshotId: string, path: string, options?: { maxBytes?: number } & Signal): Promise<string>;
+  ls(repo: ResticRepo, snapshotId: string, options?: Signal): Promise<LsNode[]>;
+  listLocks(repo: ResticRepo, options?: Signal): Promise<ResticLock[]>;
+  listIds(repo: ResticRepo, type: ResticFileType, options?: Signal): Promise<string[]>;
 }
 
 export function createRestic(runtime: ResticRuntime): Restic {
@@ -59,5 +68,8 @@ export function createRestic(runtime: ResticRuntime): Restic {
     removeKey: (repo, id, o) => removeKey(runtime, repo, id, o),
     restore: (repo, id, o) => restore(runtime, repo, id, o),
     dumpText: (repo, id, path, o) => dumpText(runtime, repo, id, path, o),
+    ls: (repo, id, o) => ls(runtime, repo, id, o),
+    listLocks: (repo, o) => listLocks(runtime, repo, o),
+    listIds: (repo, type, o) => listIds(runtime, repo, type, o),
   };
 }

@@ -80,3 +80,23 @@ export function parseJsonLine(line: string): unknown {
     return undefined;
   }
 }
+
+/** `restic ls --json`: the snapshot first, then one node per line. */
+export const lsSnapshot = z.object({ struct_type: z.literal('snapshot'), id: z.string() });
+export const lsNode = z.object({
+  struct_type: z.literal('node'),
+  name: z.string(),
+  type: z.string(),
+  path: z.string(),
+  // omitempty in restic: a zero-length file has no size field.
+  size: z.number().int().nonnegative().default(0),
+});
+
+/** `restic cat lock ID`: a lock file (pretty-printed JSON over several lines). */
+export const lockFile = z.object({
+  time: z.string(),
+  exclusive: z.boolean().default(false),
+  hostname: z.string(),
+  username: z.string().default(''),
+  pid: z.number().int(),
+});

@@ -19,6 +19,12 @@ export interface ResticRuntime {
   logger?: Logger;
   /** SIGINT → SIGKILL grace on cancel; default 10 s (restic needs a moment to remove its lock). */
   killGraceMs?: number;
+  /**
+   * `--no-lock` on every command, for read-only callers (a drill must never write to a backup, and
+   * a lock file is a write). restic 0.14 honours it for snapshots, ls, dump, restore, check, list
+   * and cat; backup ignores it (it always locks) and forget refuses it, so it cannot weaken a write.
+   */
+  noLock?: boolean;
 }
 
 export interface ResticRunOptions {
@@ -34,6 +40,8 @@ export interface ResticRunOptions {
   secrets?: string[];
   /** Exit codes the caller handles itself (backup: 3 = partial). */
   acceptCodes?: number[];
+  /** `--no-lock` for this run; defaults to the runtime's `noLock`. */
+  noLock?: boolean;
 }
 
 export interface ResticRunResult {
@@ -62,6 +70,7 @@ export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: Re
 
   const globals: string[] = inUrl ? [] : [`--repo=${repo.url}`];
   if (options.json) globals.push('--json');
+  if (options.noLock ?? rt.noLock) globals.push('--no-lock');
   if (repo.cacert !== undefined) globals.push(`--cacert=${repo.cacert}`);
   const env: Record<string, string> = {
     ...repo.env,

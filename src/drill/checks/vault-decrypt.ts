@@ -1,0 +1,52 @@
+// `vault:decrypt`: the vault key stored in the backup opens the vault in the backup's own database,
+// every value of it. "Empty vault" (nothing to open) and "wrong key" (the key names another vault)
+// are told apart. The key is read with `restic dump` straight into memory, compared with the
+// manifest's sha256, and zeroed after use; it never touches the disk.
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type { Manifest } from '../../backup/generation/index.js';
+import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
+import { openValue, VaultDecryptError } from '../../secrets/vault-crypto.js';
+import { checkVaultKey, type VaultRow } from '../../secrets/vault.js';
+import { resticOutcome } from '../restic-outcome.js';
+import { fail, pass, type CheckOutcome } from '../verdict.js';
+import { missingFromSnapshot } from './manifest.js';
+import { signalOf, type RepoContext } from './repo-context.js';
+
+export async function checkVaultDecrypt(ctx: RepoContext, g: SnapshotGeneration, manifest: Manifest, storeCopy: string): Promise<CheckOutcome> {
+  const item = manifest.items.find((i) => i.kind === 'vault_key');
+  if (!item) return fail(`the manifest of generation ${g.generation} lists no vault key, so the secrets in this backup cannot be opened.`);
+  let text: string;
+  try {
+    text = await ctx.restic.dumpText(ctx.target, g.snapshot_id, generationFile(g, item.path), { maxBytes: 1024, ...signalOf(ctx) });
+  } catch (error) {
+    if (missingFromSnapshot(error)) return fail(`the vault key is missing from generation ${g.generation}, so its secrets cannot be opened.`);
+    return resticOutcome(error, { doing: 'Reading the vault key', hadBackups: ctx.hadBackups });
+  }
+  const sha = createHash('sha256').update(text).digest('hex');
+  if (Buffer.byteLength(text) !== item.size || sha !== item.sha256) return fail(`the vault key in generation ${g.generation} differs from its manifest.`);
+  const key = Buffer.from(text.trim(), 'base64');
+  try {
+    if (key.length !== 32) return fail(`the vault key in generation ${g.generation} is not a 32-byte key.`);
+    return openAll(storeCopy, key);
+  } finally {
+    key.fill(0);
+  }
+}
+
+function openAll(storeCopy: string, key: Buffer): CheckOutcome {
+  const db = new Database(storeCopy, { readonly: true, fileMustExist: true });
+  try {
+    const first = checkVaultKey(db, key);
+    if (first === 'wrong_key') return fail("the vault key in the backup does not open the backup's vault (the vault was sealed with another key); its secrets would be lost on restore.");
+    if (first === 'empty') return pass("vault is empty (nothing to decrypt; the backup's key is the one its store names)");
+    const rows = db.prepare<[], VaultRow>('SELECT name, nonce, ciphertext, tag FROM vault ORDER BY name').all();
+    for (const row of rows) openValue(key, row.name, row);
+    return pass(`the backup's vault key opens all ${rows.length} value(s) of the backup's vault`);
+  } catch (error) {
+    if (error instanceof VaultDecryptError) return fail(`${error.message.replace(/\.$/, '')} in the backup, although the key is the vault's own: that value is damaged.`);
+    throw error;
+  } finally {
+    db.close();
+  }
+}

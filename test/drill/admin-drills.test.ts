@@ -1,0 +1,117 @@
+// The admin API a GUI uses for drills, on an in-process appliance: POST /admin/drills starts one
+// (202 with its id; 409 while it runs), its progress and end arrive on the admin event bus (what
+// GET /admin/events streams), then the run, the history, the status and /health/ready show the
+// verdict. With a manual clock, the appliance's own schedule runs a deep drill when it is due.
+// An appliance stopped mid-drill records the drill as interrupted, and raises no alert.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openAlerts } from '../../src/backup/alerts.js';
+import { ManualClock } from '../../src/clock.js';
+import { getDrillRun } from '../../src/drill/drill-runs.js';
+import { openStore } from '../../src/store/open.js';
+import type { AdminEvent } from '../../src/service/admin-events.js';
+import { field, num, str, waitFor } from '../harness/api.js';
+import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
+import { backupNow } from './kit.js';
+
+let t: TestAppliance | null = null;
+after(async () => t?.close());
+
+test('POST /admin/drills, progress events, history, status, health, and a scheduled deep drill', async () => {
+  const clock = new ManualClock(Date.now());
+  t = await startTestAppliance({ clock, settings: { drill_paused: false } });
+  const { api } = t;
+  const { ctx } = t.appliance;
+  const before = await api.get('/health/ready');
+  assert.equal(field(before.body, 'checks', 'drill', 'ok'), false);
+  assert.equal(field(before.body, 'checks', 'drill', 'severity'), 'warning');
+  assert.match(str(before.body, 'checks', 'drill', 'detail'), /no drill has run yet/);
+  const fresh = (await api.get('/admin/drills/status')).body;
+  assert.equal(num(fresh, 'next_drill_at'), Math.floor(clock.now() / 1000) + 300, 'the first drill is planned 5 minutes after start');
+  assert.equal(field(fresh, 'running'), null);
+  await backupNow(ctx);
+
+  const events: AdminEvent[] = [];
+  ctx.adminEvents.subscribe((e) => events.push(e));
+  const started = await api.post('/admin/drills', {});
+  assert.equal(started.status, 202, started.text);
+  const id = num(started.body, 'id');
+  assert.equal(field(started.body, 'kind'), 'daily');
+  const second = await api.post('/admin/drills', { deep: true });
+  assert.equal(second.status, 409);
+  assert.equal(field(second.body, 'error', 'code'), 'drill_running');
+  assert.equal(num((await api.get('/admin/drills/status')).body, 'running', 'id'), id);
+  await waitFor(async () => field((await api.get('/admin/drills/status')).body, 'running') === null, 60_000, 'the drill to finish');
+
+  const progress = events.filter((e) => e.type === 'drill.progress');
+  assert.deepEqual(progress.map((e) => [e.data.id, e.data.index, e.data.total]), [1, 2, 3, 4, 5].map((i) => [id, i, 5]));
+  assert.equal(progress[0]?.data.check, 'local:repo:open');
+  const finished = events.find((e) => e.type === 'drill.finished');
+  assert.equal(finished?.data.id, id);
+  assert.equal(finished?.data.verdict, 'PASS');
+
+  const run = (await api.get(`/admin/drills/${id}`)).body;
+  assert.equal(field(run, 'verdict'), 'PASS');
+  assert.equal(field(run, 'trigger'), 'api');
+  const checks = field(run, 'checks');
+  assert.ok(Array.isArray(checks) && checks.length === 5);
+  const list = (await api.get('/admin/drills')).body;
+  assert.equal(field(list, 'object'), 'list');
+  assert.equal(num(list, 'data', 0, 'id'), id);
+  const status = (await api.get('/admin/drills/status')).body;
+  assert.equal(field(status, 'last', 'daily', 'verdict'), 'PASS');
+  assert.equal(field(status, 'last', 'deep'), null);
+  const ready = await api.get('/health/ready');
+  assert.equal(field(ready.body, 'checks', 'drill', 'ok'), true);
+
+  assert.equal((await api.post('/admin/drills', { repo: 'nope' })).status, 404);
+  assert.equal((await api.post('/admin/drills', { deep: 'yes' })).status, 400);
+  assert.equal((await api.post('/admin/drills', { extra: 1 })).status, 400);
+  assert.equal((await api.get('/admin/drills/999999')).status, 404);
+  assert.equal((await api.get('/admin/drills/abc')).status, 404);
+  assert.equal((await api.get('/admin/drills?limit=0')).status, 400);
+  assert.equal((await api.withToken(null).get('/admin/drills')).status, 401);
+  assert.equal((await api.withToken(null).post('/admin/drills', {})).status, 401);
+
+  // The schedule: 24 h after that drill, the next one is due, and it is deep (none has run yet).
+  const next = num(status, 'next_drill_at');
+  assert.ok(next >= num(run, 'finished_at') + 86_400, '24 h after the last completed drill');
+  assert.equal(num(status, 'next_deep_at'), next, 'no deep drill yet: the next one is deep');
+  clock.set(next * 1000);
+  await ctx.drills.wake();
+  const scheduled = await waitFor(() => ctx.db.prepare<[], { kind: string; verdict: string | null }>("SELECT kind, verdict FROM drill_runs WHERE trigger = 'schedule' AND status = 'finished'").get(), 120_000, 'the scheduled drill');
+  assert.deepEqual({ ...scheduled }, { kind: 'deep', verdict: 'PASS' });
+  const after = (await api.get('/admin/drills/status')).body;
+  assert.equal(field(after, 'last', 'deep', 'verdict'), 'PASS');
+  assert.ok(num(after, 'next_deep_at') >= num(after, 'next_drill_at') + 6 * 86_400, 'the next deep one is a week away');
+});
+
+test('an appliance stopped mid-drill records it as interrupted, with no verdict about the backups and no alert', async () => {
+  const app = await startTestAppliance();
+  const { ctx } = app.appliance;
+  try {
+    await backupNow(ctx);
+    let seen = false;
+    ctx.adminEvents.subscribe((e) => {
+      if (e.type === 'drill.progress' && e.data.index === 3) seen = true;
+    });
+    const started = await app.api.post('/admin/drills', { deep: true });
+    assert.equal(started.status, 202);
+    await waitFor(() => seen, 60_000, 'the drill to be under way');
+    const id = num(started.body, 'id');
+    await app.close();
+    assert.equal(ctx.db.open, false, 'the appliance closed its store');
+    const reopened = openStore(join(app.dataDir, 'sanad.db'));
+    try {
+      const run = getDrillRun(reopened, id);
+      assert.equal(run?.status, 'interrupted');
+      assert.ok((run?.checks.length ?? 0) >= 2, 'the checks it got to are kept');
+      assert.deepEqual(openAlerts(reopened).filter((a) => a.key.startsWith('drill.')), [], 'a shutdown is not a finding');
+    } finally {
+      reopened.close();
+    }
+  } finally {
+    await app.close();
+  }
+});
