@@ -1,7 +1,7 @@
 // Manifest items for registered models. The files are not copied: restic reads them where they
 // are. An unchanged model (size and mtime as registered) takes its sha256 from the registry and
 // is never read here; a model of many GB must not be re-hashed by every backup.
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { sha256File } from '../../engine/hash-file.js';
 import { listModels } from '../../store/models.js';
 import type { Db } from '../../store/open.js';
@@ -18,8 +18,11 @@ export interface ModelItems {
 export async function modelItems(db: Db, onRehash?: (modelId: string) => void): Promise<ModelItems> {
   const out: ModelItems = { items: [], rehashed: [], missing: [] };
   for (const row of listModels(db)) {
-    const info = await stat(row.path).catch(() => null);
-    if (!info || !info.isFile()) {
+    // restic stores a symlink as a link, never its target: the generation names the real file, so
+    // a model registered through a link (a models folder of links into a big disk) is really kept.
+    const path = await realpath(row.path).catch(() => null);
+    const info = path === null ? null : await stat(path).catch(() => null);
+    if (path === null || !info || !info.isFile()) {
       // A missing model must not cost the user the backup of everything else; the caller reports it.
       out.missing.push(row.id);
       continue;
@@ -27,13 +30,13 @@ export async function modelItems(db: Db, onRehash?: (modelId: string) => void): 
     // Same comparison as the registry (mtime stored in whole milliseconds).
     const unchanged = info.size === row.size_bytes && Math.floor(info.mtimeMs) === row.mtime_ms;
     if (unchanged) {
-      out.items.push({ kind: 'model', path: row.path, size: row.size_bytes, sha256: row.sha256, model_id: row.id });
+      out.items.push({ kind: 'model', path, size: row.size_bytes, sha256: row.sha256, model_id: row.id });
       continue;
     }
     onRehash?.(row.id);
-    const { sha256, bytes } = await sha256File(row.path);
+    const { sha256, bytes } = await sha256File(path);
     out.rehashed.push(row.id);
-    out.items.push({ kind: 'model', path: row.path, size: bytes, sha256, model_id: row.id });
+    out.items.push({ kind: 'model', path, size: bytes, sha256, model_id: row.id });
   }
   return out;
 }
