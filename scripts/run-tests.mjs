@@ -27,8 +27,23 @@ if (!process.env.DBUS_SESSION_BUS_ADDRESS && !process.env.SANAD_TEST_NO_KEYRING_
   rmSync(home, { recursive: true, force: true });
   process.exit(run.status ?? 1);
 }
-const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+// The core compiles to dist/; the GUI is type-checked, built to dist/gui (the e2e tests load it from
+// a real `sanad serve`) and its component tests run in jsdom. Any failure stops the run.
+const only = process.argv.slice(2);
+const steps = [
+  ['tsc', '-p', 'tsconfig.json'],
+  ['tsc', '-p', 'renderer/tsconfig.json'],
+  ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
+  // Component tests only on a whole run or when asked for ("renderer" among the filters).
+  ...(only.length === 0 || only.some((o) => o.includes('renderer')) ? [['vitest', 'run', '--config', 'renderer/vite.config.ts']] : []),
+];
+for (const step of steps) {
+  const r = spawnSync('npx', step, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`Failed: npx ${step.join(' ')}`);
+    process.exit(r.status ?? 1);
+  }
+}
 
 function findTests(dir) {
   const out = [];
@@ -40,11 +55,11 @@ function findTests(dir) {
   return out;
 }
 
-const only = process.argv.slice(2);
 const files = findTests(join(root, 'dist', 'test'))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .filter((f) => only.length === 0 || only.some((o) => !o.includes('renderer') && f.includes(o)))
   .sort();
 if (files.length === 0) {
+  if (only.length > 0 && only.every((o) => o.includes('renderer'))) process.exit(0);
   console.error('No test files matched.');
   process.exit(1);
 }

@@ -1,14 +1,52 @@
-// The GUI's entry: the one-time login URL that `sanad serve` prints, and the page itself (the
-// React GUI replaces the placeholder page in a later version).
-import type { FastifyInstance } from 'fastify';
+// The GUI: the one-time login URL that `sanad serve` prints (it sets the session cookie), and the
+// built React app (dist/gui, made by `npm run build`) at `/` with its hashed assets. The page holds
+// no data; everything it shows comes from the admin API with the session cookie.
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkHostAndOrigin, SESSION_COOKIE } from '../auth.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { RouteKit } from './kit.js';
 
-const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sanad</title></head>
-<body><h1>Sanad is running</h1><p>The LMSP service is at <code>/v1</code>. The full GUI arrives in a later version.</p></body></html>`;
+/** dist/gui beside dist/src (this file is dist/src/service/routes/gui.js once compiled). */
+export const GUI_DIR = fileURLToPath(new URL('../../../gui/', import.meta.url));
 
-export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit): void {
+// Vite's production build has no inline script or style; the app only talks to this origin.
+export const GUI_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+// Hashed names only: no slashes, no dot-dot, so a request can never leave the assets folder.
+const ASSET_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.(js|css|map|svg|png|ico|woff2)$/;
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sanad</title></head>
+<body><h1>Sanad is running</h1><p>The GUI has not been built in this checkout: run <code>npm run build</code>.
+The LMSP service is at <code>/v1</code>.</p></body></html>`;
+
+function secureHeaders(reply: FastifyReply): FastifyReply {
+  return reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer').header('x-frame-options', 'DENY');
+}
+
+export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit, guiDir: string = GUI_DIR): void {
   const { ctx } = kit;
   app.get<{ Querystring: { code?: string } }>('/login', async (req, reply) => {
     checkHostAndOrigin(ctx, req);
@@ -17,5 +55,19 @@ export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit): void {
     void reply.header('set-cookie', `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`);
     return reply.redirect('/', 303);
   });
-  app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'self'").send(PLACEHOLDER));
+
+  app.get('/', async (req, reply) => {
+    checkHostAndOrigin(ctx, req);
+    const html = await readFile(join(guiDir, 'index.html'), 'utf8').catch(() => NOT_BUILT);
+    return secureHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', GUI_CSP).send(html);
+  });
+
+  app.get<{ Params: { name: string } }>('/assets/:name', async (req, reply) => {
+    const name = req.params.name;
+    if (!ASSET_NAME.test(name)) throw notFound('This file', 'asset_not_found');
+    const body = await readFile(join(guiDir, 'assets', name)).catch(() => null);
+    if (body === null) throw notFound('This file', 'asset_not_found');
+    // Names carry a content hash: a changed file is a new name, so browsers may keep these forever.
+    return secureHeaders(reply).type(TYPES[extname(name)] ?? 'application/octet-stream').header('cache-control', 'public, max-age=31536000, immutable').send(body);
+  });
 }

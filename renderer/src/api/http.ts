@@ -1,0 +1,64 @@
+// The one way the GUI calls the core: same-origin fetch with the session cookie, JSON in and out,
+// every answer checked against a zod schema (the GUI never trusts a shape it did not check), and
+// every contract error turned into an ApiError the screens can show in words.
+import { z } from 'zod';
+
+const ErrorBody = z.object({
+  error: z.object({ type: z.string(), code: z.string().nullish(), message: z.string(), param: z.string().nullish() }),
+});
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly code: string | null,
+    message: string,
+    readonly param: string | null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export async function api<T>(method: Method, path: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'unreachable', 'Sanad did not answer.', null);
+  }
+  const text = await res.text();
+  let json: unknown = null;
+  if (text !== '') {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = null;
+    }
+  }
+  if (!res.ok) {
+    const parsed = ErrorBody.safeParse(json);
+    if (parsed.success) {
+      const e = parsed.data.error;
+      throw new ApiError(res.status, e.type, e.code ?? null, e.message, e.param ?? null);
+    }
+    throw new ApiError(res.status, 'server_error', null, `Sanad answered ${res.status}.`, null);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ApiError(res.status, 'bad_response', null, `Sanad's answer to ${method} ${path} was not what this GUI expects.`, null);
+  }
+  return parsed.data;
+}
+
+/** A list answer of the API: `{object: 'list', data: [...]}`. */
+export function listOf<T extends z.ZodTypeAny>(item: T) {
+  return z.object({ data: z.array(item) }).passthrough();
+}

@@ -1,0 +1,62 @@
+// Live state: one EventSource on GET /admin/events. Each event invalidates the queries it makes
+// stale, and progress events are kept in the query cache under their own key, so a progress bar is
+// just a query. EventSource reconnects by itself; on each (re)connect ("ready") every live query is
+// refetched, because events sent while disconnected are not replayed.
+import type { QueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+
+export const LiveEvent = z.object({
+  id: z.number(),
+  type: z.string(),
+  at: z.number(),
+  data: z.record(z.unknown()),
+});
+export type LiveEvent = z.infer<typeof LiveEvent>;
+
+/** Query keys each event type makes stale (prefix match). */
+export const INVALIDATES: Record<string, ReadonlyArray<readonly string[]>> = {
+  'backup.finished': [['backups'], ['status'], ['alerts'], ['health']],
+  'drill.finished': [['drills'], ['status'], ['alerts'], ['health']],
+  'restore.finished': [['restore']],
+  'passphrase.rotated': [['recovery-kit'], ['status'], ['health']],
+  'alerts.changed': [['alerts'], ['health']],
+};
+
+/** Where progress events are kept: the latest one per operation kind. */
+export const progressKey = (kind: 'backup' | 'drill' | 'restore') => ['progress', kind] as const;
+
+export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
+  const kind = event.type.split('.')[0];
+  if (event.type.endsWith('.progress') && (kind === 'backup' || kind === 'drill' || kind === 'restore')) {
+    client.setQueryData(progressKey(kind), event.data);
+    return;
+  }
+  if (event.type.endsWith('.finished') && (kind === 'backup' || kind === 'drill' || kind === 'restore')) {
+    client.setQueryData(progressKey(kind), null);
+  }
+  for (const key of INVALIDATES[event.type] ?? []) void client.invalidateQueries({ queryKey: key });
+}
+
+/** Opens the stream; returns a function that closes it. */
+export function listenToLiveEvents(client: QueryClient, onState?: (connected: boolean) => void): () => void {
+  if (typeof EventSource === 'undefined') return () => undefined;
+  const source = new EventSource('/admin/events', { withCredentials: true });
+  const onMessage = (message: MessageEvent<string>) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    const parsed = LiveEvent.safeParse(value);
+    if (parsed.success) applyLiveEvent(client, parsed.data);
+  };
+  const types = ['backup.progress', 'backup.finished', 'drill.progress', 'drill.finished', 'restore.progress', 'restore.finished', 'passphrase.rotated', 'alerts.changed'];
+  for (const t of types) source.addEventListener(t, onMessage);
+  source.addEventListener('ready', () => {
+    onState?.(true);
+    void client.invalidateQueries();
+  });
+  source.onerror = () => onState?.(false);
+  return () => source.close();
+}

@@ -1,0 +1,43 @@
+// The GUI's root: the query cache, the live event stream that keeps it fresh, and the screen the
+// hash names.
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { listenToLiveEvents } from '../api/live-events';
+import { BackupsScreen } from '../screens/Backups';
+import { ClientsScreen } from '../screens/Clients';
+import { DrillsScreen } from '../screens/Drills';
+import { ModelsScreen } from '../screens/Models';
+import { OffsiteScreen } from '../screens/Offsite';
+import { OverviewScreen } from '../screens/Overview';
+import { RestoreScreen } from '../screens/Restore';
+import { SettingsScreen } from '../screens/Settings';
+import { TasksScreen } from '../screens/Tasks';
+import type { Screen } from './routes';
+import { Shell } from './Shell';
+import { useRoute } from './use-route';
+
+const SCREEN_COMPONENTS: Record<Screen, (props: { id: string | null }) => React.JSX.Element> = {
+  overview: OverviewScreen,
+  tasks: TasksScreen,
+  models: ModelsScreen,
+  clients: ClientsScreen,
+  backups: BackupsScreen,
+  offsite: OffsiteScreen,
+  drills: DrillsScreen,
+  restore: RestoreScreen,
+  settings: SettingsScreen,
+};
+
+export function App({ client }: { client: QueryClient }) {
+  const route = useRoute();
+  const [connected, setConnected] = useState(false);
+  useEffect(() => listenToLiveEvents(client, setConnected), [client]);
+  const Current = SCREEN_COMPONENTS[route.screen];
+  return (
+    <QueryClientProvider client={client}>
+      <Shell screen={route.screen} connected={connected}>
+        <Current id={route.id} />
+      </Shell>
+    </QueryClientProvider>
+  );
+}

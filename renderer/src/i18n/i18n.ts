@@ -1,0 +1,75 @@
+// Translations: English and Arabic. Each screen defines its strings next to itself with
+// defineStrings (the Arabic table must have exactly the English keys, or the build fails) and
+// registers them as an i18next namespace; useStrings gives a `t` typed to those keys.
+// Direction follows the language: <html dir="rtl"> in Arabic, and the CSS uses logical properties.
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { initReactI18next } from 'react-i18next';
+
+export const LANGUAGES = ['en', 'ar'] as const;
+export type Language = (typeof LANGUAGES)[number];
+const STORAGE_KEY = 'sanad.language';
+
+export function isLanguage(value: unknown): value is Language {
+  return value === 'en' || value === 'ar';
+}
+
+export type Strings<E extends Record<string, string>> = { en: E; ar: { [K in keyof E]: string } };
+
+export interface Namespace<E extends Record<string, string>> {
+  name: string;
+  strings: Strings<E>;
+}
+
+/** The Arabic table must name exactly the English keys (a missing or extra key fails the build). */
+export function defineStrings<const E extends Record<string, string>>(name: string, strings: Strings<E>): Namespace<E> {
+  for (const lng of LANGUAGES) i18next.addResourceBundle(lng, name, strings[lng], true, true);
+  return { name, strings };
+}
+
+function initialLanguage(): Language {
+  const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEY);
+  if (isLanguage(saved)) return saved;
+  const nav = typeof navigator === 'undefined' ? 'en' : navigator.language;
+  return nav.toLowerCase().startsWith('ar') ? 'ar' : 'en';
+}
+
+function applyDirection(lng: string): void {
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = lng;
+  document.documentElement.dir = i18next.dir(lng);
+}
+
+void i18next.use(initReactI18next).init({
+  lng: initialLanguage(),
+  fallbackLng: 'en',
+  supportedLngs: [...LANGUAGES],
+  resources: { en: {}, ar: {} },
+  interpolation: { escapeValue: false }, // React escapes.
+  initImmediate: false,
+  returnNull: false,
+});
+applyDirection(i18next.language);
+i18next.on('languageChanged', applyDirection);
+
+export function setLanguage(lng: Language): void {
+  if (typeof localStorage !== 'undefined') localStorage.setItem(STORAGE_KEY, lng);
+  void i18next.changeLanguage(lng);
+}
+
+export function currentLanguage(): Language {
+  return isLanguage(i18next.language) ? i18next.language : 'en';
+}
+
+export type T<E extends Record<string, string>> = (key: keyof E & string, vars?: Record<string, string | number>) => string;
+
+/** `t` for one namespace, typed to its keys; re-renders when the language changes. */
+export function useStrings<E extends Record<string, string>>(ns: Namespace<E>): { t: T<E>; language: Language } {
+  const { t, i18n } = useTranslation(ns.name);
+  return {
+    t: (key, vars) => t(key, vars ?? {}),
+    language: isLanguage(i18n.language) ? i18n.language : 'en',
+  };
+}
+
+export { i18next };
