@@ -7,6 +7,8 @@ const BIN = fileURLToPath(new URL('../../../bin/sanad.js', import.meta.url));
 
 export interface ServiceProcess {
   url: string;
+  /** The one-time GUI login link `sanad serve` printed. */
+  loginUrl: string;
   port: number;
   api: Api;
   child: ChildProcess;
@@ -25,7 +27,7 @@ export async function startServiceProcess(dataDir: string, token: string | null,
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const info = await new Promise<{ url: string; port: number }>((resolve, reject) => {
+  const info = await new Promise<{ url: string; port: number; loginUrl: string }>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => {
       // The caller never gets a handle to kill, so a child that did not start must not outlive this.
@@ -39,7 +41,8 @@ export async function startServiceProcess(dataDir: string, token: string | null,
       clearTimeout(timer);
       const parsed: unknown = JSON.parse(line);
       if (typeof parsed === 'object' && parsed !== null && 'url' in parsed && 'port' in parsed && typeof parsed.url === 'string' && typeof parsed.port === 'number') {
-        resolve({ url: parsed.url, port: parsed.port });
+        const loginUrl = 'login_url' in parsed && typeof parsed.login_url === 'string' ? parsed.login_url : '';
+        resolve({ url: parsed.url, port: parsed.port, loginUrl });
       } else reject(new Error(`unexpected serve output: ${line}`));
     });
     void exited.then((code) => {
