@@ -34,11 +34,12 @@ const steps = [
   ['tsc', '-p', 'tsconfig.json'],
   ['tsc', '-p', 'renderer/tsconfig.json'],
   ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
+  ['node', 'scripts/gui-budget.mjs'],
   // Component tests only on a whole run or when asked for ("renderer" among the filters).
   ...(only.length === 0 || only.some((o) => o.includes('renderer')) ? [['vitest', 'run', '--config', 'renderer/vite.config.ts']] : []),
 ];
 for (const step of steps) {
-  const r = spawnSync('npx', step, { cwd: root, stdio: 'inherit' });
+  const r = step[0] === 'node' ? spawnSync(process.execPath, step.slice(1), { cwd: root, stdio: 'inherit' }) : spawnSync('npx', step, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`Failed: npx ${step.join(' ')}`);
     process.exit(r.status ?? 1);
