@@ -115,9 +115,9 @@ test('100,000 tasks: status and model filters page by cursor, newest first, exac
   const slowest = times.at(-1) ?? 0;
   const median = times[Math.floor(times.length / 2)] ?? 0;
   t.diagnostic(`seeded ${N} tasks in ${Math.round(seedMs)} ms; ${times.length} pages of 50 over HTTP: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`);
-  // Generous for a shared 2-core machine; a table scan of 100,000 rows per page is what it rules out
-  // together with the plan check below.
-  assert.ok(slowest < 1000, `slowest page ${slowest} ms`);
+  // The median page over HTTP (a bound loose enough for a shared 2-core machine running Chromium
+  // beside it); the plan check below is what rules out a scan for certain.
+  assert.ok(median < 250, `median page ${median} ms`);
 });
 
 test('every filter combination of the task list walks an index in id order (EXPLAIN QUERY PLAN)', async (t) => {
