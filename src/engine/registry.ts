@@ -32,7 +32,7 @@ export class ModelRegistryError extends Error {
   }
 }
 
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 export function defaultModelId(path: string): string {
   const base = basename(path).replace(/\.gguf$/i, '').replace(/[^A-Za-z0-9._:-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '');
@@ -53,7 +53,7 @@ export class ModelRegistry implements ModelResolver {
       throw new ModelRegistryError(err instanceof Error ? err.message : `${full} is not a GGUF model file.`, 'not_gguf');
     });
     const modelId = id ?? defaultModelId(full);
-    if (!ID_PATTERN.test(modelId)) {
+    if (!MODEL_ID_PATTERN.test(modelId)) {
       throw new ModelRegistryError(`"${modelId}" is not a valid model id: use letters, digits, '.', '_', ':' or '-' (up to 128).`, 'invalid_id');
     }
     if (getModel(this.db, modelId)) throw new ModelRegistryError(`A model with id "${modelId}" is already registered; pick another --id.`, 'model_exists');

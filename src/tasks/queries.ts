@@ -28,8 +28,13 @@ export interface TaskListQuery {
   limit: number;
 }
 
-/** Newest first, cursor-paged by id (ids sort by creation). Fetches one extra row for has_more. */
-export function listTasks(db: Db, q: TaskListQuery): { data: TaskRow[]; has_more: boolean } {
+/**
+ * The SQL of one task-list page, newest first, cursor-paged by id (ids sort by creation), one extra
+ * row for has_more. Exported so a test can EXPLAIN exactly this statement: every filter
+ * combination must walk an index (tasks_status, tasks_model, tasks_status_model or the primary
+ * key) in id order, never scan the table or sort it.
+ */
+export function taskListStatement(q: TaskListQuery): { sql: string; params: Array<string | number> } {
   const where: string[] = [];
   const params: Array<string | number> = [];
   const add = (clause: string, value: string | undefined): void => {
@@ -42,7 +47,12 @@ export function listTasks(db: Db, q: TaskListQuery): { data: TaskRow[]; has_more
   add('client_id = ?', q.clientId);
   add('id < ?', q.after);
   const sql = `SELECT * FROM tasks ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`;
-  const rows = db.prepare<Array<string | number>, TaskRow>(sql).all(...params, q.limit + 1);
+  return { sql, params: [...params, q.limit + 1] };
+}
+
+export function listTasks(db: Db, q: TaskListQuery): { data: TaskRow[]; has_more: boolean } {
+  const { sql, params } = taskListStatement(q);
+  const rows = db.prepare<Array<string | number>, TaskRow>(sql).all(...params);
   return { data: rows.slice(0, q.limit), has_more: rows.length > q.limit };
 }
 

@@ -1,12 +1,19 @@
-// The Tasks screen (placeholder until it is built).
-import { defineStrings, useStrings } from '../i18n/i18n';
+// The Tasks screen: "try it" and the task list at #/tasks; one task's live page at #/tasks/<id>.
+import { useStrings } from '../i18n/i18n';
+import { taskStrings } from './tasks/strings';
+import { TaskList } from './tasks/TaskList';
+import { TaskPage } from './tasks/TaskPage';
+import { TryIt } from './tasks/TryIt';
+import './tasks.css';
 
-const ns = defineStrings('screen-tasks', {
-  en: { title: 'Tasks' },
-  ar: { title: 'Tasks' },
-});
-
-export function TasksScreen(_props: { id: string | null }) {
-  const { t } = useStrings(ns);
-  return <h1>{t('title')}</h1>;
+export function TasksScreen({ id }: { id: string | null }) {
+  const { t } = useStrings(taskStrings);
+  if (id !== null) return <TaskPage id={id} />;
+  return (
+    <>
+      <h1>{t('title')}</h1>
+      <TryIt />
+      <TaskList />
+    </>
+  );
 }

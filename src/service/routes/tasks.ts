@@ -1,5 +1,6 @@
 // The LMSP task resource: read, list, cancel, and the event log as JSON pages or SSE.
 import type { FastifyInstance } from 'fastify';
+import { MODEL_ID_PATTERN } from '../../engine/registry.js';
 import { cancelTask } from '../../tasks/cancel.js';
 import { eventRowsAfter, listTasks, toTaskEvent } from '../../tasks/queries.js';
 import { isTaskStatus } from '../../tasks/types.js';
@@ -11,6 +12,10 @@ import { toTaskObject } from '../task-object.js';
 import { secured, type RouteKit } from './kit.js';
 
 type IdParams = { id: string };
+
+// The shape of a task id (ids.ts): a cursor of any other shape can match nothing, so it is a
+// mistake worth naming rather than an empty page (the same for a model id).
+const TASK_ID = /^task_[0-9a-z]{1,64}$/;
 
 function wholeNumber(value: string | undefined, param: string, fallback: number, min: number, max: number): number {
   if (value === undefined || value === '') return fallback;
@@ -27,6 +32,8 @@ export function registerTaskRoutes(app: FastifyInstance, kit: RouteKit): void {
     const principal = principalOf(req);
     const { status, after, model } = req.query;
     if (status !== undefined && !isTaskStatus(status)) throw badRequest(`status must be one of queued, loading, running, cancelling, completed, failed, cancelled.`, 'status');
+    if (model !== undefined && model !== '' && !MODEL_ID_PATTERN.test(model)) throw badRequest('model must be a registered model id (letters, digits, . _ : -, up to 128).', 'model');
+    if (after !== undefined && after !== '' && !TASK_ID.test(after)) throw badRequest('after must be a task id from an earlier page (task_…).', 'after');
     const limit = wholeNumber(req.query.limit, 'limit', 20, 1, 100);
     // Without tasks:read a client lists only its own tasks.
     const own = hasScope(principal, 'tasks:read') ? undefined : clientIdOf(principal) ?? undefined;

@@ -4,8 +4,9 @@ import { vault } from './0002-vault.js';
 import { backups } from './0003-backups.js';
 import { offsiteCopies } from './0004-offsite-copies.js';
 import { drills } from './0005-drills.js';
+import { taskFilters } from './0006-task-filters.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters];

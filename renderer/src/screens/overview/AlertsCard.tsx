@@ -1,0 +1,43 @@
+// Open (unresolved) alerts, newest first, each marked by severity in colour and in words. The
+// message is the server's own sentence.
+import { ErrorNote } from '../../components/ErrorNote';
+import { formatNumber, formatRelative } from '../../i18n/format';
+import { useStrings } from '../../i18n/i18n';
+import { useAlerts } from './queries';
+import type { Alert } from './schemas';
+import { SkeletonLines } from './Skeleton';
+import { overviewStrings } from './strings';
+
+const TONE = { critical: 'fail', warning: 'warn', info: 'muted' } as const;
+
+/** Unresolved alerts, the most recently seen first. */
+export function openAlertsNewestFirst(alerts: readonly Alert[]): Alert[] {
+  return alerts.filter((a) => a.resolved_at === null).sort((a, b) => b.last_seen - a.last_seen || b.first_seen - a.first_seen);
+}
+
+export function AlertsCard({ nowS }: { nowS: number }) {
+  const { t, language } = useStrings(overviewStrings);
+  const alerts = useAlerts();
+  const open = alerts.data ? openAlertsNewestFirst(alerts.data.data) : [];
+  return (
+    <section className="card overview-card" aria-labelledby="overview-alerts">
+      <h2 id="overview-alerts">{t('alerts')}</h2>
+      {alerts.isPending && <SkeletonLines lines={3} />}
+      {alerts.isError && <ErrorNote error={alerts.error} onRetry={() => void alerts.refetch()} />}
+      {alerts.data && open.length === 0 && <p className="muted">{t('noAlerts')}</p>}
+      {open.length > 0 && (
+        <ul className="alert-list" data-testid="overview-alerts">
+          {open.map((a) => (
+            <li key={a.key} className={`alert-item alert-${a.severity}`}>
+              <span className={`badge ${TONE[a.severity]}`}>{t(`severity_${a.severity}`)}</span> <span>{a.message}</span>
+              <div className="muted small">
+                {formatRelative(language, a.last_seen, nowS * 1000)}
+                {a.count > 1 && <> · {t('times', { count: formatNumber(language, a.count) })}</>}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+// Service state: where Sanad listens, which model is in memory, and how many tasks run or wait.
+import { ErrorNote } from '../../components/ErrorNote';
+import { formatNumber } from '../../i18n/format';
+import { useStrings } from '../../i18n/i18n';
+import { useAdminStatus } from './queries';
+import { SkeletonLines } from './Skeleton';
+import { overviewStrings } from './strings';
+
+export function ServiceCard() {
+  const { t, language } = useStrings(overviewStrings);
+  const status = useAdminStatus();
+  return (
+    <section className="card overview-card" aria-labelledby="overview-service">
+      <h2 id="overview-service">{t('service')}</h2>
+      {status.isPending && <SkeletonLines lines={4} />}
+      {status.isError && <ErrorNote error={status.error} onRetry={() => void status.refetch()} />}
+      {status.data && (
+        <dl className="facts" data-testid="overview-service">
+          <dt>{t('address')}</dt>
+          <dd>
+            <code>{status.data.service.address}</code>
+          </dd>
+          <dt>{t('loadedModel')}</dt>
+          <dd>{status.data.service.loaded_model ?? <span className="muted">{t('noModelLoaded')}</span>}</dd>
+          <dt>{t('running')}</dt>
+          <dd data-testid="overview-running">{formatNumber(language, status.data.tasks.running)}</dd>
+          <dt>{t('queued')}</dt>
+          <dd>{formatNumber(language, status.data.tasks.queued)}</dd>
+        </dl>
+      )}
+    </section>
+  );
+}

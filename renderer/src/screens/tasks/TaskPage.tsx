@@ -1,0 +1,151 @@
+// One task: its state, model, times and error from GET /v1/tasks/{id}; the generated text and the
+// event list live from its SSE stream; and Cancel, enabled only while the task can be cancelled.
+// The state shown is always the API's: each state-changing event re-reads the task, and the cancel
+// answer (cancelled, or cancelling until the worker stops) replaces it at once.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError } from '../../api/http';
+import { href } from '../../app/routes';
+import { ErrorNote } from '../../components/ErrorNote';
+import { formatDateTime, formatNumber } from '../../i18n/format';
+import { useStrings } from '../../i18n/i18n';
+import { taskKey, useTask } from './queries';
+import { CANCELLABLE, Task } from './schemas';
+import { StatusBadge } from './StatusBadge';
+import { taskStrings } from './strings';
+import type { StreamState } from './task-stream';
+import { useTaskEvents, type StreamConnection } from './use-task-events';
+
+const CONNECTION_KEY = { connecting: 'streamConnecting', open: 'streamOpen', closed: 'streamClosed' } as const;
+
+function EventList({ stream }: { stream: StreamState }) {
+  const { t, language } = useStrings(taskStrings);
+  const newestFirst = [...stream.events].reverse();
+  return (
+    <section aria-labelledby="task-events-title">
+      <h2 id="task-events-title">{t('events')}</h2>
+      {stream.total > stream.events.length && (
+        <p className="muted">{t('eventsShown', { shown: formatNumber(language, stream.events.length), total: formatNumber(language, stream.total) })}</p>
+      )}
+      <div className="task-events-wrap" tabIndex={0} role="region" aria-labelledby="task-events-title">
+        <table className="task-events" data-testid="task-events">
+          <thead>
+            <tr>
+              <th scope="col">{t('seq')}</th>
+              <th scope="col">{t('type')}</th>
+              <th scope="col">{t('time')}</th>
+              <th scope="col">{t('detail')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {newestFirst.map((e) => (
+              <tr key={e.seq}>
+                <td>{formatNumber(language, e.seq)}</td>
+                <td>
+                  <code>{e.type}</code>
+                </td>
+                <td>{e.at === null ? '' : formatDateTime(language, e.at)}</td>
+                <td>{e.detail === null ? '' : <code>{JSON.stringify(e.detail)}</code>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function Facts({ task }: { task: Task }) {
+  const { t, language } = useStrings(taskStrings);
+  return (
+    <dl className="task-facts">
+      <dt>{t('state')}</dt>
+      <dd>
+        <StatusBadge status={task.status} testId="task-status" />
+      </dd>
+      <dt>{t('model')}</dt>
+      <dd>{task.model}</dd>
+      <dt>{t('created')}</dt>
+      <dd>{formatDateTime(language, task.created_at)}</dd>
+      <dt>{t('updated')}</dt>
+      <dd>{formatDateTime(language, task.updated_at)}</dd>
+      <dt>{t('onRestart')}</dt>
+      <dd>
+        <code>{task.on_restart}</code>
+      </dd>
+      {task.error && (
+        <>
+          <dt>{t('error')}</dt>
+          <dd className="fail" data-testid="task-error">
+            {task.error.message} <code>({task.error.code})</code>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+function StreamState({ connection }: { connection: StreamConnection }) {
+  const { t } = useStrings(taskStrings);
+  return (
+    <span className={`live ${connection === 'open' ? 'on' : 'off'}`} data-testid="task-stream-state">
+      {t(CONNECTION_KEY[connection])}
+    </span>
+  );
+}
+
+export function TaskPage({ id }: { id: string }) {
+  const { t } = useStrings(taskStrings);
+  const client = useQueryClient();
+  const task = useTask(id);
+  const { stream, connection } = useTaskEvents(id, () => void client.invalidateQueries({ queryKey: taskKey(id) }));
+  const cancel = useMutation({
+    mutationFn: () => api('POST', `/v1/tasks/${encodeURIComponent(id)}/cancel`, Task),
+    onSuccess: (answer) => {
+      client.setQueryData(taskKey(id), answer);
+      void client.invalidateQueries({ queryKey: ['tasks', 'list'] });
+    },
+  });
+  const notFound = task.error instanceof ApiError && task.error.status === 404;
+  const cancellable = task.data !== undefined && CANCELLABLE.includes(task.data.status);
+  return (
+    <>
+      <p>
+        <a href={href('tasks')}>{t('back')}</a>
+      </p>
+      <h1>
+        {t('id')} <code>{id}</code>
+      </h1>
+      {notFound && <p className="fail">{t('notFound', { id })}</p>}
+      {task.isError && !notFound && <ErrorNote error={task.error} onRetry={() => void task.refetch()} />}
+      <div className="card task-head">
+        {task.isPending && (
+          <div aria-hidden="true">
+            {Array.from({ length: 5 }, (_, i) => (
+              <span key={i} className="skeleton" />
+            ))}
+          </div>
+        )}
+        {task.data && <Facts task={task.data} />}
+        <div className="row">
+          <button type="button" className="danger" data-testid="task-cancel" disabled={!cancellable || cancel.isPending} onClick={() => cancel.mutate()}>
+            {cancel.isPending ? t('cancelling') : t('cancel')}
+          </button>
+        </div>
+        {cancel.isError && <ErrorNote error={cancel.error} />}
+      </div>
+      {!notFound && (
+        <section className="card" aria-labelledby="task-output-title">
+          <div className="row task-output-head">
+            <h2 id="task-output-title">{t('output')}</h2>
+            <StreamState connection={connection} />
+          </div>
+          <pre className="task-text" data-testid="task-text" data-ended={stream.ended}>
+            {stream.text}
+          </pre>
+          {stream.text === '' && <p className="muted">{t('outputEmpty')}</p>}
+        </section>
+      )}
+      {!notFound && <EventList stream={stream} />}
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+// The task's event stream (GET /v1/tasks/{id}/events as SSE, signed in by the session cookie),
+// folded into StreamState. EventSource reconnects by itself and sends Last-Event-ID (the server
+// writes `id: <sequence_number>`), so a reconnect resumes after the last event it saw; the reducer
+// drops any repeat. Events are applied in small batches (one render per 50 ms, not one per token).
+// After the terminal event the stream is closed: otherwise EventSource would reconnect forever to
+// a stream that has nothing more to say.
+import { useEffect, useReducer, useRef, useState } from 'react';
+import { changesState, initialStream, StreamEvent, streamReducer, TERMINAL_EVENTS, type StreamState } from './task-stream';
+
+const EVENT_TYPES = [
+  'response.created',
+  'response.queued',
+  'response.loading',
+  'response.in_progress',
+  'response.output_item.added',
+  'response.content_part.added',
+  'response.output_text.delta',
+  'response.output_text.done',
+  'response.content_part.done',
+  'response.output_item.done',
+  'response.cancelling',
+  ...TERMINAL_EVENTS,
+];
+const FLUSH_MS = 50;
+
+export type StreamConnection = 'connecting' | 'open' | 'closed';
+
+export function useTaskEvents(taskId: string, onStateChange: () => void): { stream: StreamState; connection: StreamConnection } {
+  const [stream, dispatch] = useReducer(streamReducer, initialStream);
+  const [connection, setConnection] = useState<StreamConnection>('connecting');
+  const onChange = useRef(onStateChange);
+  onChange.current = onStateChange;
+
+  useEffect(() => {
+    dispatch({ kind: 'reset' });
+    setConnection('connecting');
+    if (typeof EventSource === 'undefined') return undefined;
+    const source = new EventSource(`/v1/tasks/${encodeURIComponent(taskId)}/events`, { withCredentials: true });
+    let pending: StreamEvent[] = [];
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const flush = () => {
+      timer = null;
+      const batch = pending;
+      pending = [];
+      dispatch({ kind: 'events', events: batch });
+      if (batch.some((e) => changesState(e.type))) onChange.current();
+    };
+    const onEvent = (message: MessageEvent<string>) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      const parsed = StreamEvent.safeParse(value);
+      if (!parsed.success) return;
+      pending.push(parsed.data);
+      if (TERMINAL_EVENTS.includes(parsed.data.type)) {
+        source.close();
+        setConnection('closed');
+        if (timer !== null) clearTimeout(timer);
+        flush();
+        return;
+      }
+      timer ??= setTimeout(flush, FLUSH_MS);
+    };
+    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+    source.onopen = () => setConnection('open');
+    source.onerror = () => setConnection(source.readyState === EventSource.CLOSED ? 'closed' : 'connecting');
+    return () => {
+      source.close();
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [taskId]);
+
+  return { stream, connection };
+}
