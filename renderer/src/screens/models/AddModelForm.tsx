@@ -19,9 +19,14 @@ export function AddModelForm() {
   const [path, setPath] = useState('');
   const [id, setId] = useState('');
   const bridge = desktopBridge();
+  // A new path starts a new add: "Added …" about the previous one would only confuse.
+  const changePath = (value: string) => {
+    setPath(value);
+    if (add.isSuccess) add.reset();
+  };
   const choose = async () => {
     const picked = await bridge?.pickModelFile();
-    if (picked) setPath(picked);
+    if (picked) changePath(picked);
   };
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -39,7 +44,7 @@ export function AddModelForm() {
       <FormField label={t('path')} hint={t('pathHint')} error={errorForParams(add.error, ['path'])}>
         {(p) => (
           <div className="row">
-            <input {...p} className="model-path" value={path} onChange={(e) => setPath(e.target.value)} required spellCheck={false} dir="ltr" data-testid="model-path" />
+            <input {...p} className="model-path" value={path} onChange={(e) => changePath(e.target.value)} required spellCheck={false} dir="ltr" data-testid="model-path" />
             {bridge && (
               <button type="button" onClick={() => void choose()} disabled={add.isPending}>
                 {t('choose')}

@@ -27,15 +27,19 @@ function ModelRow({ model }: { model: ModelInfo }) {
   const remove = useRemoveModel();
   return (
     <tr data-testid={`model-row-${model.id}`}>
-      <td>
-        <strong dir="ltr">{model.id}</strong>
+      <td className="model-id">
+        <bdi dir="ltr">
+          <strong>{model.id}</strong>
+        </bdi>
       </td>
-      <td className="mono" dir="ltr">
-        {model.path}
+      <td>
+        <bdi className="mono" dir="ltr">
+          {model.path}
+        </bdi>
       </td>
       <td>{formatBytes(language, model.size_bytes)}</td>
       <td>
-        <span className="mono" title={model.sha256}>
+        <span className="mono" dir="ltr" title={model.sha256}>
           {model.sha256.slice(0, 12)}…
         </span>{' '}
         <CopyButton value={model.sha256} label={t('copyFingerprint', { id: model.id })} />

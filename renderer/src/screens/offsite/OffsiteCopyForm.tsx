@@ -64,7 +64,7 @@ export function OffsiteCopySection() {
   const { t } = useStrings(offsiteStrings);
   const settings = useCopySettings();
   return (
-    <section className="card" aria-labelledby="copy-title" data-testid="offsite-copy">
+    <section className="card offsite-copy" aria-labelledby="copy-title" data-testid="offsite-copy">
       <h2 id="copy-title">{t('copyTitle')}</h2>
       <p className="muted">{t('copyIntro')}</p>
       {settings.isError && <ErrorNote error={settings.error} onRetry={() => void settings.refetch()} />}

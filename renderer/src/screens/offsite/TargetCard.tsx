@@ -41,8 +41,10 @@ export function TargetCard({ repo }: { repo: Repository }) {
       </header>
       <dl className="target-facts">
         <dt>{t('colLocation')}</dt>
-        <dd className="mono" dir="ltr">
-          {repo.location}
+        <dd>
+          <bdi className="mono" dir="ltr">
+            {repo.location}
+          </bdi>
         </dd>
         <dt>{t('colLastOk')}</dt>
         <dd>{repo.last_ok_at === null ? <span className="muted">{t('neverOk')}</span> : <When at={repo.last_ok_at} />}</dd>
