@@ -131,6 +131,52 @@ export function addRepository(db: Db, vault: Vault, input: NewRepository, clock:
   return added;
 }
 
+export interface RepositoryPatch {
+  location?: string;
+  /** The whole set of non-secret options: it replaces the current one. */
+  options?: RepositoryOptions;
+  enabled?: boolean;
+  /** A new secret replaces the stored one, null removes it, absent keeps it. */
+  secret?: string | null;
+}
+
+/**
+ * Edits an offsite target, validated like an add. A new location is another repository: its
+ * last good copy and last error are cleared, so status and drills never credit the old place.
+ * Returns null when there is no such target.
+ */
+export function updateRepository(db: Db, vault: Vault, name: string, patch: RepositoryPatch): Repository | null {
+  if (name === LOCAL) throw new RepositoryError('The local repository has only a location; move it with PATCH /admin/repositories/local.', 'name');
+  const current = getRepository(db, name);
+  if (!current) return null;
+  if (current.type === 'local') throw new RepositoryError('The local repository has only a location.', 'name');
+  const location = patch.location === undefined ? current.location : validateLocation(current.type, patch.location);
+  const parsed = Options.safeParse(patch.options ?? current.options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new RepositoryError(`Invalid value for options.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}.`, `options.${issue?.path.join('.') ?? ''}`);
+  }
+  const options = parsed.data;
+  const hasSecret = patch.secret === undefined ? hasRepositorySecret(vault, name) : patch.secret !== null;
+  if (current.type === 's3' && (!options.access_key_id || !hasSecret)) {
+    throw new RepositoryError('An S3 repository needs an access key id and a secret key.', options.access_key_id ? 'secret' : 'access_key_id');
+  }
+  const moved = location !== current.location;
+  db.transaction(() => {
+    db.prepare('UPDATE repositories SET location = ?, options = ?, enabled = ? WHERE name = ?')
+      .run(location, JSON.stringify(options), (patch.enabled ?? current.enabled) ? 1 : 0, name);
+    if (moved) db.prepare('UPDATE repositories SET last_ok_at = NULL, last_error = NULL, last_error_at = NULL WHERE name = ?').run(name);
+    if (typeof patch.secret === 'string') vault.set(secretName(name), patch.secret);
+    else if (patch.secret === null) vault.delete(secretName(name));
+  })();
+  return getRepository(db, name);
+}
+
+/** Whether the target has a secret in the vault (the GUI says "stored", never shows it). */
+export function hasRepositorySecret(vault: Vault, name: string): boolean {
+  return vault.names().includes(secretName(name));
+}
+
 /** Removes the target (never the data at the remote) and its secret. */
 export function removeRepository(db: Db, vault: Vault, name: string): boolean {
   if (name === LOCAL) throw new RepositoryError('The local repository cannot be removed; move it instead.', 'name');

@@ -9,7 +9,9 @@ export type AdminEventType =
   | 'restore.progress'
   | 'restore.finished'
   | 'passphrase.rotated'
-  | 'alerts.changed';
+  | 'alerts.changed'
+  // A client paired, was made or was revoked (the GUI's client list refreshes; no token in it).
+  | 'clients.changed';
 
 export interface AdminEvent {
   /** Increases by one per event in this process; an SSE client may use it as Last-Event-ID. */

@@ -20,6 +20,7 @@ export const INVALIDATES: Record<string, ReadonlyArray<readonly string[]>> = {
   'restore.finished': [['restore']],
   'passphrase.rotated': [['recovery-kit'], ['status'], ['health']],
   'alerts.changed': [['alerts'], ['health']],
+  'clients.changed': [['clients']],
 };
 
 /** Where progress events are kept: the latest one per operation kind. */
@@ -51,7 +52,7 @@ export function listenToLiveEvents(client: QueryClient, onState?: (connected: bo
     const parsed = LiveEvent.safeParse(value);
     if (parsed.success) applyLiveEvent(client, parsed.data);
   };
-  const types = ['backup.progress', 'backup.finished', 'drill.progress', 'drill.finished', 'restore.progress', 'restore.finished', 'passphrase.rotated', 'alerts.changed'];
+  const types = ['backup.progress', 'backup.finished', 'drill.progress', 'drill.finished', 'restore.progress', 'restore.finished', 'passphrase.rotated', 'alerts.changed', 'clients.changed'];
   for (const t of types) source.addEventListener(t, onMessage);
   source.addEventListener('ready', () => {
     onState?.(true);

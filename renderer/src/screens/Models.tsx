@@ -1,12 +1,25 @@
-// The Models screen (placeholder until it is built).
-import { defineStrings, useStrings } from '../i18n/i18n';
-
-const ns = defineStrings('screen-models', {
-  en: { title: 'Models' },
-  ar: { title: 'Models' },
-});
+// The Models screen: add a GGUF file by path (or the desktop shell's file dialog), see every
+// registered model with its size, fingerprint and on-disk status, and remove one (the file stays).
+import { ErrorNote } from '../components/ErrorNote';
+import { useStrings } from '../i18n/i18n';
+import { AddModelForm } from './models/AddModelForm';
+import { useModels } from './models/model-api';
+import { ModelTable } from './models/ModelTable';
+import { modelStrings } from './models/strings';
+import './models.css';
 
 export function ModelsScreen(_props: { id: string | null }) {
-  const { t } = useStrings(ns);
-  return <h1>{t('title')}</h1>;
+  const { t } = useStrings(modelStrings);
+  const models = useModels();
+  return (
+    <>
+      <h1>{t('title')}</h1>
+      <p className="muted">{t('intro')}</p>
+      <AddModelForm />
+      <section className="card" aria-labelledby="models-list-title">
+        <h2 id="models-list-title">{t('listTitle')}</h2>
+        {models.isError ? <ErrorNote error={models.error} onRetry={() => void models.refetch()} /> : <ModelTable models={models.data} />}
+      </section>
+    </>
+  );
 }

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { unixSeconds } from '../../clock.js';
+import { parseRcloneDestination } from '../../backup/rclone-destination.js';
 import { ModelRegistryError } from '../../engine/registry.js';
 import { createClient, listClients, revokeClient, SCOPES } from '../../store/clients.js';
 import { createPairingCode } from '../../store/pairing-codes.js';
@@ -40,11 +41,13 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   app.post('/admin/clients', { preHandler: admin }, async (req, reply) => {
     const body = parse(ClientBody, req.body);
     const made = createClient(ctx.db, body.name, body.scopes, now());
+    ctx.adminEvents.publish('clients.changed', { client_id: made.client.id, change: 'created' });
     return reply.code(201).send({ client_id: made.client.id, token: made.token, scopes: made.client.scopes });
   });
 
   app.post<{ Params: { id: string } }>('/admin/clients/:id/revoke', { preHandler: admin }, async (req) => {
     if (!revokeClient(ctx.db, req.params.id, now())) throw notFound(`Client ${req.params.id}`, 'client_not_found');
+    ctx.adminEvents.publish('clients.changed', { client_id: req.params.id, change: 'revoked' });
     return { id: req.params.id, revoked: true };
   });
 
@@ -66,7 +69,18 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   app.get('/admin/settings', { preHandler: admin }, async () => ctx.settings());
 
-  app.patch('/admin/settings', { preHandler: admin }, async (req) => ctx.updateSettings(parse(SettingsSchema.partial().strict(), req.body)));
+  app.patch('/admin/settings', { preHandler: admin }, async (req) => {
+    const patch = parse(SettingsSchema.partial().strict(), req.body);
+    // Refused here, where the user types it, rather than at the next backup's upload.
+    if (typeof patch.offsite_copy_destination === 'string') {
+      try {
+        parseRcloneDestination(patch.offsite_copy_destination);
+      } catch (err) {
+        throw badRequest(err instanceof Error ? err.message : String(err), 'offsite_copy_destination');
+      }
+    }
+    return ctx.updateSettings(patch);
+  });
 
   app.get('/admin/status', { preHandler: admin }, async () => ({
     service: { address: `http://${ctx.address.host}:${ctx.address.port}`, loaded_model: ctx.loadedModel() },

@@ -5,19 +5,44 @@ import { z } from 'zod';
 import { allAlerts } from '../../backup/alerts.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { probeRepository } from '../../backup/repo-probe.js';
-import { addRepository, getRepository, listRepositories, moveLocalRepository, removeRepository, RepositoryError } from '../../backup/repositories.js';
+import { addRepository, getRepository, hasRepositorySecret, listRepositories, moveLocalRepository, removeRepository, RepositoryError, updateRepository, type Repository } from '../../backup/repositories.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { BackupBusyError } from '../../backup/run-backup.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { secured, type RouteKit } from './kit.js';
 
+// Option strings are never empty: an empty field is an absent one (and a 400 naming it, not a 500).
+const RepoOptionsBody = z.object({
+  region: z.string().min(1).max(64),
+  access_key_id: z.string().min(1).max(256),
+  cacert: z.string().min(1).max(4096),
+  user: z.string().min(1).max(256),
+  rclone_config: z.string().min(1).max(4096),
+}).partial().strict();
+
 const RepoBody = z.object({
   name: z.string(),
   type: z.enum(['s3', 'rest', 'rclone']),
   location: z.string().min(1).max(4096),
-  options: z.object({ region: z.string(), access_key_id: z.string(), cacert: z.string(), user: z.string(), rclone_config: z.string() }).partial().optional(),
+  options: RepoOptionsBody.optional(),
   secret: z.string().min(1).max(4096).optional(),
 });
+
+// An edit: only what is sent changes; `options` is the whole new set; `secret` null removes it.
+const RepoPatchBody = z.object({
+  location: z.string().min(1).max(4096),
+  options: RepoOptionsBody,
+  enabled: z.boolean(),
+  secret: z.string().min(1).max(4096).nullable(),
+}).partial().strict();
+
+function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.code === 'unrecognized_keys' ? [...issue.path, ...issue.keys.slice(0, 1)] : issue?.path ?? [];
+  throw badRequest(`Invalid value for ${path.join('.') || 'the body'}: ${issue?.message ?? 'invalid'}.`, path.join('.') || null);
+}
 
 export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -46,18 +71,16 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
 
   app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: allAlerts(ctx.db) }));
 
-  app.get('/admin/repositories', { preHandler: admin }, async () => ({ object: 'list', data: listRepositories(ctx.db) }));
+  // has_secret says whether a secret is in the vault; the secret itself is never sent back.
+  const shown = (repo: Repository) => ({ ...repo, has_secret: hasRepositorySecret(ctx.secrets.vault, repo.name) });
+
+  app.get('/admin/repositories', { preHandler: admin }, async () => ({ object: 'list', data: listRepositories(ctx.db).map(shown) }));
 
   app.post('/admin/repositories', { preHandler: admin }, async (req, reply) => {
-    const parsed = RepoBody.safeParse(req.body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw badRequest(`Invalid value for ${issue?.path.join('.') || 'the body'}: ${issue?.message ?? 'invalid'}.`, issue?.path.join('.') || null);
-    }
-    const { name, type, location, options, secret } = parsed.data;
+    const { name, type, location, options, secret } = parseBody(RepoBody, req.body);
     try {
       const repo = addRepository(ctx.db, ctx.secrets.vault, { name, type, location, ...(options ? { options } : {}), ...(secret ? { secret } : {}) }, ctx.clock);
-      return await reply.code(201).send(repo);
+      return await reply.code(201).send(shown(repo));
     } catch (err) {
       return repoError(err);
     }
@@ -71,6 +94,26 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; move the repository when it has finished.');
     moveLocalRepository(ctx.db, body.data.location);
     return getRepository(ctx.db, 'local');
+  });
+
+  // Editing an offsite target (the local one has the route above). Refused while a backup runs,
+  // which reads the targets and their secrets as it goes.
+  app.patch<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {
+    const body = parseBody(RepoPatchBody, req.body);
+    if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; change the target when it has finished.');
+    const { location, options, enabled, secret } = body;
+    try {
+      const repo = updateRepository(ctx.db, ctx.secrets.vault, req.params.name, {
+        ...(location !== undefined ? { location } : {}),
+        ...(options !== undefined ? { options } : {}),
+        ...(enabled !== undefined ? { enabled } : {}),
+        ...(secret !== undefined ? { secret } : {}),
+      });
+      if (!repo) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
+      return shown(repo);
+    } catch (err) {
+      return repoError(err);
+    }
   });
 
   app.delete<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {

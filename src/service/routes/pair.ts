@@ -28,6 +28,7 @@ export function registerPairRoutes(app: FastifyInstance, kit: RouteKit): void {
       throw new ApiError(403, 'permission_error', 'pairing_code_invalid', 'This pairing code is unknown, expired or already used; ask for a new one.');
     }
     ctx.logger.info('client paired', { client_id: made.client.id, name: made.client.name });
+    ctx.adminEvents.publish('clients.changed', { client_id: made.client.id, change: 'paired' });
     return reply.code(201).send({ client_id: made.client.id, token: made.token, scopes: made.client.scopes });
   });
 }

@@ -1,0 +1,73 @@
+// The Clients screen's calls: pairing codes, clients, tokens and revocation (all /admin). The
+// list also refreshes live: the core announces `clients.changed` when a code is redeemed.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api, listOf } from '../../api/http';
+import { pairingDeadline } from './countdown';
+
+export const SCOPES = ['models:read', 'responses:write', 'tasks:read', 'tasks:write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The string key that describes each scope (i18next reads ':' in a key as a namespace). */
+export const SCOPE_TEXT = {
+  'models:read': 'scopeModelsRead',
+  'responses:write': 'scopeResponsesWrite',
+  'tasks:read': 'scopeTasksRead',
+  'tasks:write': 'scopeTasksWrite',
+  admin: 'scopeAdmin',
+} as const satisfies Record<Scope, string>;
+
+export function isScope(value: string): value is Scope {
+  return SCOPES.some((s) => s === value);
+}
+
+export const ClientInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  created_at: z.number(),
+  last_used_at: z.number().nullable(),
+  revoked_at: z.number().nullable(),
+});
+export type ClientInfo = z.infer<typeof ClientInfo>;
+
+const PairingCode = z.object({ code: z.string(), expires_at: z.number() });
+const NewClient = z.object({ client_id: z.string(), token: z.string(), scopes: z.array(z.string()) });
+
+export const clientsKey = ['clients', 'list'] as const;
+
+export function useClients() {
+  return useQuery({ queryKey: clientsKey, queryFn: () => api('GET', '/admin/clients', listOf(ClientInfo)).then((r) => r.data) });
+}
+
+export interface ShownCode {
+  code: string;
+  /** When it stops working, on this machine's clock (see countdown.ts). */
+  deadlineMs: number;
+}
+
+export function useMakePairingCode() {
+  return useMutation({
+    mutationFn: async ({ scopes, ttlS }: { scopes: Scope[]; ttlS: number }): Promise<ShownCode> => {
+      const requestedAt = Date.now();
+      const made = await api('POST', '/admin/pairing-codes', PairingCode, { scopes, ttl_s: ttlS });
+      return { code: made.code, deadlineMs: pairingDeadline(requestedAt, ttlS) };
+    },
+  });
+}
+
+export function useCreateClient() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { name: string; scopes: Scope[] }) => api('POST', '/admin/clients', NewClient, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['clients'] }),
+  });
+}
+
+export function useRevokeClient() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api('POST', `/admin/clients/${encodeURIComponent(id)}/revoke`, z.object({ revoked: z.boolean() })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['clients'] }),
+  });
+}

@@ -1,0 +1,46 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, test } from 'vitest';
+import { makeQueryClient } from '../../api/query-client';
+import type { ModelInfo } from './model-api';
+import { ModelTable } from './ModelTable';
+
+afterEach(cleanup);
+
+const SHA = 'ab'.repeat(32);
+const model = (id: string, status: string): ModelInfo => ({ id, path: `/models/${id}.gguf`, size_bytes: 4 * 1024 ** 3, sha256: SHA, status, created: 1_800_000_000 });
+
+function renderTable(models: ModelInfo[] | undefined) {
+  return render(
+    <QueryClientProvider client={makeQueryClient()}>
+      <ModelTable models={models} />
+    </QueryClientProvider>,
+  );
+}
+
+describe('ModelTable', () => {
+  test('each on-disk status in words, with what to do when the file is missing or changed', () => {
+    renderTable([model('ok', 'available'), model('gone', 'missing'), model('swapped', 'changed'), model('new', 'quarantined')]);
+    const status = (id: string) => within(screen.getByTestId(`model-row-${id}`)).getByTestId('model-status').textContent;
+    expect(status('ok')).toBe('Available');
+    expect(status('gone')).toMatch(/^Missing.*Put it back, or remove the model and add it/);
+    expect(status('swapped')).toMatch(/^Changed.*remove the model and add it again/);
+    expect(status('new')).toBe('Unknown (quarantined)');
+  });
+
+  test('size in the language’s units, fingerprint short with the whole value in its title', () => {
+    renderTable([model('ok', 'available')]);
+    const row = screen.getByTestId('model-row-ok');
+    expect(row.textContent).toContain('4 GB');
+    const short = within(row).getByTitle(SHA);
+    expect(short.textContent).toBe(`${SHA.slice(0, 12)}…`);
+  });
+
+  test('while loading, placeholder rows keep the table’s place; an empty list says what to do', () => {
+    const { unmount } = renderTable(undefined);
+    expect(document.querySelectorAll('.skeleton')).toHaveLength(2);
+    unmount();
+    renderTable([]);
+    expect(screen.getByText(/No model is registered yet/)).toBeTruthy();
+  });
+});
