@@ -3,7 +3,8 @@
 // nothing touched), then POST /admin/restore/{id}/open: 202 with a login URL, the same process
 // stops its appliance and serves the restored dir on the same port, the old dir's lock and
 // service.json are released, the login URL signs a browser in to the new instance (the old
-// session no longer works), and a SIGTERM still stops it cleanly.
+// session no longer works), the model generates on the new instance, and a SIGTERM still stops
+// it cleanly.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -99,6 +100,10 @@ test('check the target before the click; open the restored data: same process an
   assert.equal(field(busy.body, 'error', 'code'), 'restored_data_in_use');
   assert.equal(field((await api.get('/admin/status')).body, 'service', 'data_dir'), prepared.dataDir, 'still serving the old dir');
 
+  // The old appliance has a model loaded: the switch must close that engine and the next one load again.
+  const before = await api.post('/v1/responses', { model: 'tiny', input: 'hello', max_output_tokens: 8 });
+  assert.equal(before.status, 200, before.text);
+
   let out = '';
   service.child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   const opened = await api.post(`/admin/restore/${id}/open`);
@@ -137,9 +142,12 @@ test('check the target before the click; open the restored data: same process an
   assert.equal(field(mine.body, 'service', 'data_dir'), realpathSync(target));
   assert.equal((await signIn(loginUrl)).status, 403, 'the link works once');
 
-  // The restored instance has the data of the backup: the model and the backup history.
+  // The restored instance has the backup's data (the model, now under the restored folder) and generates with it.
   const models = await api.get('/v1/models');
   assert.ok(JSON.stringify(models.body).includes('"tiny"'), models.text);
+  const after = await api.post('/v1/responses', { model: 'tiny', input: 'hello again', max_output_tokens: 8 });
+  assert.equal(after.status, 200, after.text);
+  assert.equal(field(after.body, 'usage', 'output_tokens'), 8, after.text);
 
   const code = await service.stop();
   assert.equal(code, 0, service.stderr());
