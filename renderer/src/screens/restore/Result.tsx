@@ -46,7 +46,8 @@ export function RunningStep({ state, dispatch }: Props) {
 function OpenRestored({ state, dispatch }: Props) {
   const { t } = useStrings(restoreStrings);
   const errorText = useErrorText();
-  const confirmRef = useRef<HTMLButtonElement>(null);
+  // The dialog opens on its harmless choice: Enter or Space right away cancels, never switches.
+  const cancelRef = useRef<HTMLButtonElement>(null);
   const status = useServiceStatus();
   const open = useMutation({
     mutationFn: (id: string) => openRestored(id),
@@ -55,7 +56,7 @@ function OpenRestored({ state, dispatch }: Props) {
   });
   const o = state.open;
   useEffect(() => {
-    if (o.status === 'confirming') confirmRef.current?.focus();
+    if (o.status === 'confirming') cancelRef.current?.focus();
   }, [o.status]);
   useEffect(() => {
     if (o.status !== 'waiting') return;
@@ -87,13 +88,12 @@ function OpenRestored({ state, dispatch }: Props) {
           <h3 id="open-title">{t('openTitle')}</h3>
           <p id="open-text">{t('openText', { current: isolate(status.data?.service.data_dir ?? '…'), target: isolate(state.outcome.target) })}</p>
           <div className="row">
-            <button type="button" onClick={() => dispatch({ type: 'openCancelled' })}>
+            <button type="button" ref={cancelRef} onClick={() => dispatch({ type: 'openCancelled' })}>
               {t('cancel')}
             </button>
             <button
               type="button"
               className="danger"
-              ref={confirmRef}
               data-testid="open-confirm-button"
               onClick={() => {
                 dispatch({ type: 'openConfirmed' });
