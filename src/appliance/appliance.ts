@@ -34,6 +34,7 @@ import { acquireInstanceLock } from './instance-lock.js';
 import { engineOptions } from './engine-options.js';
 import { startHousekeeping } from './housekeeping.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
+import type { SwitchDataDir } from './data-dir-switch.js';
 
 export interface ApplianceOptions {
   dataDir: string;
@@ -46,6 +47,11 @@ export interface ApplianceOptions {
   clock?: Clock;
   logger?: Logger;
   engine?: (settings: Settings) => Engine;
+  /** The host's way to serve another data dir ("open the restored data"; see data-dir-switch.ts).
+   *  Without it, POST /admin/restore/{id}/open answers that this Sanad cannot switch. */
+  onSwitchDataDir?: SwitchDataDir;
+  /** A one-time GUI login code made before this appliance started (a switch hands it out early). */
+  loginCode?: string;
 }
 
 export interface Appliance {
@@ -109,7 +115,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       }),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
-      login: new LoginCodes(),
+      login: new LoginCodes(options.loginCode),
+      ...(options.onSwitchDataDir ? { switchDataDir: options.onSwitchDataDir } : {}),
       healthChecks: [],
       adminEvents,
       address: { host: options.host ?? '127.0.0.1', port: 0 },

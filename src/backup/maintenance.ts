@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
+import { recordMaintenance } from './maintenance-log.js';
 import { ResticError, type ForgetOptions, type Restic, type ResticRepo } from './restic/index.js';
 
 /** 24 hourly / 30 daily / 8 weekly / 12 monthly, grouped by host and the constant `sanad` tag.
@@ -53,28 +54,32 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
   }
   inFlight.add(repo.name);
   let step: MaintenanceStep = 'unlock';
+  const startedAt = unixSeconds(ctx.clock);
+  const done: MaintenanceStep[] = [];
+  let forgot: { removed: number; kept: number } | null = null;
   try {
     const signal = ctx.signal;
     // restic's unlock removes only stale locks (dead process on this host, or past restic's stale
     // age); a live backup elsewhere keeps its lock and forget below then fails as `locked`.
     await restic.unlock(repo, { signal });
+    done.push('unlock');
     step = 'forget';
-    const forgot = await restic.forget(repo, { ...RETENTION_POLICY, prune: true, signal });
+    const forget = await restic.forget(repo, { ...RETENTION_POLICY, prune: true, signal });
+    forgot = { removed: forget.removed.length, kept: forget.kept.length };
+    done.push('forget');
     step = 'check';
     const checked = await restic.check(repo, { signal });
     if (!checked.ok) {
       const what = checked.damaged ? 'the repository has errors' : 'check could not run';
       throw new ResticError(checked.error.kind, `${what}: ${checked.error.message}`, checked.error.exitCode, checked.error.stderrTail);
     }
+    done.push('check');
     const now = unixSeconds(ctx.clock);
     writeConfigValue(ctx.db, okKey(repo.name), String(now), now);
+    recordMaintenance(ctx.db, { repository: repo.name, started_at: startedAt, finished_at: now, ok: true, steps: done, failed_step: null, ...forgot, error: null });
     resolveAlert(ctx.db, ctx.clock, alertKey(repo.name));
-    ctx.logger.info(`maintenance ok: ${repo.name} (forget --prune, check)`, {
-      repo: repo.name,
-      removed: forgot.removed.length,
-      kept: forgot.kept.length,
-    });
-    return { ok: true, removed: forgot.removed.length, kept: forgot.kept.length };
+    ctx.logger.info(`maintenance ok: ${repo.name} (forget --prune, check)`, { repo: repo.name, ...forgot });
+    return { ok: true, ...forgot };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     // Cancelled (shutdown, user) is neither a success nor a fault of the repository: no record, no alert.
@@ -85,6 +90,10 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
     }
     const now = unixSeconds(ctx.clock);
     writeConfigValue(ctx.db, failedKey(repo.name), String(now), now);
+    recordMaintenance(ctx.db, {
+      repository: repo.name, started_at: startedAt, finished_at: now, ok: false, steps: done, failed_step: step,
+      removed: forgot?.removed ?? null, kept: forgot?.kept ?? null, error: reason,
+    });
     const kind = error instanceof ResticError ? error.kind : 'error';
     raiseAlert(ctx.db, ctx.clock, alertKey(repo.name), 'warning', `Maintenance of the backup repository "${repo.name}" failed at ${step}: ${reason}`);
     ctx.logger.warn(`maintenance failed: ${repo.name} (${step}): ${reason}`, { repo: repo.name, step, kind });

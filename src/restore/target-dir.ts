@@ -10,12 +10,17 @@ export const WORK_PREFIX = '.sanad-restore-';
 
 export type TargetState = 'absent' | 'empty';
 
+/** Why a target was refused, for a GUI that says it in its own words before the click. */
+export type TargetRefusal = 'is_live' | 'inside_live' | 'contains_live' | 'not_a_folder' | 'not_empty' | 'interrupted_restore';
+
 export interface TargetInspection {
   /** Absolute, symlinks resolved where they exist. */
   path: string;
   checks: RestoreCheck[];
   /** null: refused (see the failed check); nothing was written. */
   state: TargetState | null;
+  /** Set when refused. */
+  refusal?: TargetRefusal;
 }
 
 /** The real path of `p`: its deepest existing ancestor resolved through symlinks, the rest appended. */
@@ -45,22 +50,22 @@ export async function inspectTarget(target: string, liveDataDir: string): Promis
   const path = await realish(target);
   const live = await realish(liveDataDir);
   const checks: RestoreCheck[] = [];
-  const refuse = (name: string, detail: string): TargetInspection => ({ path, checks: [...checks, { name, ok: false, detail }], state: null });
+  const refuse = (refusal: TargetRefusal, name: string, detail: string): TargetInspection => ({ path, checks: [...checks, { name, ok: false, detail }], state: null, refusal });
 
-  if (path === live) return refuse('target:outside_live', `${path} is the live data dir; restore into a new, empty folder elsewhere.`);
-  if (within(path, live)) return refuse('target:outside_live', `${path} is inside the live data dir ${live}; pick a folder outside it.`);
-  if (within(live, path)) return refuse('target:outside_live', `${path} contains the live data dir ${live}; pick a folder outside it.`);
+  if (path === live) return refuse('is_live', 'target:outside_live', `${path} is the live data dir; restore into a new, empty folder elsewhere.`);
+  if (within(path, live)) return refuse('inside_live', 'target:outside_live', `${path} is inside the live data dir ${live}; pick a folder outside it.`);
+  if (within(live, path)) return refuse('contains_live', 'target:outside_live', `${path} contains the live data dir ${live}; pick a folder outside it.`);
   checks.push({ name: 'target:outside_live', ok: true, detail: `${path} is apart from the live data dir ${live}.` });
 
   const info = await lstat(path).catch(() => null);
   if (!info) return { path, checks: [...checks, { name: 'target:empty', ok: true, detail: `${path} does not exist yet; it will be created.` }], state: 'absent' };
-  if (!info.isDirectory()) return refuse('target:empty', `${path} is not a folder; give an empty or absent folder.`);
+  if (!info.isDirectory()) return refuse('not_a_folder', 'target:empty', `${path} is not a folder; give an empty or absent folder.`);
   const entries = await readdir(path);
   if (entries.length > 0) {
     if (entries.every((e) => e.startsWith(WORK_PREFIX))) {
-      return refuse('target:empty', `${path} holds only the work folder of an interrupted restore (${entries[0] ?? ''}); delete ${path} and run the restore again.`);
+      return refuse('interrupted_restore', 'target:empty', `${path} holds only the work folder of an interrupted restore (${entries[0] ?? ''}); delete ${path} and run the restore again.`);
     }
-    return refuse('target:empty', `${path} is not empty (${entries.length} entries); restore only into an empty or absent folder. Nothing in it was touched.`);
+    return refuse('not_empty', 'target:empty', `${path} is not empty (${entries.length} entries); restore only into an empty or absent folder. Nothing in it was touched.`);
   }
   return { path, checks: [...checks, { name: 'target:empty', ok: true, detail: `${path} is an empty folder.` }], state: 'empty' };
 }

@@ -1,5 +1,6 @@
 // Everything a route needs, built once by the appliance (composition root).
 import type { AdminEvents } from './admin-events.js';
+import type { SwitchDataDir } from '../appliance/data-dir-switch.js';
 import type { BackupService } from '../backup/backup-service.js';
 import type { Clock } from '../clock.js';
 import type { DrillService } from '../drill/drill-service.js';
@@ -48,4 +49,6 @@ export interface ServiceContext {
   /** Filled in once the server listens (for Host/Origin checks and status). */
   address: { host: string; port: number };
   loadedModel: () => string | null;
+  /** Set when the host can restart this service on another data dir (appliance/data-dir-switch.ts). */
+  switchDataDir?: SwitchDataDir;
 }

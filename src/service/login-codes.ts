@@ -5,13 +5,24 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const sha = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
+/** A new one-time code, not yet known to any LoginCodes (see `pending` below). */
+export function newLoginCode(): string {
+  return randomBytes(32).toString('base64url');
+}
+
 export class LoginCodes {
-  private codeHash: Buffer | null = null;
+  private codeHash: Buffer | null;
   private readonly sessions = new Set<string>();
+
+  /** `pending`: a code made before this instance existed (a switch of data dir hands the browser
+   *  the next instance's login link before that instance starts); it works once, like any other. */
+  constructor(pending?: string) {
+    this.codeHash = pending ? sha(pending) : null;
+  }
 
   /** A fresh one-time code; any earlier unused one stops working. */
   issue(): string {
-    const code = randomBytes(32).toString('base64url');
+    const code = newLoginCode();
     this.codeHash = sha(code);
     return code;
   }

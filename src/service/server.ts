@@ -11,6 +11,7 @@ import { registerBackupRoutes } from './routes/backups.js';
 import { registerDrillRoutes } from './routes/drills.js';
 import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
+import { registerMaintenanceRoutes } from './routes/maintenance.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerPairRoutes } from './routes/pair.js';
 import { registerPassphraseRoutes } from './routes/passphrase.js';
@@ -62,6 +63,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerAdminEventRoutes(app, kit);
   registerRestoreRoutes(app, kit);
   registerDrillRoutes(app, kit);
+  registerMaintenanceRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }

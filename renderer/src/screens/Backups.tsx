@@ -1,12 +1,190 @@
-// The Backups screen (placeholder until it is built).
+// The Backups screen: "Back up now" with restic's real progress (live `backup.progress` events),
+// the last run's result per repository, the schedule and the fixed retention policy (changed on
+// the Settings screen), each repository's generations, the recent runs and the maintenance log.
+// Everything refreshes on `backup.finished`; nothing polls.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { ApiError, api } from '../api/http';
+import { href } from '../app/routes';
+import { ErrorNote } from '../components/ErrorNote';
+import { ProgressBar } from '../components/ProgressBar';
+import { formatDateTime, formatNumber, formatRelative } from '../i18n/format';
 import { defineStrings, useStrings } from '../i18n/i18n';
+import { useBackupRuns, useBackupStatus, type BackupStatus } from './backups/api';
+import { GenerationsTable } from './backups/GenerationsTable';
+import { MaintenanceLog } from './backups/MaintenanceLog';
+import { backupProgressValue, progressStrings } from './backups/progress';
+import { CopyLine, RunBadge, RunsTable, runStatus } from './backups/RunsTable';
+import './recovery.css';
+import { useLiveProgress } from './use-live-progress';
 
 const ns = defineStrings('screen-backups', {
-  en: { title: 'Backups' },
-  ar: { title: 'Backups' },
+  en: {
+    title: 'Backups',
+    now: 'Back up now',
+    starting: 'Starting…',
+    alreadyRunning: 'A backup is already running; its progress is shown here.',
+    progress: 'Backup progress',
+    lastRun: 'Last backup',
+    never: 'No backup yet.',
+    lastOk: 'Last good backup {{when}}',
+    nextRun: 'Next scheduled backup: {{date}}',
+    schedule: 'Schedule and retention',
+    every: 'A backup every {{interval}}',
+    paused: 'The schedule is paused: only “Back up now” makes backups.',
+    active: 'The schedule is on.',
+    change: 'Change the schedule in Settings',
+    retention: 'Kept in each repository: {{hourly}} hourly, {{daily}} daily, {{weekly}} weekly and {{monthly}} monthly snapshots; older ones are removed by maintenance.',
+    repositories: 'Generations per repository',
+    lastCopy: 'Last good copy {{when}}',
+    noCopy: 'No good copy yet',
+    failing: 'Failing',
+    disabled: 'Disabled',
+  },
+  ar: {
+    title: 'النسخ الاحتياطي',
+    now: 'انسخ احتياطيًا الآن',
+    starting: 'جارٍ البدء…',
+    alreadyRunning: 'هناك نسخ احتياطي قيد التشغيل بالفعل؛ يظهر تقدّمه هنا.',
+    progress: 'تقدّم النسخ الاحتياطي',
+    lastRun: 'آخر نسخة احتياطية',
+    never: 'لا توجد نسخة احتياطية بعد.',
+    lastOk: 'آخر نسخة سليمة {{when}}',
+    nextRun: 'النسخ المجدول التالي: {{date}}',
+    schedule: 'الجدول والاحتفاظ',
+    every: 'نسخة احتياطية كل {{interval}}',
+    paused: 'الجدول متوقف مؤقتًا: لا تُنشأ نسخ إلا بزر «انسخ احتياطيًا الآن».',
+    active: 'الجدول مفعّل.',
+    change: 'غيّر الجدول من الإعدادات',
+    retention: 'يُحتفظ في كل مستودع بـ {{hourly}} لقطة كل ساعة و{{daily}} يومية و{{weekly}} أسبوعية و{{monthly}} شهرية؛ وتحذف الصيانةُ ما هو أقدم.',
+    repositories: 'الأجيال في كل مستودع',
+    lastCopy: 'آخر نسخة سليمة {{when}}',
+    noCopy: 'لا توجد نسخة سليمة بعد',
+    failing: 'يفشل',
+    disabled: 'معطّل',
+  },
 });
 
+/** The fixed retention policy (src/backup/maintenance.ts RETENTION_POLICY). */
+const RETENTION = { hourly: 24, daily: 30, weekly: 8, monthly: 12 };
+
+function BackupNow({ status }: { status: BackupStatus | undefined }) {
+  const { t, language } = useStrings(ns);
+  const tp = useStrings(progressStrings).t;
+  const client = useQueryClient();
+  const progress = useLiveProgress('backup');
+  const runs = useBackupRuns();
+  const start = useMutation({
+    mutationFn: () => api('POST', '/admin/backups', z.object({ started: z.boolean() }).passthrough()),
+    onSuccess: () => {
+      client.setQueryData<BackupStatus>(['backups', 'status'], (old) => old && { ...old, running: true });
+      void client.invalidateQueries({ queryKey: ['backups', 'status'] });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) void client.invalidateQueries({ queryKey: ['backups', 'status'] });
+    },
+  });
+  const running = status?.running === true || progress !== null;
+  const busy = start.error instanceof ApiError && start.error.status === 409;
+  const value = backupProgressValue(progress ?? status?.progress, tp) ?? { fraction: null, step: tp('working') };
+  const last = runs.data?.data[0];
+  return (
+    <section className="card" aria-labelledby="backup-now-title">
+      <div className="row spread">
+        <h2 id="backup-now-title">{t('lastRun')}</h2>
+        <button type="button" className="primary" data-testid="backup-now" disabled={running || start.isPending} onClick={() => start.mutate()}>
+          {start.isPending ? t('starting') : t('now')}
+        </button>
+      </div>
+      {busy && !running && <p className="warn">{t('alreadyRunning')}</p>}
+      {start.error && !busy && <ErrorNote error={start.error} />}
+      <div className="progress-slot" aria-live="polite">
+        {running && (
+          <div data-testid="backup-progress">
+            <ProgressBar label={t('progress')} value={value} />
+          </div>
+        )}
+      </div>
+      {runs.isPending ? (
+        <span className="skeleton" />
+      ) : last ? (
+        <div data-testid="last-run" data-status={last.status}>
+          <div className="row">
+            <RunBadge status={runStatus(last.status, running, true)} />
+            <span>{formatDateTime(language, last.finished_at ?? last.started_at)}</span>
+          </div>
+          <ul className="plain-list">
+            {runs.data?.copies.filter((c) => c.run_id === last.id).map((c) => <CopyLine key={c.repository} copy={c} />)}
+          </ul>
+        </div>
+      ) : (
+        <p className="muted">{t('never')}</p>
+      )}
+      {status?.last_ok_at != null && <p className="muted">{t('lastOk', { when: formatRelative(language, status.last_ok_at) })}</p>}
+      {status?.next_run_at != null && !status.paused && <p className="muted">{t('nextRun', { date: formatDateTime(language, status.next_run_at) })}</p>}
+    </section>
+  );
+}
+
+function Schedule({ status }: { status: BackupStatus | undefined }) {
+  const { t, language } = useStrings(ns);
+  const n = (v: number) => formatNumber(language, v);
+  return (
+    <section className="card" aria-labelledby="schedule-title">
+      <h2 id="schedule-title">{t('schedule')}</h2>
+      {status ? (
+        <>
+          <p>
+            <strong>{t('every', { interval: formatNumber(language, status.interval_hours, { style: 'unit', unit: 'hour', unitDisplay: 'long' }) })}</strong> — {status.paused ? <span className="warn">{t('paused')}</span> : t('active')}
+          </p>
+          <p>
+            <a href={href('settings')}>{t('change')}</a>
+          </p>
+        </>
+      ) : (
+        <span className="skeleton" />
+      )}
+      <p className="muted">{t('retention', { hourly: n(RETENTION.hourly), daily: n(RETENTION.daily), weekly: n(RETENTION.weekly), monthly: n(RETENTION.monthly) })}</p>
+    </section>
+  );
+}
+
 export function BackupsScreen(_props: { id: string | null }) {
-  const { t } = useStrings(ns);
-  return <h1>{t('title')}</h1>;
+  const { t, language } = useStrings(ns);
+  const status = useBackupStatus();
+  return (
+    <div className="recovery-screen">
+      <h1>{t('title')}</h1>
+      {status.error && <ErrorNote error={status.error} onRetry={() => void status.refetch()} />}
+      <div className="backups-top">
+        <BackupNow status={status.data} />
+        <Schedule status={status.data} />
+      </div>
+      <h2>{t('repositories')}</h2>
+      {status.isPending && <div className="card"><span className="skeleton" /><span className="skeleton" /></div>}
+      {status.data?.repositories.map((repo) => (
+        <section key={repo.name} className="card" aria-label={repo.name}>
+          <div className="row spread">
+            <h3>
+              {repo.name} <span className="muted">({repo.type})</span>
+            </h3>
+            <span className="row">
+              {!repo.enabled && <span className="badge">{t('disabled')}</span>}
+              {repo.failing && <span className="badge fail">{t('failing')}</span>}
+              <span className="muted">{repo.last_ok_at === null ? t('noCopy') : t('lastCopy', { when: formatRelative(language, repo.last_ok_at) })}</span>
+            </span>
+          </div>
+          <p className="muted">
+            <bdi dir="ltr" className="mono">
+              {repo.location}
+            </bdi>
+          </p>
+          {repo.failing && repo.last_error && <p className="fail">{repo.last_error}</p>}
+          <GenerationsTable repo={repo.name} />
+        </section>
+      ))}
+      <RunsTable backupRunning={status.data?.running === true} />
+      <MaintenanceLog />
+    </div>
+  );
 }

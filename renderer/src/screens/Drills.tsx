@@ -1,12 +1,220 @@
-// The Drills screen (placeholder until it is built).
+// The Drills screen: run a daily or deep drill now and follow it check by check (live
+// `drill.progress` events), see when the next ones are planned, and read the history: each drill's
+// verdict, with every check's result one click away. The drill just started opens by itself when
+// it ends. Everything refreshes on `drill.finished`; nothing polls.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { z } from 'zod';
+import { ApiError, api } from '../api/http';
+import { ErrorNote } from '../components/ErrorNote';
+import { ProgressBar } from '../components/ProgressBar';
+import { formatDateTime, formatDuration, formatNumber, formatRelative } from '../i18n/format';
 import { defineStrings, useStrings } from '../i18n/i18n';
+import { useDrillHistory, useDrillStatus, type DrillRun, type DrillStatus } from './drills/api';
+import { checkLabel, checkStrings, parseCheckName } from './drills/check-names';
+import { DrillChecklist, VerdictBadge } from './drills/DrillChecklist';
+import { drillProgressValue } from './drills/progress';
+import './recovery.css';
+import { useLiveProgress } from './use-live-progress';
 
 const ns = defineStrings('screen-drills', {
-  en: { title: 'Drills' },
-  ar: { title: 'Drills' },
+  en: {
+    title: 'Drills',
+    intro: 'A drill proves the backups can be restored, without restoring over anything. Daily: the newest generation is opened and checked. Deep: also a share of all stored data is read back and a restore is rehearsed.',
+    runDaily: 'Run daily drill',
+    runDeep: 'Run deep drill',
+    starting: 'Starting…',
+    busy: 'A drill is already running; its progress is shown here.',
+    progress: 'Drill progress',
+    checking: 'Check {{n}} of {{total}}: {{check}}',
+    lastDaily: 'Last daily drill',
+    lastDeep: 'Last deep drill',
+    none: 'none yet',
+    nextDaily: 'Next daily drill: {{date}}',
+    nextDeep: 'Next deep drill: {{date}}',
+    paused: 'Scheduled drills are paused; change it in Settings.',
+    history: 'History',
+    empty: 'No drill has run yet.',
+    daily: 'Daily',
+    deep: 'Deep',
+    took: 'took {{duration}}',
+    running: 'running',
+    interrupted: 'stopped before it ended',
+    counts: '{{pass}} passed, {{fail}} failed, {{unverified}} unverified',
+    onlyRepo: 'only “{{repo}}”',
+    schedule: 'scheduled',
+    api: 'started here or by the API',
+    cli: 'command line',
+  },
+  ar: {
+    title: 'اختبارات الاستعادة',
+    intro: 'يُثبت الاختبار أن النسخ الاحتياطية قابلة للاستعادة دون الكتابة فوق أي شيء. اليومي: يُفتح أحدث جيل ويُفحص. العميق: تُقرأ أيضًا حصة من كل البيانات المخزّنة ويُجرى تمرين استعادة.',
+    runDaily: 'شغّل الاختبار اليومي',
+    runDeep: 'شغّل الاختبار العميق',
+    starting: 'جارٍ البدء…',
+    busy: 'هناك اختبار قيد التشغيل بالفعل؛ يظهر تقدّمه هنا.',
+    progress: 'تقدّم الاختبار',
+    checking: 'الفحص {{n}} من {{total}}: {{check}}',
+    lastDaily: 'آخر اختبار يومي',
+    lastDeep: 'آخر اختبار عميق',
+    none: 'لا يوجد بعد',
+    nextDaily: 'الاختبار اليومي التالي: {{date}}',
+    nextDeep: 'الاختبار العميق التالي: {{date}}',
+    paused: 'الاختبارات المجدولة متوقفة مؤقتًا؛ غيّر ذلك من الإعدادات.',
+    history: 'السجل',
+    empty: 'لم يُجرَ أي اختبار بعد.',
+    daily: 'يومي',
+    deep: 'عميق',
+    took: 'استغرق {{duration}}',
+    running: 'قيد التشغيل',
+    interrupted: 'توقف قبل أن ينتهي',
+    counts: 'نجح {{pass}}، فشل {{fail}}، غير مؤكَّد {{unverified}}',
+    onlyRepo: '«{{repo}}» فقط',
+    schedule: 'مجدول',
+    api: 'بدأ من هنا أو من الواجهة البرمجية',
+    cli: 'سطر الأوامر',
+  },
 });
+
+const TRIGGERS = { schedule: 'schedule', api: 'api', cli: 'cli' } as const;
+const isTrigger = (s: string): s is keyof typeof TRIGGERS => Object.hasOwn(TRIGGERS, s);
+
+function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStarted: (id: number) => void }) {
+  const { t, language } = useStrings(ns);
+  const names = useStrings(checkStrings).t;
+  const client = useQueryClient();
+  const progress = useLiveProgress('drill');
+  const start = useMutation({
+    mutationFn: (deep: boolean) => api('POST', '/admin/drills', z.object({ id: z.number() }).passthrough(), { deep }),
+    onSuccess: (res) => {
+      onStarted(res.id);
+      void client.invalidateQueries({ queryKey: ['drills'] });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) void client.invalidateQueries({ queryKey: ['drills', 'status'] });
+    },
+  });
+  const running = status?.running != null || progress !== null;
+  const busy = start.error instanceof ApiError && start.error.status === 409;
+  const describe = (check: string, index: number, total: number) =>
+    t('checking', { n: formatNumber(language, index), total: formatNumber(language, total), check: checkLabel(parseCheckName(check), names) });
+  const value = drillProgressValue(progress ?? status?.running?.progress, describe) ?? { fraction: null };
+  const last = (label: string, s: DrillStatus['last']['daily']) => (
+    <p className="row">
+      <span>{label}:</span>
+      {s ? (
+        <>
+          <VerdictBadge verdict={s.verdict} />
+          <span className="muted">{formatRelative(language, s.finished_at ?? s.started_at)}</span>
+        </>
+      ) : (
+        <span className="muted">{t('none')}</span>
+      )}
+    </p>
+  );
+  return (
+    <section className="card" aria-labelledby="drill-now-title">
+      <h2 id="drill-now-title" className="visually-hidden">
+        {t('progress')}
+      </h2>
+      <p className="muted">{t('intro')}</p>
+      <div className="row">
+        <button type="button" className="primary" data-testid="drill-daily" disabled={running || start.isPending} onClick={() => start.mutate(false)}>
+          {start.isPending && start.variables === false ? t('starting') : t('runDaily')}
+        </button>
+        <button type="button" data-testid="drill-deep" disabled={running || start.isPending} onClick={() => start.mutate(true)}>
+          {start.isPending && start.variables === true ? t('starting') : t('runDeep')}
+        </button>
+      </div>
+      {busy && !running && <p className="warn">{t('busy')}</p>}
+      {start.error && !busy && <ErrorNote error={start.error} />}
+      <div className="progress-slot" aria-live="polite">
+        {running && (
+          <div data-testid="drill-progress">
+            <ProgressBar label={t('progress')} value={value} />
+          </div>
+        )}
+      </div>
+      {status ? (
+        <>
+          {last(t('lastDaily'), status.last.daily)}
+          {last(t('lastDeep'), status.last.deep)}
+          {status.paused ? (
+            <p className="warn">{t('paused')}</p>
+          ) : (
+            <>
+              {status.next_drill_at !== null && <p className="muted">{t('nextDaily', { date: formatDateTime(language, status.next_drill_at) })}</p>}
+              {status.next_deep_at !== null && <p className="muted">{t('nextDeep', { date: formatDateTime(language, status.next_deep_at) })}</p>}
+            </>
+          )}
+        </>
+      ) : (
+        <>
+          <span className="skeleton" />
+          <span className="skeleton" />
+        </>
+      )}
+    </section>
+  );
+}
+
+function HistoryItem({ run, open, onToggle }: { run: DrillRun; open: boolean; onToggle: (open: boolean) => void }) {
+  const { t, language } = useStrings(ns);
+  const count = (s: 'pass' | 'fail' | 'unverified') => formatNumber(language, run.checks.filter((c) => c.status === s).length);
+  return (
+    <li data-testid={`drill-${run.id}`} data-verdict={run.verdict ?? ''}>
+      <details open={open} onToggle={(e) => onToggle(e.currentTarget.open)}>
+        <summary>
+          <span className="row">
+            <VerdictBadge verdict={run.verdict} />
+            <strong>{run.kind === 'deep' ? t('deep') : t('daily')}</strong>
+            <span>{formatDateTime(language, run.started_at)}</span>
+            {run.status === 'running' && <span className="muted">{t('running')}</span>}
+            {run.status === 'interrupted' && <span className="warn">{t('interrupted')}</span>}
+            {run.finished_at !== null && <span className="muted">{t('took', { duration: formatDuration(language, run.finished_at - run.started_at) })}</span>}
+            {run.repo !== null && <span className="muted">{t('onlyRepo', { repo: run.repo })}</span>}
+            <span className="muted">{isTrigger(run.trigger) ? t(TRIGGERS[run.trigger]) : run.trigger}</span>
+            {run.checks.length > 0 && <span className="muted">{t('counts', { pass: count('pass'), fail: count('fail'), unverified: count('unverified') })}</span>}
+          </span>
+        </summary>
+        <DrillChecklist checks={run.checks} />
+      </details>
+    </li>
+  );
+}
 
 export function DrillsScreen(_props: { id: string | null }) {
   const { t } = useStrings(ns);
-  return <h1>{t('title')}</h1>;
+  const status = useDrillStatus();
+  const history = useDrillHistory();
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (id: number, isOpen: boolean) =>
+    setOpen((prev) => {
+      if (prev.has(id) === isOpen) return prev;
+      const next = new Set(prev);
+      if (isOpen) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  return (
+    <div className="recovery-screen">
+      <h1>{t('title')}</h1>
+      {status.error && <ErrorNote error={status.error} onRetry={() => void status.refetch()} />}
+      <RunNow status={status.data} onStarted={(id) => toggle(id, true)} />
+      <section className="card" aria-labelledby="drill-history-title">
+        <h2 id="drill-history-title">{t('history')}</h2>
+        {history.error && <ErrorNote error={history.error} onRetry={() => void history.refetch()} />}
+        {history.isPending && (
+          <>
+            <span className="skeleton" />
+            <span className="skeleton" />
+          </>
+        )}
+        {history.data?.length === 0 && <p className="muted">{t('empty')}</p>}
+        <ul className="plain-list history" data-testid="drill-history">
+          {history.data?.map((run) => <HistoryItem key={run.id} run={run} open={open.has(run.id)} onToggle={(o) => toggle(run.id, o)} />)}
+        </ul>
+      </section>
+    </div>
+  );
 }

@@ -1,6 +1,9 @@
-// `sanad serve [--port N] [--host H]`: runs the appliance headless until SIGINT/SIGTERM.
+// `sanad serve [--port N] [--host H]`: runs the appliance headless until SIGINT/SIGTERM. The GUI's
+// "open the restored data" restarts it on the restored folder, same host and port (the loop is
+// hostAppliance in appliance/data-dir-switch.ts); each instance prints its address and login link
+// (with --json: one JSON line per instance, `reason` start | switch | fallback).
 import { parseArgs } from 'node:util';
-import { startAppliance } from '../../appliance/appliance.js';
+import { hostAppliance } from '../../appliance/data-dir-switch.js';
 import { usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 
@@ -14,26 +17,38 @@ function parsePort(value: string | undefined): number {
 export async function serveCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
   const { values } = parseArgs({ args, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
   const port = parsePort(values.port ?? process.env.SANAD_PORT);
-  const appliance = await startAppliance({
-    dataDir,
-    port,
-    host: values.host ?? process.env.SANAD_HOST ?? '127.0.0.1',
-    ...(secretsFile ? { secretsFile } : {}),
-  });
-  const loginUrl = appliance.loginUrl();
-  io.result({ pid: process.pid, port: appliance.port, url: appliance.url, login_url: loginUrl, data_dir: dataDir }, () =>
-    [`Sanad is serving at ${appliance.url} (data: ${dataDir})`, `Open the GUI once with this one-time link: ${loginUrl}`].join('\n'),
-  );
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      io.note('Stopping Sanad…');
       resolve();
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  io.note('Stopping Sanad…');
-  await appliance.close();
+  await hostAppliance(
+    {
+      dataDir,
+      port,
+      host: values.host ?? process.env.SANAD_HOST ?? '127.0.0.1',
+      ...(secretsFile ? { secretsFile } : {}),
+    },
+    {
+      stopped,
+      started: (appliance, { reason, loginUrl }) => {
+        const dir = appliance.ctx.dataDir;
+        io.result({ pid: process.pid, port: appliance.port, url: appliance.url, login_url: loginUrl, data_dir: dir, reason }, () =>
+          [
+            reason === 'start' ? `Sanad is serving at ${appliance.url} (data: ${dir})` : `Sanad is now serving ${dir} at ${appliance.url}`,
+            `Open the GUI once with this one-time link: ${loginUrl}`,
+          ].join('\n'),
+        );
+      },
+      switching: (from, to) => io.note(`Stopping Sanad on ${from} to open ${to}…`),
+      switchFailed: (from, to, error) =>
+        io.note(`Sanad could not start on ${to}: ${error instanceof Error ? error.message : String(error)}. Going back to ${from}.`),
+    },
+  );
   return 0;
 }

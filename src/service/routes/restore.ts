@@ -13,6 +13,7 @@ import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { RestoreJobs } from '../restore-jobs.js';
 import { secured, type RouteKit } from './kit.js';
+import { registerRestoreOpenRoutes } from './restore-open.js';
 
 const Repo = z.string().min(1).max(64);
 const Passphrase = z.string().min(1).max(1024);
@@ -56,6 +57,7 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
   const admin = secured(kit, 'admin');
   const jobs = new RestoreJobs(ctx.adminEvents);
   app.addHook('onClose', async () => jobs.close());
+  registerRestoreOpenRoutes(app, kit, jobs);
 
   const generations = async (repo: string, passphrase: string | undefined): Promise<unknown> => {
     const source = await sourceFor(ctx, repo, passphrase).catch(repositoryError);

@@ -1,0 +1,82 @@
+// One repository's generations, newest data first: the generation's own time (its epoch: when the
+// data was copied), restic's short snapshot id and the snapshot's time. Asking restic takes a
+// moment, so rows keep their height while it answers.
+import { ErrorNote } from '../../components/ErrorNote';
+import { formatBytes, formatDateTime } from '../../i18n/format';
+import { defineStrings, useStrings } from '../../i18n/i18n';
+import { useGenerations } from './api';
+
+const ns = defineStrings('backups-generations', {
+  en: {
+    generation: 'Data from',
+    snapshot: 'Snapshot',
+    taken: 'Stored at',
+    size: 'Size',
+    none: 'No generation in this repository yet.',
+    newest: 'newest',
+    caption: 'Generations in “{{repo}}”',
+    unknown: '—',
+  },
+  ar: {
+    generation: 'بيانات بتاريخ',
+    snapshot: 'اللقطة',
+    taken: 'خُزّنت في',
+    size: 'الحجم',
+    none: 'لا يوجد جيل في هذا المستودع بعد.',
+    newest: 'الأحدث',
+    caption: 'الأجيال في «{{repo}}»',
+    unknown: '—',
+  },
+});
+
+export const shortId = (id: string): string => id.slice(0, 8);
+
+export function GenerationsTable({ repo, limit = 10 }: { repo: string; limit?: number }) {
+  const { t, language } = useStrings(ns);
+  const q = useGenerations(repo);
+  return (
+    <div className="table-wrap">
+      <table data-testid={`generations-${repo}`}>
+        <caption className="muted">{t('caption', { repo })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('generation')}</th>
+            <th scope="col">{t('snapshot')}</th>
+            <th scope="col">{t('taken')}</th>
+            <th scope="col">{t('size')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {q.isPending &&
+            [0, 1].map((i) => (
+              <tr key={i}>
+                <td colSpan={4}>
+                  <span className="skeleton" />
+                </td>
+              </tr>
+            ))}
+          {q.data?.length === 0 && (
+            <tr>
+              <td colSpan={4} className="muted">
+                {t('none')}
+              </td>
+            </tr>
+          )}
+          {q.data?.slice(0, limit).map((g, i) => (
+            <tr key={`${g.generation}-${g.snapshot_id}`} data-generation={g.generation}>
+              <td>
+                {formatDateTime(language, g.generation)} {i === 0 && <span className="badge ok">{t('newest')}</span>}
+              </td>
+              <td>
+                <code>{shortId(g.snapshot_id)}</code>
+              </td>
+              <td>{formatDateTime(language, Date.parse(g.time) / 1000)}</td>
+              <td>{g.size_bytes === null ? t('unknown') : formatBytes(language, g.size_bytes)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {q.error && <ErrorNote error={q.error} onRetry={() => void q.refetch()} />}
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+// The maintenance log: per repository, the last run (when, ok or failed, which steps ran, what
+// `forget --prune` removed and kept, the error) and the earlier runs behind a disclosure. "Never
+// ran" is said as such, so it never looks like "always succeeds".
+import { ErrorNote } from '../../components/ErrorNote';
+import { formatDateTime, formatNumber } from '../../i18n/format';
+import { defineStrings, useStrings } from '../../i18n/i18n';
+import { isolate } from '../bidi';
+import { useMaintenance, type MaintenanceEntry } from './api';
+
+const ns = defineStrings('backups-maintenance', {
+  en: {
+    title: 'Maintenance log',
+    intro: 'Once a day, after a backup: stale locks cleared, old snapshots forgotten under the retention policy, then the repository checked.',
+    repository: 'Repository',
+    when: 'When',
+    result: 'Result',
+    detail: 'What ran',
+    ok: 'OK',
+    failed: 'Failed',
+    never: 'Never ran yet: the next backup runs it.',
+    steps: 'Steps: {{steps}}',
+    counts: '{{removed}} snapshots removed, {{kept}} kept',
+    failedAt: 'Failed at “{{step}}”: {{error}}',
+    due: 'Next with a backup after {{date}}',
+    earlier: 'Earlier runs ({{count}})',
+    unlock: 'clear stale locks',
+    forget: 'forget and prune',
+    check: 'check',
+    noSteps: 'none',
+  },
+  ar: {
+    title: 'سجل الصيانة',
+    intro: 'مرة في اليوم بعد النسخ الاحتياطي: تُزال الأقفال القديمة، وتُحذف اللقطات القديمة وفق سياسة الاحتفاظ، ثم يُفحص المستودع.',
+    repository: 'المستودع',
+    when: 'الوقت',
+    result: 'النتيجة',
+    detail: 'ما الذي نُفّذ',
+    ok: 'سليم',
+    failed: 'فشل',
+    never: 'لم تُنفّذ بعد: ستنفّذها النسخة الاحتياطية التالية.',
+    steps: 'الخطوات: {{steps}}',
+    counts: 'حُذفت {{removed}} لقطة، وبقيت {{kept}}',
+    failedAt: 'فشلت عند «{{step}}»: {{error}}',
+    due: 'المرة التالية مع نسخة احتياطية بعد {{date}}',
+    earlier: 'مرات سابقة ({{count}})',
+    unlock: 'إزالة الأقفال القديمة',
+    forget: 'الحذف والتنظيف',
+    check: 'الفحص',
+    noSteps: 'لا شيء',
+  },
+});
+
+function EntryText({ entry }: { entry: MaintenanceEntry }) {
+  const { t, language } = useStrings(ns);
+  const steps = entry.steps.length === 0 ? t('noSteps') : entry.steps.map((s) => t(s)).join(language === 'ar' ? '، ' : ', ');
+  return (
+    <>
+      <div>{t('steps', { steps })}</div>
+      {entry.removed !== null && entry.kept !== null && (
+        <div className="muted">{t('counts', { removed: formatNumber(language, entry.removed), kept: formatNumber(language, entry.kept) })}</div>
+      )}
+      {!entry.ok && entry.failed_step && <div className="fail">{t('failedAt', { step: t(entry.failed_step), error: isolate(entry.error ?? '') })}</div>}
+    </>
+  );
+}
+
+export function MaintenanceLog() {
+  const { t, language } = useStrings(ns);
+  const q = useMaintenance();
+  return (
+    <section className="card" aria-labelledby="maintenance-title" data-testid="maintenance-log">
+      <h2 id="maintenance-title">{t('title')}</h2>
+      <p className="muted">{t('intro')}</p>
+      {q.error && <ErrorNote error={q.error} onRetry={() => void q.refetch()} />}
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('repository')}</th>
+              <th scope="col">{t('when')}</th>
+              <th scope="col">{t('result')}</th>
+              <th scope="col">{t('detail')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {q.isPending && (
+              <tr>
+                <td colSpan={4}>
+                  <span className="skeleton" />
+                </td>
+              </tr>
+            )}
+            {q.data?.data.map((repo) => (
+              <tr key={repo.repository}>
+                <th scope="row">{repo.repository}</th>
+                <td>{repo.last ? formatDateTime(language, repo.last.finished_at) : <span className="muted">{t('never')}</span>}</td>
+                <td>
+                  {repo.last && <span className={repo.last.ok ? 'badge ok' : 'badge fail'}>{repo.last.ok ? t('ok') : t('failed')}</span>}
+                </td>
+                <td>
+                  {repo.last && <EntryText entry={repo.last} />}
+                  {repo.due_after !== null && <div className="muted">{t('due', { date: formatDateTime(language, repo.due_after) })}</div>}
+                  {repo.log.length > 1 && (
+                    <details>
+                      <summary>{t('earlier', { count: formatNumber(language, repo.log.length - 1) })}</summary>
+                      <ul className="plain-list">
+                        {repo.log.slice(1).map((e) => (
+                          <li key={`${e.finished_at}-${e.started_at}`}>
+                            <span className={e.ok ? 'badge ok' : 'badge fail'}>{e.ok ? t('ok') : t('failed')}</span> {formatDateTime(language, e.finished_at)}
+                            <EntryText entry={e} />
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

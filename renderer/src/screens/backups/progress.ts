@@ -1,0 +1,69 @@
+// From a `backup.progress` event (or the `progress` of GET /admin/backups/status, the same shape)
+// to what the ProgressBar shows. Two phases: making the generation (no meaningful total: an
+// indeterminate bar with the step in words) and restic's upload to one repository, whose
+// `percent` is restic's `percent_done`, a fraction 0..1, with files and bytes done of the totals.
+import { z } from 'zod';
+import type { ProgressValue } from '../../components/ProgressBar';
+import { defineStrings, type T } from '../../i18n/i18n';
+
+export const progressStrings = defineStrings('backup-progress', {
+  en: {
+    preparing: 'Preparing the backup',
+    copying_store: 'Copying the database',
+    checking_store: 'Checking the copy of the database',
+    vault_key: 'Adding the vault key',
+    models: 'Looking at the models',
+    rehashing_model: 'A model changed on disk: checking it again',
+    hashing: 'Computing checksums',
+    manifest: 'Writing the manifest',
+    renaming: 'Finishing the generation',
+    done: 'Generation ready',
+    working: 'Backing up',
+    uploading: 'Sending to “{{repo}}”',
+  },
+  ar: {
+    preparing: 'تحضير النسخة الاحتياطية',
+    copying_store: 'نسخ قاعدة البيانات',
+    checking_store: 'فحص نسخة قاعدة البيانات',
+    vault_key: 'إضافة مفتاح الخزنة',
+    models: 'فحص النماذج',
+    rehashing_model: 'تغيّر نموذج على القرص: يُعاد فحصه',
+    hashing: 'حساب المجاميع الاختبارية',
+    manifest: 'كتابة البيان',
+    renaming: 'إنهاء الجيل',
+    done: 'الجيل جاهز',
+    working: 'جارٍ النسخ الاحتياطي',
+    uploading: 'الإرسال إلى «{{repo}}»',
+  },
+});
+export type ProgressT = T<(typeof progressStrings)['strings']['en']>;
+
+const Event = z.object({
+  phase: z.enum(['generation', 'upload']),
+  step: z.string().optional(),
+  repository: z.string().optional(),
+  percent: z.number().optional(),
+  files_done: z.number().optional(),
+  total_files: z.number().optional(),
+  bytes_done: z.number().optional(),
+  total_bytes: z.number().optional(),
+});
+
+const STEPS = ['preparing', 'copying_store', 'checking_store', 'vault_key', 'models', 'rehashing_model', 'hashing', 'manifest', 'renaming', 'done'] as const;
+type Step = (typeof STEPS)[number];
+const isStep = (s: string | undefined): s is Step => STEPS.some((k) => k === s);
+
+/** The bar's value for a progress report, or null when there is none (or it is not one). */
+export function backupProgressValue(data: unknown, t: ProgressT): ProgressValue | null {
+  const parsed = Event.safeParse(data);
+  if (!parsed.success) return null;
+  const p = parsed.data;
+  if (p.phase === 'generation') return { fraction: null, step: isStep(p.step) ? t(p.step) : t('working') };
+  const fraction = p.percent ?? (p.total_bytes ? (p.bytes_done ?? 0) / p.total_bytes : null);
+  return {
+    fraction,
+    step: p.repository ? t('uploading', { repo: p.repository }) : t('working'),
+    ...(p.total_files !== undefined ? { filesDone: p.files_done ?? 0, filesTotal: p.total_files } : {}),
+    ...(p.total_bytes !== undefined ? { bytesDone: p.bytes_done ?? 0, bytesTotal: p.total_bytes } : {}),
+  };
+}

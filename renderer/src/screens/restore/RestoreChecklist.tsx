@@ -1,0 +1,31 @@
+// What a restore verified, in the order it verified it: each check in words, passed or failed, with
+// Sanad's own sentence (which names files and paths). A failed restore lists the check that stopped
+// it, so the user sees where it failed, not only that it did.
+import { defineStrings, useStrings } from '../../i18n/i18n';
+import { restoreCheckLabel, restoreCheckStrings } from './check-names';
+import type { RestoreCheck } from './flow';
+
+const ns = defineStrings('restore-checklist', {
+  en: { ok: 'Verified', failed: 'Failed', label: 'What was verified' },
+  ar: { ok: 'تم التحقق', failed: 'فشل', label: 'ما تم التحقق منه' },
+});
+
+export function RestoreChecklist({ checks }: { checks: readonly RestoreCheck[] }) {
+  const { t } = useStrings(ns);
+  const names = useStrings(restoreCheckStrings).t;
+  return (
+    <ul className="checklist" aria-label={t('label')} data-testid="restore-checklist">
+      {checks.map((c, i) => (
+        <li key={`${c.name}-${i}`} data-check={c.name} data-ok={c.ok}>
+          <span>
+            <span className={c.ok ? 'badge ok' : 'badge fail'}>{c.ok ? t('ok') : t('failed')}</span>
+          </span>
+          <span className="check-name">{restoreCheckLabel(c.name, names)}</span>
+          <span className="check-detail" dir="auto">
+            {c.detail}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
