@@ -97,6 +97,7 @@ export class DesktopMonitor {
     try {
       const { backups, drills, db, clock } = this.core;
       const backupStatus = backups.status();
+      const held = this.sleepWake.held();
       const model = trayModel(
         trayInputFrom({
           backups: backupStatus,
@@ -104,6 +105,7 @@ export class DesktopMonitor {
           recoveryKitConfirmedAt: recoveryKitConfirmedAt(db),
           nowS: unixSeconds(clock),
           openAtLogin: this.options.openAtLogin(),
+          held,
         }),
       );
       this.lastModel = model;
@@ -112,7 +114,7 @@ export class DesktopMonitor {
         this.lastSignature = signature;
         this.sinks.tray(model);
       }
-      const plan = planAlertNotices(this.state.notified, backupStatus.alerts, this.sleepWake.held());
+      const plan = planAlertNotices(this.state.notified, backupStatus.alerts, held);
       if (!sameNotified(plan.notified, this.state.notified)) this.state.update({ notified: plan.notified });
       for (const notice of plan.show) this.sinks.notify(notice);
     } catch (err) {

@@ -12,6 +12,8 @@ export interface CoreSnapshot {
   recoveryKitConfirmedAt: number | null;
   nowS: number;
   openAtLogin: boolean;
+  /** Alerts the shell holds back (SleepWake.held): its own interruption of a backup. */
+  held: ReadonlySet<string>;
 }
 
 /** The drill that finished last, of either kind. */
@@ -37,7 +39,8 @@ export function trayInputFrom(s: CoreSnapshot): TrayInput {
     backupRunning: backups.running,
     backupPercent: progress?.phase === 'upload' ? Math.min(100, Math.max(0, Math.floor(progress.percent * 100))) : null,
     backupPaused: backups.paused,
-    backupFailed: keys.has(BACKUP_FAILED),
+    backupFailed: keys.has(BACKUP_FAILED) && !s.held.has(BACKUP_FAILED),
+    backupInterrupted: keys.has(BACKUP_FAILED) && s.held.has(BACKUP_FAILED),
     lastOkAt: backups.last_ok_at,
     backupTargetS: backups.interval_hours * 2 * 3600,
     offsiteFailing: [...offsite].sort(),

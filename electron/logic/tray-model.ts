@@ -3,7 +3,8 @@
 //   failing  the last backup failed, or a drill found damage (FAIL): act now;
 //   running  a backup is in progress (with its percent);
 //   warning  no good backup within its target age, a drill UNVERIFIED, the recovery kit not
-//            confirmed, an offsite target failing, or another open warning;
+//            confirmed, an offsite target failing, a backup the shell itself interrupted (sleep,
+//            Quit) and is about to retry, or another open warning;
 //   healthy  none of the above.
 // A failure stays red while a retry runs: the retry has not fixed anything yet, and the tooltip says
 // "Backing up… 42%" underneath, so the user sees both.
@@ -20,8 +21,10 @@ export interface TrayInput {
   /** 0–100 while restic uploads; null while the generation is prepared or when idle. */
   backupPercent: number | null;
   backupPaused: boolean;
-  /** The `backup.failed` alert is open. */
+  /** The `backup.failed` alert is open (and not only because the shell interrupted the run). */
   backupFailed: boolean;
+  /** The last run failed because the shell interrupted it (sleep-wake.ts); a retry follows. */
+  backupInterrupted: boolean;
   /** Unix seconds of the last good (ok or partial) backup. */
   lastOkAt: number | null;
   /** Age after which the last good backup is too old (the health check's: twice the interval). */
@@ -72,6 +75,7 @@ export function trayModel(input: TrayInput): TrayModel {
   const age = input.lastOkAt === null ? null : Math.max(0, input.nowS - input.lastOkAt);
   if (age === null) warning.push(R.noBackup);
   else if (age > input.backupTargetS) warning.push(R.stale(Math.floor(age / 3600), Math.round(input.backupTargetS / 3600)));
+  if (input.backupInterrupted && !input.backupFailed) warning.push(R.interrupted);
   if (input.drillUnverified) warning.push(R.drillUnverified);
   if (!input.recoveryKitConfirmed) warning.push(R.kitNotConfirmed);
   if (input.offsiteFailing.length > 0) warning.push(R.offsiteFailing(input.offsiteFailing));

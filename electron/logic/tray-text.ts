@@ -10,6 +10,7 @@ export const TRAY_TEXT = {
     drillFailed: 'A drill found damage in the backups (FAIL)',
     noBackup: 'No backup has completed yet',
     stale: (ageH: number, targetH: number) => `The last good backup is ${ageH} h old (target ${targetH} h)`,
+    interrupted: 'The last backup was interrupted (sleep or Quit); it runs again',
     drillUnverified: 'The last drill could not verify the backups (UNVERIFIED)',
     kitNotConfirmed: 'The recovery kit is not confirmed as stored safely',
     offsiteFailing: (names: readonly string[]) => `Offsite backup failing: ${names.join(', ')}`,
