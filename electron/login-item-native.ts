@@ -3,7 +3,7 @@
 import { app } from 'electron';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { autostartEnabled, loginItemPlan, type LoginItemContext } from './logic/login-item.js';
 
 function context(): LoginItemContext {
@@ -12,8 +12,8 @@ function context(): LoginItemContext {
     env: process.env,
     homedir: homedir(),
     execPath: process.execPath,
-    // Unpackaged (`electron dist/electron/main.js`), Electron needs the app's path to start it.
-    appArgs: app.isPackaged ? [] : [app.getAppPath()],
+    // Unpackaged (`electron dist/electron/main.js`), Electron needs the entry script to start it.
+    appArgs: app.isPackaged ? [] : [resolve(process.argv[1] ?? '.')],
   };
 }
 

@@ -20,8 +20,10 @@ import { showNotice } from './notifications-native.js';
 import { TrayIcon, type TrayActions } from './tray.js';
 import { createMainWindow, hardenContents, hardenSession, type MainWindowHandle } from './window.js';
 
-// Before anything reads a path: userData, logs and the login items are named after the app.
+// Before anything reads a path: userData, logs and the login items are named after the app, also
+// when run unpackaged (`electron dist/electron/main.js` finds no package.json to take a name from).
 app.setName('Sanad');
+app.setPath('userData', join(app.getPath('appData'), 'Sanad'));
 // Every renderer sandboxed, whatever a window's own options say.
 app.enableSandbox();
 
