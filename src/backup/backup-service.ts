@@ -59,6 +59,7 @@ export interface BackupStatus {
 export class BackupService {
   private progress: BackupPhase | null = null;
   private current: Promise<BackupOutcome> | null = null;
+  private cancelCurrent: AbortController | null = null;
   private readonly scheduler: BackupScheduler;
 
   constructor(private readonly deps: BackupServiceDeps) {
@@ -87,11 +88,14 @@ export class BackupService {
   /** A run now; rejects with BackupBusyError if one is in progress (here or in another process). */
   run(trigger: string, signal?: AbortSignal): Promise<BackupOutcome> {
     const alertsBefore = alertKeys(this.deps.db);
-    const run = this.runOnce(trigger, signal).finally(() => {
+    const cancel = new AbortController();
+    const run = this.runOnce(trigger, signal ? AbortSignal.any([signal, cancel.signal]) : cancel.signal).finally(() => {
       this.current = null;
       this.progress = null;
+      this.cancelCurrent = null;
     });
     this.current = run;
+    this.cancelCurrent = cancel;
     // After `current` is cleared: a client that reads the status on `backup.finished` sees it idle.
     void run.then(
       (outcome) => this.publishFinished(outcome, alertsBefore),
@@ -127,6 +131,14 @@ export class BackupService {
       error: outcome?.error ?? error,
     });
     if (alertKeys(db) !== alertsBefore) events.publish('alerts.changed', { alerts: openAlerts(db) });
+  }
+
+  /** Interrupts the running backup (the desktop shell on suspend and on Quit): its restic gets
+   *  SIGINT and removes its lock, and no later step of that run starts. False if none was running. */
+  cancel(): boolean {
+    if (this.cancelCurrent === null) return false;
+    this.cancelCurrent.abort();
+    return true;
   }
 
   async stop(): Promise<void> {

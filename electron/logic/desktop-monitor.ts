@@ -1,0 +1,125 @@
+// Keeps the tray and the notifications in step with the core: on every admin event (backup and
+// drill progress and ends, alert changes, restores) and on a slow timer (the age of the last backup
+// grows without any event; another process, e.g. `sanad backup now`, can raise alerts in the same
+// store), it reads the core's status, hands the tray its model, and shows what notify-dedupe says
+// is news. No electron here: the sinks are the thin tray.ts and notifications-native.ts.
+import { unixSeconds } from '../../src/clock.js';
+import type { Logger } from '../../src/log/logger.js';
+import type { AdminEvent } from '../../src/service/admin-events.js';
+import type { ServiceContext } from '../../src/service/context.js';
+import { recoveryKitConfirmedAt } from '../../src/secrets/recovery-kit.js';
+import type { DesktopStateFile } from './desktop-state.js';
+import { parseRestoreFinished, planAlertNotices, RestoreNotices, sameNotified, type Notice } from './notify-dedupe.js';
+import type { SleepWake } from './sleep-wake.js';
+import { trayInputFrom } from './tray-input.js';
+import { trayModel, type TrayModel } from './tray-model.js';
+
+export interface MonitorSinks {
+  tray(model: TrayModel): void;
+  notify(notice: Notice): void;
+}
+
+export type MonitorCore = Pick<ServiceContext, 'backups' | 'drills' | 'db' | 'clock' | 'adminEvents'>;
+
+export const REFRESH_MS = 30_000;
+/** Progress arrives up to five times a second; the tray needs at most one redraw a second. */
+export const PROGRESS_REFRESH_MS = 1_000;
+
+export class DesktopMonitor {
+  private readonly restores = new RestoreNotices();
+  private unsubscribe: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private progressTimer: NodeJS.Timeout | null = null;
+  private lastSignature: string | null = null;
+  private lastModel: TrayModel | null = null;
+
+  private readonly core: MonitorCore;
+  private readonly state: DesktopStateFile;
+  private readonly sleepWake: SleepWake;
+  private readonly sinks: MonitorSinks;
+
+  constructor(private readonly options: {
+    core: MonitorCore;
+    state: DesktopStateFile;
+    sleepWake: SleepWake;
+    sinks: MonitorSinks;
+    openAtLogin: () => boolean;
+    logger: Logger;
+    refreshMs?: number;
+  }) {
+    ({ core: this.core, state: this.state, sleepWake: this.sleepWake, sinks: this.sinks } = options);
+  }
+
+  start(): void {
+    this.unsubscribe = this.core.adminEvents.subscribe((event) => this.onEvent(event));
+    this.timer = setInterval(() => this.refresh(), this.options.refreshMs ?? REFRESH_MS);
+    this.timer.unref();
+    this.refresh();
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.timer !== null) clearInterval(this.timer);
+    if (this.progressTimer !== null) clearTimeout(this.progressTimer);
+    this.timer = this.progressTimer = null;
+  }
+
+  /** The model last handed to the tray (for menu actions that need the current state). */
+  get model(): TrayModel | null {
+    return this.lastModel;
+  }
+
+  private onEvent(event: AdminEvent): void {
+    if (this.unsubscribe === null) return;
+    if (event.type === 'backup.progress') {
+      this.progressTimer ??= setTimeout(() => {
+        this.progressTimer = null;
+        this.refresh();
+      }, PROGRESS_REFRESH_MS);
+      return;
+    }
+    if (event.type === 'backup.finished') {
+      const runId = event.data.run_id;
+      this.sleepWake.backupFinished(typeof runId === 'number' ? runId : null);
+    }
+    if (event.type === 'restore.finished') {
+      const finished = parseRestoreFinished(event.data);
+      const notice = finished && this.restores.notice(finished);
+      if (notice) this.sinks.notify(notice);
+    }
+    this.refresh();
+  }
+
+  /** Reads the core and updates tray and notifications; never throws (it runs from timers). */
+  refresh(): void {
+    if (this.unsubscribe === null) return;
+    try {
+      const { backups, drills, db, clock } = this.core;
+      const backupStatus = backups.status();
+      const held = this.sleepWake.held();
+      const model = trayModel(
+        trayInputFrom({
+          backups: backupStatus,
+          drills: drills.status(),
+          recoveryKitConfirmedAt: recoveryKitConfirmedAt(db),
+          nowS: unixSeconds(clock),
+          openAtLogin: this.options.openAtLogin(),
+          held,
+        }),
+      );
+      this.lastModel = model;
+      const signature = JSON.stringify(model);
+      if (signature !== this.lastSignature) {
+        this.lastSignature = signature;
+        this.sinks.tray(model);
+      }
+      const plan = planAlertNotices(this.state.notified, backupStatus.alerts, held);
+      if (!sameNotified(plan.notified, this.state.notified)) this.state.update({ notified: plan.notified });
+      for (const notice of plan.show) this.sinks.notify(notice);
+    } catch (err) {
+      // The store is closing (Quit) or busy for a moment: the next event or tick tries again.
+      this.options.logger.debug('tray refresh skipped', { error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+}

@@ -1,0 +1,55 @@
+// From the core's own status objects (what GET /admin/backups/status and the drill status return)
+// to the tray's input. Kept apart from trayModel so the model's table test can enumerate plain
+// flags, while this mapping is tested against a real running core.
+import type { BackupStatus } from '../../src/backup/backup-service.js';
+import type { DrillStatus, DrillSummary } from '../../src/drill/drill-service.js';
+import { BACKUP_FAILED, DRILL_FAILED, DRILL_UNVERIFIED, isKnownAlert, offsiteTargetOf } from './alert-keys.js';
+import type { TrayInput } from './tray-model.js';
+
+export interface CoreSnapshot {
+  backups: BackupStatus;
+  drills: DrillStatus;
+  recoveryKitConfirmedAt: number | null;
+  nowS: number;
+  openAtLogin: boolean;
+  /** Alerts the shell holds back (SleepWake.held): its own interruption of a backup. */
+  held: ReadonlySet<string>;
+}
+
+/** The drill that finished last, of either kind. */
+function lastDrill(d: DrillStatus['last']): DrillSummary | null {
+  const { daily, deep } = d;
+  if (daily === null || deep === null) return daily ?? deep;
+  return (deep.finished_at ?? deep.started_at) >= (daily.finished_at ?? daily.started_at) ? deep : daily;
+}
+
+export function trayInputFrom(s: CoreSnapshot): TrayInput {
+  const { backups, drills } = s;
+  const keys = new Set(backups.alerts.map((a) => a.key));
+  const offsite = new Set<string>();
+  for (const r of backups.repositories) if (r.enabled && r.type !== 'local' && r.failing) offsite.add(r.name);
+  for (const a of backups.alerts) {
+    const target = offsiteTargetOf(a.key);
+    if (target !== null) offsite.add(target);
+  }
+  const progress = backups.progress;
+  const drill = lastDrill(drills.last);
+  return {
+    nowS: s.nowS,
+    backupRunning: backups.running,
+    backupPercent: progress?.phase === 'upload' ? Math.min(100, Math.max(0, Math.floor(progress.percent * 100))) : null,
+    backupPaused: backups.paused,
+    backupFailed: keys.has(BACKUP_FAILED) && !s.held.has(BACKUP_FAILED),
+    backupInterrupted: keys.has(BACKUP_FAILED) && s.held.has(BACKUP_FAILED),
+    lastOkAt: backups.last_ok_at,
+    backupTargetS: backups.interval_hours * 2 * 3600,
+    offsiteFailing: [...offsite].sort(),
+    drillRunning: drills.running !== null,
+    lastDrill: drill && { verdict: drill.verdict, kind: drill.kind, finishedAt: drill.finished_at },
+    drillFailed: keys.has(DRILL_FAILED),
+    drillUnverified: keys.has(DRILL_UNVERIFIED),
+    recoveryKitConfirmed: s.recoveryKitConfirmedAt !== null,
+    otherAlerts: backups.alerts.filter((a) => !isKnownAlert(a.key)).map((a) => ({ severity: a.severity })),
+    openAtLogin: s.openAtLogin,
+  };
+}

@@ -1,0 +1,168 @@
+// The desktop app's main process: one instance per user, the core (LMSP service, store, backups,
+// drills) in this process, the GUI in a hardened window, a tray that tells at a glance whether the
+// backups are healthy, native notifications, sleep/wake handling and a graceful Quit.
+// Every decision lives in ./logic (plain functions tested under Node); this file wires Electron's
+// events to them and stays thin.
+import { app, dialog, powerMonitor, session } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { createLogger, levelFromEnv, type Logger } from '../src/log/logger.js';
+import { registerBridge } from './ipc.js';
+import { bundledResticPath, coreDataDir, issueLoginCode, resticOverride, startCore, type Core } from './logic/core-host.js';
+import { DESKTOP_STATE_FILE, DesktopStateFile } from './logic/desktop-state.js';
+import { DesktopMonitor } from './logic/desktop-monitor.js';
+import { parseLaunchArgs } from './logic/launch-args.js';
+import { rotatingFileSink } from './logic/log-file.js';
+import { shutdownCore } from './logic/shutdown.js';
+import { SleepWake } from './logic/sleep-wake.js';
+import { openAtLogin, openedAtLogin, refreshOpenAtLogin, setOpenAtLogin } from './login-item-native.js';
+import { showNotice } from './notifications-native.js';
+import { TrayIcon, type TrayActions } from './tray.js';
+import { createMainWindow, hardenContents, hardenSession, type MainWindowHandle } from './window.js';
+
+// Before anything reads a path: userData, logs and the login items are named after the app, also
+// when run unpackaged (`electron dist/electron/main.js` finds no package.json to take a name from).
+app.setName('Sanad');
+app.setPath('userData', join(app.getPath('appData'), 'Sanad'));
+// Every renderer sandboxed, whatever a window's own options say.
+app.enableSandbox();
+
+const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
+/** dist/electron/main.js → <app>/build/icons (inside app.asar once packaged). */
+const ICONS = here('../../build/icons/');
+const PRELOAD = here('./preload.cjs');
+
+function desktopLogger(): Logger {
+  const file = rotatingFileSink(join(app.getPath('logs'), 'sanad.log'));
+  return createLogger({
+    level: levelFromEnv(process.env.SANAD_LOG),
+    sink: (line) => {
+      process.stderr.write(`${line}\n`);
+      file(line);
+    },
+  });
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Sanad runs for this user: it got our argv ('second-instance') and shows its window.
+  app.quit();
+} else {
+  void run();
+}
+
+async function run(): Promise<void> {
+  const launch = parseLaunchArgs(process.argv, openedAtLogin());
+  let handle: MainWindowHandle | null = null;
+  let core: Core | null = null;
+  let quitting = false;
+  let done = false;
+  let showWindow = (): void => undefined;
+
+  app.on('second-instance', () => showWindow());
+  app.on('activate', () => showWindow());
+  // Closing the last window keeps Sanad running in the tray; only Quit ends it.
+  app.on('window-all-closed', () => undefined);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+
+  await app.whenReady();
+  const logger = desktopLogger();
+  app.on('web-contents-created', (_event, contents) => {
+    if (core) hardenContents(contents, core.origin, logger);
+  });
+
+  const restic = resticOverride(process.env, app.isPackaged ? bundledResticPath(process.resourcesPath, process.platform) : null);
+  if (restic !== null) process.env.SANAD_RESTIC = restic;
+  try {
+    core = await startCore({ dataDir: coreDataDir(process.env), logger });
+  } catch (err) {
+    logger.error('the core did not start', { error: message(err) });
+    dialog.showErrorBox('Sanad could not start', message(err));
+    app.exit(1);
+    return;
+  }
+  const started = core;
+  const ctx = started.appliance.ctx;
+  hardenSession(session.defaultSession, started.origin);
+  registerBridge({ coreOrigin: started.origin, coreUrl: started.url, issueLoginCode: () => issueLoginCode(started), window: () => handle?.window ?? null });
+
+  showWindow = () => {
+    // Made on first use (a launch at login may never need it), shown once its page is ready.
+    if (handle === null) handle = createMainWindow({ url: `${started.url}/`, preload: PRELOAD, icon: join(ICONS, 'icon.png'), show: true, isQuitting: () => quitting });
+    else handle.show();
+  };
+  if (!launch.hidden) showWindow();
+
+  const state = new DesktopStateFile(join(app.getPath('userData'), DESKTOP_STATE_FILE));
+  const sleepWake = new SleepWake({ backups: ctx.backups, drills: ctx.drills, record: state, logger });
+  const fail = (what: string) => (err: unknown) => logger.warn(`${what} failed`, { error: message(err) });
+  let monitor: DesktopMonitor | null = null;
+  const actions: TrayActions = {
+    'open': () => showWindow(),
+    'backup-now': () => void ctx.backups.run('tray').catch(fail('backup from the tray')),
+    'drill': () => void ctx.drills.begin('daily', 'tray').then((d) => d.done).catch(fail('drill from the tray')),
+    'last-backup': () => showWindow(),
+    'last-drill': () => showWindow(),
+    'pause': (checked) => {
+      ctx.updateSettings({ backup_paused: checked });
+      monitor?.refresh();
+    },
+    'open-at-login': (checked) => {
+      try {
+        setOpenAtLogin(checked);
+      } catch (err) {
+        fail('start at login')(err);
+      }
+      monitor?.refresh();
+    },
+    'quit': () => app.quit(),
+  };
+  const tray = new TrayIcon(ICONS, actions);
+  monitor = new DesktopMonitor({
+    core: ctx,
+    state,
+    sleepWake,
+    logger,
+    openAtLogin,
+    sinks: {
+      tray: (model) => tray.update(model),
+      notify: (notice) => showNotice(notice, { icon: join(ICONS, 'icon.png'), onClick: () => showWindow() }),
+    },
+  });
+  monitor.start();
+  try {
+    refreshOpenAtLogin();
+  } catch (err) {
+    fail('refreshing the start-at-login entry')(err);
+  }
+  sleepWake.launched();
+
+  powerMonitor.on('suspend', () => {
+    sleepWake.suspend();
+  });
+  powerMonitor.on('resume', () => {
+    sleepWake.resume();
+    monitor?.refresh();
+  });
+  // Linux and macOS: the session is ending. Ask for a moment (preventDefault) and quit cleanly.
+  powerMonitor.on('shutdown', (event?: { preventDefault(): void }) => {
+    event?.preventDefault();
+    app.quit();
+  });
+
+  app.on('before-quit', (event) => {
+    if (done) return;
+    event.preventDefault();
+    if (quitting) return;
+    quitting = true;
+    monitor?.stop();
+    void shutdownCore(started.appliance, { interruptBackup: () => sleepWake.interruptBackup('quit'), logger })
+      .then((report) => logger.info('sanad stopped', { interrupted_run: report.interruptedRun, children: report.children.length, ms: report.ms, timed_out: report.timedOut }))
+      .finally(() => {
+        done = true;
+        tray.destroy();
+        app.exit(0);
+      });
+  });
+}

@@ -1,0 +1,77 @@
+// build/electron-builder.yml, checked without packaging (no Electron binary can be had here):
+// electron-builder's own loader and schema validation accept it, a wrong key is refused, and it
+// agrees with the rest of the shell: the entry is the compiled main.ts, native modules are
+// unpacked from the asar, and each platform's restic comes from where fetch-restic puts it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { binaryPath, resticAssets } from '../../electron/logic/restic-release.js';
+import { tempDir } from '../harness/data-dir.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CONFIG = join(ROOT, 'build', 'electron-builder.yml');
+const require = createRequire(join(ROOT, 'package.json'));
+
+/** A function exported by one of electron-builder's own modules (pinned 26.17.0; internal paths). */
+function builderFn(module: string, name: string): (...args: unknown[]) => unknown {
+  const mod: unknown = require(module);
+  const fn: unknown = typeof mod === 'object' && mod !== null ? Object.entries(mod).find(([k]) => k === name)?.[1] : undefined;
+  if (typeof fn !== 'function') throw new Error(`${module} has no ${name}`);
+  return (...args: unknown[]): unknown => Reflect.apply(fn, undefined, args);
+}
+
+async function loadAndValidate(path: string): Promise<Record<string, unknown>> {
+  const getConfig = builderFn('app-builder-lib/out/util/config/config.js', 'getConfig');
+  const validate = builderFn('app-builder-lib/out/util/config/config.js', 'validateConfiguration');
+  const DebugLogger = get(require('builder-util/out/DebugLogger.js'), 'DebugLogger');
+  if (typeof DebugLogger !== 'function') throw new Error('no DebugLogger');
+  const config: unknown = await getConfig(ROOT, path, null);
+  await validate(config, Reflect.construct(DebugLogger, [false]));
+  assert.ok(typeof config === 'object' && config !== null);
+  return Object.fromEntries(Object.entries(config));
+}
+
+function get(value: unknown, ...path: string[]): unknown {
+  let cur = value;
+  for (const key of path) cur = typeof cur === 'object' && cur !== null ? Object.entries(cur).find(([k]) => k === key)?.[1] : undefined;
+  return cur;
+}
+
+test('electron-builder accepts build/electron-builder.yml and refuses a broken copy', async () => {
+  const config = await loadAndValidate(CONFIG);
+  assert.equal(get(config, 'productName'), 'Sanad');
+  assert.deepEqual(get(config, 'linux', 'target'), ['AppImage', 'deb']);
+  assert.deepEqual(get(config, 'mac', 'target'), ['dmg']);
+  assert.deepEqual(get(config, 'win', 'target'), ['nsis']);
+  const depends = get(config, 'deb', 'depends');
+  assert.ok(Array.isArray(depends) && depends.includes('libsecret-1-0'), 'keytar needs the Secret Service client');
+  const broken = join(tempDir('sanad-builder-'), 'broken.yml');
+  writeFileSync(broken, readFileSync(CONFIG, 'utf8').replace('asar: true', 'asar: true\nasarUnpackk: []'));
+  await assert.rejects(loadAndValidate(broken), /asarUnpackk/);
+});
+
+test('the packaging config agrees with the shell: entry, native modules, restic per platform', async () => {
+  const config = await loadAndValidate(CONFIG);
+  assert.equal(get(config, 'extraMetadata', 'main'), 'dist/electron/main.js');
+  assert.ok(existsSync(join(ROOT, 'electron', 'main.ts')), 'the entry is compiled from electron/main.ts');
+  const unpack = get(config, 'asarUnpack');
+  assert.ok(Array.isArray(unpack));
+  for (const native of ['better-sqlite3', 'keytar', 'node-llama-cpp', '@node-llama-cpp']) {
+    assert.ok(unpack.includes(`node_modules/${native}/**`), native);
+  }
+  assert.ok(unpack.includes('**/*.node'));
+  assert.equal(get(config, 'npmRebuild'), true);
+  for (const [os, key] of [['linux', 'linux'], ['mac', 'mac'], ['win', 'win']] as const) {
+    const resources = get(config, key, 'extraResources');
+    assert.ok(Array.isArray(resources) && resources.length === 1, key);
+    const from = get(resources[0], 'from');
+    const to = get(resources[0], 'to');
+    for (const asset of resticAssets().filter((a) => a.os === os)) {
+      assert.equal(join(ROOT, String(from).replace('${arch}', asset.arch)), binaryPath(join(ROOT, 'build', 'restic'), asset), `${os}/${asset.arch}`);
+      assert.equal(to, asset.binary, 'the core finds it as resources/restic[.exe] (core-host.ts bundledResticPath)');
+    }
+  }
+});

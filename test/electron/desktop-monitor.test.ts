@@ -1,0 +1,89 @@
+// The tray and the notifications fed by a real core: real backups failing (the local repository
+// made unusable) and succeeding, and a real restore through the GUI's route. One notification per
+// alert however many retries fail, a new one after the alert was resolved and raised again, none
+// for a still-open alert after an app restart, and one when a restore finishes.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openAlerts } from '../../src/backup/alerts.js';
+import { defaultLocalLocation, moveLocalRepository } from '../../src/backup/repositories.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { DesktopMonitor } from '../../electron/logic/desktop-monitor.js';
+import { DesktopStateFile } from '../../electron/logic/desktop-state.js';
+import type { Notice } from '../../electron/logic/notify-dedupe.js';
+import { SleepWake } from '../../electron/logic/sleep-wake.js';
+import type { TrayModel } from '../../electron/logic/tray-model.js';
+import { waitFor } from '../harness/api.js';
+import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
+import { tempDir } from '../harness/data-dir.js';
+
+let t: TestAppliance | null = null;
+after(async () => t?.close());
+
+test('a real core: one notification per alert across retries, again after resolve and raise, none after a restart, one per restore', async () => {
+  t = await startTestAppliance();
+  const ctx = t.appliance.ctx;
+  const statePath = join(tempDir('sanad-userdata-'), 'desktop-state.json');
+  const monitorWith = (notices: Notice[], trays: TrayModel[]): DesktopMonitor => {
+    const state = new DesktopStateFile(statePath);
+    const sleepWake = new SleepWake({ backups: ctx.backups, drills: ctx.drills, record: state, logger: silentLogger });
+    return new DesktopMonitor({
+      core: ctx, state, sleepWake, logger: silentLogger, openAtLogin: () => false,
+      sinks: { tray: (m) => trays.push(m), notify: (n) => notices.push(n) },
+    });
+  };
+  const notices: Notice[] = [];
+  const trays: TrayModel[] = [];
+  let monitor = monitorWith(notices, trays);
+  monitor.start();
+  try {
+    assert.equal(trays.at(-1)?.state, 'warning');
+    assert.ok(trays.at(-1)?.lines.includes('No backup has completed yet'));
+    assert.ok(trays.at(-1)?.lines.includes('The recovery kit is not confirmed as stored safely'));
+
+    // The local repository's location is a regular file: every backup fails.
+    const blocker = join(tempDir('sanad-blocked-'), 'not-a-folder');
+    writeFileSync(blocker, 'x');
+    moveLocalRepository(ctx.db, blocker);
+    for (let i = 0; i < 3; i++) assert.equal((await ctx.backups.run('manual')).status, 'failed');
+    await waitFor(() => notices.length > 0, 10_000, 'a notification');
+    assert.equal(openAlerts(ctx.db).find((a) => a.key === 'backup.failed')?.count, 3, 'three failures on one alert');
+    assert.deepEqual(notices.map((n) => n.title), ['Backup failed'], 'one notification, not one per retry');
+    assert.equal(notices[0]?.urgency, 'critical');
+    assert.equal(monitor.model?.state, 'failing');
+
+    // Fixed: a good backup resolves the alert (and the tray leaves red).
+    moveLocalRepository(ctx.db, defaultLocalLocation(t.dataDir));
+    assert.equal((await ctx.backups.run('manual')).status, 'ok');
+    await waitFor(() => monitor.model?.state === 'warning', 10_000, 'the tray to leave failing');
+    assert.ok(monitor.model?.lastBackupLine.startsWith('Last good backup: '));
+
+    // Broken again: a new occurrence of the alert, so a new notification.
+    moveLocalRepository(ctx.db, blocker);
+    assert.equal((await ctx.backups.run('manual')).status, 'failed');
+    await waitFor(() => notices.length === 2, 10_000, 'a second notification');
+    assert.deepEqual(notices.map((n) => n.title), ['Backup failed', 'Backup failed']);
+    assert.notEqual(notices[0]?.id, notices[1]?.id);
+
+    // The app restarts (same state file): the alert is still open, and nobody is told twice.
+    monitor.stop();
+    const after: Notice[] = [];
+    monitor = monitorWith(after, []);
+    monitor.start();
+    monitor.refresh();
+    assert.equal(after.length, 0, 'no notification after the restart');
+    assert.equal(monitor.model?.state, 'failing');
+
+    // A restore through the GUI's route: one notification when it finishes.
+    moveLocalRepository(ctx.db, defaultLocalLocation(t.dataDir));
+    const target = join(tempDir('sanad-restore-'), 'restored');
+    const started = await t.api.post('/admin/restore', { target });
+    assert.equal(started.status, 202, started.text);
+    await waitFor(() => after.length > 0, 120_000, 'the restore notification');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(after.map((n) => [n.title, n.body]), [['Restore finished', `The data was restored and verified in ${target}.`]]);
+  } finally {
+    monitor.stop();
+  }
+});
