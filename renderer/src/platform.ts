@@ -1,14 +1,10 @@
 // What the desktop shell adds to the page. In the Electron window its preload script puts a small
-// bridge on `window.sanadDesktop` (native file and folder dialogs); in a browser tab opened from
-// `sanad serve` there is none, and screens simply do not offer those buttons. Every field of the
-// bridge is optional to the GUI: it only ever asks `desktopBridge()` and checks for null.
+// bridge on `window.sanadDesktop` (the per-launch sign-in, native file and folder dialogs); in a
+// browser tab opened from `sanad serve` there is none, and screens simply do not offer those
+// buttons. The type is the shell's own (electron/bridge.ts): a change there breaks this build too.
+import type { DesktopBridge } from '../../electron/bridge';
 
-export interface DesktopBridge {
-  /** A native "open file" dialog; the chosen absolute path, or null if the user cancelled. */
-  pickModelFile(): Promise<string | null>;
-  /** A native "choose folder" dialog; the chosen absolute path, or null if the user cancelled. */
-  pickFolder(): Promise<string | null>;
-}
+export type { DesktopBridge };
 
 declare global {
   interface Window {
@@ -19,4 +15,18 @@ declare global {
 /** The desktop shell's bridge, or null in a plain browser. */
 export function desktopBridge(): DesktopBridge | null {
   return typeof window === 'undefined' ? null : (window.sanadDesktop ?? null);
+}
+
+/**
+ * In the desktop window the page is not opened by a login link: the shell hands a one-time code
+ * through the preload only, and the page redeems it once (GET /login sets the HttpOnly session
+ * cookie). In a browser this does nothing. Errors are left to the screens (they show "signed out").
+ */
+export async function signInThroughDesktop(): Promise<void> {
+  const bridge = desktopBridge();
+  if (!bridge) return;
+  const probe = await fetch('/admin/status', { credentials: 'same-origin' }).catch(() => null);
+  if (probe === null || probe.status !== 401) return;
+  const { loginCode } = await bridge.session();
+  await fetch(`/login?code=${encodeURIComponent(loginCode)}`, { credentials: 'same-origin', redirect: 'manual' }).catch(() => null);
 }

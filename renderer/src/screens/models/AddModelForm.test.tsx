@@ -25,7 +25,12 @@ describe('AddModelForm', () => {
   });
 
   test('in the desktop shell the native dialog fills the path (simulated desktop bridge)', async () => {
-    window.sanadDesktop = { pickModelFile: () => Promise.resolve('/models/llama 3.gguf'), pickFolder: () => Promise.resolve(null) };
+    window.sanadDesktop = {
+      session: () => Promise.resolve({ url: 'http://127.0.0.1:1', loginCode: 'unused' }),
+      pickModelFile: () => Promise.resolve('/models/llama 3.gguf'),
+      pickFolder: () => Promise.resolve(null),
+      platform: 'linux',
+    };
     renderForm();
     fireEvent.click(screen.getByRole('button', { name: 'Choose file…' }));
     await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Model file (GGUF)').value).toBe('/models/llama 3.gguf'));
