@@ -30,7 +30,14 @@ test('Quit during a backup: restic is interrupted with SIGINT, exits, and the re
   const run = ctx.backups.run('manual');
   const child = await resticUploading(ctx);
   assert.ok(child.pid !== undefined);
-  assert.ok((await deps.restic.listLocks(target)).length >= 1, 'restic holds a lock while it uploads');
+  // Freeze restic while its lock is looked at: on a loaded machine the 160 MiB upload can finish
+  // while a second restic starts up to list locks, and the test would then prove nothing.
+  process.kill(child.pid, 'SIGSTOP');
+  try {
+    assert.ok((await deps.restic.listLocks(target)).length >= 1, 'restic holds a lock while it uploads');
+  } finally {
+    process.kill(child.pid, 'SIGCONT');
+  }
 
   const statePath = join(tempDir('sanad-userdata-'), 'desktop-state.json');
   const state = new DesktopStateFile(statePath);
