@@ -160,6 +160,9 @@ test('try it streams and completes; cancel from the task page; filter by status;
   // The Overview now has no kit warning and does not list it as a reason.
   await page.getByTestId('nav-overview').click();
   await page.locator('[data-testid="overview-verdict"][data-level="risk"]').waitFor();
+  // The screen may first paint its cached status, then the refetch the confirmation asked for:
+  // wait for the refreshed verdict rather than read the first paint.
+  await page.locator('[data-testid="overview-verdict"]').filter({ hasNotText: /recovery kit/ }).waitFor({ timeout: 10_000 });
   assert.doesNotMatch((await verdict.textContent()) ?? '', /recovery kit/);
   assert.equal(await page.getByTestId('overview-kit-warning').count(), 0);
 
