@@ -12,6 +12,7 @@ import type { ServiceContext } from '../service/context.js';
 import { releaseStaleReservations } from '../service/idempotency.js';
 import { LoginCodes } from '../service/login-codes.js';
 import { buildServer } from '../service/server.js';
+import { DiskState } from '../store/disk-state.js';
 import { openStore, storePath } from '../store/open.js';
 import { readSettings, writeSettings, type Settings } from '../store/settings.js';
 import { CreateBatcher } from '../tasks/create-batcher.js';
@@ -85,8 +86,10 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     ensureLocalRepository(db, dataDir, clock);
     const bootId = randomBytes(8).toString('hex');
     releaseStaleReservations(db, bootId);
+    const disk = new DiskState(dataDir, storePath(dataDir), clock);
+    cleanups.unshift(() => disk.close());
     const hub = new EventHub();
-    const ledger = new TaskLedger(db, clock, hub);
+    const ledger = new TaskLedger(db, clock, hub, disk);
     const recovery = recoverTasks(db, ledger);
     if (recovery.examined > 0) logger.info('restart recovery', { examined: recovery.examined, moved: recovery.moved.length });
 
@@ -102,11 +105,11 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
 
     const adminEvents = new AdminEvents();
     const ctx: ServiceContext = {
-      db, clock, logger, ledger, hub, runner, models, bootId,
+      db, clock, logger, ledger, hub, runner, models, bootId, disk,
       creates: new CreateBatcher(ledger),
       dataDir,
       secrets: { store: secretStore, master, vault },
-      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, events: adminEvents }),
+      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, events: adminEvents, liveAlerts: () => disk.alerts() }),
       // Closures over ctx: they run only once the appliance is up.
       drills: new DrillService({
         db, dataDir, clock, logger, store: secretStore, settings: () => settings,
@@ -123,6 +126,11 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       loadedModel: () => engine.loadedModel(),
     };
     ctx.healthChecks.push(...coreHealthChecks(ctx), ...backupHealthChecks(ctx), ...drillHealthChecks(ctx));
+    // The GUI and the tray hear of a full disk (and of space coming back) as an alert change.
+    cleanups.unshift(disk.onChange(() => {
+      logger.warn(disk.isFull() ? 'the disk is full: writes are refused until space returns' : 'the disk has space again: writes resume');
+      adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts });
+    }));
     const app = buildServer(ctx);
     cleanups.unshift(() => app.close());
     await app.listen({ host: ctx.address.host, port: options.port ?? 7437 });

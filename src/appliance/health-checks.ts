@@ -2,6 +2,7 @@
 import { recoveryKitConfirmedAt } from '../secrets/recovery-kit.js';
 import { VAULT_KEY } from '../secrets/secret-store.js';
 import type { ServiceContext } from '../service/context.js';
+import { diskFullSentence, formatBytes } from '../store/disk.js';
 import type { HealthCheck } from '../service/routes/health.js';
 
 export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
@@ -23,6 +24,18 @@ export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
         recoveryKitConfirmedAt(ctx.db) === null
           ? { ok: false, severity: 'warning', detail: 'the recovery kit has not been confirmed as stored off this machine; export it (sanad recovery-kit) and confirm' }
           : { ok: true, detail: 'the recovery kit is confirmed stored off this machine' },
+    },
+    {
+      name: 'disk',
+      run: () => {
+        const d = ctx.disk.status();
+        const free = d.free_bytes === null ? 'unknown space' : `${formatBytes(d.free_bytes)} free`;
+        if (d.full) return { ok: false, detail: diskFullSentence(d.path) };
+        if (d.low) {
+          return { ok: false, severity: 'warning', detail: `${free} on the disk holding ${d.path}; the next backup needs about ${formatBytes(d.needed_bytes)}: free some space` };
+        }
+        return { ok: true, detail: `${free} on the disk holding ${d.path}` };
+      },
     },
     {
       name: 'database',

@@ -27,6 +27,8 @@ export interface BackupServiceDeps {
   settings: () => Settings;
   /** Live progress, ends and alert changes for GET /admin/events. */
   events?: AdminEvents;
+  /** Alerts of conditions that are not stored (a full disk cannot record that it is full). */
+  liveAlerts?: () => Alert[];
 }
 
 /** At most about four progress events a second (the first and every phase change always go out);
@@ -177,7 +179,7 @@ export class BackupService {
         last_error: r.last_error,
         failing: r.last_error_at !== null && (r.last_ok_at === null || r.last_error_at > r.last_ok_at),
       })),
-      alerts: openAlerts(db),
+      alerts: [...(this.deps.liveAlerts?.() ?? []), ...openAlerts(db)],
     };
   }
 }

@@ -73,7 +73,12 @@ export function authenticate(ctx: ServiceContext, req: FastifyRequest): Principa
   if (token) {
     const client = findClientByToken(ctx.db, token);
     if (!client) throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'The API key is unknown or was revoked; pair again or ask for a new token.');
-    touchClient(ctx.db, client, unixSeconds(ctx.clock));
+    try {
+      touchClient(ctx.db, client, unixSeconds(ctx.clock));
+    } catch (err) {
+      // "Last used" is a courtesy: a full disk must not turn every read into an error.
+      if (!ctx.disk.noteFailure(err)) throw err;
+    }
     return { kind: 'client', client };
   }
   const session = cookie(req, SESSION_COOKIE);

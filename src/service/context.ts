@@ -9,6 +9,7 @@ import type { Logger } from '../log/logger.js';
 import type { MasterSecrets } from '../secrets/master-secrets.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { Vault } from '../secrets/vault.js';
+import type { DiskState } from '../store/disk-state.js';
 import type { Db } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
 import type { CreateBatcher } from '../tasks/create-batcher.js';
@@ -27,6 +28,8 @@ export interface ServiceSecrets {
 export interface ServiceContext {
   db: Db;
   dataDir: string;
+  /** The data dir's disk: full or not (writes answer 507 while it is), free space, its alerts. */
+  disk: DiskState;
   secrets: ServiceSecrets;
   backups: BackupService;
   drills: DrillService;

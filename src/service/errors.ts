@@ -2,6 +2,7 @@
 // {"error": {"type", "code", "message", "param"}}, one clear sentence, never a stack or a secret.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../log/logger.js';
+import { diskFullSentence, isOutOfSpace } from '../store/disk.js';
 
 export type ErrorType =
   | 'invalid_request_error'
@@ -11,6 +12,7 @@ export type ErrorType =
   | 'conflict_error'
   | 'rate_limit_error'
   | 'server_error'
+  | 'insufficient_storage_error'
   | 'service_unavailable_error';
 
 export class ApiError extends Error {
@@ -41,9 +43,15 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   return reply.code(err.status).type('application/json').send(err.toBody());
 }
 
-/** Maps anything thrown in a route to the contract's shape. */
-export function toApiError(err: unknown): ApiError {
+/** 507: a write failed because the disk holding `path` is full (a state the user can fix). */
+export function insufficientStorage(path: string): ApiError {
+  return new ApiError(507, 'insufficient_storage_error', 'insufficient_storage', diskFullSentence(path), null, { 'retry-after': '30' });
+}
+
+/** Maps anything thrown in a route to the contract's shape; `dataDir` names the disk when it is full. */
+export function toApiError(err: unknown, dataDir?: string): ApiError {
   if (err instanceof ApiError) return err;
+  if (dataDir !== undefined && isOutOfSpace(err)) return insufficientStorage(dataDir);
   if (isFastifyError(err) && err.statusCode !== undefined && err.statusCode < 500) {
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -68,10 +76,14 @@ function isFastifyError(err: unknown): err is FastifyError {
 export function installErrorHandlers(
   app: { setErrorHandler: (h: (err: unknown, req: FastifyRequest, reply: FastifyReply) => unknown) => unknown; setNotFoundHandler: (h: (req: FastifyRequest, reply: FastifyReply) => unknown) => unknown },
   logger: Logger,
+  disk?: { path: string; noteFailure(err: unknown): boolean },
 ): void {
   app.setErrorHandler((err, req, reply) => {
-    const api = toApiError(err);
-    if (api.status >= 500) logger.error('request failed', { method: req.method, url: req.routeOptions.url, error: err instanceof Error ? err.stack : String(err) });
+    const api = toApiError(err, disk?.path);
+    if (api.status === 507) {
+      disk?.noteFailure(err);
+      logger.warn('write refused: the disk is full', { method: req.method, url: req.routeOptions.url });
+    } else if (api.status >= 500) logger.error('request failed', { method: req.method, url: req.routeOptions.url, error: err instanceof Error ? err.stack : String(err) });
     return sendError(reply, api);
   });
   app.setNotFoundHandler((req, reply) =>

@@ -41,9 +41,15 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
     }
   });
 
-  installErrorHandlers(app, ctx.logger);
+  installErrorHandlers(app, ctx.logger, ctx.disk);
   app.addHook('onSend', async (req, reply, payload) => {
-    storeOnSend(ctx, req, reply, payload);
+    try {
+      storeOnSend(ctx, req, reply, payload);
+    } catch (err) {
+      // The answer itself must still reach the caller (e.g. the 507 of a full disk); a key that
+      // could not be released stays `in_progress` until this process ends (idempotency.ts).
+      if (!ctx.disk.noteFailure(err)) throw err;
+    }
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {

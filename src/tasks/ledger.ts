@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import { newId } from '../ids.js';
 import type { Statement } from 'better-sqlite3';
+import { isWriteFailure } from '../store/disk.js';
 import type { Db } from '../store/open.js';
 import type { EventHub } from './event-hub.js';
 import { emittedText, getResponseRow, getTask } from './queries.js';
@@ -54,17 +55,45 @@ export type Created = { task: TaskRow; response: ResponseRow; event: TaskEvent }
 
 const FLUSH_AFTER_MS = 100;
 const FLUSH_AT_COUNT = 256;
+/** After a group commit failed (a full disk), how long before it is tried again. */
+const FLUSH_RETRY_MS = 500;
+
+/** Told of every commit and every failed one (store/disk-state.ts: the disk-full state). */
+export interface WriteObserver {
+  noteFailure(err: unknown): boolean;
+  noteWriteOk(): void;
+}
 
 export class TaskLedger {
-  private readonly pending = new Map<string, string[]>();
+  private pending = new Map<string, string[]>();
   private flushTimer: NodeJS.Timeout | null = null;
+  private flushFailed = false;
   private readonly statements = new Map<string, Statement>();
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly hub: EventHub,
+    private readonly writes: WriteObserver = { noteFailure: () => false, noteWriteOk: () => undefined },
   ) {}
+
+  /**
+   * Runs one write transaction. If it fails (a full disk, an I/O error) nothing of it happened:
+   * the text it would have flushed goes back to the buffer, so a later commit still writes every
+   * delta in order and the text a client sees has no hole.
+   */
+  private write<T>(body: () => T): T {
+    const before = new Map(this.pending);
+    try {
+      const result = this.db.transaction(body)();
+      this.writes.noteWriteOk();
+      return result;
+    } catch (err) {
+      this.pending = before;
+      this.writes.noteFailure(err);
+      throw err;
+    }
+  }
 
   /** Inserts the response, its task and `response.created` in one transaction. */
   create(input: NewTask, inSameTransaction?: InTransaction): Created {
@@ -79,15 +108,16 @@ export class TaskLedger {
    * callback threw) rolls back alone and comes back as an Error in its place.
    */
   createMany(items: ReadonlyArray<{ input: NewTask; inSameTransaction?: InTransaction | undefined }>): Array<Created | Error> {
-    const results = this.db.transaction(() =>
+    const results = this.write(() =>
       items.map((item) => {
         try {
           return this.db.transaction(() => this.insertNew(item.input, item.inSameTransaction))();
         } catch (err) {
+          this.writes.noteFailure(err);
           return err instanceof Error ? err : new Error(String(err));
         }
       }),
-    )();
+    );
     this.hub.publish(results.flatMap((r) => (r instanceof Error ? [] : [r.event])));
     return results;
   }
@@ -138,7 +168,7 @@ export class TaskLedger {
 
   /** Compare-and-set of a task's status with its events, in one transaction. */
   transition(taskId: string, change: TransitionChange): TransitionResult {
-    const result = this.db.transaction((): TransitionResult => {
+    const result = this.write((): TransitionResult => {
       const before = getTask(this.db, taskId);
       if (!before || !change.from.includes(before.status)) return { ok: false, task: before };
       const flushed = this.flushTaskInTransaction(before);
@@ -170,7 +200,7 @@ export class TaskLedger {
         return this.insertEvent(task, seq0 + i + 1, spec.type, fields, now);
       });
       return { ok: true, task, events: [...flushed, ...events] };
-    })();
+    });
     if (result.ok) this.hub.publish(result.events);
     return result;
   }
@@ -184,25 +214,45 @@ export class TaskLedger {
       this.pending.set(taskId, list);
     }
     list.push(delta);
-    if (list.length >= FLUSH_AT_COUNT) this.flush();
+    // While a failed commit waits for its retry, more text only waits with it.
+    if (list.length >= FLUSH_AT_COUNT && !this.flushFailed) this.flush();
     else if (!this.flushTimer) this.flushTimer = setTimeout(() => this.flush(), FLUSH_AFTER_MS);
   }
 
-  /** Commits every buffered delta of every task in one transaction. */
-  flush(): void {
+  /**
+   * Commits every buffered delta of every task in one transaction. A commit that fails for the
+   * storage's sake keeps the text buffered and tries again shortly (returns false).
+   */
+  flush(): boolean {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    if (this.pending.size === 0) return;
-    const events = this.db.transaction(() => {
-      const out: TaskEvent[] = [];
-      for (const taskId of [...this.pending.keys()]) {
-        const task = getTask(this.db, taskId);
-        if (task) out.push(...this.flushTaskInTransaction(task));
-        else this.pending.delete(taskId);
-      }
-      return out;
-    })();
+    if (this.pending.size === 0) return true;
+    let events: TaskEvent[];
+    try {
+      events = this.write(() => {
+        const out: TaskEvent[] = [];
+        for (const taskId of [...this.pending.keys()]) {
+          const task = getTask(this.db, taskId);
+          if (task) out.push(...this.flushTaskInTransaction(task));
+          else this.pending.delete(taskId);
+        }
+        return out;
+      });
+    } catch (err) {
+      if (!isWriteFailure(err)) throw err;
+      this.flushFailed = true;
+      this.flushTimer = setTimeout(() => this.flush(), FLUSH_RETRY_MS);
+      return false;
+    }
+    this.flushFailed = false;
     this.hub.publish(events);
+    return true;
+  }
+
+  /** Stops the group-commit timer (shutdown); buffered text stays for a last flush(). */
+  stopTimer(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
   }
 
   /** Drops text still buffered for a task (its generation ended without a committed outcome). */

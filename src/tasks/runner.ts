@@ -5,7 +5,8 @@ import type { Engine } from '../engine/engine.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import { FairQueue } from './fair-queue.js';
-import type { TaskLedger } from './ledger.js';
+import { isWriteFailure } from '../store/disk.js';
+import type { TaskLedger, TransitionChange, TransitionResult } from './ledger.js';
 import { toChatMessages } from './messages.js';
 import { emittedText, getResponseRow, getTask, tasksInStatus } from './queries.js';
 import { parseRequest } from './response-object.js';
@@ -27,13 +28,19 @@ export class ModelUnavailableError extends Error {
 export interface RunnerOptions {
   concurrency: number;
   defaultMaxOutputTokens: number;
+  /** First wait before a transition that failed to commit is tried again (doubles up to 5 s). */
+  retryMs?: number;
 }
+
+/** The runner is stopping: a transition that could not commit is left for the next start. */
+class Stopping extends Error {}
 
 export class TaskRunner {
   private readonly queue = new FairQueue();
   private readonly active = new Map<string, AbortController>();
   private readonly done = new Set<Promise<void>>();
   private stopping = false;
+  private readonly wakeups = new Set<() => void>();
 
   constructor(
     private readonly db: Db,
@@ -65,7 +72,7 @@ export class TaskRunner {
     const controller = this.active.get(taskId);
     if (controller) return controller.abort();
     if (this.queue.remove(taskId)) {
-      this.ledger.transition(taskId, { from: ['cancelling'], to: 'cancelled', events: [{ type: 'response.cancelled', withResponse: true }] });
+      this.track(taskId, this.commit(taskId, CANCELLED).then(() => undefined));
     }
   }
 
@@ -84,8 +91,55 @@ export class TaskRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const c of this.active.values()) c.abort();
+    for (const wake of [...this.wakeups]) wake();
     await Promise.allSettled([...this.done]);
-    this.ledger.flush();
+    if (!this.ledger.flush()) this.ledger.stopTimer();
+  }
+
+  /**
+   * A transition that must not be lost. A commit that fails for the storage's sake (the disk is
+   * full) is tried again, waiting longer each time, until it commits: the task is never left
+   * half-way, and its SSE readers get its events (the terminal one too) once it does. Only a
+   * stop ends the wait; then the next start's recovery (LMSP §11.3) settles the task.
+   */
+  private async commit(taskId: string, change: TransitionChange): Promise<TransitionResult> {
+    let wait = this.options.retryMs ?? 250;
+    let warned = false;
+    for (;;) {
+      if (this.stopping) throw new Stopping();
+      try {
+        const result = this.ledger.transition(taskId, change);
+        if (warned) this.logger.info('task transition committed after retrying', { task_id: taskId, to: change.to });
+        return result;
+      } catch (err) {
+        if (!isWriteFailure(err)) throw err;
+        if (!warned) this.logger.warn('task transition could not be written; retrying', { task_id: taskId, to: change.to, error: String(err) });
+        warned = true;
+        await this.sleep(wait);
+        wait = Math.min(wait * 2, 5000);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.wakeups.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakeups.add(wake);
+    });
+  }
+
+  private track(taskId: string, work: Promise<void>): void {
+    const run = work
+      .catch((err: unknown) => {
+        if (!(err instanceof Stopping)) this.logger.error('task runner failed', { task_id: taskId, error: String(err) });
+      })
+      .finally(() => this.done.delete(run));
+    this.done.add(run);
   }
 
   private pump(): void {
@@ -94,14 +148,10 @@ export class TaskRunner {
       if (taskId === undefined) return;
       const controller = new AbortController();
       this.active.set(taskId, controller);
-      const run = this.execute(taskId, controller.signal)
-        .catch((err: unknown) => this.logger.error('task runner failed', { task_id: taskId, error: String(err) }))
-        .finally(() => {
-          this.active.delete(taskId);
-          this.done.delete(run);
-          this.pump();
-        });
-      this.done.add(run);
+      this.track(taskId, this.execute(taskId, controller.signal).finally(() => {
+        this.active.delete(taskId);
+        this.pump();
+      }));
     }
   }
 
@@ -110,31 +160,31 @@ export class TaskRunner {
     if (!task) return;
     const resuming = task.status === 'running';
     if (!resuming) {
-      const loading = this.ledger.transition(taskId, { from: ['queued'], to: 'loading', events: [{ type: 'response.loading' }] });
+      const loading = await this.commit(taskId, { from: ['queued'], to: 'loading', events: [{ type: 'response.loading' }] });
       if (!loading.ok) return;
     }
     try {
       const { path } = await this.models.resolveForRun(task.model);
       await this.engine.load(task.model, path, signal);
       if (this.stopping) return;
-      if (signal.aborted) return this.finishCancelled(taskId);
+      if (signal.aborted) return await this.finishCancelled(taskId);
       if (!resuming) {
-        const running = this.ledger.transition(taskId, { from: ['loading'], to: 'running', events: startEvents(this.db, task) });
-        if (!running.ok) return this.finishCancelled(taskId);
+        const running = await this.commit(taskId, { from: ['loading'], to: 'running', events: startEvents(this.db, task) });
+        if (!running.ok) return await this.finishCancelled(taskId);
       }
       await this.generate(task, path, signal);
     } catch (err) {
-      if (this.stopping) return;
+      if (this.stopping || err instanceof Stopping) return;
       const code = err instanceof ModelUnavailableError ? err.code : 'engine_error';
       const message = err instanceof Error ? err.message : String(err);
       this.ledger.discardPending(taskId);
-      const failed = this.ledger.transition(taskId, {
+      const failed = await this.commit(taskId, {
         from: ['loading', 'running'],
         to: 'failed',
         error: { code, message },
         events: [{ type: 'response.failed', withResponse: true }],
       });
-      if (!failed.ok) this.finishCancelled(taskId);
+      if (!failed.ok) await this.finishCancelled(taskId);
     }
   }
 
@@ -159,10 +209,10 @@ export class TaskRunner {
             onText: (delta) => this.ledger.appendDelta(task.id, delta),
           })
         : { text: '', inputTokens: 0, outputTokens: 0, stopReason: 'max_tokens' as const };
-    if (this.stopping) return this.ledger.flush();
+    if (this.stopping) return void this.ledger.flush();
     if (result.stopReason === 'abort') return this.finishCancelled(task.id);
     const text = continuation + result.text;
-    const completed = this.ledger.transition(task.id, {
+    const completed = await this.commit(task.id, {
       from: ['running'],
       to: 'completed',
       output: {
@@ -174,12 +224,14 @@ export class TaskRunner {
       },
       events: [...textDoneEvents(response.item_id, text), { type: 'response.completed', withResponse: true }],
     });
-    if (!completed.ok) this.finishCancelled(task.id);
+    if (!completed.ok) await this.finishCancelled(task.id);
   }
 
   /** A cancel was accepted while this worker ran: it ends `cancelled`, never `completed`. */
-  private finishCancelled(taskId: string): void {
+  private async finishCancelled(taskId: string): Promise<void> {
     if (this.stopping) return;
-    this.ledger.transition(taskId, { from: ['cancelling'], to: 'cancelled', events: [{ type: 'response.cancelled', withResponse: true }] });
+    await this.commit(taskId, CANCELLED);
   }
 }
+
+const CANCELLED: TransitionChange = { from: ['cancelling'], to: 'cancelled', events: [{ type: 'response.cancelled', withResponse: true }] };

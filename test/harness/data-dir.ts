@@ -22,8 +22,8 @@ export function tempDir(prefix = 'sanad-test-'): string {
   return dir;
 }
 
-export async function prepareDataDir(settings: Partial<Settings> = {}): Promise<PreparedDataDir> {
-  const dataDir = tempDir('sanad-data-');
+/** `dataDir` puts it where a test needs it (e.g. on a small disk); by default a fresh temp dir. */
+export async function prepareDataDir(settings: Partial<Settings> = {}, dataDir = tempDir('sanad-data-')): Promise<PreparedDataDir> {
   const db = openStore(storePath(dataDir));
   try {
     const now = unixSeconds(systemClock);
