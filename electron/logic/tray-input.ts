@@ -3,7 +3,7 @@
 // flags, while this mapping is tested against a real running core.
 import type { BackupStatus } from '../../src/backup/backup-service.js';
 import type { DrillStatus, DrillSummary } from '../../src/drill/drill-service.js';
-import { BACKUP_FAILED, DRILL_FAILED, DRILL_UNVERIFIED, isKnownAlert, offsiteTargetOf } from './alert-keys.js';
+import { BACKUP_FAILED, DISK_FULL_ALERT, DISK_LOW_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, isKnownAlert, offsiteTargetOf } from './alert-keys.js';
 import type { TrayInput } from './tray-model.js';
 
 export interface CoreSnapshot {
@@ -51,5 +51,12 @@ export function trayInputFrom(s: CoreSnapshot): TrayInput {
     recoveryKitConfirmed: s.recoveryKitConfirmedAt !== null,
     otherAlerts: backups.alerts.filter((a) => !isKnownAlert(a.key)).map((a) => ({ severity: a.severity })),
     openAtLogin: s.openAtLogin,
+    ...diskOf(keys),
   };
+}
+
+function diskOf(keys: ReadonlySet<string>): Pick<TrayInput, 'disk'> {
+  if (keys.has(DISK_FULL_ALERT)) return { disk: 'full' };
+  if (keys.has(DISK_LOW_ALERT)) return { disk: 'low' };
+  return {};
 }

@@ -40,6 +40,8 @@ export interface TrayInput {
   /** Open alerts the shell has no line for (maintenance, old keys…). */
   otherAlerts: Array<{ severity: Severity }>;
   openAtLogin: boolean;
+  /** The disk holding the data: full (writes refused) or low (the next backup may not fit). */
+  disk?: 'low' | 'full';
 }
 
 export type TrayMenuId = 'open' | 'backup-now' | 'drill' | 'last-backup' | 'last-drill' | 'pause' | 'open-at-login' | 'quit';
@@ -71,12 +73,14 @@ export function trayModel(input: TrayInput): TrayModel {
   const warning: string[] = [];
   if (input.backupFailed) failing.push(R.backupFailed);
   if (input.drillFailed) failing.push(R.drillFailed);
+  if (input.disk === 'full') failing.push(R.diskFull);
   if (input.otherAlerts.some((a) => a.severity === 'critical')) failing.push(R.otherAlerts(input.otherAlerts.filter((a) => a.severity === 'critical').length));
   const age = input.lastOkAt === null ? null : Math.max(0, input.nowS - input.lastOkAt);
   if (age === null) warning.push(R.noBackup);
   else if (age > input.backupTargetS) warning.push(R.stale(Math.floor(age / 3600), Math.round(input.backupTargetS / 3600)));
   if (input.backupInterrupted && !input.backupFailed) warning.push(R.interrupted);
   if (input.drillUnverified) warning.push(R.drillUnverified);
+  if (input.disk === 'low') warning.push(R.diskLow);
   if (!input.recoveryKitConfirmed) warning.push(R.kitNotConfirmed);
   if (input.offsiteFailing.length > 0) warning.push(R.offsiteFailing(input.offsiteFailing));
   const otherWarnings = input.otherAlerts.filter((a) => a.severity === 'warning').length;

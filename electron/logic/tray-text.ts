@@ -16,6 +16,8 @@ export const TRAY_TEXT = {
     offsiteFailing: (names: readonly string[]) => `Offsite backup failing: ${names.join(', ')}`,
     otherAlerts: (n: number) => (n === 1 ? '1 other alert' : `${n} other alerts`),
     paused: 'Scheduled backups are paused',
+    diskFull: 'The disk holding Sanad\'s data is full: free some space',
+    diskLow: 'The disk holding Sanad\'s data is nearly full',
   },
   menu: {
     open: 'Open Sanad',
@@ -34,6 +36,7 @@ export const TRAY_TEXT = {
     offsiteCopyFailed: 'The offsite copy is failing',
     drillFailed: 'Drill FAIL: the backups are damaged',
     drillUnverified: 'Drill UNVERIFIED: the backups could not be checked',
+    diskFull: 'The disk is full',
     restoreOk: 'Restore finished',
     restoreFailed: 'Restore failed',
     restoreOkBody: (target: string) => `The data was restored and verified in ${target}.`,

@@ -69,7 +69,8 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
 
   app.get('/admin/backups/status', { preHandler: admin }, async () => ctx.backups.status());
 
-  app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: allAlerts(ctx.db) }));
+  // A full disk cannot be written to the alert table: its alert is live (store/disk-state.ts).
+  app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: [...ctx.disk.alerts(), ...allAlerts(ctx.db)] }));
 
   // has_secret says whether a secret is in the vault; the secret itself is never sent back.
   const shown = (repo: Repository) => ({ ...repo, has_secret: hasRepositorySecret(ctx.secrets.vault, repo.name) });
