@@ -11,7 +11,9 @@ import type { Vault } from '../secrets/vault.js';
 import { tryFileLock } from '../store/file-lock.js';
 import type { Db } from '../store/open.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
+import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js';
 import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
+import { stagingDir } from './generation/staging.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
 import { pendingOldKeys, removeOldKeys } from './old-keys.js';
 import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from './repositories.js';
@@ -118,7 +120,9 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
     }
     if (deps.offsiteCopy) copy = await sendCopy(deps, deps.offsiteCopy, gen.dir, gen.epoch, options.signal);
   } catch (err) {
-    fatal = message(err);
+    fatal = isOutOfSpace(err) || isNearlyFull(stagingDir(deps.dataDir))
+      ? `${outOfSpaceSentence(stagingDir(deps.dataDir), 'the backup staging folder')} Nothing of this generation was kept; free some space and the next backup runs as usual.`
+      : message(err);
   } finally {
     if (dir) await removeVaultKey(dir).catch((err: unknown) => deps.logger.error('could not remove the vault key from staging', { error: message(err) }));
     await pruneStaging(deps.dataDir, 2).catch((err: unknown) => deps.logger.warn('staging prune failed', { error: message(err) }));
@@ -174,7 +178,10 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     if (repo.name !== LOCAL) resolveAlert(db, clock, alertKey);
     return { name: repo.name, ok: true, snapshot_id: result.snapshotId, error: null, summary: result.summary };
   } catch (err) {
-    const error = message(err);
+    // A local repository on a full disk: say which disk, not restic's "write …: no space left".
+    const error = repo.type === 'local' && (isOutOfSpace(err) || isNearlyFull(repo.location))
+      ? `${outOfSpaceSentence(repo.location, `the repository "${repo.name}"`)} Free some space on it and back up again.`
+      : message(err);
     recordRepositoryResult(db, repo.name, unixSeconds(clock), error);
     // The first failure alerts; repeats are counted on the same alert, not silent and not spammed.
     if (repo.name !== LOCAL) raiseAlert(db, clock, alertKey, 'warning', `Offsite backup to ${repo.name} failed: ${error}`);

@@ -19,7 +19,9 @@ import { checkStores } from './checks/store-integrity.js';
 import { checkVaultDecrypt } from './checks/vault-decrypt.js';
 import type { DrillDeps } from './drill-deps.js';
 import type { SubsetPlan } from './read-subset.js';
-import { withScratch } from './scratch.js';
+import { drillsDir, withScratch } from './scratch.js';
+import { scratchFullSentence, unlessOutOfSpace } from './scratch-space.js';
+import { isOutOfSpace } from '../store/disk.js';
 import { unverified, type DrillKind } from './verdict.js';
 
 /** The check names of one repository, in order (without the `<repo>:` prefix). */
@@ -99,18 +101,26 @@ async function runChecks(
   await list.run(repo.name, 'manifest', () => checkManifest(ctx, g, kind, found));
   const manifest = found.manifest;
   if (manifest) {
-    await withScratch(deps.dataDir, async (scratch) => {
-      await list.run(repo.name, 'sqlite:integrity', () => checkStores(ctx, g, manifest, scratch, found));
-      const store = found.stores.get(STORE_FILE);
-      if (store) await list.run(repo.name, 'vault:decrypt', () => checkVaultDecrypt(ctx, g, manifest, store));
-      else list.skip(repo.name, 'vault:decrypt', `${STORE_FILE} did not pass its own check`);
-    });
+    const scratchChecks = ['sqlite:integrity', 'vault:decrypt'];
+    try {
+      await withScratch(deps.dataDir, async (scratch) => {
+        await list.run(repo.name, 'sqlite:integrity', () => unlessOutOfSpace(scratch, () => checkStores(ctx, g, manifest, scratch, found)));
+        const store = found.stores.get(STORE_FILE);
+        if (store) await list.run(repo.name, 'vault:decrypt', () => checkVaultDecrypt(ctx, g, manifest, store));
+        else list.skip(repo.name, 'vault:decrypt', `${STORE_FILE} did not pass its own check`);
+      });
+    } catch (err) {
+      // Not even the scratch folder could be made: nothing was checked, nothing proven wrong.
+      if (!isOutOfSpace(err)) throw err;
+      const why = scratchFullSentence(drillsDir(deps.dataDir));
+      for (const n of scratchChecks) if (!list.checks.some((c) => c.name === `${repo.name}:${n}`)) await list.run(repo.name, n, () => unverified(why));
+    }
   } else {
     for (const n of ['sqlite:integrity', 'vault:decrypt']) list.skip(repo.name, n, 'manifest.json could not be read');
   }
   if (kind === 'daily') return;
   await list.run(repo.name, 'read-data', () => checkReadData(ctx, plan));
   if (plan.recheck.length > 0) await list.run(repo.name, 'read-data:recheck', () => checkRecheck(ctx, plan));
-  if (manifest) await list.run(repo.name, 'restore:rehearsal', () => checkRestoreRehearsal(ctx, g, manifest));
+  if (manifest) await list.run(repo.name, 'restore:rehearsal', () => unlessOutOfSpace(drillsDir(deps.dataDir), () => checkRestoreRehearsal(ctx, g, manifest)));
   else list.skip(repo.name, 'restore:rehearsal', 'manifest.json could not be read');
 }

@@ -4,6 +4,7 @@
 // and leaves no keychain entry for it; the live data dir is only ever read.
 import { rm } from 'node:fs/promises';
 import { silentLogger, type Logger } from '../log/logger.js';
+import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import { CheckList, RestoreStopped, type RestoreCheck } from './checks.js';
 import type { RepositorySource } from './open-repository.js';
@@ -72,14 +73,18 @@ export async function restoreGeneration(req: RestoreRequest): Promise<RestoreRes
       checks.all.push({ name: 'restore:completed', ok: false, detail: err instanceof Error ? err.message : String(err) });
     }
   }
+  // Looked at before the cleanup frees the space again: was it the target's disk that filled?
+  const diskFull = isNearlyFull(target.path) ? outOfSpaceSentence(target.path, 'the restore target') : null;
   progress({ phase: 'cleaning_up' });
   await rm(target.work, { recursive: true, force: true }).catch(() => undefined);
   const failed = checks.firstFailure();
   let error: string | null = null;
   if (failed) {
+    const full = diskFull ?? (isOutOfSpace(failed.detail) ? outOfSpaceSentence(target.path, 'the restore target') : null);
+    const space = full ? `${full} ` : '';
     const secrets = state.secretsWritten && state.secrets ? await forget(state.secrets) : 'nothing was stored in the keychain';
     await rollbackTarget(target);
-    error = `${failed.name} failed: ${failed.detail} ${target.path} was ${target.state === 'absent' ? 'removed' : 'emptied again'}; ${secrets}.`;
+    error = `${space}${failed.name} failed: ${failed.detail} ${target.path} was ${target.state === 'absent' ? 'removed' : 'emptied again'}; ${secrets}.${full ? ' Choose a folder on a disk with more room.' : ''}`;
   }
   progress({ phase: 'done' });
   logger.info('restore finished', { target: target.path, repo: base.repo, generation: state.generation, ok: !failed, failed: failed?.name });

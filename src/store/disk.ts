@@ -61,9 +61,20 @@ export function formatBytes(n: number): string {
   return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[u] ?? 'TB'}`;
 }
 
-/** One sentence for a user: which disk, how much is free, what to do. */
-export function diskFullSentence(path: string, what = "Sanad's data"): string {
+/** True when the file system holding `path` has (next to) nothing left: what a failed write left. */
+export function isNearlyFull(path: string, below = 1024 * 1024): boolean {
+  const space = freeSpace(path);
+  return space !== null && space.free < below;
+}
+
+/** "The disk holding the restore target (/mnt/x) is full (12 kB free)." */
+export function outOfSpaceSentence(path: string, what: string): string {
   const space = freeSpace(path);
   const free = space ? `${formatBytes(space.free)} free` : 'no free space';
-  return `The disk holding ${what} (${path}) is full (${free}); free some space on it and Sanad carries on by itself, nothing already saved is lost.`;
+  return `The disk holding ${what} (${path}) is full (${free}).`;
+}
+
+/** One sentence for a user: which disk, how much is free, what to do. */
+export function diskFullSentence(path: string, what = "Sanad's data"): string {
+  return `${outOfSpaceSentence(path, what).slice(0, -1)}; free some space on it and Sanad carries on by itself, nothing already saved is lost.`;
 }

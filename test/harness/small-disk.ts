@@ -8,8 +8,9 @@ import { join } from 'node:path';
 
 export interface SmallDisk {
   path: string;
-  /** Writes ballast until the file system refuses another byte (ENOSPC). */
-  fill(): void;
+  /** Writes ballast until the file system refuses another byte (ENOSPC), then frees about
+   *  `leaveBytes` again (whole MiB pieces) when asked to leave some room. */
+  fill(leaveBytes?: number): void;
   /** Removes the ballast: the space is back. */
   free(): void;
   freeBytes(): number;
@@ -43,19 +44,31 @@ export function mountSmallDisk(mib: number): SmallDisk | string {
   let n = 0;
   return {
     path,
-    fill: () => {
-      // Big pieces first, then single pages, so not even a page is left over.
-      for (const size of [1024 * 1024, 4096, 512]) {
-        const fd = openSync(join(path, `ballast-${n++}`), 'w');
+    fill: (leaveBytes = 0) => {
+      // 1 MiB pieces first (each its own file, so some can be given back), then single pages,
+      // so not even a page is left over.
+      const mib: string[] = [];
+      const write = (file: string, size: number, once: boolean): boolean => {
+        const fd = openSync(file, 'w');
         const chunk = Buffer.alloc(size, 0x5a);
         try {
-          for (;;) writeSync(fd, chunk);
+          do writeSync(fd, chunk);
+          while (!once);
+          return true;
         } catch (err) {
           if (!(err instanceof Error && 'code' in err && err.code === 'ENOSPC')) throw err;
+          return false;
         } finally {
           closeSync(fd);
         }
+      };
+      for (;;) {
+        const file = `${ballast}-${n++}`;
+        mib.push(file);
+        if (!write(file, 1024 * 1024, true)) break;
       }
+      for (const size of [4096, 512]) write(`${ballast}-${n++}`, size, false);
+      for (let left = leaveBytes; left > 0 && mib.length > 0; left -= 1024 * 1024) rmSync(mib.pop() ?? '', { force: true });
     },
     free: () => {
       for (let i = 0; i < n; i++) rmSync(`${ballast}-${i}`, { force: true });
