@@ -32,6 +32,7 @@ import { DrillService } from '../drill/drill-service.js';
 import { drillHealthChecks } from './drill-health-checks.js';
 import { coreHealthChecks } from './health-checks.js';
 import { acquireInstanceLock } from './instance-lock.js';
+import { assertStoreWhole } from './damaged-store.js';
 import { engineOptions } from './engine-options.js';
 import { startHousekeeping } from './housekeeping.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
@@ -76,6 +77,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
   const lock = acquireInstanceLock(dataDir);
   const cleanups: Array<() => unknown> = [() => lock.release()];
   try {
+    assertStoreWhole(dataDir);
     const db = openStore(storePath(dataDir));
     cleanups.unshift(() => db.close());
     const master = await ensureMasterSecrets(db, secretStore, clock);

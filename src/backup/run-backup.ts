@@ -15,6 +15,7 @@ import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js
 import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
 import { stagingDir } from './generation/staging.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
+import { writeLastGood } from './last-good.js';
 import { pendingOldKeys, removeOldKeys } from './old-keys.js';
 import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from './repositories.js';
 import { ResticError, type BackupProgress, type BackupSummary, type Restic } from './restic/index.js';
@@ -134,6 +135,19 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
   db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, unixSeconds(clock), runId);
   if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', `The last backup failed: ${error ?? 'unknown error'}`);
   else resolveAlert(db, clock, 'backup.failed');
+  if (status !== 'failed' && generation !== null) {
+    try {
+      const repos = listRepositories(db);
+      writeLastGood(deps.dataDir, {
+        generation,
+        finished_at: unixSeconds(clock),
+        repositories: outcomes.filter((o) => o.ok).map((o) => ({ name: o.name, type: repos.find((r) => r.name === o.name)?.type ?? 'unknown' })),
+        local_location: repos.find((r) => r.name === LOCAL)?.location ?? null,
+      });
+    } catch (err) {
+      deps.logger.warn('the last-good-backup record could not be written', { error: message(err) });
+    }
+  }
   deps.logger.info('backup finished', { run_id: runId, generation, status, repositories: outcomes.map((o) => `${o.name}:${o.ok ? 'ok' : 'failed'}`) });
   return { run_id: runId, generation, status, repositories: outcomes, offsite_copy: copy, error };
 }

@@ -4,8 +4,11 @@ import { resolveDataDir } from '../appliance/data-dir.js';
 import { AlreadyRunningError } from '../appliance/instance-lock.js';
 import { KeychainUnavailableError, MissingSecretError, SecretsFileUnsafeError } from '../secrets/errors.js';
 import { StoreTooNewError } from '../store/migrate.js';
+import { StoreDamagedError } from '../store/store-check.js';
+import { withRestoreAdvice } from '../appliance/damaged-store.js';
 import { CliError } from './cli-error.js';
 import { backupCommand } from './commands/backup.js';
+import { doctorCommand } from './commands/doctor.js';
 import { drillCommand } from './commands/drill.js';
 import { modelsCommand } from './commands/models.js';
 import { passphraseCommand } from './commands/passphrase.js';
@@ -34,6 +37,7 @@ Commands:
   restore --list [--repo NAME]              restorable generations, newest data first
   restore --target DIR [--generation E] [--repo NAME] [--models-in-place] [--passphrase-stdin]
                                             restore into an empty or absent DIR and verify it (exit 1: failed or refused)
+  doctor                                    check this machine and data dir, one line each with the fix (exit 1: something failed)
 
 Options for every command:
   --data-dir DIR   data folder (default: $SANAD_DATA_DIR, else the OS app-data folder)
@@ -99,18 +103,31 @@ export async function main(argv: string[]): Promise<number> {
         return await passphraseCommand(args, dataDir, io, secretsFile);
       case 'restore':
         return await restoreCommand(args, dataDir, io, secretsFile);
+      case 'doctor':
+        return await doctorCommand(args, dataDir, io, secretsFile);
       default:
         throw new CliError(`Unknown command "${command}". Run \`sanad help\` for usage.`, 2);
     }
   } catch (err) {
+    if (err instanceof StoreDamagedError) return report(withRestoreAdvice(err, resolveDataDirQuietly(argv)), io0);
     return report(err, io0);
+  }
+}
+
+/** The data dir named on the command line (or the default), for advice after a failure. */
+function resolveDataDirQuietly(argv: string[]): string {
+  try {
+    return resolveDataDir(splitGlobals(argv).dataDir);
+  } catch {
+    return resolveDataDir(undefined);
   }
 }
 
 function report(err: unknown, io: ReturnType<typeof createIo>): number {
   if (
     err instanceof CliError || err instanceof AlreadyRunningError || err instanceof StoreTooNewError ||
-    err instanceof KeychainUnavailableError || err instanceof MissingSecretError || err instanceof SecretsFileUnsafeError
+    err instanceof KeychainUnavailableError || err instanceof MissingSecretError || err instanceof SecretsFileUnsafeError ||
+    err instanceof StoreDamagedError
   ) {
     io.note(`sanad: ${err.message}`);
     return err instanceof CliError ? err.exitCode : 1;

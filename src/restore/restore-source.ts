@@ -6,17 +6,20 @@ import { toResticRepo } from '../backup/restic-target.js';
 import { MissingSecretError } from '../secrets/errors.js';
 import type { Vault } from '../secrets/vault.js';
 import type { Db } from '../store/open.js';
+import { isStoreDamage } from '../store/store-check.js';
+import { readLastGood } from '../backup/last-good.js';
 import type { RepositorySource } from './open-repository.js';
 
 export class UnknownRepositoryError extends Error {
-  constructor(name: string, dataDir: string) {
-    super(`There is no repository named "${name}" in ${dataDir}; see \`sanad repo list\` (on a new machine, add it first with \`sanad repo add\`).`);
+  constructor(name: string, dataDir: string, message?: string) {
+    super(message ?? `There is no repository named "${name}" in ${dataDir}; see \`sanad repo list\` (on a new machine, add it first with \`sanad repo add\`).`);
     this.name = 'UnknownRepositoryError';
   }
 }
 
 export interface SourceInput {
-  db: Db;
+  /** The data dir's store, read-only; null when it is damaged (then only `local` can be read). */
+  db: Db | null;
   dataDir: string;
   repoName: string;
   /** The data dir's vault (offsite credentials); null when it has no vault key. */
@@ -28,12 +31,29 @@ export interface SourceInput {
   passphraseHint?: string;
 }
 
+/** The repository's row, or null; a damaged store reads as null (the local default is then used). */
+function readRow(db: Db | null, name: string): Repository | null | 'damaged' {
+  if (db === null) return 'damaged';
+  try {
+    return getRepository(db, name);
+  } catch (err) {
+    if (isStoreDamage(err)) return 'damaged';
+    throw err;
+  }
+}
+
 export async function repositorySourceFor(input: SourceInput): Promise<RepositorySource> {
-  const row: Repository | null =
-    getRepository(input.db, input.repoName) ??
-    // A data dir that never backed up has no row yet; its local repository is the default one.
+  const found = readRow(input.db, input.repoName);
+  if (found === 'damaged' && input.repoName !== LOCAL) {
+    throw new UnknownRepositoryError(input.repoName, input.dataDir,
+      `The store of ${input.dataDir} is damaged, so the settings of the repository "${input.repoName}" cannot be read; restore from "local", or add "${input.repoName}" again on a new data dir (\`sanad repo add\`) and restore from there.`);
+  }
+  // A data dir that never backed up has no row yet; its local repository is the default one (or,
+  // with a damaged store, where the last good backup put it).
+  const localLocation = found === 'damaged' ? readLastGood(input.dataDir)?.local_location ?? defaultLocalLocation(input.dataDir) : defaultLocalLocation(input.dataDir);
+  const row: Repository | null = (found === 'damaged' ? null : found) ??
     (input.repoName === LOCAL
-      ? { name: LOCAL, type: 'local', location: defaultLocalLocation(input.dataDir), options: {}, enabled: true, created_at: 0, last_ok_at: null, last_error: null, last_error_at: null }
+      ? { name: LOCAL, type: 'local', location: localLocation, options: {}, enabled: true, created_at: 0, last_ok_at: null, last_error: null, last_error_at: null }
       : null);
   if (!row) throw new UnknownRepositoryError(input.repoName, input.dataDir);
   const vault = input.vault;

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { migrate, type MigrateOptions } from './migrate.js';
+import { isStoreDamage, StoreDamagedError } from './store-check.js';
 
 export type Db = Database.Database;
 
@@ -20,13 +21,19 @@ export interface OpenOptions extends MigrateOptions {
 /** Opens (creating if needed) and migrates the store at `path`. */
 export function openStore(path: string, options: OpenOptions = {}): Db {
   if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  } catch (err) {
+    throw isStoreDamage(err) ? new StoreDamagedError(path, err instanceof Error ? err.message : String(err)) : err;
+  }
   try {
     applyPragmas(db, options.readonly ?? false);
     if (!options.readonly) migrate(db, path, options);
   } catch (err) {
     db.close();
-    throw err;
+    // SQLite noticed the damage on the way in: say so, never "unexpected error".
+    throw isStoreDamage(err) ? new StoreDamagedError(path, err instanceof Error ? err.message : String(err)) : err;
   }
   return db;
 }

@@ -14,7 +14,8 @@ import { repositorySourceFor, UnknownRepositoryError } from '../../restore/resto
 import { openSecretStore } from '../../secrets/open-secret-store.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../secrets/secret-store.js';
 import { Vault } from '../../secrets/vault.js';
-import { openStore, storePath } from '../../store/open.js';
+import { openStore, storePath, type Db } from '../../store/open.js';
+import { isStoreDamage, StoreDamagedError } from '../../store/store-check.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { readSecretFromStdin } from '../read-secret.js';
@@ -57,13 +58,14 @@ export async function restoreCommand(args: string[], dataDir: string, io: Io, se
     throw new CliError(`There is no Sanad data at ${dataDir}. On a new machine: run \`sanad serve\` once, add the repository with \`sanad repo add\`, then restore.`);
   }
   const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'warn') });
-  // Read-only: a restore never writes to the live data dir, even beside a running service.
-  const db = openStore(storePath(dataDir), { readonly: true });
+  // Read-only: a restore never writes to the live data dir, even beside a running service. A
+  // damaged store is what a restore is for: then the local repository is found without it.
+  const db = openReadOnlyUnlessDamaged(dataDir);
   try {
     const key = await live.get(VAULT_KEY);
     const source = await repositorySourceFor({
       db, dataDir, repoName: opts.repo,
-      vault: key ? new Vault(db, Buffer.from(key, 'base64')) : null,
+      vault: key && db ? vaultUnlessDamaged(db, key) : null,
       secretsDescription: live.description,
       knownPassphrase: await live.get(RESTIC_PASSPHRASE),
       askPassphrase: async () => {
@@ -76,7 +78,26 @@ export async function restoreCommand(args: string[], dataDir: string, io: Io, se
     if (opts.list) return await list(source, dataDir, io);
     return await restore(source, opts, dataDir, io, secretsFile, logger);
   } finally {
-    db.close();
+    db?.close();
+  }
+}
+
+/** The vault, or null when the damaged store cannot even show its tables (only `local` is read then). */
+function vaultUnlessDamaged(db: Db, key: string): Vault | null {
+  try {
+    return new Vault(db, Buffer.from(key, 'base64'));
+  } catch (err) {
+    if (isStoreDamage(err)) return null;
+    throw err;
+  }
+}
+
+function openReadOnlyUnlessDamaged(dataDir: string): Db | null {
+  try {
+    return openStore(storePath(dataDir), { readonly: true });
+  } catch (err) {
+    if (err instanceof StoreDamagedError) return null;
+    throw err;
   }
 }
 

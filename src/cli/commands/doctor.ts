@@ -1,0 +1,18 @@
+// `sanad doctor [--json]`: one line per check, ✓ / ! / ✗ and the fix; exit 0 when nothing failed.
+import { parseArgs } from 'node:util';
+import { runDiagnostics, type DoctorCheck } from '../../doctor/diagnostics.js';
+import type { Io } from '../io.js';
+
+const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
+
+function line(c: DoctorCheck): string {
+  return `${MARK[c.status]} ${c.name}: ${c.detail}${c.fix ? `\n    → ${c.fix}` : ''}`;
+}
+
+export async function doctorCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
+  parseArgs({ args, options: {}, strict: true });
+  const checks = await runDiagnostics({ dataDir, secretsFile });
+  const failed = checks.some((c) => c.status === 'fail');
+  io.result({ ok: !failed, checks }, () => checks.map(line).join('\n'));
+  return failed ? 1 : 0;
+}
