@@ -22,6 +22,8 @@ import { recoverTasks, type RecoveryReport } from '../tasks/recovery.js';
 import { TaskRunner } from '../tasks/runner.js';
 import { ensureMasterSecrets } from '../secrets/master-secrets.js';
 import { openSecretStore } from '../secrets/open-secret-store.js';
+import { WatchedSecretStore } from '../secrets/watched-store.js';
+import { KeychainWatch } from './keychain-watch.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { Vault } from '../secrets/vault.js';
 import { BackupService } from '../backup/backup-service.js';
@@ -71,7 +73,10 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ level: levelFromEnv(process.env.SANAD_LOG) });
   // Before anything is written: without a usable keychain (or opted-in file) nothing starts.
-  const secretStore = options.secretStore ?? (await openSecretStore(dataDir, options.secretsFile));
+  const opened = options.secretStore ?? (await openSecretStore(dataDir, options.secretsFile));
+  // Set once the store is open: the keychain's alert is raised there (keychain-watch.ts).
+  const watch = new KeychainWatch();
+  const secretStore = new WatchedSecretStore(opened, watch);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
   const lock = acquireInstanceLock(dataDir);
@@ -80,6 +85,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     assertStoreWhole(dataDir);
     const db = openStore(storePath(dataDir));
     cleanups.unshift(() => db.close());
+    watch.attach(db, clock, logger);
     const master = await ensureMasterSecrets(db, secretStore, clock);
     logger.addSecret(master.vaultKey.toString('base64'));
     logger.addSecret(master.resticPassphrase);
@@ -106,6 +112,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     cleanups.unshift(() => runner.stop());
 
     const adminEvents = new AdminEvents();
+    watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));
     const ctx: ServiceContext = {
       db, clock, logger, ledger, hub, runner, models, bootId, disk,
       creates: new CreateBatcher(ledger),

@@ -2,6 +2,7 @@
 // {"error": {"type", "code", "message", "param"}}, one clear sentence, never a stack or a secret.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../log/logger.js';
+import { KeychainUnavailableError } from '../secrets/errors.js';
 import { diskFullSentence, isOutOfSpace } from '../store/disk.js';
 
 export type ErrorType =
@@ -52,6 +53,8 @@ export function insufficientStorage(path: string): ApiError {
 export function toApiError(err: unknown, dataDir?: string): ApiError {
   if (err instanceof ApiError) return err;
   if (dataDir !== undefined && isOutOfSpace(err)) return insufficientStorage(dataDir);
+  // The keychain went away under a running service: what needs a secret waits for it.
+  if (err instanceof KeychainUnavailableError) return new ApiError(503, 'service_unavailable_error', 'keychain_unavailable', err.message, null, { 'retry-after': '30' });
   if (isFastifyError(err) && err.statusCode !== undefined && err.statusCode < 500) {
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':

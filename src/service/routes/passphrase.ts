@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { PassphraseRotationError, rotatePassphrase, RotationBusyError } from '../../backup/passphrase-rotation.js';
 import { ResticError } from '../../backup/restic/index.js';
-import { MissingSecretError } from '../../secrets/errors.js';
+import { KeychainUnavailableError, MissingSecretError } from '../../secrets/errors.js';
 import { ApiError } from '../errors.js';
 import { secured, type RouteKit } from './kit.js';
 
@@ -24,6 +24,7 @@ export function registerPassphraseRoutes(app: FastifyInstance, kit: RouteKit): v
       return report;
     } catch (err) {
       if (err instanceof RotationBusyError) throw busy();
+      if (err instanceof KeychainUnavailableError) throw err;
       if (err instanceof PassphraseRotationError) throw new ApiError(500, 'server_error', 'passphrase_not_rotated', err.message);
       if (err instanceof ResticError || err instanceof MissingSecretError) {
         throw new ApiError(500, 'server_error', 'passphrase_not_rotated', `The passphrase was not rotated: ${err.message}`);
