@@ -18,7 +18,8 @@ import { sendOffsiteCopy } from './offsite-copy/index.js';
 import { writeLastGood } from './last-good.js';
 import { pendingOldKeys, removeOldKeys } from './old-keys.js';
 import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from './repositories.js';
-import { ResticError, type BackupProgress, type BackupSummary, type Restic } from './restic/index.js';
+import { ResticError, type BackupProgress, type BackupResult, type BackupSummary, type Restic } from './restic/index.js';
+import { DEFAULT_OFFSITE_RETRY, withOffsiteRetries, type Attempt, type OffsiteRetry } from './offsite-attempts.js';
 import { toResticRepo } from './restic-target.js';
 
 export const SNAPSHOT_TAGS = ['sanad'] as const;
@@ -35,6 +36,8 @@ export interface BackupDeps {
   appVersion: string;
   /** The optional compressed, age-encrypted copy of each generation to an rclone folder. */
   offsiteCopy?: { destination: string; keep: number; rcloneConfig?: string };
+  /** How an offsite repository that stops answering is given up on (offsite-attempts.ts). */
+  offsiteRetry?: OffsiteRetry;
 }
 
 export interface OffsiteCopyOutcome {
@@ -159,22 +162,33 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     const target = toResticRepo(repo, deps.vault, deps.passphrase);
     if (repo.type === 'local') mkdirSync(repo.location, { recursive: true, mode: 0o700 });
     const signal = options.signal ? { signal: options.signal } : {};
-    const backup = (parent: string | null) =>
+    const report = (p: BackupProgress): void => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p });
+    const attempt = (parent: string | null): Attempt<BackupResult> => (attemptSignal, onProgress) =>
       restic.backup(target, targets, {
         tags: SNAPSHOT_TAGS,
         host: hostname(),
         time: new Date(clock.now()),
         ...(parent ? { parent } : {}),
-        ...signal,
+        signal: attemptSignal,
         // Four status lines a second: what the live progress events (backup-service.ts) pass on.
         progressPerSecond: 4,
-        onProgress: (p) => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p }),
+        onProgress,
       });
+    const backup = (parent: string | null): Promise<BackupResult> =>
+      repo.type === 'local'
+        ? attempt(parent)(options.signal ?? new AbortController().signal, report)
+        : withOffsiteRetries(repo.name, deps.offsiteRetry ?? DEFAULT_OFFSITE_RETRY, options.signal, attempt(parent), report, (err, waitMs) =>
+            deps.logger.warn('offsite backup attempt failed; trying again', { repository: repo.name, wait_ms: waitMs, error: message(err) }));
+    // The last attempt here failed (a server that died mid-upload, say): the restic it interrupted
+    // could not remove its lock then. Clear stale locks (never a live one) now that it may answer.
+    if (repo.type !== 'local' && repo.last_error_at !== null && (repo.last_ok_at === null || repo.last_error_at > repo.last_ok_at)) {
+      await restic.unlock(target, signal).catch((err: unknown) => deps.logger.debug('unlock before retrying an offsite failed', { repository: repo.name, error: message(err) }));
+    }
     // Each restic start costs a key derivation (~0.7 s here), so the common case is one start: the
     // parent (which spares re-reading unchanged models) comes from Sanad's own record of the last
     // snapshot, and the repository is created only when restic says there is none. The slow path
     // (ask restic for its snapshots) runs only when the recorded parent is unknown to the repository.
-    let result;
+    let result: BackupResult;
     try {
       result = await backup(lastSnapshotId(db, repo.name));
     } catch (err) {

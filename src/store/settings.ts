@@ -21,6 +21,12 @@ export const SettingsSchema = z.object({
   offsite_copy_rclone_config: z.string().min(1).max(4096).nullable().default(null),
   // Drills (src/drill/): a pause for the schedule, and t in the deep drill's rotating
   // `restic check --read-data-subset=n/t` (every pack is read once in t deep drills).
+  // An offsite repository that stops answering mid-upload (src/backup/offsite-attempts.ts): an
+  // attempt without progress for this long ends, and is tried again this many times, waiting
+  // offsite_retry_backoff_seconds (×4 each time) in between.
+  offsite_stall_seconds: z.number().int().min(2).max(86_400).default(300),
+  offsite_retries: z.number().int().min(0).max(10).default(2),
+  offsite_retry_backoff_seconds: z.number().int().min(0).max(3600).default(15),
   drill_paused: z.boolean().default(false),
   drill_read_subset_total: z.number().int().min(1).max(256).default(8),
 });

@@ -18,6 +18,9 @@ const DEFAULTS: Settings = {
   offsite_copy_destination: null,
   offsite_copy_keep: 7,
   offsite_copy_rclone_config: null,
+  offsite_stall_seconds: 300,
+  offsite_retries: 2,
+  offsite_retry_backoff_seconds: 15,
   drill_paused: false,
   drill_read_subset_total: 8,
 };

@@ -1,0 +1,65 @@
+// An offsite that dies mid-upload: the REST server (rclone serve restic) is SIGKILLed while restic
+// uploads to it. The backup does not hang: each attempt without progress ends (SIGINT to restic),
+// is tried again a bounded number of times, and then the offsite failure path answers (local ok,
+// partial, an alert). No restic child is left. Once the server is back, the next backup succeeds
+// and the repository holds no lock: the one the dead upload could not remove was cleared.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { openAlerts } from '../../src/backup/alerts.js';
+import { backupDepsFor } from '../../src/backup/backup-deps.js';
+import { addRepository, getRepository } from '../../src/backup/repositories.js';
+import { toResticRepo } from '../../src/backup/restic-target.js';
+import { systemClock } from '../../src/clock.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { runningChildren } from '../../src/process/spawn.js';
+import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
+import { waitFor } from '../harness/api.js';
+import { tempDir } from '../harness/data-dir.js';
+import { freePort, RestServer } from '../backup/run/rest-server.js';
+import { addBigModel } from '../electron/desktop-kit.js';
+
+let t: TestAppliance | null = null;
+let rest: RestServer | null = null;
+after(async () => {
+  await rest?.stop();
+  await t?.close();
+});
+
+test('the REST offsite is killed mid-upload: bounded retries, the offsite failure path, no child and no lock left', async () => {
+  t = await startTestAppliance({ settings: { offsite_stall_seconds: 3, offsite_retries: 1, offsite_retry_backoff_seconds: 1 } });
+  const ctx = t.appliance.ctx;
+  rest = new RestServer(tempDir(), await freePort());
+  await rest.start();
+  addRepository(ctx.db, ctx.secrets.vault, { name: 'nas', type: 'rest', location: rest.url }, systemClock);
+  await addBigModel(ctx);
+
+  const run = ctx.backups.run('manual');
+  const uploader = await waitFor(() => {
+    const p = ctx.backups.status().progress;
+    return p?.phase === 'upload' && p.repository === 'nas' && p.bytes_done > 0 ? runningChildren().find((c) => c.args.includes('backup')) : undefined;
+  }, 120_000, 'restic uploading to the offsite');
+  // Frozen while the server dies, so the upload cannot finish first on a fast machine.
+  assert.ok(uploader.pid !== undefined);
+  process.kill(uploader.pid, 'SIGSTOP');
+  await rest.stop('SIGKILL');
+  process.kill(uploader.pid, 'SIGCONT');
+
+  const outcome = await run;
+  assert.equal(outcome.status, 'partial', JSON.stringify(outcome));
+  assert.equal(outcome.repositories.find((r) => r.name === 'local')?.ok, true, 'the local backup is not failed by the offsite');
+  const nas = outcome.repositories.find((r) => r.name === 'nas');
+  assert.equal(nas?.ok, false);
+  assert.match(nas?.error ?? '', /stopped answering during the upload .*2 tries|unreachable|could not be reached/i);
+  assert.ok(openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_failed:nas'), 'the offsite failure alerts');
+  await waitFor(() => runningChildren().length === 0, 30_000, 'no restic left running');
+
+  await rest.start();
+  await waitFor(() => !ctx.backups.status().running, 60_000, 'the first run to end');
+  const again = await ctx.backups.run('manual');
+  assert.equal(again.status, 'ok', JSON.stringify(again.repositories));
+  assert.ok(!openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_failed:nas'), 'the alert resolves');
+  const repo = getRepository(ctx.db, 'nas');
+  assert.ok(repo);
+  const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  assert.deepEqual(await deps.restic.listLocks(toResticRepo(repo, deps.vault, deps.passphrase)), [], 'no lock is left in the offsite repository');
+});
