@@ -3,10 +3,12 @@
 // backups are healthy, native notifications, sleep/wake handling and a graceful Quit.
 // Every decision lives in ./logic (plain functions tested under Node); this file wires Electron's
 // events to them and stays thin.
-import { app, dialog, powerMonitor, session } from 'electron';
+import { app, dialog, powerMonitor, session, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { startRecoveryServer } from '../src/appliance/recovery/recovery-server.js';
 import { createLogger, levelFromEnv, type Logger } from '../src/log/logger.js';
+import { StoreDamagedError } from '../src/store/store-check.js';
 import { registerBridge } from './ipc.js';
 import { bundledResticPath, coreDataDir, issueLoginCode, resticOverride, startCore, type Core } from './logic/core-host.js';
 import { DESKTOP_STATE_FILE, DesktopStateFile } from './logic/desktop-state.js';
@@ -68,20 +70,41 @@ async function run(): Promise<void> {
 
   await app.whenReady();
   const logger = desktopLogger();
+  let origin: string | null = null;
   app.on('web-contents-created', (_event, contents) => {
-    if (core) hardenContents(contents, core.origin, logger);
+    if (origin !== null) hardenContents(contents, origin, logger);
   });
 
   const restic = resticOverride(process.env, app.isPackaged ? bundledResticPath(process.resourcesPath, process.platform) : null);
   if (restic !== null) process.env.SANAD_RESTIC = restic;
+  const state = new DesktopStateFile(join(app.getPath('userData'), DESKTOP_STATE_FILE));
+  const dataDir = coreDataDir(process.env, state.dataDir);
   try {
-    core = await startCore({ dataDir: coreDataDir(process.env), logger });
+    core = await startCore({ dataDir, logger });
   } catch (err) {
     logger.error('the core did not start', { error: message(err) });
+    if (err instanceof StoreDamagedError) {
+      // Not a dead end: a screen that restores the data into a new folder and opens it.
+      const recovery = await startRecoveryServer({
+        dataDir, damage: err, logger,
+        showFolder: (path) => shell.showItemInFolder(path),
+        openRestored: (restored) => {
+          state.update({ dataDir: restored });
+          app.relaunch();
+          app.exit(0);
+        },
+      });
+      origin = recovery.origin;
+      hardenSession(session.defaultSession, recovery.origin);
+      handle = createMainWindow({ url: recovery.loginUrl(), preload: PRELOAD, icon: join(ICONS, 'icon.png'), show: true, isQuitting: () => quitting });
+      app.on('before-quit', () => void recovery.close());
+      return;
+    }
     dialog.showErrorBox('Sanad could not start', message(err));
     app.exit(1);
     return;
   }
+  origin = core.origin;
   const started = core;
   const ctx = started.appliance.ctx;
   hardenSession(session.defaultSession, started.origin);
@@ -94,7 +117,6 @@ async function run(): Promise<void> {
   };
   if (!launch.hidden) showWindow();
 
-  const state = new DesktopStateFile(join(app.getPath('userData'), DESKTOP_STATE_FILE));
   const sleepWake = new SleepWake({ backups: ctx.backups, drills: ctx.drills, record: state, logger });
   const fail = (what: string) => (err: unknown) => logger.warn(`${what} failed`, { error: message(err) });
   let monitor: DesktopMonitor | null = null;

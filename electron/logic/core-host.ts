@@ -17,8 +17,9 @@ import { resolveDataDir } from '../../src/appliance/data-dir.js';
 import type { Logger } from '../../src/log/logger.js';
 import { originOf } from './url-policy.js';
 
-export function coreDataDir(env: NodeJS.ProcessEnv): string {
-  return resolveDataDir(undefined, env);
+/** SANAD_DATA_DIR wins; else a folder the recovery screen restored into; else the default. */
+export function coreDataDir(env: NodeJS.ProcessEnv, restored: string | null = null): string {
+  return resolveDataDir(env.SANAD_DATA_DIR ? undefined : restored ?? undefined, env);
 }
 
 export function bundledResticPath(resourcesPath: string, platform: NodeJS.Platform): string {

@@ -14,6 +14,9 @@ import type { NotifiedAlerts } from './notify-dedupe.js';
 const StateSchema = z.object({
   notified: z.record(z.string(), z.number().int()).default({}),
   interrupted: z.number().int().nullable().default(null),
+  /** The data dir to serve instead of the default one: set by the recovery screen after a restore
+   *  of a damaged store (recovery-server.ts), so the next launch opens the restored data. */
+  dataDir: z.string().nullable().default(null),
 });
 
 export type DesktopState = z.infer<typeof StateSchema>;
@@ -53,6 +56,10 @@ export class DesktopStateFile {
 
   get interrupted(): number | null {
     return this.state.interrupted;
+  }
+
+  get dataDir(): string | null {
+    return this.state.dataDir;
   }
 
   update(patch: Partial<DesktopState>): void {

@@ -3,13 +3,11 @@
 // command that restores it; the file is left byte for byte as it was; `sanad doctor` reports it;
 // and that very command restores the data into a new folder that serves again.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { storePath } from '../../src/store/open.js';
 import { field, str } from '../harness/api.js';
-import { prepareDataDir, tempDir } from '../harness/data-dir.js';
+import { tempDir } from '../harness/data-dir.js';
+import { damagedDataDirWithBackup, sha } from './damaged-kit.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { runCli } from '../cli/run-cli.js';
 
@@ -18,36 +16,8 @@ after(async () => {
   for (const s of services) await s.kill();
 });
 
-const sha = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
-
-/** Overwrites the header of every b-tree page after the first: the file opens, its pages do not read. */
-function damagePages(path: string): void {
-  const pages = Math.floor(statSync(path).size / 4096);
-  const fd = openSync(path, 'r+');
-  try {
-    for (let p = 1; p < pages; p++) writeSync(fd, Buffer.alloc(12, 0xee), 0, 12, p * 4096);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 test('a damaged store: serve refuses in one sentence with the last good backup and the restore command, which works', async () => {
-  const prepared = await prepareDataDir();
-  const { dataDir, adminToken } = prepared;
-  const first = await startServiceProcess(dataDir, adminToken);
-  services.push(first);
-  const created = await first.api.post('/v1/responses', { model: 'tiny', input: 'remember me', max_output_tokens: 8 });
-  assert.equal(created.status, 200, created.text);
-  const responseId = str(created.body, 'id');
-  const text = str(created.body, 'output', 0, 'content', 0, 'text');
-  assert.equal(await first.stop(), 0);
-  const backup = await runCli(['backup', 'now', '--data-dir', dataDir, '--json'], 120_000);
-  assert.equal(backup.code, 0, backup.stderr);
-  const generation = Number(field(JSON.parse(backup.stdout), 'generation'));
-
-  const store = storePath(dataDir);
-  damagePages(store);
-  const before = sha(store);
+  const { dataDir, adminToken, responseId, text, generation, store, damagedSha: before } = await damagedDataDirWithBackup();
 
   const serve = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);
   assert.equal(serve.code, 1, serve.stdout + serve.stderr);
