@@ -16,7 +16,7 @@ const StateSchema = z.object({
   interrupted: z.number().int().nullable().default(null),
   /** The data dir to serve instead of the default one: set by the recovery screen after a restore
    *  of a damaged store (recovery-server.ts), so the next launch opens the restored data. */
-  dataDir: z.string().nullable().default(null),
+  dataDir: z.string().optional(),
 });
 
 export type DesktopState = z.infer<typeof StateSchema>;
@@ -59,7 +59,7 @@ export class DesktopStateFile {
   }
 
   get dataDir(): string | null {
-    return this.state.dataDir;
+    return this.state.dataDir ?? null;
   }
 
   update(patch: Partial<DesktopState>): void {

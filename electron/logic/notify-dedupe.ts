@@ -9,7 +9,7 @@
 // `held` keys are not shown yet and not recorded: the shell itself interrupted a backup (sleep,
 // Quit), so the `backup.failed` that follows is its own doing until the retry answers.
 import type { Alert } from '../../src/backup/alerts.js';
-import { BACKUP_FAILED, DISK_FULL_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, OFFSITE_COPY_FAILED, OFFSITE_FAILED_PREFIX } from './alert-keys.js';
+import { BACKUP_FAILED, DISK_FULL_ALERT, KEYCHAIN_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, OFFSITE_COPY_FAILED, OFFSITE_FAILED_PREFIX } from './alert-keys.js';
 import { TRAY_TEXT } from './tray-text.js';
 
 export interface Notice {
@@ -35,6 +35,7 @@ export function noticeForAlert(alert: Pick<Alert, 'key' | 'message' | 'first_see
   if (alert.key === DRILL_FAILED) return { id, title: N.drillFailed, body, urgency: 'critical' };
   if (alert.key === DRILL_UNVERIFIED) return { id, title: N.drillUnverified, body, urgency: 'normal' };
   if (alert.key === DISK_FULL_ALERT) return { id, title: N.diskFull, body, urgency: 'critical' };
+  if (alert.key === KEYCHAIN_ALERT) return { id, title: N.keychainDown, body, urgency: 'critical' };
   if (alert.key === OFFSITE_COPY_FAILED) return { id, title: N.offsiteCopyFailed, body, urgency: 'normal' };
   if (alert.key.startsWith(OFFSITE_FAILED_PREFIX)) return { id, title: N.offsiteFailed(alert.key.slice(OFFSITE_FAILED_PREFIX.length)), body, urgency: 'normal' };
   return null;

@@ -42,6 +42,8 @@ export interface TrayInput {
   openAtLogin: boolean;
   /** The disk holding the data: full (writes refused) or low (the next backup may not fit). */
   disk?: 'low' | 'full';
+  /** The OS keychain stopped answering: backups and rotation wait for it. */
+  keychainDown?: boolean;
 }
 
 export type TrayMenuId = 'open' | 'backup-now' | 'drill' | 'last-backup' | 'last-drill' | 'pause' | 'open-at-login' | 'quit';
@@ -74,6 +76,7 @@ export function trayModel(input: TrayInput): TrayModel {
   if (input.backupFailed) failing.push(R.backupFailed);
   if (input.drillFailed) failing.push(R.drillFailed);
   if (input.disk === 'full') failing.push(R.diskFull);
+  if (input.keychainDown) failing.push(R.keychainDown);
   if (input.otherAlerts.some((a) => a.severity === 'critical')) failing.push(R.otherAlerts(input.otherAlerts.filter((a) => a.severity === 'critical').length));
   const age = input.lastOkAt === null ? null : Math.max(0, input.nowS - input.lastOkAt);
   if (age === null) warning.push(R.noBackup);

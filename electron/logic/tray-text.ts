@@ -18,6 +18,7 @@ export const TRAY_TEXT = {
     paused: 'Scheduled backups are paused',
     diskFull: 'The disk holding Sanad\'s data is full: free some space',
     diskLow: 'The disk holding Sanad\'s data is nearly full',
+    keychainDown: 'The OS keychain is not answering: backups wait for it',
   },
   menu: {
     open: 'Open Sanad',
@@ -37,6 +38,7 @@ export const TRAY_TEXT = {
     drillFailed: 'Drill FAIL: the backups are damaged',
     drillUnverified: 'Drill UNVERIFIED: the backups could not be checked',
     diskFull: 'The disk is full',
+    keychainDown: 'The OS keychain is not answering',
     restoreOk: 'Restore finished',
     restoreFailed: 'Restore failed',
     restoreOkBody: (target: string) => `The data was restored and verified in ${target}.`,

@@ -20,8 +20,8 @@ export function inspectStore(path: string): StoreInspection {
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
-    const rows = db.pragma('quick_check(5)', { simple: false });
-    const lines = Array.isArray(rows) ? rows.map((r) => (typeof r === 'object' && r !== null ? Object.values(r).join(' ') : String(r))) : [];
+    const rows: unknown = db.pragma('quick_check(5)', { simple: false });
+    const lines = Array.isArray(rows) ? rows.map((r: unknown) => (typeof r === 'object' && r !== null ? Object.values(r).join(' ') : String(r))) : [];
     if (lines.length === 1 && lines[0] === 'ok') return { state: 'ok' };
     return { state: 'damaged', reason: `quick_check found: ${lines.slice(0, 3).join('; ') || 'no answer'}` };
   } catch (err) {

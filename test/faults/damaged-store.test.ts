@@ -31,9 +31,9 @@ test('a damaged store: serve refuses in one sentence with the last good backup a
 
   const doctor = await runCli(['doctor', '--data-dir', dataDir, '--json']);
   assert.equal(doctor.code, 1, doctor.stderr);
-  const checks = field(JSON.parse(doctor.stdout), 'checks');
+  const checks: unknown = field(JSON.parse(doctor.stdout), 'checks');
   assert.ok(Array.isArray(checks));
-  const storeCheck = checks.find((c) => str(c, 'name') === 'store');
+  const storeCheck: unknown = checks.find((c: unknown) => str(c, 'name') === 'store');
   assert.equal(field(storeCheck, 'status'), 'fail');
   assert.match(str(storeCheck, 'fix'), /sanad restore --data-dir/);
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { openAlerts } from '../../src/backup/alerts.js';
 import { backupDepsFor } from '../../src/backup/backup-deps.js';
-import { addRepository, getRepository } from '../../src/backup/repositories.js';
+import { addRepository, getRepository, removeRepository } from '../../src/backup/repositories.js';
 import { toResticRepo } from '../../src/backup/restic-target.js';
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -17,13 +17,26 @@ import { waitFor } from '../harness/api.js';
 import { tempDir } from '../harness/data-dir.js';
 import { freePort, RestServer } from '../backup/run/rest-server.js';
 import { addBigModel } from '../electron/desktop-kit.js';
+import { S3_ACCESS_KEY_ID, S3Server } from '../backup/run/s3-server.js';
+import { FailingHttpsProxy } from './failing-https-proxy.js';
 
 let t: TestAppliance | null = null;
 let rest: RestServer | null = null;
+let s3: S3Server | null = null;
+let proxy: FailingHttpsProxy | null = null;
 after(async () => {
   await rest?.stop();
+  await proxy?.stop();
+  await s3?.stop();
   await t?.close();
 });
+
+async function noLocks(ctx: TestAppliance['appliance']['ctx'], name: string): Promise<void> {
+  const repo = getRepository(ctx.db, name);
+  assert.ok(repo);
+  const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  assert.deepEqual(await deps.restic.listLocks(toResticRepo(repo, deps.vault, deps.passphrase)), [], `no lock is left in "${name}"`);
+}
 
 test('the REST offsite is killed mid-upload: bounded retries, the offsite failure path, no child and no lock left', async () => {
   t = await startTestAppliance({ settings: { offsite_stall_seconds: 3, offsite_retries: 1, offsite_retry_backoff_seconds: 1 } });
@@ -58,8 +71,38 @@ test('the REST offsite is killed mid-upload: bounded retries, the offsite failur
   const again = await ctx.backups.run('manual');
   assert.equal(again.status, 'ok', JSON.stringify(again.repositories));
   assert.ok(!openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_failed:nas'), 'the alert resolves');
-  const repo = getRepository(ctx.db, 'nas');
-  assert.ok(repo);
-  const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
-  assert.deepEqual(await deps.restic.listLocks(toResticRepo(repo, deps.vault, deps.passphrase)), [], 'no lock is left in the offsite repository');
+  await noLocks(ctx, 'nas');
+  await rest.stop();
+  removeRepository(ctx.db, ctx.secrets.vault, 'nas');
+});
+
+test('the S3 endpoint answers 500 to everything: bounded retries, the offsite failure path, then back to normal', async () => {
+  assert.ok(t, 'runs after the REST test, on the same appliance');
+  const ctx = t.appliance.ctx;
+  s3 = new S3Server(tempDir(), await freePort());
+  await s3.start();
+  proxy = new FailingHttpsProxy(await freePort(), s3.port, s3.keyPath, s3.certPath);
+  await proxy.start();
+  addRepository(ctx.db, ctx.secrets.vault, {
+    name: 'cloud', type: 's3', location: `https://127.0.0.1:${proxy.port}/${s3.bucket}/sanad`, secret: 'any-secret-s3rver-accepts',
+    options: { access_key_id: S3_ACCESS_KEY_ID, region: 'us-east-1', cacert: s3.certPath },
+  }, systemClock);
+  const first = await ctx.backups.run('manual');
+  assert.equal(first.status, 'ok', JSON.stringify(first.repositories));
+  await waitFor(() => !ctx.backups.status().running, 60_000, 'maintenance after the first run');
+
+  proxy.failing = true;
+  const failed = await ctx.backups.run('manual');
+  assert.equal(failed.status, 'partial', JSON.stringify(failed.repositories));
+  assert.equal(failed.repositories.find((r) => r.name === 'local')?.ok, true);
+  assert.equal(failed.repositories.find((r) => r.name === 'cloud')?.ok, false);
+  assert.ok(openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_failed:cloud'));
+  await waitFor(() => runningChildren().length === 0, 30_000, 'no restic left running');
+
+  proxy.failing = false;
+  await waitFor(() => !ctx.backups.status().running, 60_000, 'the failed run to end');
+  const again = await ctx.backups.run('manual');
+  assert.equal(again.status, 'ok', JSON.stringify(again.repositories));
+  assert.ok(!openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_failed:cloud'), 'the alert resolves');
+  await noLocks(ctx, 'cloud');
 });

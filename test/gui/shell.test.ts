@@ -38,6 +38,8 @@ test('sign in by the login URL; every screen opens; Arabic is right-to-left', as
     for (const screen of SCREENS) {
       await page.getByTestId(`nav-${screen}`).click();
       await page.waitForURL((u) => u.hash === `#/${screen}`);
+      // The hash changes a moment before React marks the link: wait for the mark, then read it.
+      await page.getByTestId(`nav-${screen}`).and(page.locator('[aria-current="page"]')).waitFor({ timeout: 5000 }).catch(() => undefined);
       assert.equal(await page.getByTestId(`nav-${screen}`).getAttribute('aria-current'), 'page');
     }
   }

@@ -29,8 +29,10 @@ export async function prepareDataDir(settings: Partial<Settings> = {}, dataDir =
     const now = unixSeconds(systemClock);
     const { token } = createClient(db, 'test-admin', ['admin'], now);
     await new ModelRegistry(db, systemClock).add(await tinyModelPath(1), 'tiny');
-    // Tests start many appliances: no scheduled backup or drill unless a test asks for one.
-    writeSettings(db, { backup_paused: true, drill_paused: true, ...settings }, now);
+    // Tests start many appliances: no scheduled backup or drill unless a test asks for one. An
+    // offsite that a test takes down fails at once, as before retries existed; the fault tests
+    // (test/faults/offsite-dies) set their own retries.
+    writeSettings(db, { backup_paused: true, drill_paused: true, offsite_retries: 0, ...settings }, now);
     return { dataDir, adminToken: token, modelId: 'tiny', cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
   } finally {
     db.close();

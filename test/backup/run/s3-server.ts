@@ -27,7 +27,7 @@ export function selfSignedCert(): { keyPath: string; certPath: string } {
 export class S3Server {
   private server: S3rver | null = null;
   readonly certPath: string;
-  private readonly keyPath: string;
+  readonly keyPath: string;
 
   constructor(readonly dir: string, readonly port: number, readonly bucket = 'sanad-test') {
     ({ certPath: this.certPath, keyPath: this.keyPath } = selfSignedCert());

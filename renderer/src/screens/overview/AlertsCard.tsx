@@ -10,10 +10,10 @@ import { SkeletonLines } from './Skeleton';
 import { overviewStrings } from './strings';
 
 const TONE = { critical: 'fail', warning: 'warn', info: 'muted' } as const;
-const WORDED = { 'disk.full': 'alert_disk_full', 'disk.low': 'alert_disk_low' } as const;
+const WORDED = { 'disk.full': 'alert_disk_full', 'disk.low': 'alert_disk_low', 'secrets.keychain_unavailable': 'alert_keychain_unavailable' } as const;
 
 function wordedKey(key: string): (typeof WORDED)[keyof typeof WORDED] | null {
-  return key === 'disk.full' || key === 'disk.low' ? WORDED[key] : null;
+  return key === 'disk.full' || key === 'disk.low' || key === 'secrets.keychain_unavailable' ? WORDED[key] : null;
 }
 
 /** Unresolved alerts, the most recently seen first. */

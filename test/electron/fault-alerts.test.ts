@@ -1,0 +1,42 @@
+// The faults' alerts in the desktop shell: a full disk and a keychain that stopped answering are
+// failing lines of their own in the tray, a nearly full disk a warning; each gives one native
+// notification per occurrence (not one per poll), and the tray reads them from the core's status.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { BackupStatus } from '../../src/backup/backup-service.js';
+import type { DrillStatus } from '../../src/drill/drill-service.js';
+import { planAlertNotices } from '../../electron/logic/notify-dedupe.js';
+import { trayInputFrom } from '../../electron/logic/tray-input.js';
+import { trayModel } from '../../electron/logic/tray-model.js';
+
+const NOW = 1_800_000_000;
+const alert = (key: string, severity: 'critical' | 'warning', first = NOW - 60) => ({ key, severity, message: `${key} happened`, first_seen: first, last_seen: NOW, count: 1, resolved_at: null });
+const backups = (alerts: BackupStatus['alerts']): BackupStatus => ({
+  running: false, progress: null, paused: false, interval_hours: 6, next_run_at: null, last_run: null, last_ok_at: NOW - 3600,
+  repositories: [], alerts,
+});
+const drills: DrillStatus = { running: null, paused: false, last: { daily: { id: 1, kind: 'daily', trigger: 'schedule', verdict: 'PASS', started_at: NOW - 100, finished_at: NOW - 50 }, deep: null }, next_drill_at: null, next_deep_at: null };
+const model = (alerts: BackupStatus['alerts']) => trayModel(trayInputFrom({ backups: backups(alerts), drills, recoveryKitConfirmedAt: 1, nowS: NOW, openAtLogin: false, held: new Set() }));
+
+test('tray: a full disk and a silent keychain fail with their own line; a nearly full disk warns', () => {
+  assert.equal(model([]).state, 'healthy');
+  const full = model([alert('disk.full', 'critical')]);
+  assert.equal(full.state, 'failing');
+  assert.ok(full.lines.some((l) => /disk .* is full/.test(l)), full.lines.join('\n'));
+  assert.ok(!full.lines.some((l) => /other alert/.test(l)), 'not counted as an unknown alert');
+  const low = model([alert('disk.low', 'warning')]);
+  assert.equal(low.state, 'warning');
+  assert.ok(low.lines.some((l) => /nearly full/.test(l)));
+  const keychain = model([alert('secrets.keychain_unavailable', 'critical')]);
+  assert.equal(keychain.state, 'failing');
+  assert.ok(keychain.lines.some((l) => /keychain is not answering/.test(l)));
+});
+
+test('notifications: one per occurrence of disk.full and of the keychain alert', () => {
+  const first = planAlertNotices({}, [alert('disk.full', 'critical'), alert('secrets.keychain_unavailable', 'critical'), alert('disk.low', 'warning')]);
+  assert.deepEqual(first.show.map((n) => n.title), ['The disk is full', 'The OS keychain is not answering']);
+  const again = planAlertNotices(first.notified, [alert('disk.full', 'critical'), alert('secrets.keychain_unavailable', 'critical')]);
+  assert.deepEqual(again.show, [], 'the same occurrence stays quiet');
+  const later = planAlertNotices(again.notified, [alert('disk.full', 'critical', NOW + 500)]);
+  assert.deepEqual(later.show.map((n) => n.title), ['The disk is full'], 'a new occurrence notifies again');
+});
