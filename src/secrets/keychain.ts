@@ -81,7 +81,23 @@ export class KeychainStore implements SecretStore {
 
   async get(name: string): Promise<string | null> {
     const value = await this.call({ op: 'get' }, name, () => keytar.getPassword(KEYCHAIN_SERVICE, this.account(name)));
-    return typeof value === 'string' ? value : null;
+    if (typeof value === 'string') return value;
+    // A locked keyring answers "nothing here" too, which would read as a lost secret. Only a write
+    // tells the two apart (reads of a locked collection are silent), so an absent answer is checked.
+    if (await this.locked()) throw new KeychainUnavailableError('the keyring that holds Sanad\'s secrets is locked; unlock it (log in to the desktop session, or unlock it in your keyring manager)');
+    return null;
+  }
+
+  private async locked(): Promise<boolean> {
+    const probe = 'lock-probe';
+    try {
+      await this.call({ op: 'set', value: 'probe' }, probe, () => keytar.setPassword(KEYCHAIN_SERVICE, this.account(probe), 'probe'));
+    } catch (err) {
+      if (err instanceof Error && /locked/i.test(err.message)) return true;
+      throw err;
+    }
+    await this.call({ op: 'delete' }, probe, () => keytar.deletePassword(KEYCHAIN_SERVICE, this.account(probe)));
+    return false;
   }
 
   async set(name: string, value: string): Promise<void> {

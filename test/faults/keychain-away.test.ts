@@ -66,4 +66,19 @@ test('the keychain stops and comes back while serving: reads and inference go on
   const again = await lastRun(api, first.id);
   assert.equal(again.status, 'ok', `the backup works again without a restart: ${again.error ?? ''}`);
   await waitFor(async () => (await keychainAlert(api)) === undefined, 30_000, 'the keychain alert to resolve');
+
+  // A locked keyring answers reads with "nothing here": that must read as locked, not as lost.
+  await idle(api);
+  keyring.lock();
+  assert.equal((await api.post('/admin/backups')).status, 202);
+  await waitFor(async () => (await keychainAlert(api)) !== undefined, 30_000, 'the keychain alert for a locked keyring');
+  assert.match(str(await keychainAlert(api), 'message'), /is locked; unlock it/);
+  assert.equal((await api.post('/v1/responses', { model: 'tiny', input: 'locked?', max_output_tokens: 8 })).status, 200, 'inference goes on');
+  await idle(api);
+  await keyring.stopDaemon();
+  await keyring.startDaemon();
+  assert.equal((await api.post('/admin/backups')).status, 202);
+  const unlocked = await lastRun(api, again.id);
+  assert.equal(unlocked.status, 'ok', unlocked.error ?? '');
+  await waitFor(async () => (await keychainAlert(api)) === undefined, 30_000, 'the alert to resolve once unlocked');
 });

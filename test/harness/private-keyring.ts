@@ -9,6 +9,8 @@ import { tempDir } from './data-dir.js';
 export interface PrivateKeyring {
   /** The environment a process needs to use this keyring. */
   env: Record<string, string>;
+  /** Locks the login keyring (as a screen lock or the user does); a restart unlocks it again. */
+  lock(): void;
   stopDaemon(): Promise<void>;
   startDaemon(): Promise<void>;
   close(): Promise<void>;
@@ -72,6 +74,12 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
   await startDaemon();
   return {
     env,
+    lock: () => {
+      const r = spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.secrets', '/org/freedesktop/secrets', 'org.freedesktop.Secret.Service.Lock', 'array:objpath:/org/freedesktop/secrets/collection/login'], {
+        env: { ...process.env, ...env }, encoding: 'utf8',
+      });
+      if (r.status !== 0) throw new Error(`could not lock the keyring: ${r.stderr}`);
+    },
     startDaemon,
     stopDaemon,
     close: async () => {
