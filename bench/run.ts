@@ -2,6 +2,7 @@
 import { rawInsertRate, serviceAcceptRate } from './accept.js';
 import { backupBench } from './backup.js';
 import { restoreBench } from './restore.js';
+import { storeCheckBench } from './store-check.js';
 import { fmt } from './stats.js';
 import { rawEngineTokensPerSecond, serviceTokensPerSecond } from './streaming.js';
 
@@ -61,5 +62,13 @@ if (want('restore')) {
   console.log(`  sanad restore to a verified data dir (${r.checks} checks):   ${fmt(r.sanadMs, 0)} ms -> ratio ${fmt(r.sanadMs / r.rawMs, 2)}x raw`);
   console.log(`  RTO for this data set: ${fmt(r.sanadMs / 1000, 2)} s; by phase: ` +
     Object.entries(r.phases).map(([phase, ms]) => `${phase} ${fmt(ms, 0)}`).join(', ') + ' (ms)');
+}
+
+if (want('store-check')) {
+  for (const tasks of [5000, 50_000]) {
+    const r = await storeCheckBench(tasks, 5);
+    console.log(`store-check at start: store ${fmt(r.storeBytes / 1024 / 1024)} MiB (${r.tasks} tasks), median of 5`);
+    console.log(`  raw read of the file: ${fmt(r.rawReadMs, 1)} ms; quick_check (read-only): ${fmt(r.quickCheckMs, 1)} ms -> ratio ${fmt(r.quickCheckMs / r.rawReadMs, 2)}x`);
+  }
 }
 process.exit(0);

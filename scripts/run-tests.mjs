@@ -3,30 +3,15 @@
 // Tests that need the OS keychain run inside a private D-Bus session with an unlocked
 // gnome-keyring when no session bus is present (CI, SSH); see README "Tests".
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureKeyringSession } from './keyring-session.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
-// The OS keychain (keytar → Secret Service) needs a session bus. Without one, run the whole suite
-// in a private D-Bus session with a fresh, unlocked gnome-keyring whose files live in a temp dir,
-// so tests never touch the user's real keyring.
-if (!process.env.DBUS_SESSION_BUS_ADDRESS && !process.env.SANAD_TEST_NO_KEYRING_SESSION) {
-  const which = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon'], { encoding: 'utf8' });
-  if (which.status !== 0) {
-    console.error('The tests need dbus-run-session and gnome-keyring-daemon (apt-get install dbus gnome-keyring); run scripts/setup.sh.');
-    process.exit(1);
-  }
-  const home = mkdtempSync(join(tmpdir(), 'sanad-keyring-'));
-  const inner = 'echo -n sanad-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$0" "$@"';
-  const run = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner, process.execPath, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, XDG_DATA_HOME: home, XDG_RUNTIME_DIR: home, SANAD_TEST_NO_KEYRING_SESSION: '1' },
-  });
-  rmSync(home, { recursive: true, force: true });
-  process.exit(run.status ?? 1);
-}
+// The OS keychain (keytar → Secret Service) needs a session bus: without one, the suite runs in
+// a private one with a fresh, unlocked gnome-keyring (scripts/keyring-session.mjs).
+ensureKeyringSession();
 // The core compiles to dist/; the GUI is type-checked, built to dist/gui (the e2e tests load it from
 // a real `sanad serve`) and its component tests run in jsdom. Any failure stops the run.
 const only = process.argv.slice(2);
