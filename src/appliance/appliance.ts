@@ -23,6 +23,9 @@ import { TaskRunner } from '../tasks/runner.js';
 import { ensureMasterSecrets } from '../secrets/master-secrets.js';
 import { openSecretStore } from '../secrets/open-secret-store.js';
 import { WatchedSecretStore } from '../secrets/watched-store.js';
+import { SecretsFileStore } from '../secrets/secrets-file.js';
+import { writeSecretsLocation } from '../secrets/secrets-location.js';
+import { secretsFileAlerts, secretsInFileSentence } from './secrets-in-file.js';
 import { KeychainWatch } from './keychain-watch.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { Vault } from '../secrets/vault.js';
@@ -34,16 +37,19 @@ import { DrillService } from '../drill/drill-service.js';
 import { drillHealthChecks } from './drill-health-checks.js';
 import { coreHealthChecks } from './health-checks.js';
 import { acquireInstanceLock } from './instance-lock.js';
-import { assertStoreWhole } from './damaged-store.js';
+import { assertStoreWhole } from '../restore/damaged-store.js';
 import { engineOptions } from './engine-options.js';
 import { startHousekeeping } from './housekeeping.js';
-import { removeServiceFile, writeServiceFile } from './service-file.js';
+import { removeServiceFile, writeServiceFile } from '../store/service-file.js';
+import { listenOrExplain } from './port.js';
 import type { SwitchDataDir } from './data-dir-switch.js';
 
 export interface ApplianceOptions {
   dataDir: string;
   /** Opt-in secrets file for headless servers without a keychain (else the OS keychain). */
   secretsFile?: string;
+  /** The quick start (`npm start`): no keychain → the default secrets file, said loudly. */
+  secretsFallbackToFile?: boolean;
   /** Tests of other parts may pass a store; the default is chosen by openSecretStore. */
   secretStore?: SecretStore;
   port?: number;
@@ -73,7 +79,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ level: levelFromEnv(process.env.SANAD_LOG) });
   // Before anything is written: without a usable keychain (or opted-in file) nothing starts.
-  const opened = options.secretStore ?? (await openSecretStore(dataDir, options.secretsFile));
+  const opened = options.secretStore ?? (await openSecretStore(dataDir, options.secretsFile, { fallbackToFile: options.secretsFallbackToFile ?? false }));
   // Set once the store is open: the keychain's alert is raised there (keychain-watch.ts).
   const watch = new KeychainWatch();
   const secretStore = new WatchedSecretStore(opened, watch);
@@ -87,12 +93,18 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     cleanups.unshift(() => db.close());
     watch.attach(db, clock, logger);
     const master = await ensureMasterSecrets(db, secretStore, clock);
+    // Every later command (and the next start) finds the file without being told again.
+    if (opened instanceof SecretsFileStore) {
+      writeSecretsLocation(dataDir, { kind: 'file', path: opened.path });
+      logger.warn(secretsInFileSentence(opened.path));
+    }
     logger.addSecret(master.vaultKey.toString('base64'));
     logger.addSecret(master.resticPassphrase);
     await reconcilePassphraseAtStart({ db, dataDir, clock, logger, store: secretStore });
     const vault = new Vault(db, master.vaultKey);
     ensureLocalRepository(db, dataDir, clock);
     const bootId = randomBytes(8).toString('hex');
+    const startedAt = unixSeconds(clock);
     releaseStaleReservations(db, bootId);
     const disk = new DiskState(dataDir, storePath(dataDir), clock);
     cleanups.unshift(() => disk.close());
@@ -118,7 +130,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       creates: new CreateBatcher(ledger),
       dataDir,
       secrets: { store: secretStore, master, vault },
-      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, events: adminEvents, liveAlerts: () => disk.alerts() }),
+      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, events: adminEvents, liveAlerts: () => [...disk.alerts(), ...secretsFileAlerts(opened, startedAt)] }),
       // Closures over ctx: they run only once the appliance is up.
       drills: new DrillService({
         db, dataDir, clock, logger, store: secretStore, settings: () => settings,
@@ -142,7 +154,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     }));
     const app = buildServer(ctx);
     cleanups.unshift(() => app.close());
-    await app.listen({ host: ctx.address.host, port: options.port ?? 7437 });
+    await listenOrExplain(app, ctx.address.host, options.port ?? 7437);
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : options.port ?? 7437;
     ctx.address.port = port;

@@ -19,6 +19,13 @@ export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
       },
     },
     {
+      name: 'secrets',
+      run: () =>
+        ctx.secrets.store.kind === 'file'
+          ? { ok: false, severity: 'warning', detail: `the master secrets are in ${ctx.secrets.store.description}, not in the OS keychain; move them with \`sanad secrets move-to-keychain\` when a keychain is available` }
+          : { ok: true, detail: 'the master secrets are in the OS keychain' },
+    },
+    {
       name: 'recovery_kit',
       run: () =>
         recoveryKitConfirmedAt(ctx.db) === null

@@ -153,6 +153,11 @@ export class BackupService {
     await this.current?.catch(() => undefined);
   }
 
+  /** Alerts of conditions that are not stored (a full disk, secrets in a file). */
+  liveAlerts(): Alert[] {
+    return this.deps.liveAlerts?.() ?? [];
+  }
+
   status(): BackupStatus {
     const { db, clock, settings } = this.deps;
     const now = unixSeconds(clock);
@@ -179,7 +184,7 @@ export class BackupService {
         last_error: r.last_error,
         failing: r.last_error_at !== null && (r.last_ok_at === null || r.last_error_at > r.last_ok_at),
       })),
-      alerts: [...(this.deps.liveAlerts?.() ?? []), ...openAlerts(db)],
+      alerts: [...this.liveAlerts(), ...openAlerts(db)],
     };
   }
 }

@@ -1,7 +1,7 @@
 // One backup run: make a generation, send it to every enabled repository (local first), record
 // the outcome, raise or resolve alerts. An offsite failure never fails the local backup and is
 // never silent. Never two runs at once on a data dir, across processes (a file lock).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../clock.js';
@@ -189,8 +189,16 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     // snapshot, and the repository is created only when restic says there is none. The slow path
     // (ask restic for its snapshots) runs only when the recorded parent is unknown to the repository.
     let result: BackupResult;
+    const parent = lastSnapshotId(db, repo.name);
     try {
-      result = await backup(lastSnapshotId(db, repo.name));
+      // A local repository that Sanad never backed up to and that has no restic config yet is
+      // created first: no restic start that can only fail.
+      if (repo.type === 'local' && parent === null && !existsSync(join(repo.location, 'config'))) {
+        await restic.init(target, signal);
+        result = await backup(null);
+      } else {
+        result = await backup(parent);
+      }
     } catch (err) {
       if (err instanceof ResticError && err.kind === 'no_repo') {
         await restic.init(target, signal);

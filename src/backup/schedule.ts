@@ -13,7 +13,8 @@ export const MIN_INTERVAL_MS = 60_000;
 export const DEFAULT_TICK_MS = 60_000;
 
 export type RunDecision = 'none' | 'due' | 'catch-up';
-export type RunTrigger = 'schedule' | 'catch-up';
+/** `first`: this data dir never backed up, so nothing was missed. */
+export type RunTrigger = 'schedule' | 'catch-up' | 'first';
 
 /**
  * `due`: the next slot has come (less than one whole slot late). `catch-up`: never ran, at least one
@@ -108,9 +109,10 @@ export class BackupScheduler {
   private check(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     let decision: RunDecision;
+    let last: number | null = null;
     const now = this.options.clock.now();
     try {
-      const last = this.lastRun(now);
+      last = this.lastRun(now);
       const paused = this.options.paused();
       decision = decideRun(now, last, this.interval(), this.inFlight !== null, paused);
       if (this.inFlight !== null && decideRun(now, last, this.interval(), false, paused) !== 'none') {
@@ -122,7 +124,7 @@ export class BackupScheduler {
       return Promise.resolve();
     }
     if (decision === 'none') return Promise.resolve();
-    const trigger: RunTrigger = decision === 'due' ? 'schedule' : 'catch-up';
+    const trigger: RunTrigger = decision === 'due' ? 'schedule' : last === null ? 'first' : 'catch-up';
     this.startedAt = now;
     const controller = new AbortController();
     this.controller = controller;

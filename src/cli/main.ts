@@ -2,13 +2,15 @@
 // (exit 1; 2 for a usage mistake), never a stack trace.
 import { resolveDataDir } from '../appliance/data-dir.js';
 import { AlreadyRunningError } from '../appliance/instance-lock.js';
-import { KeychainUnavailableError, MissingSecretError, SecretsFileUnsafeError } from '../secrets/errors.js';
+import { KeychainUnavailableError, MissingSecretError, NoSecretsYetError, SecretsFileUnsafeError } from '../secrets/errors.js';
+import { PortInUseError } from '../appliance/port.js';
 import { StoreTooNewError } from '../store/migrate.js';
 import { StoreDamagedError } from '../store/store-check.js';
-import { withRestoreAdvice } from '../appliance/damaged-store.js';
+import { withRestoreAdvice } from '../restore/damaged-store.js';
 import { CliError } from './cli-error.js';
 import { backupCommand } from './commands/backup.js';
 import { doctorCommand } from './commands/doctor.js';
+import { secretsCommand } from './commands/secrets.js';
 import { drillCommand } from './commands/drill.js';
 import { modelsCommand } from './commands/models.js';
 import { passphraseCommand } from './commands/passphrase.js';
@@ -21,7 +23,9 @@ import { createIo } from './io.js';
 const USAGE = `Usage: sanad <command> [options]
 
 Commands:
-  serve [--port N] [--host H]               run the appliance headless (LMSP service, GUI)
+  serve [--port N] [--host H] [--secrets-file-if-no-keychain]
+                                            run the appliance headless (LMSP service, GUI); the flag (what
+                                            \`npm start\` uses) keeps the secrets in a file when there is no keychain
   token create --name NAME --scopes s1,s2   make a client and print its token once
   models add PATH [--id ID]                 register a GGUF model file (never copied)
   models list                               list registered models and their status
@@ -38,10 +42,12 @@ Commands:
   restore --target DIR [--generation E] [--repo NAME] [--models-in-place] [--passphrase-stdin]
                                             restore into an empty or absent DIR and verify it (exit 1: failed or refused)
   doctor                                    check this machine and data dir, one line each with the fix (exit 1: something failed)
+  secrets move-to-keychain                  move the secrets from the secrets file into the OS keychain, verified
 
 Options for every command:
   --data-dir DIR   data folder (default: $SANAD_DATA_DIR, else the OS app-data folder)
   --json           machine-readable output on stdout
+  --log-format F   json or text log lines on stderr (default: text on a terminal, else json)
   --secrets-file F opt-in 0600 secrets file for headless servers without a keychain
                    (default: $SANAD_SECRETS_FILE, else the OS keychain)
 Scopes: models:read, responses:write, tasks:read, tasks:write, admin`;
@@ -61,7 +67,12 @@ function splitGlobals(argv: string[]): { rest: string[]; dataDir: string | undef
       dataDir = argv[++i];
       if (dataDir === undefined || dataDir.startsWith('--')) throw new CliError('--data-dir needs a folder. Run `sanad help` for usage.', 2);
     } else if (a.startsWith('--data-dir=')) dataDir = a.slice('--data-dir='.length);
-    else if (a === '--secrets-file') {
+    else if (a === '--log-format' || a.startsWith('--log-format=')) {
+      const value = a.includes('=') ? a.slice('--log-format='.length) : argv[++i];
+      if (value !== 'json' && value !== 'text') throw new CliError('--log-format takes json or text. Run `sanad help` for usage.', 2);
+      // Read by every logger this process makes (logger.ts logFormatFromEnv).
+      process.env.SANAD_LOG_FORMAT = value;
+    } else if (a === '--secrets-file') {
       secretsFile = argv[++i];
       if (secretsFile === undefined || secretsFile.startsWith('--')) throw new CliError('--secrets-file needs a file. Run `sanad help` for usage.', 2);
     }
@@ -105,6 +116,8 @@ export async function main(argv: string[]): Promise<number> {
         return await restoreCommand(args, dataDir, io, secretsFile);
       case 'doctor':
         return await doctorCommand(args, dataDir, io, secretsFile);
+      case 'secrets':
+        return await secretsCommand(args, dataDir, io, secretsFile);
       default:
         throw new CliError(`Unknown command "${command}". Run \`sanad help\` for usage.`, 2);
     }
@@ -127,7 +140,7 @@ function report(err: unknown, io: ReturnType<typeof createIo>): number {
   if (
     err instanceof CliError || err instanceof AlreadyRunningError || err instanceof StoreTooNewError ||
     err instanceof KeychainUnavailableError || err instanceof MissingSecretError || err instanceof SecretsFileUnsafeError ||
-    err instanceof StoreDamagedError
+    err instanceof StoreDamagedError || err instanceof NoSecretsYetError || err instanceof PortInUseError
   ) {
     io.note(`sanad: ${err.message}`);
     return err instanceof CliError ? err.exitCode : 1;

@@ -21,12 +21,31 @@ export interface Logger {
   addSecret(value: string): void;
 }
 
+export type LogFormat = 'json' | 'text';
+
+/** `--log-format` (the CLI sets SANAD_LOG_FORMAT), else text for a person at a terminal, else JSON. */
+export function logFormatFromEnv(env: NodeJS.ProcessEnv = process.env, tty = process.stderr.isTTY === true): LogFormat {
+  if (env.SANAD_LOG_FORMAT === 'json' || env.SANAD_LOG_FORMAT === 'text') return env.SANAD_LOG_FORMAT;
+  return tty ? 'text' : 'json';
+}
+
+/** `14:03:07 warn  backup to repository failed  repository=nas error="…"`: time, level, message, fields. */
+export function textLine(entry: Record<string, unknown>): string {
+  const { time, level, msg, ...fields } = entry;
+  const at = typeof time === 'string' ? time.slice(11, 19) : '';
+  const tail = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' && /^[\w./:@-]*$/.test(v) ? v : JSON.stringify(v)}`);
+  return [`${at} ${String(level).padEnd(5)} ${String(msg)}`, ...tail].join('  ');
+}
+
 export function createLogger(options: {
   level?: LogLevel;
   sink?: (line: string) => void;
+  /** Default: JSON into a given sink; on stderr, logFormatFromEnv(). */
+  format?: LogFormat;
 } = {}): Logger {
   const min = ORDER[options.level ?? 'info'];
   const sink = options.sink ?? ((line: string) => process.stderr.write(line + '\n'));
+  const format = options.format ?? (options.sink ? 'json' : logFormatFromEnv());
   const secrets = new Set<string>();
 
   function scrub(text: string): string {
@@ -50,7 +69,8 @@ export function createLogger(options: {
     if (ORDER[level] < min) return;
     const entry: Record<string, unknown> = { time: new Date().toISOString(), level, msg: scrub(msg) };
     for (const [k, v] of Object.entries(fields ?? {})) entry[k] = SECRET_KEYS.test(k) ? '[redacted]' : redact(v, 1);
-    sink(JSON.stringify(entry));
+    // Both forms are made from the redacted entry; the text one is scrubbed once more as a whole.
+    sink(format === 'json' ? JSON.stringify(entry) : scrub(textLine(entry)));
   }
 
   return {

@@ -29,3 +29,11 @@ export class SecretsFileUnsafeError extends Error {
     this.name = 'SecretsFileUnsafeError';
   }
 }
+
+/** A data dir that never had master secrets: nothing was ever protected, so this is no loss. */
+export class NoSecretsYetError extends Error {
+  constructor() {
+    super('This data dir has no master secrets yet, so there is nothing to back up or read with them; start `sanad serve` on it once (or run `sanad backup now`, which makes them).');
+    this.name = 'NoSecretsYetError';
+  }
+}

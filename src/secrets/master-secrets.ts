@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Db } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
-import { MissingSecretError } from './errors.js';
+import { MissingSecretError, NoSecretsYetError } from './errors.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, type SecretStore } from './secret-store.js';
 import { reconcileVaultKey } from './vault-rotation.js';
 import { vaultKeyId } from './vault.js';
@@ -29,12 +29,15 @@ export function newPassphrase(): string {
  * secret and never reconciles the vault key, which could race a rotation in the service.
  */
 export async function readResticPassphrase(db: Db, store: SecretStore): Promise<string> {
-  if (readConfigValue(db, INITIALIZED) === undefined) {
-    throw new MissingSecretError('master secrets (none made yet: start `sanad serve` once on it)', 'this data dir');
-  }
+  if (!secretsInitialized(db)) throw new NoSecretsYetError();
   const passphrase = await store.get(RESTIC_PASSPHRASE);
   if (!passphrase) throw new MissingSecretError('backup (restic) passphrase', store.description);
   return passphrase;
+}
+
+/** True once this data dir made its master secrets (they may still be lost since). */
+export function secretsInitialized(db: Db): boolean {
+  return readConfigValue(db, INITIALIZED) !== undefined;
 }
 
 export async function ensureMasterSecrets(db: Db, store: SecretStore, clock: Clock): Promise<MasterSecrets> {

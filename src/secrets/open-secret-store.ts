@@ -1,13 +1,58 @@
 // Picks where this data dir's master secrets live and proves it answers before anything is
-// written: the OS keychain by default, a 0600 secrets file only when the user opted in.
+// written: a file the user named (--secrets-file), else the one its record names
+// (secrets-location.ts), else the OS keychain. Only when asked to (the quick start's `npm start`)
+// and only for a data dir whose secrets are not already in the keychain, a missing keychain means
+// the default secrets file instead; the caller says so loudly.
+import Database from 'better-sqlite3';
+import { KeychainUnavailableError } from './errors.js';
 import { KeychainStore } from './keychain.js';
 import { dataDirScope } from './scope.js';
 import type { SecretStore } from './secret-store.js';
 import { SecretsFileStore } from './secrets-file.js';
+import { createSecretsFile, defaultSecretsFilePath, readSecretsLocation } from './secrets-location.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
-export async function openSecretStore(dataDir: string, secretsFile: string | undefined): Promise<SecretStore> {
+export interface OpenSecretStoreOptions {
+  /** No keychain: use (and make) the default secrets file, for a data dir not already in the keychain. */
+  fallbackToFile?: boolean;
+}
+
+/** True when this data dir already made its secrets without a record: they are in the keychain. */
+function initializedInKeychain(dataDir: string): boolean {
+  const path = join(dataDir, 'sanad.db');
+  if (!existsSync(path)) return false;
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare("SELECT 1 FROM service_config WHERE key = 'secrets_initialized_at'").get() !== undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+export async function openSecretStore(dataDir: string, secretsFile: string | undefined, options: OpenSecretStoreOptions = {}): Promise<SecretStore> {
   const scope = dataDirScope(dataDir);
-  const store: SecretStore = secretsFile ? new SecretsFileStore(secretsFile, scope) : new KeychainStore(scope);
-  await store.probe();
-  return store;
+  const recorded = readSecretsLocation(dataDir);
+  const file = secretsFile ?? (recorded?.kind === 'file' ? recorded.path : undefined);
+  if (file !== undefined) {
+    const store = new SecretsFileStore(file, scope);
+    await store.probe();
+    return store;
+  }
+  const keychain = new KeychainStore(scope);
+  try {
+    await keychain.probe();
+    return keychain;
+  } catch (err) {
+    if (!(err instanceof KeychainUnavailableError) || !options.fallbackToFile || recorded?.kind === 'keychain' || initializedInKeychain(dataDir)) throw err;
+    const path = defaultSecretsFilePath();
+    createSecretsFile(path);
+    const store = new SecretsFileStore(path, scope);
+    await store.probe();
+    return store;
+  }
 }

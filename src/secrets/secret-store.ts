@@ -6,6 +6,8 @@ export interface SecretStore {
   readonly kind: 'keychain' | 'file';
   /** Human description for messages, e.g. "the OS keychain (Secret Service)". */
   readonly description: string;
+  /** The file, for a secrets-file store (said at every start: keys in a file are never silent). */
+  readonly path?: string;
   get(name: string): Promise<string | null>;
   set(name: string, value: string): Promise<void>;
   /** True if something was deleted. */

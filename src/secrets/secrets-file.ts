@@ -1,7 +1,7 @@
 // The explicit opt-in for headless servers without a Secret Service: a JSON file of secrets, used
 // only if it is a regular file owned by this user with mode 0600 (no group or other access). Its
 // risk: anyone who can read it as this user (or root, or a backup of the disk) has every secret.
-import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { SecretsFileUnsafeError } from './errors.js';
 import { dataDirScope } from './scope.js';
 import type { SecretStore } from './secret-store.js';
@@ -10,7 +10,7 @@ export class SecretsFileStore implements SecretStore {
   readonly kind = 'file';
   readonly description: string;
 
-  constructor(private readonly path: string, private readonly scope: string) {
+  constructor(readonly path: string, private readonly scope: string) {
     this.description = `the secrets file ${path}`;
   }
 
@@ -43,7 +43,9 @@ export class SecretsFileStore implements SecretStore {
   /** Whole file or nothing: a temp file with the same mode, fsynced, renamed over. */
   private write(all: Record<string, string>): void {
     const tmp = `${this.path}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
+    // A leftover temp file (a crash mid-write) may have any mode: never write a secret into it.
+    rmSync(tmp, { force: true });
+    const fd = openSync(tmp, 'wx', 0o600);
     try {
       writeSync(fd, JSON.stringify(all, null, 2) + '\n');
       fsyncSync(fd);
@@ -75,6 +77,11 @@ export class SecretsFileStore implements SecretStore {
 
   async probe(): Promise<void> {
     this.read();
+  }
+
+  /** Every name this file holds for any data dir (to tell whether removing ours empties it). */
+  scopesLeft(): number {
+    return Object.keys(this.read()).filter((k) => !k.endsWith(`@${this.scope}`)).length;
   }
 
   forDataDir(dataDir: string): SecretStore {

@@ -17,6 +17,7 @@ export interface StoreWatch {
 export class WatchedSecretStore implements SecretStore {
   readonly kind: SecretStore['kind'];
   readonly description: string;
+  readonly path?: string;
 
   constructor(
     private readonly inner: SecretStore,
@@ -24,6 +25,7 @@ export class WatchedSecretStore implements SecretStore {
   ) {
     this.kind = inner.kind;
     this.description = inner.description;
+    if (inner.path !== undefined) this.path = inner.path;
   }
 
   private async seen<T>(call: () => Promise<T>): Promise<T> {

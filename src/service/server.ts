@@ -8,7 +8,9 @@ import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAdminEventRoutes } from './routes/admin-events.js';
 import { registerBackupRoutes } from './routes/backups.js';
+import { registerDiagnosticsRoutes } from './routes/diagnostics.js';
 import { registerDrillRoutes } from './routes/drills.js';
+import { registerFirstRunRoutes } from './routes/first-run.js';
 import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMaintenanceRoutes } from './routes/maintenance.js';
@@ -70,6 +72,8 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerRestoreRoutes(app, kit);
   registerDrillRoutes(app, kit);
   registerMaintenanceRoutes(app, kit);
+  registerDiagnosticsRoutes(app, kit);
+  registerFirstRunRoutes(app, kit);
   registerGuiRoutes(app, kit);
   return app;
 }

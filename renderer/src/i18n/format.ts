@@ -36,7 +36,9 @@ export function formatRelative(lng: Language, unixSeconds: number, nowMs: number
   const diff = unixSeconds - nowMs / 1000;
   const abs = Math.abs(diff);
   const rtf = new Intl.RelativeTimeFormat(locale(lng), { numeric: 'auto' });
-  if (abs < 60) return rtf.format(Math.round(diff), 'second');
+  // Within a minute either way is "now": a backup made a moment ago must never read "in 1 second"
+  // because the server's clock is a little ahead of the browser's.
+  if (abs < 60) return rtf.format(0, 'second');
   if (abs < 3600) return rtf.format(Math.round(diff / 60), 'minute');
   if (abs < 86_400) return rtf.format(Math.round(diff / 3600), 'hour');
   return rtf.format(Math.round(diff / 86_400), 'day');

@@ -6,6 +6,7 @@ import { href } from '../app/routes';
 import { AlertsCard } from './overview/AlertsCard';
 import { BackupsCard } from './overview/BackupsCard';
 import { DrillCard } from './overview/DrillCard';
+import { FirstRunChecklist } from './overview/FirstRunChecklist';
 import { useAdminStatus, useAlerts, useBackupStatus, useDrillStatus } from './overview/queries';
 import { ServiceCard } from './overview/ServiceCard';
 import { overviewStrings } from './overview/strings';
@@ -50,6 +51,7 @@ export function OverviewScreen(_props: { id: string | null }) {
     <>
       <h1>{t('title')}</h1>
       <VerdictLine verdict={verdict} failed={failed} nowS={nowS} />
+      <FirstRunChecklist />
       {status.data?.secrets.recovery_kit_confirmed_at === null && <KitWarning />}
       <div className="grid overview-grid">
         <BackupsCard nowS={nowS} />

@@ -2,6 +2,7 @@
 // recovery kit and the language.
 import { ErrorNote } from '../components/ErrorNote';
 import { useStrings } from '../i18n/i18n';
+import { Diagnostics } from './settings/Diagnostics';
 import { LanguagePicker } from './settings/LanguagePicker';
 import { PassphraseRotation } from './settings/PassphraseRotation';
 import { useSettings } from './settings/queries';
@@ -30,6 +31,7 @@ export function SettingsScreen(_props: { id: string | null }) {
       <RecoveryKit />
       <PassphraseRotation />
       <LanguagePicker />
+      <Diagnostics />
     </div>
   );
 }

@@ -110,6 +110,10 @@ export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: Re
   const kind = options.signal?.aborted ? 'cancelled' : (classifyExit(result.code, stderrTail, rt.binary.version) ?? 'failed');
   const last = result.signal !== null ? `killed by ${result.signal}` : (stderrTail.filter((l) => l.trim() !== '').at(-1) ?? '');
   const error = new ResticError(kind, describe(kind, command, repo.name, result.code, last), result.code, stderrTail);
-  (rt.logger ?? silentLogger).warn('restic failed', { repo: repo.name, command, kind, code: result.code, stderrTail });
+  // "No repository yet" is an answer the caller acts on (it creates one), not a failure to report.
+  const log = rt.logger ?? silentLogger;
+  const fields = { repo: repo.name, command, kind, code: result.code, stderrTail };
+  if (kind === 'no_repo') log.debug('restic failed', fields);
+  else log.warn('restic failed', fields);
   throw error;
 }

@@ -5,7 +5,7 @@ import { backupDepsFor } from '../../backup/backup-deps.js';
 import { runBackup, type BackupPhase } from '../../backup/run-backup.js';
 import { systemClock } from '../../clock.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
-import { openSecretStore } from '../../secrets/open-secret-store.js';
+import { secretStoreFor } from '../secrets-access.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { withStore } from '../store-access.js';
@@ -14,7 +14,7 @@ export async function backupCommand(args: string[], dataDir: string, io: Io, sec
   const [sub, ...rest] = args;
   if (sub !== 'now') throw usageError(sub ? `Unknown backup command "${sub}".` : 'Say what to do: `sanad backup now`.');
   parseArgs({ args: rest, options: {}, strict: true });
-  const store = await openSecretStore(dataDir, secretsFile);
+  const store = await secretStoreFor(dataDir, secretsFile);
   const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'warn') });
   let lastShown = -10;
   const onProgress = (p: BackupPhase): void => {

@@ -10,7 +10,7 @@ import { drillDepsFor } from '../../drill/drill-deps.js';
 import { runDrill, UnknownRepositoryError } from '../../drill/run-drill.js';
 import { exitCodeOf, type DrillCheck, type DrillKind, type Verdict } from '../../drill/verdict.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
-import { openSecretStore } from '../../secrets/open-secret-store.js';
+import { secretStoreFor } from '../secrets-access.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { withStore } from '../store-access.js';
@@ -33,7 +33,7 @@ export async function drillCommand(args: string[], dataDir: string, io: Io, secr
   const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'error') });
   let report: Report;
   try {
-    const store = await openSecretStore(dataDir, secretsFile);
+    const store = await secretStoreFor(dataDir, secretsFile);
     report = await withStore(dataDir, async (db) => {
       // A name that is not there is a mistake on the command line, whatever else is wrong.
       if (values.repo !== undefined && getRepository(db, values.repo) === null) throw new UnknownRepositoryError(values.repo);

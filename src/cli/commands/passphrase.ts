@@ -8,7 +8,7 @@ import { PassphraseRotationError, rotatePassphrase, RotationBusyError, type Rota
 import { ResticError } from '../../backup/restic/index.js';
 import { systemClock } from '../../clock.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
-import { openSecretStore } from '../../secrets/open-secret-store.js';
+import { secretStoreFor } from '../secrets-access.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { errorMessage, hereOrInService } from '../running-service.js';
@@ -43,7 +43,7 @@ export async function passphraseCommand(args: string[], dataDir: string, io: Io,
 }
 
 async function rotateHere(dataDir: string, io: Io, secretsFile: string | undefined): Promise<RotationReport> {
-  const store = await openSecretStore(dataDir, secretsFile);
+  const store = await secretStoreFor(dataDir, secretsFile);
   const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'warn') });
   return withStore(dataDir, async (db) => {
     try {

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { recoveryLocations } from '../../backup/repositories.js';
 import { systemClock } from '../../clock.js';
 import { readResticPassphrase } from '../../secrets/master-secrets.js';
-import { openSecretStore } from '../../secrets/open-secret-store.js';
+import { secretStoreFor } from '../secrets-access.js';
 import { buildRecoveryKit, confirmRecoveryKit } from '../../secrets/recovery-kit.js';
 import { CliError } from '../cli-error.js';
 import type { Io } from '../io.js';
@@ -18,7 +18,7 @@ export async function recoveryKitCommand(args: string[], dataDir: string, io: Io
     io.result({ confirmed_at: at }, () => 'Recorded: the recovery kit is stored off this machine.');
     return 0;
   }
-  const store = await openSecretStore(dataDir, secretsFile);
+  const store = await secretStoreFor(dataDir, secretsFile);
   const kit = await withStore(dataDir, async (db) => {
     const passphrase = await readResticPassphrase(db, store);
     return buildRecoveryKit({ dataDir, passphrase, repositories: recoveryLocations(db), clock: systemClock });

@@ -7,7 +7,7 @@ import { probeRepository } from '../../backup/repo-probe.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { createLogger } from '../../log/logger.js';
 import { addRepository, ensureLocalRepository, getRepository, listRepositories, removeRepository, RepositoryError, type NewRepository, type Repository } from '../../backup/repositories.js';
-import { openSecretStore } from '../../secrets/open-secret-store.js';
+import { secretStoreFor } from '../secrets-access.js';
 import { VAULT_KEY } from '../../secrets/secret-store.js';
 import { Vault } from '../../secrets/vault.js';
 import type { Db } from '../../store/open.js';
@@ -36,7 +36,7 @@ function describe(r: Repository): string {
 }
 
 async function vaultFor(db: Db, dataDir: string, secretsFile: string | undefined): Promise<Vault> {
-  const store = await openSecretStore(dataDir, secretsFile);
+  const store = await secretStoreFor(dataDir, secretsFile);
   const key = await store.get(VAULT_KEY);
   if (!key) throw new MissingSecretError('vault key', store.description);
   return new Vault(db, Buffer.from(key, 'base64'));
@@ -117,7 +117,7 @@ export async function repoCommand(args: string[], dataDir: string, io: Io, secre
     const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true, strict: true });
     const name = positionals[0];
     if (!name) throw usageError('Name the repository to test.');
-    const store = await openSecretStore(dataDir, secretsFile);
+    const store = await secretStoreFor(dataDir, secretsFile);
     const result = await withStore(dataDir, async (db) => {
       ensureLocalRepository(db, dataDir, systemClock);
       const repo = getRepository(db, name);

@@ -4,6 +4,7 @@
 // (with --json: one JSON line per instance, `reason` start | switch | fallback).
 import { parseArgs } from 'node:util';
 import { hostAppliance } from '../../appliance/data-dir-switch.js';
+import { secretsInFileSentence } from '../../appliance/secrets-in-file.js';
 import { usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 
@@ -15,7 +16,7 @@ function parsePort(value: string | undefined): number {
 }
 
 export async function serveCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args, options: { port: { type: 'string' }, host: { type: 'string' }, 'secrets-file-if-no-keychain': { type: 'boolean' } }, strict: true });
   const port = parsePort(values.port ?? process.env.SANAD_PORT);
   const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -33,11 +34,15 @@ export async function serveCommand(args: string[], dataDir: string, io: Io, secr
       port,
       host: values.host ?? process.env.SANAD_HOST ?? '127.0.0.1',
       ...(secretsFile ? { secretsFile } : {}),
+      // The quick start's `npm start`: without a keychain, the default secrets file (said below).
+      ...(values['secrets-file-if-no-keychain'] ? { secretsFallbackToFile: true } : {}),
     },
     {
       stopped,
       started: (appliance, { reason, loginUrl }) => {
         const dir = appliance.ctx.dataDir;
+        const store = appliance.ctx.secrets.store;
+        if (store.path !== undefined) io.note(`Warning: ${secretsInFileSentence(store.path)}`);
         io.result({ pid: process.pid, port: appliance.port, url: appliance.url, login_url: loginUrl, data_dir: dir, reason }, () =>
           [
             reason === 'start' ? `Sanad is serving at ${appliance.url} (data: ${dir})` : `Sanad is now serving ${dir} at ${appliance.url}`,

@@ -8,7 +8,9 @@ import { probeRepository } from '../../backup/repo-probe.js';
 import { addRepository, getRepository, hasRepositorySecret, listRepositories, moveLocalRepository, removeRepository, RepositoryError, updateRepository, type Repository } from '../../backup/repositories.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { BackupBusyError } from '../../backup/run-backup.js';
+import { unixSeconds } from '../../clock.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import { noteOffsiteTested } from './first-run.js';
 import { secured, type RouteKit } from './kit.js';
 
 // Option strings are never empty: an empty field is an absent one (and a 400 naming it, not a 500).
@@ -70,7 +72,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.get('/admin/backups/status', { preHandler: admin }, async () => ctx.backups.status());
 
   // A full disk cannot be written to the alert table: its alert is live (store/disk-state.ts).
-  app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: [...ctx.disk.alerts(), ...allAlerts(ctx.db)] }));
+  app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: [...ctx.backups.liveAlerts(), ...allAlerts(ctx.db)] }));
 
   // has_secret says whether a secret is in the vault; the secret itself is never sent back.
   const shown = (repo: Repository) => ({ ...repo, has_secret: hasRepositorySecret(ctx.secrets.vault, repo.name) });
@@ -130,6 +132,8 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     const repo = getRepository(ctx.db, req.params.name);
     if (!repo) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
     const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
-    return { name: repo.name, ...(await probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase))) };
+    const result = await probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase));
+    if (result.ok && repo.type !== 'local') noteOffsiteTested(ctx.db, unixSeconds(ctx.clock));
+    return { name: repo.name, ...result };
   });
 }

@@ -11,6 +11,8 @@ import type { RouteKit } from './kit.js';
 
 /** dist/gui beside dist/src (this file is dist/src/service/routes/gui.js once compiled). */
 export const GUI_DIR = fileURLToPath(new URL('../../../gui/', import.meta.url));
+/** The app icon (build/icons, beside dist/ in a checkout and inside the packaged app). */
+const ICON = fileURLToPath(new URL('../../../../build/icons/icon.png', import.meta.url));
 
 // Vite's production build has no inline script or style; the app only talks to this origin.
 export const GUI_CSP = [
@@ -61,6 +63,15 @@ export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit, guiDir: s
     const html = await readFile(join(guiDir, 'index.html'), 'utf8').catch(() => NOT_BUILT);
     return secureHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', GUI_CSP).send(html);
   });
+
+  // The browser asks for it on every page: serve the app icon rather than log a 404 each time.
+  const icon = async (_req: unknown, reply: FastifyReply): Promise<FastifyReply> => {
+    const body = await readFile(ICON).catch(() => null);
+    if (body === null) throw notFound('The icon', 'asset_not_found');
+    return secureHeaders(reply).type('image/png').header('cache-control', 'public, max-age=86400').send(body);
+  };
+  app.get('/favicon.ico', icon);
+  app.get('/favicon.png', icon);
 
   app.get<{ Params: { name: string } }>('/assets/:name', async (req, reply) => {
     const name = req.params.name;

@@ -17,6 +17,7 @@ const ns = defineStrings('backups-runs', {
     manual: 'now, from the GUI or API',
     schedule: 'scheduled',
     catchUp: 'catch-up after a missed slot',
+    first: 'the first backup',
     cli: 'command line',
     ok: 'OK',
     partial: 'Partly failed',
@@ -36,6 +37,7 @@ const ns = defineStrings('backups-runs', {
     manual: 'فوري من الواجهة أو الواجهة البرمجية',
     schedule: 'مجدول',
     catchUp: 'تعويض موعد فائت',
+    first: 'أول نسخة احتياطية',
     cli: 'سطر الأوامر',
     ok: 'سليم',
     partial: 'فشل جزئي',
@@ -48,7 +50,7 @@ const ns = defineStrings('backups-runs', {
   },
 });
 
-const TRIGGERS = { manual: 'manual', schedule: 'schedule', 'catch-up': 'catchUp', cli: 'cli' } as const;
+const TRIGGERS = { manual: 'manual', schedule: 'schedule', 'catch-up': 'catchUp', first: 'first', cli: 'cli' } as const;
 const isTrigger = (s: string): s is keyof typeof TRIGGERS => Object.hasOwn(TRIGGERS, s);
 
 export type RunStatusKey = 'ok' | 'partial' | 'failed' | 'running' | 'unfinished';

@@ -27,3 +27,9 @@ export const RotationReport = z.object({
   notes: z.array(z.string()),
 });
 export type RotationReport = z.infer<typeof RotationReport>;
+
+/** GET /admin/diagnostics: the checks of `sanad doctor`. */
+export const DiagnosticList = z.object({
+  ok: z.boolean(),
+  data: z.array(z.object({ name: z.string(), status: z.enum(['ok', 'warn', 'fail']), detail: z.string(), fix: z.string().nullable() })),
+});

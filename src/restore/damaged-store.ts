@@ -2,7 +2,7 @@
 // was made (from the record kept outside the store, backup/last-good.ts) and the command that
 // restores it into a new folder. The damaged file itself is left exactly as it is.
 import { readLastGood } from '../backup/last-good.js';
-import { shellQuote } from '../restore/restore-generation.js';
+import { shellQuote } from './restore-generation.js';
 import { storePath } from '../store/open.js';
 import { inspectStore, StoreDamagedError } from '../store/store-check.js';
 

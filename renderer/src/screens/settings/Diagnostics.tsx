@@ -1,0 +1,46 @@
+// Settings → Diagnostics: the checks of `sanad doctor` (GET /admin/diagnostics, the same code),
+// one line each with its mark, its label in the chosen language, what was found and the fix.
+// What was found is the server's own sentence (it names paths and versions).
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api/http';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useStrings } from '../../i18n/i18n';
+import { DiagnosticList } from './schemas';
+import { settingsStrings } from './strings';
+
+const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
+const TONE = { ok: 'ok', warn: 'warn', fail: 'fail' } as const;
+const LABELED = ['node', 'restic', 'rclone', 'age', 'keychain', 'data_dir', 'store', 'disk', 'port', 'backup', 'drill', 'recovery_kit'] as const;
+type Labeled = (typeof LABELED)[number];
+const isLabeled = (name: string): name is Labeled => (LABELED as readonly string[]).includes(name);
+
+export function Diagnostics() {
+  const { t } = useStrings(settingsStrings);
+  const checks = useQuery({ queryKey: ['diagnostics', 'settings-screen'], queryFn: () => api('GET', '/admin/diagnostics', DiagnosticList) });
+  const label = (name: string): string => {
+    if (name.startsWith('repo:')) return t('diag_repo', { name: name.slice('repo:'.length) });
+    return isLabeled(name) ? t(`diag_${name}`) : name;
+  };
+  return (
+    <section className="card" aria-labelledby="settings-diagnostics">
+      <h2 id="settings-diagnostics">{t('diagnostics')}</h2>
+      <p className="muted small">{t('diagnosticsHelp')}</p>
+      {checks.isPending && <p className="muted">{t('diagnosticsRunning')}</p>}
+      {checks.isError && <ErrorNote error={checks.error} onRetry={() => void checks.refetch()} />}
+      {checks.data && (
+        <ul className="diagnostics" data-testid="diagnostics">
+          {checks.data.data.map((c) => (
+            <li key={c.name} className={`diag diag-${c.status}`} data-check={c.name} data-status={c.status}>
+              <span className={`badge ${TONE[c.status]}`} aria-label={t(`diag_status_${c.status}`)}>{MARK[c.status]}</span>{' '}
+              <strong>{label(c.name)}</strong>: <bdi>{c.detail}</bdi>
+              {c.fix !== null && <div className="muted small">→ <bdi>{c.fix}</bdi></div>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" onClick={() => void checks.refetch()} disabled={checks.isFetching} data-testid="diagnostics-again">
+        {t('diagnosticsAgain')}
+      </button>
+    </section>
+  );
+}

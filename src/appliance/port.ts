@@ -1,0 +1,33 @@
+// Opening the port, with a sentence a person can act on when it is taken: which port, whether a
+// Sanad (on another data dir: one on this data dir is refused earlier by the instance lock) or
+// another program holds it, and `--port`.
+import type { FastifyInstance } from 'fastify';
+
+export class PortInUseError extends Error {
+  constructor(host: string, port: number, bySanad: boolean) {
+    super(
+      `Port ${port} on ${host} is already taken by ${bySanad ? 'another Sanad, serving a different data dir' : 'another program'}; ` +
+        `stop it, or start this one on another port with \`--port N\` (\`--port 0\` picks a free one).`,
+    );
+    this.name = 'PortInUseError';
+  }
+}
+
+async function answersLikeSanad(host: string, port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/health/live`, { signal: AbortSignal.timeout(1000) });
+    const body: unknown = await res.json();
+    return typeof body === 'object' && body !== null && 'status' in body && body.status === 'live';
+  } catch {
+    return false;
+  }
+}
+
+export async function listenOrExplain(app: FastifyInstance, host: string, port: number): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') throw new PortInUseError(host, port, await answersLikeSanad(host, port));
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+// GET /admin/first-run: the Overview's checklist for a new data dir (the recovery kit confirmed, an
+// offsite target added and tested, the first backup, the first drill). Once every item was done
+// the list is finished for good (`first_run_done_at`), so it never nags again, even if a target
+// is removed later; then the other screens' own warnings take over.
+import type { FastifyInstance } from 'fastify';
+import { unixSeconds } from '../../clock.js';
+import { listRepositories } from '../../backup/repositories.js';
+import { lastFinishedRun } from '../../drill/drill-runs.js';
+import { recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
+import type { Db } from '../../store/open.js';
+import { readConfigValue, writeConfigValue } from '../../store/settings.js';
+import { secured, type RouteKit } from './kit.js';
+
+const DONE = 'first_run_done_at';
+const OFFSITE_TESTED = 'first_run_offsite_tested_at';
+
+/** A "test connection" to an offsite target passed (routes/backups.ts). */
+export function noteOffsiteTested(db: Db, nowS: number): void {
+  if (readConfigValue(db, OFFSITE_TESTED) === undefined) writeConfigValue(db, OFFSITE_TESTED, String(nowS), nowS);
+}
+
+export interface FirstRun {
+  kit: boolean;
+  offsite: boolean;
+  backup: boolean;
+  drill: boolean;
+  done: boolean;
+}
+
+export function firstRun(db: Db, nowS: number): FirstRun {
+  if (readConfigValue(db, DONE) !== undefined) return { kit: true, offsite: true, backup: true, drill: true, done: true };
+  const offsite = listRepositories(db).filter((r) => r.enabled && r.type !== 'local');
+  const items = {
+    kit: recoveryKitConfirmedAt(db) !== null,
+    offsite: offsite.length > 0 && (readConfigValue(db, OFFSITE_TESTED) !== undefined || offsite.some((r) => r.last_ok_at !== null)),
+    backup: db.prepare("SELECT 1 FROM backup_runs WHERE status IN ('ok', 'partial') LIMIT 1").get() !== undefined,
+    drill: lastFinishedRun(db) !== null,
+  };
+  const done = items.kit && items.offsite && items.backup && items.drill;
+  if (done) writeConfigValue(db, DONE, String(nowS), nowS);
+  return { ...items, done };
+}
+
+export function registerFirstRunRoutes(app: FastifyInstance, kit: RouteKit): void {
+  app.get('/admin/first-run', { preHandler: secured(kit, 'admin') }, async () => firstRun(kit.ctx.db, unixSeconds(kit.ctx.clock)));
+}
