@@ -52,6 +52,23 @@ Options for every command:
                    (default: $SANAD_SECRETS_FILE, else the OS keychain)
 Scopes: models:read, responses:write, tasks:read, tasks:write, admin`;
 
+const COMMANDS = ['serve', 'token', 'models', 'backup', 'drill', 'repo', 'recovery-kit', 'passphrase', 'restore', 'doctor', 'secrets', 'help'];
+
+/** The command a typo most likely meant (at most two edits away), for the error it gets. */
+function nearest(word: string, words: readonly string[]): string | null {
+  const distance = (a: string, b: string): number => {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      for (let j = 1; j <= b.length; j++) cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+      prev = cur;
+    }
+    return prev[b.length] ?? Infinity;
+  };
+  const best = words.map((w) => ({ w, d: distance(word, w) })).sort((x, y) => x.d - y.d)[0];
+  return best && best.d <= 2 ? best.w : null;
+}
+
 /** Pulls the global options out of argv wherever they stand. */
 function splitGlobals(argv: string[]): { rest: string[]; dataDir: string | undefined; secretsFile: string | undefined; json: boolean; help: boolean } {
   const rest: string[] = [];
@@ -118,8 +135,10 @@ export async function main(argv: string[]): Promise<number> {
         return await doctorCommand(args, dataDir, io, secretsFile);
       case 'secrets':
         return await secretsCommand(args, dataDir, io, secretsFile);
-      default:
-        throw new CliError(`Unknown command "${command}". Run \`sanad help\` for usage.`, 2);
+      default: {
+        const near = nearest(command, COMMANDS);
+        throw new CliError(`Unknown command "${command}"${near ? `; did you mean "${near}"?` : '.'} Run \`sanad help\` for usage.`, 2);
+      }
     }
   } catch (err) {
     if (err instanceof StoreDamagedError) return report(withRestoreAdvice(err, resolveDataDirQuietly(argv)), io0);

@@ -6,7 +6,7 @@ export class KeychainUnavailableError extends Error {
     super(
       `The OS keychain is not available (${detail}). Sanad keeps its vault key and backup passphrase only there: ` +
         'run it in a desktop session, or on a headless Linux inside `dbus-run-session` with gnome-keyring unlocked, ' +
-        'or opt in to a protected secrets file with --secrets-file PATH (see the README for its risk).',
+        'or opt in to a protected secrets file with --secrets-file PATH (docs/security.md says what that risks).',
     );
     this.name = 'KeychainUnavailableError';
   }

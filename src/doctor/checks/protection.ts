@@ -68,7 +68,7 @@ export function backupAgeCheck(db: Db, nowS: number): DoctorCheck {
   const last = db.prepare<[], { t: number | null }>("SELECT MAX(finished_at) AS t FROM backup_runs WHERE status IN ('ok','partial')").get()?.t ?? null;
   if (last === null) return warn('backup', 'no backup has been made yet', '`sanad backup now` (a running Sanad makes one on its schedule)');
   const age = nowS - last;
-  const hours = (s: number): string => `${Math.round(s / 360) / 10} h`;
+  const hours = (s: number): string => (s < 3600 ? `${Math.max(1, Math.round(s / 60))} min` : `${Math.round(s / 360) / 10} h`);
   return age > target
     ? fail('backup', `the last good backup is ${hours(age)} old (target ${hours(target)})`, '`sanad backup now`, and see why the schedule did not run (the last run\'s error is in the GUI)')
     : ok('backup', `the last good backup is ${hours(age)} old (target ${hours(target)})`);
