@@ -4,13 +4,14 @@
 import { DRILL_FAILED, DRILL_UNVERIFIED } from '../../src/drill/drill-alerts.js';
 import { DISK_FULL_ALERT, DISK_LOW_ALERT } from '../../src/store/disk-state.js';
 import { KEYCHAIN_ALERT } from '../../src/secrets/watched-store.js';
+import { SECRETS_IN_FILE_ALERT } from '../../src/appliance/secrets-in-file.js';
 
 export const BACKUP_FAILED = 'backup.failed';
 /** `backup.offsite_failed:<repository name>` (run-backup.ts sendTo). */
 export const OFFSITE_FAILED_PREFIX = 'backup.offsite_failed:';
 /** The compressed, age-encrypted offsite copy (run-backup.ts sendCopy). */
 export const OFFSITE_COPY_FAILED = 'backup.offsite_copy_failed';
-export { DRILL_FAILED, DRILL_UNVERIFIED, DISK_FULL_ALERT, DISK_LOW_ALERT, KEYCHAIN_ALERT };
+export { DRILL_FAILED, DRILL_UNVERIFIED, DISK_FULL_ALERT, DISK_LOW_ALERT, KEYCHAIN_ALERT, SECRETS_IN_FILE_ALERT };
 
 /** The name of the failing offsite target an alert stands for, or null for another alert. */
 export function offsiteTargetOf(key: string): string | null {
@@ -21,5 +22,5 @@ export function offsiteTargetOf(key: string): string | null {
 
 /** Keys the tray explains with a line of its own; the others count by severity. */
 export function isKnownAlert(key: string): boolean {
-  return key === BACKUP_FAILED || key === DRILL_FAILED || key === DRILL_UNVERIFIED || key === DISK_FULL_ALERT || key === DISK_LOW_ALERT || key === KEYCHAIN_ALERT || offsiteTargetOf(key) !== null;
+  return key === BACKUP_FAILED || key === DRILL_FAILED || key === DRILL_UNVERIFIED || key === DISK_FULL_ALERT || key === DISK_LOW_ALERT || key === KEYCHAIN_ALERT || key === SECRETS_IN_FILE_ALERT || offsiteTargetOf(key) !== null;
 }

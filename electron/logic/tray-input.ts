@@ -3,7 +3,7 @@
 // flags, while this mapping is tested against a real running core.
 import type { BackupStatus } from '../../src/backup/backup-service.js';
 import type { DrillStatus, DrillSummary } from '../../src/drill/drill-service.js';
-import { BACKUP_FAILED, DISK_FULL_ALERT, DISK_LOW_ALERT, KEYCHAIN_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, isKnownAlert, offsiteTargetOf } from './alert-keys.js';
+import { BACKUP_FAILED, DISK_FULL_ALERT, DISK_LOW_ALERT, KEYCHAIN_ALERT, SECRETS_IN_FILE_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, isKnownAlert, offsiteTargetOf } from './alert-keys.js';
 import type { TrayInput } from './tray-model.js';
 
 export interface CoreSnapshot {
@@ -53,6 +53,7 @@ export function trayInputFrom(s: CoreSnapshot): TrayInput {
     openAtLogin: s.openAtLogin,
     ...diskOf(keys),
     ...(keys.has(KEYCHAIN_ALERT) ? { keychainDown: true } : {}),
+    ...(keys.has(SECRETS_IN_FILE_ALERT) ? { secretsInFile: true } : {}),
   };
 }
 

@@ -44,6 +44,8 @@ export interface TrayInput {
   disk?: 'low' | 'full';
   /** The OS keychain stopped answering: backups and rotation wait for it. */
   keychainDown?: boolean;
+  /** The master secrets are in a file (no keychain when they were made): a warning of its own. */
+  secretsInFile?: boolean;
 }
 
 export type TrayMenuId = 'open' | 'backup-now' | 'drill' | 'last-backup' | 'last-drill' | 'pause' | 'open-at-login' | 'quit';
@@ -84,6 +86,7 @@ export function trayModel(input: TrayInput): TrayModel {
   if (input.backupInterrupted && !input.backupFailed) warning.push(R.interrupted);
   if (input.drillUnverified) warning.push(R.drillUnverified);
   if (input.disk === 'low') warning.push(R.diskLow);
+  if (input.secretsInFile) warning.push(R.secretsInFile);
   if (!input.recoveryKitConfirmed) warning.push(R.kitNotConfirmed);
   if (input.offsiteFailing.length > 0) warning.push(R.offsiteFailing(input.offsiteFailing));
   const otherWarnings = input.otherAlerts.filter((a) => a.severity === 'warning').length;

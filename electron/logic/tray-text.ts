@@ -19,6 +19,7 @@ export const TRAY_TEXT = {
     diskFull: 'The disk holding Sanad\'s data is full: free some space',
     diskLow: 'The disk holding Sanad\'s data is nearly full',
     keychainDown: 'The OS keychain is not answering: backups wait for it',
+    secretsInFile: 'Your keys are in a file, not in the OS keychain (sanad secrets move-to-keychain)',
   },
   menu: {
     open: 'Open Sanad',

@@ -30,6 +30,9 @@ test('tray: a full disk and a silent keychain fail with their own line; a nearly
   const keychain = model([alert('secrets.keychain_unavailable', 'critical')]);
   assert.equal(keychain.state, 'failing');
   assert.ok(keychain.lines.some((l) => /keychain is not answering/.test(l)));
+  const inFile = model([alert('secrets.in_file', 'warning')]);
+  assert.equal(inFile.state, 'warning');
+  assert.ok(inFile.lines.some((l) => /keys are in a file, not in the OS keychain/.test(l)), inFile.lines.join('\n'));
 });
 
 test('notifications: one per occurrence of disk.full and of the keychain alert', () => {

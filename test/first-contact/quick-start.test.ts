@@ -23,7 +23,8 @@ function headlessEnv(home: string): NodeJS.ProcessEnv {
 
 test('npm start on a headless machine serves with the secrets in a file it names; serve alone still refuses', async () => {
   const home = tempDir('sanad-home-');
-  const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--json'], { cwd: ROOT, env: headlessEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: npm runs `sh`, which runs `sanad serve`; the end of the test stops all three.
+  const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--json'], { cwd: ROOT, env: headlessEnv(home), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise((r) => child.once('exit', r));
@@ -60,8 +61,16 @@ test('npm start on a headless machine serves with the secrets in a file it names
     const kit = await runSanad(['recovery-kit', '--json'], { env: { HOME: home, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' } });
     assert.equal(kit.code, 0, kit.stderr);
   } finally {
-    child.kill('SIGTERM');
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // the group is gone already
+      }
+    }
     await exited;
+    child.stdout.destroy();
+    child.stderr.destroy();
   }
 
   // `sanad serve` alone, on a fresh data dir, keeps refusing: the fallback is the quick start's.

@@ -73,7 +73,9 @@ test('first minute: no console error, the checklist walks to done and stays gone
 
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('diagnostics').waitFor({ timeout: 60_000 });
-  const names = await page.locator('[data-testid="diagnostics"] li').evaluateAll((els) => els.map((e) => e.getAttribute('data-check')));
+  const items = page.locator('[data-testid="diagnostics"] li');
+  const names: Array<string | null> = [];
+  for (let i = 0, n = await items.count(); i < n; i++) names.push(await items.nth(i).getAttribute('data-check'));
   for (const name of ['node', 'restic', 'keychain', 'store', 'disk', 'port', 'repo:local', 'backup', 'drill', 'recovery_kit']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
   await gui.screenshot('diagnostics-en');
   await page.getByTestId('language-switch').click();

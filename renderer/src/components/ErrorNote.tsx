@@ -9,21 +9,47 @@ const ns = defineStrings('errors', {
     signedOut: 'This window is no longer signed in. Open the login link that `sanad serve` printed.',
     unexpected: 'Something went wrong: {{message}}',
     retry: 'Try again',
+    code_insufficient_storage: 'The disk holding your data is full. Free some space on it; Sanad carries on by itself.',
+    code_keychain_unavailable: 'The OS keychain is not answering, so this has to wait. Unlock the keyring, then try again.',
+    code_rate_limited: 'Too many requests at once; try again in a moment.',
+    code_backup_running: 'A backup is running; try again when it has finished.',
+    code_drill_running: 'A drill is already running; wait for it to finish.',
+    code_restore_running: 'A restore is already running; wait for it to finish.',
+    code_internal_error: 'Sanad hit an unexpected error; the details are in its log.',
+    code_request_too_large: 'That is too large to send (the limit is 1 MiB).',
   },
   ar: {
     unreachable: 'لم يستجب سند. تأكّد من أن الخدمة تعمل ثم أعد المحاولة.',
     signedOut: 'لم تعد هذه النافذة مسجّلة الدخول. افتح رابط الدخول الذي طبعه `sanad serve`.',
     unexpected: 'حدث خطأ: {{message}}',
     retry: 'أعد المحاولة',
+    code_insufficient_storage: 'القرص الذي يحمل بياناتك ممتلئ. أفرِغ بعض المساحة فيه؛ سيتابع سَنَد عمله وحده.',
+    code_keychain_unavailable: 'سلسلة مفاتيح النظام لا تستجيب، فلا بد من الانتظار. افتح قفلها ثم أعد المحاولة.',
+    code_rate_limited: 'طلبات كثيرة في وقت واحد؛ أعد المحاولة بعد قليل.',
+    code_backup_running: 'يجري نسخ احتياطي الآن؛ أعد المحاولة حين ينتهي.',
+    code_drill_running: 'يجري اختبار استعادة الآن؛ انتظر حتى ينتهي.',
+    code_restore_running: 'تجري استعادة الآن؛ انتظر حتى تنتهي.',
+    code_internal_error: 'واجه سند خطأً غير متوقع؛ التفاصيل في سجله.',
+    code_request_too_large: 'هذا أكبر من أن يُرسَل (الحد 1 ميبيبايت).',
   },
 });
 
+const WORDED_CODES = ['insufficient_storage', 'keychain_unavailable', 'rate_limited', 'backup_running', 'drill_running', 'restore_running', 'internal_error', 'request_too_large'] as const;
+type WordedCode = (typeof WORDED_CODES)[number];
+const isWorded = (code: string | null): code is WordedCode => WORDED_CODES.some((c) => c === code);
+
+/**
+ * The server's sentence names the specifics (a path, a number); in English it is shown as it is.
+ * In another language an error the GUI knows by its code is worded in that language; one it does
+ * not know stays the server's English rather than be guessed at.
+ */
 export function useErrorText(): (error: unknown) => string {
-  const { t } = useStrings(ns);
+  const { t, language } = useStrings(ns);
   return (error) => {
     if (error instanceof ApiError) {
       if (error.status === 0) return t('unreachable');
       if (error.status === 401) return t('signedOut');
+      if (language !== 'en' && isWorded(error.code)) return t(`code_${error.code}`);
       return error.message;
     }
     return t('unexpected', { message: error instanceof Error ? error.message : String(error) });

@@ -1,6 +1,6 @@
 // Open (unresolved) alerts, newest first, each marked by severity in colour and in words. The
-// message is the server's own sentence, except for alerts the GUI words itself in the chosen
-// language (the server's sentence, with its paths, stays in the item's title).
+// GUI words the alerts it knows by their key in the chosen language, with the server's own sentence
+// (which names the cause: a path, an error) under it; an alert it does not know shows the server's.
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatNumber, formatRelative } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
@@ -10,10 +10,25 @@ import { SkeletonLines } from './Skeleton';
 import { overviewStrings } from './strings';
 
 const TONE = { critical: 'fail', warning: 'warn', info: 'muted' } as const;
-const WORDED = { 'disk.full': 'alert_disk_full', 'disk.low': 'alert_disk_low', 'secrets.keychain_unavailable': 'alert_keychain_unavailable' } as const;
+const WORDED_KEYS = {
+  'disk.full': 'alert_disk_full',
+  'disk.low': 'alert_disk_low',
+  'secrets.keychain_unavailable': 'alert_keychain_unavailable',
+  'secrets.in_file': 'alert_secrets_in_file',
+  'backup.failed': 'alert_backup_failed',
+  'backup.offsite_copy_failed': 'alert_offsite_copy_failed',
+  'backup.offsite_prune_failed': 'alert_offsite_prune_failed',
+  'drill.failed': 'alert_drill_failed',
+  'drill.unverified': 'alert_drill_unverified',
+} as const;
+type Worded = (typeof WORDED_KEYS)[keyof typeof WORDED_KEYS];
+const WORDED: ReadonlyMap<string, Worded> = new Map(Object.entries(WORDED_KEYS));
 
-function wordedKey(key: string): (typeof WORDED)[keyof typeof WORDED] | null {
-  return key === 'disk.full' || key === 'disk.low' || key === 'secrets.keychain_unavailable' ? WORDED[key] : null;
+/** The GUI's own sentence for an alert it knows by its key (an offsite target's carries its name). */
+function worded(key: string): { text: Worded | 'alert_offsite_failed'; name?: string } | null {
+  if (key.startsWith('backup.offsite_failed:')) return { text: 'alert_offsite_failed', name: key.slice('backup.offsite_failed:'.length) };
+  const text = WORDED.get(key);
+  return text === undefined ? null : { text };
 }
 
 /** Unresolved alerts, the most recently seen first. */
@@ -25,9 +40,11 @@ export function AlertsCard({ nowS }: { nowS: number }) {
   const { t, language } = useStrings(overviewStrings);
   const alerts = useAlerts();
   const open = alerts.data ? openAlertsNewestFirst(alerts.data.data) : [];
-  const message = (a: Alert): string => {
-    const worded = wordedKey(a.key);
-    return worded === null ? a.message : t(worded);
+  // The chosen language first, the server's own sentence (which names the cause) under it.
+  const message = (a: Alert): { main: string; cause: string | null } => {
+    const w = worded(a.key);
+    if (w === null) return { main: a.message, cause: null };
+    return { main: t(w.text, { name: w.name ?? '' }), cause: a.message };
   };
   return (
     <section className="card overview-card" aria-labelledby="overview-alerts">
@@ -38,9 +55,10 @@ export function AlertsCard({ nowS }: { nowS: number }) {
       {open.length > 0 && (
         <ul className="alert-list" data-testid="overview-alerts">
           {open.map((a) => (
-            <li key={a.key} className={`alert-item alert-${a.severity}`} title={a.message}>
+            <li key={a.key} className={`alert-item alert-${a.severity}`} data-alert={a.key}>
               <span className={`badge ${TONE[a.severity]}`}>{t(`severity_${a.severity}`)}</span>{' '}
-              <span>{message(a)}</span>
+              <span>{message(a).main}</span>
+              {message(a).cause !== null && <div className="muted small" dir="auto"><bdi>{message(a).cause}</bdi></div>}
               <div className="muted small">
                 {formatRelative(language, a.last_seen, nowS * 1000)}
                 {a.count > 1 && <> · {t('times', { count: formatNumber(language, a.count) })}</>}

@@ -12,7 +12,7 @@ const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 const TONE = { ok: 'ok', warn: 'warn', fail: 'fail' } as const;
 const LABELED = ['node', 'restic', 'rclone', 'age', 'keychain', 'data_dir', 'store', 'disk', 'port', 'backup', 'drill', 'recovery_kit'] as const;
 type Labeled = (typeof LABELED)[number];
-const isLabeled = (name: string): name is Labeled => (LABELED as readonly string[]).includes(name);
+const isLabeled = (name: string): name is Labeled => LABELED.some((l) => l === name);
 
 export function Diagnostics() {
   const { t } = useStrings(settingsStrings);
