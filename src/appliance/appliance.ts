@@ -25,7 +25,7 @@ import { openSecretStore } from '../secrets/open-secret-store.js';
 import { WatchedSecretStore } from '../secrets/watched-store.js';
 import { SecretsFileStore } from '../secrets/secrets-file.js';
 import { writeSecretsLocation } from '../secrets/secrets-location.js';
-import { secretsFileAlerts, secretsInFileSentence } from './secrets-in-file.js';
+import { secretsFileAlerts } from './secrets-in-file.js';
 import { KeychainWatch } from './keychain-watch.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { Vault } from '../secrets/vault.js';
@@ -96,7 +96,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     // Every later command (and the next start) finds the file without being told again.
     if (opened instanceof SecretsFileStore) {
       writeSecretsLocation(dataDir, { kind: 'file', path: opened.path });
-      logger.warn(secretsInFileSentence(opened.path));
+      // The plain sentence is the host's to say (serve prints it); the log keeps the fact.
+      logger.warn('the master secrets are in a file, not in the OS keychain', { path: opened.path });
     }
     logger.addSecret(master.vaultKey.toString('base64'));
     logger.addSecret(master.resticPassphrase);
