@@ -37,7 +37,13 @@ export function firstRun(db: Db, nowS: number): FirstRun {
     drill: lastFinishedRun(db) !== null,
   };
   const done = items.kit && items.offsite && items.backup && items.drill;
-  if (done) writeConfigValue(db, DONE, String(nowS), nowS);
+  if (done) {
+    try {
+      writeConfigValue(db, DONE, String(nowS), nowS);
+    } catch {
+      // A read must not fail for its bookkeeping (a full disk): the next look records it.
+    }
+  }
   return { ...items, done };
 }
 
