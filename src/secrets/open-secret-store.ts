@@ -3,7 +3,6 @@
 // (secrets-location.ts), else the OS keychain. Only when asked to (the quick start's `npm start`)
 // and only for a data dir whose secrets are not already in the keychain, a missing keychain means
 // the default secrets file instead; the caller says so loudly.
-import Database from 'better-sqlite3';
 import { KeychainUnavailableError } from './errors.js';
 import { KeychainStore } from './keychain.js';
 import { dataDirScope } from './scope.js';
@@ -11,7 +10,8 @@ import type { SecretStore } from './secret-store.js';
 import { SecretsFileStore } from './secrets-file.js';
 import { createSecretsFile, defaultSecretsFilePath, readSecretsLocation } from './secrets-location.js';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { openStore, storePath } from '../store/open.js';
+import { secretsInitialized } from './master-secrets.js';
 
 export interface OpenSecretStoreOptions {
   /** No keychain: use (and make) the default secrets file, for a data dir not already in the keychain. */
@@ -20,12 +20,11 @@ export interface OpenSecretStoreOptions {
 
 /** True when this data dir already made its secrets without a record: they are in the keychain. */
 function initializedInKeychain(dataDir: string): boolean {
-  const path = join(dataDir, 'sanad.db');
-  if (!existsSync(path)) return false;
+  if (!existsSync(storePath(dataDir))) return false;
   try {
-    const db = new Database(path, { readonly: true, fileMustExist: true });
+    const db = openStore(storePath(dataDir), { readonly: true });
     try {
-      return db.prepare("SELECT 1 FROM service_config WHERE key = 'secrets_initialized_at'").get() !== undefined;
+      return secretsInitialized(db);
     } finally {
       db.close();
     }

@@ -40,7 +40,8 @@ function bearer(req: FastifyRequest): string | null {
   return m?.[1] ?? null;
 }
 
-function cookie(req: FastifyRequest, name: string): string | null {
+/** One cookie's value from a request's Cookie header (the GUI session, the recovery screen's). */
+export function cookie(req: Pick<FastifyRequest, 'headers'>, name: string): string | null {
   const raw = req.headers.cookie;
   if (typeof raw !== 'string') return null;
   for (const part of raw.split(';')) {

@@ -11,6 +11,7 @@ import { restoreGeneration } from '../../restore/restore-generation.js';
 import { openSecretStore } from '../../secrets/open-secret-store.js';
 import { RESTIC_PASSPHRASE } from '../../secrets/secret-store.js';
 import type { StoreDamagedError } from '../../store/store-check.js';
+import { cookie } from '../../service/auth.js';
 import { LoginCodes } from '../../service/login-codes.js';
 import { GUI_CSP } from '../../service/routes/gui.js';
 import { RECOVERY_CSS, recoveryPage, signInPage, type RecoveryState } from './recovery-page.js';
@@ -37,14 +38,6 @@ export interface RecoveryServer {
 
 const COOKIE = 'sanad_recovery';
 
-function cookieOf(header: string | undefined): string | null {
-  for (const part of (header ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
-  }
-  return null;
-}
-
 export async function startRecoveryServer(options: RecoveryOptions): Promise<RecoveryServer> {
   const logger = options.logger ?? silentLogger;
   const login = new LoginCodes();
@@ -67,7 +60,7 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
     void reply.header('x-content-type-options', 'nosniff').header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin')
       .header('cache-control', 'no-store').header('content-security-policy', GUI_CSP);
     if (req.url.startsWith('/login') || req.url === '/recovery.css') return undefined;
-    const session = cookieOf(req.headers.cookie);
+    const session = cookie(req, COOKIE);
     if (session === null || !login.isSession(session)) return reply.code(401).type('text/html; charset=utf-8').send(signInPage(languageOf(req.headers['accept-language'])));
     return undefined;
   });
