@@ -2,7 +2,7 @@
 // the core's own page in the main frame. The login code goes only this way: never in a URL the
 // window loads, a log line or a file.
 import { dialog, ipcMain, type BrowserWindow, type FileFilter, type IpcMainInvokeEvent } from 'electron';
-import { BRIDGE_CHANNELS, type DesktopSession } from './bridge.js';
+import { BRIDGE_CHANNELS, type DesktopSession } from '../src/contract/desktop-bridge.js';
 import { isCoreUrl } from './logic/url-policy.js';
 
 export interface BridgeHost {

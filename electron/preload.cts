@@ -3,7 +3,7 @@
 // CommonJS file (.cts → preload.cjs) that imports nothing else at run time. Each method is one
 // ipcRenderer.invoke to a handler in ipc.ts, which checks that the caller is the core's page.
 import { contextBridge, ipcRenderer } from 'electron';
-import type { BridgeChannel, BridgeGlobal, DesktopBridge, DesktopSession } from './bridge.js';
+import type { BridgeChannel, BridgeGlobal, DesktopBridge, DesktopSession } from '../src/contract/desktop-bridge.js';
 
 // The values of BRIDGE_CHANNELS, typed against them: a renamed channel fails this file's build.
 const SESSION: BridgeChannel = 'sanad:session';

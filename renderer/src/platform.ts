@@ -1,8 +1,8 @@
 // What the desktop shell adds to the page. In the Electron window its preload script puts a small
 // bridge on `window.sanadDesktop` (the per-launch sign-in, native file and folder dialogs); in a
 // browser tab opened from `sanad serve` there is none, and screens simply do not offer those
-// buttons. The type is the shell's own (electron/bridge.ts): a change there breaks this build too.
-import type { DesktopBridge } from '../../electron/bridge';
+// buttons. The type is the shell's own (src/contract/desktop-bridge.ts): a change there breaks this build too.
+import type { DesktopBridge } from '../../src/contract/desktop-bridge';
 
 export type { DesktopBridge };
 

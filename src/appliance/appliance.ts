@@ -42,7 +42,7 @@ import { engineOptions } from './engine-options.js';
 import { startHousekeeping } from './housekeeping.js';
 import { removeServiceFile, writeServiceFile } from '../store/service-file.js';
 import { listenOrExplain } from './port.js';
-import type { SwitchDataDir } from './data-dir-switch.js';
+import type { SwitchDataDir } from '../service/switch-request.js';
 
 export interface ApplianceOptions {
   dataDir: string;

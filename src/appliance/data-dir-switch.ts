@@ -12,16 +12,9 @@
 // that same code and raises an alert there, so the user is never left with nothing running.
 import { raiseAlert } from '../backup/alerts.js';
 import { startAppliance, type Appliance, type ApplianceOptions } from './appliance.js';
+import type { DataDirSwitch } from '../service/switch-request.js';
 
-export interface DataDirSwitch {
-  /** The data dir to serve next (absolute; a restore's verified target). */
-  dataDir: string;
-  /** The one-time login code the next instance must accept. */
-  loginCode: string;
-}
-
-/** Given to startAppliance by its host; called (once the answer to the request is sent) to switch. */
-export type SwitchDataDir = (request: DataDirSwitch) => void;
+export type { DataDirSwitch, SwitchDataDir } from '../service/switch-request.js';
 
 export const SWITCH_FAILED_ALERT = 'service.open_restored_failed';
 

@@ -1,6 +1,7 @@
 // One backup run: make a generation, send it to every enabled repository (local first), record
 // the outcome, raise or resolve alerts. An offsite failure never fails the local backup and is
 // never silent. Never two runs at once on a data dir, across processes (a file lock).
+import { finishBackupRun, recordCopy, setRunGeneration, startBackupRun } from './backup-runs.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -92,9 +93,7 @@ export async function runBackup(deps: BackupDeps, options: { trigger: string; on
 
 async function runLocked(deps: BackupDeps, options: { trigger: string; onProgress?: (p: BackupPhase) => void; signal?: AbortSignal }): Promise<BackupOutcome> {
   const { db, clock } = deps;
-  const runId = Number(
-    db.prepare("INSERT INTO backup_runs(trigger, status, started_at) VALUES (?, 'running', ?)").run(options.trigger, unixSeconds(clock)).lastInsertRowid,
-  );
+  const runId = startBackupRun(db, options.trigger, unixSeconds(clock));
   const outcomes: RepositoryOutcome[] = [];
   let generation: number | null = null;
   let fatal: string | null = null;
@@ -110,12 +109,11 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
     });
     generation = gen.epoch;
     dir = gen.dir;
-    db.prepare('UPDATE backup_runs SET generation = ? WHERE id = ?').run(gen.epoch, runId);
+    setRunGeneration(db, runId, gen.epoch);
     for (const repo of listRepositories(db).filter((r) => r.enabled)) {
       const outcome = await sendTo(deps, repo, backupTargets(gen), options);
       outcomes.push(outcome);
-      db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(runId, repo.name, outcome.ok ? 1 : 0, outcome.snapshot_id, outcome.error, unixSeconds(clock));
+      recordCopy(db, { run_id: runId, repository: repo.name, ok: outcome.ok ? 1 : 0, snapshot_id: outcome.snapshot_id, error: outcome.error, finished_at: unixSeconds(clock) });
     }
     // Old keys a passphrase rotation could not remove (old-keys.ts): retried under this lock.
     if (pendingOldKeys(db).length > 0) {
@@ -135,7 +133,7 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
   const status: BackupOutcome['status'] =
     fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) && (copy === null || copy.ok) ? 'ok' : 'partial';
   const error = fatal ?? outcomes.find((o) => o.name === LOCAL && !o.ok)?.error ?? null;
-  db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, unixSeconds(clock), runId);
+  finishBackupRun(db, runId, status, error, unixSeconds(clock));
   if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', `The last backup failed: ${error ?? 'unknown error'}`);
   else resolveAlert(db, clock, 'backup.failed');
   if (status !== 'failed' && generation !== null) {

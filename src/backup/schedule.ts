@@ -2,15 +2,16 @@
 // which the caller persists, so restarts do not reset the cadence. A run missed while the machine
 // slept or the app was closed runs once on wake/start, never once per missed slot, and there are
 // never two runs at once: a run that comes due while one is in flight is skipped, not queued.
-// Decisions come from the pure `decideRun`; this class only adds the timer, the in-flight run and
-// stop. The clock is injected, so tests move time instead of sleeping.
+// Decisions come from the pure `decideRun`; the timer, the in-flight run and stop are the shared
+// loop's (schedule/loop.ts). The clock is injected, so tests move time instead of sleeping.
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
+import { ScheduleLoop, type ScheduledRun } from '../schedule/loop.js';
 
 export const DEFAULT_INTERVAL_MS = 6 * 3_600_000;
 /** A misconfigured interval below this would turn the schedule into a loop of back-to-back runs. */
 export const MIN_INTERVAL_MS = 60_000;
-export const DEFAULT_TICK_MS = 60_000;
+export { DEFAULT_TICK_MS } from '../schedule/loop.js';
 
 export type RunDecision = 'none' | 'due' | 'catch-up';
 /** `first`: this data dir never backed up, so nothing was missed. */
@@ -43,57 +44,35 @@ export interface BackupSchedulerOptions {
 }
 
 export class BackupScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
-  private controller: AbortController | null = null;
+  private readonly loop: ScheduleLoop;
   /** When this process last started a run: a floor under `lastRunAt()`, so a run that failed before
    *  the caller persisted its start is not retried on every tick. */
   private startedAt: number | null = null;
-  private stopped = true;
 
-  constructor(private readonly options: BackupSchedulerOptions) {}
+  constructor(private readonly options: BackupSchedulerOptions) {
+    this.loop = new ScheduleLoop({ name: 'backup', logger: options.logger, ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}), check: (inFlight) => this.check(inFlight) });
+  }
 
-  /** Checks at once (the catch-up after downtime), then every `tickMs` on a timer that does not
-   *  keep the process alive. Resolves when a run it started at once has finished. */
+  /** Checks at once (the catch-up after downtime), then every `tickMs`. Resolves when a run it
+   *  started at once has finished. */
   start(): Promise<void> {
-    if (!this.stopped) return this.inFlight ?? Promise.resolve();
-    this.stopped = false;
-    this.timer = setInterval(() => void this.check(), this.options.tickMs ?? DEFAULT_TICK_MS);
-    this.timer.unref();
-    return this.check();
+    return this.loop.start();
   }
 
   /** The desktop shell calls this on resume from sleep: check now instead of at the next tick.
    *  Resolves when a run it started has finished (at once if none was due). */
   wake(): Promise<void> {
-    return this.check();
+    return this.loop.wake();
   }
 
   /** Stops the timer and waits for an in-flight run. If `signal` aborts first, the run's own signal
    *  is aborted and stop returns without waiting any longer (the run is abandoned). */
-  async stop(signal?: AbortSignal): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-    const running = this.inFlight;
-    if (running === null) return;
-    await new Promise<void>((resolve) => {
-      const abandon = (): void => {
-        this.options.logger.warn('backup schedule stopped: the running backup was abandoned');
-        this.controller?.abort();
-        resolve();
-      };
-      if (signal?.aborted) return abandon();
-      signal?.addEventListener('abort', abandon, { once: true });
-      void running.then(() => {
-        signal?.removeEventListener('abort', abandon);
-        resolve();
-      });
-    });
+  stop(signal?: AbortSignal): Promise<void> {
+    return this.loop.stop(signal);
   }
 
   get running(): boolean {
-    return this.inFlight !== null;
+    return this.loop.running;
   }
 
   /** When the next run is planned (ms), for the status API; `now` if one is due at the next check,
@@ -106,35 +85,18 @@ export class BackupScheduler {
     return Math.max(last + this.interval(), now);
   }
 
-  private check(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    let decision: RunDecision;
-    let last: number | null = null;
+  private check(inFlight: boolean): ScheduledRun | null {
     const now = this.options.clock.now();
-    try {
-      last = this.lastRun(now);
-      const paused = this.options.paused();
-      decision = decideRun(now, last, this.interval(), this.inFlight !== null, paused);
-      if (this.inFlight !== null && decideRun(now, last, this.interval(), false, paused) !== 'none') {
-        this.options.logger.debug('backup due but one is still running; skipped');
-      }
-    } catch (error) {
-      // lastRunAt/paused read the database; a failing read must not kill the timer.
-      this.options.logger.warn('backup schedule check failed', { error: error instanceof Error ? error.message : String(error) });
-      return Promise.resolve();
+    const last = this.lastRun(now);
+    const paused = this.options.paused();
+    const decision = decideRun(now, last, this.interval(), inFlight, paused);
+    if (inFlight && decideRun(now, last, this.interval(), false, paused) !== 'none') {
+      this.options.logger.debug('backup due but one is still running; skipped');
     }
-    if (decision === 'none') return Promise.resolve();
+    if (decision === 'none') return null;
     const trigger: RunTrigger = decision === 'due' ? 'schedule' : last === null ? 'first' : 'catch-up';
     this.startedAt = now;
-    const controller = new AbortController();
-    this.controller = controller;
-    // `.finally` always runs asynchronously, so `inFlight` is set below before it is cleared.
-    const done = this.execute(trigger, controller.signal).finally(() => {
-      this.inFlight = null;
-      this.controller = null;
-    });
-    this.inFlight = done;
-    return done;
+    return (signal) => this.execute(trigger, signal);
   }
 
   private async execute(trigger: RunTrigger, signal: AbortSignal): Promise<void> {

@@ -6,12 +6,13 @@
 // instead of reporting UNVERIFIED. The clock is injected, so tests move time instead of sleeping.
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
+import { ScheduleLoop, type ScheduledRun } from '../schedule/loop.js';
 import type { DrillKind } from './verdict.js';
 
 export const FIRST_DRILL_DELAY_MS = 5 * 60_000;
 export const DAILY_MS = 24 * 3_600_000;
 export const DEEP_EVERY_MS = 7 * DAILY_MS;
-export const DEFAULT_TICK_MS = 60_000;
+export { DEFAULT_TICK_MS } from '../schedule/loop.js';
 
 /** When the next drill is due (ms). A last drill in the future (the clock went back) says nothing. */
 export function nextDrillAt(startedAt: number, lastAny: number | null, now: number): number {
@@ -56,52 +57,40 @@ export interface DrillSchedulerOptions {
 }
 
 export class DrillScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
-  private controller: AbortController | null = null;
+  private readonly loop: ScheduleLoop;
   private startedAt: number | null = null;
   /** When this process last started a scheduled drill (any kind / deep): a floor under the
    *  persisted times, so a drill that failed before it was recorded is not retried every tick. */
   private attempted: { any: number | null; deep: number | null } = { any: null, deep: null };
-  private stopped = true;
 
-  constructor(private readonly options: DrillSchedulerOptions) {}
+  constructor(private readonly options: DrillSchedulerOptions) {
+    this.loop = new ScheduleLoop({
+      name: 'drill', logger: options.logger, abortOnStop: true,
+      ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
+      check: (inFlight) => this.check(inFlight),
+    });
+  }
 
-  /** Starts the clock for "5 minutes after start" and checks every `tickMs` on a timer that does not
-   *  keep the process alive. */
+  /** Starts the clock for "5 minutes after start" and checks every `tickMs`. */
   start(): Promise<void> {
-    if (!this.stopped) return this.inFlight ?? Promise.resolve();
-    this.stopped = false;
-    this.startedAt = this.options.clock.now();
-    this.timer = setInterval(() => void this.check(), this.options.tickMs ?? DEFAULT_TICK_MS);
-    this.timer.unref();
-    return this.check();
+    if (!this.loop.started) this.startedAt = this.options.clock.now();
+    return this.loop.start();
   }
 
   /** Check now instead of at the next tick (wake from sleep; tests). Resolves when a drill it
    *  started has finished. */
   wake(): Promise<void> {
-    return this.check();
+    return this.loop.wake();
   }
 
   /** Stops the timer; aborts a running scheduled drill (it is read-only, so stopping loses nothing
    *  but the answer) and waits for it, unless `signal` gives up first. */
-  async stop(signal?: AbortSignal): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-    this.controller?.abort();
-    const running = this.inFlight;
-    if (running === null) return;
-    await new Promise<void>((resolve) => {
-      if (signal?.aborted) return resolve();
-      signal?.addEventListener('abort', () => resolve(), { once: true });
-      void running.then(() => resolve());
-    });
+  stop(signal?: AbortSignal): Promise<void> {
+    return this.loop.stop(signal);
   }
 
   get running(): boolean {
-    return this.inFlight !== null;
+    return this.loop.running;
   }
 
   /** When the next drill is planned (ms); null while paused or not started. */
@@ -132,34 +121,21 @@ export class DrillScheduler {
     return { any: floor(persisted.any, this.attempted.any), deep: floor(persisted.deep, this.attempted.deep) };
   }
 
-  private check(): Promise<void> {
-    if (this.stopped || this.startedAt === null) return Promise.resolve();
+  private check(inFlight: boolean): ScheduledRun | null {
+    if (this.startedAt === null) return null;
     const now = this.options.clock.now();
-    let decision: DrillDecision;
-    try {
-      const times = this.times(now);
-      decision = decideDrill({
-        now, startedAt: this.startedAt, lastAny: times.any, lastDeep: times.deep,
-        paused: this.options.paused(), running: this.inFlight !== null, backupBusy: false,
-      });
-      if (decision.run && this.options.backupBusy()) decision = { run: false, why: 'backup' };
-    } catch (error) {
-      // The times and the pause come from the database; a failing read must not kill the timer.
-      this.options.logger.warn('drill schedule check failed', { error: error instanceof Error ? error.message : String(error) });
-      return Promise.resolve();
-    }
+    const times = this.times(now);
+    let decision = decideDrill({
+      now, startedAt: this.startedAt, lastAny: times.any, lastDeep: times.deep,
+      paused: this.options.paused(), running: inFlight, backupBusy: false,
+    });
+    if (decision.run && this.options.backupBusy()) decision = { run: false, why: 'backup' };
     if (!decision.run) {
       if (decision.why === 'backup') this.options.logger.info('drill due, waiting for the running backup to finish');
-      return Promise.resolve();
+      return null;
     }
-    const controller = new AbortController();
-    this.controller = controller;
-    const done = this.execute(decision.kind, now, controller.signal).finally(() => {
-      this.inFlight = null;
-      this.controller = null;
-    });
-    this.inFlight = done;
-    return done;
+    const kind = decision.kind;
+    return (signal) => this.execute(kind, now, signal);
   }
 
   private async execute(kind: DrillKind, now: number, signal: AbortSignal): Promise<void> {

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import { deleteModel, findModelByPath, getModel, insertModel, listModels, updateModelStat, type ModelRow } from '../store/models.js';
 import type { Db } from '../store/open.js';
-import { ModelUnavailableError, type ModelResolver } from '../tasks/runner.js';
+import { ModelUnavailableError, type ModelResolver } from './model-resolver.js';
 import { readGgufHeader } from './gguf-header.js';
 import { sha256File } from './hash-file.js';
 

@@ -9,37 +9,11 @@ import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '
 import { CheckList, RestoreStopped, type RestoreCheck } from './checks.js';
 import type { RepositorySource } from './open-repository.js';
 import type { RestoreProgress } from './restore-progress.js';
+import type { RestoreRequest, RestoreResult } from './restore-request.js';
 import { restoreSteps, type StepState } from './restore-steps.js';
 import { inspectTarget, prepareTarget, rollbackTarget } from './target-dir.js';
 
-export interface RestoreRequest {
-  source: RepositorySource;
-  /** The data dir this Sanad runs on: never written, and the target must stay apart from it. */
-  liveDataDir: string;
-  target: string;
-  /** Default: the newest generation by epoch. */
-  generation?: number;
-  /** Verify the models at their original paths instead of restoring them. */
-  modelsInPlace?: boolean;
-  /** The secret store for the restored dir (keychain or secrets file), scoped to it. */
-  secretsFor(dataDir: string): Promise<SecretStore>;
-  onProgress?(p: RestoreProgress): void;
-  signal?: AbortSignal;
-  logger?: Logger;
-}
-
-export interface RestoreResult {
-  ok: boolean;
-  generation: number | null;
-  snapshot_id: string | null;
-  repo: string;
-  target: string;
-  checks: RestoreCheck[];
-  /** What to run next (only when ok). */
-  next_step: string | null;
-  /** One sentence: what failed and what state DIR was left in (only when not ok). */
-  error: string | null;
-}
+export type { RestoreRequest, RestoreResult } from './restore-request.js';
 
 export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
@@ -64,6 +38,7 @@ export async function restoreGeneration(req: RestoreRequest): Promise<RestoreRes
   }
 
   const target = await prepareTarget(inspection.path, inspection.state);
+  req.onTargetPrepared?.(target.state === 'absent' ? (target.createdTop ?? target.path) : null);
   const state: StepState = { generation: null, snapshotId: null, secrets: null, secretsWritten: false };
   try {
     await restoreSteps(req, target, checks, state, progress);

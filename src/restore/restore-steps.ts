@@ -12,7 +12,7 @@ import { checkRestoredStores } from './check-restored.js';
 import { CheckFailed, type CheckList } from './checks.js';
 import { fetchGeneration, type Parts } from './fetch-generation.js';
 import { openRepository } from './open-repository.js';
-import type { RestoreRequest } from './restore-generation.js';
+import type { RestoreRequest } from './restore-request.js';
 import type { RestoreProgress } from './restore-progress.js';
 import type { SnapshotGeneration } from './snapshot-generations.js';
 import { sqliteStrays } from './store-checks.js';

@@ -94,3 +94,16 @@ export async function rollbackTarget(t: PreparedTarget): Promise<void> {
   }
   for (const name of await readdir(t.path).catch(() => [])) await rm(join(t.path, name), { recursive: true, force: true });
 }
+
+/**
+ * After a crash: puts back the target of a restore that never ended, if its work folder shows it is
+ * still that restore's (else the user has since changed it, and it is left alone). `rollbackTop` is
+ * what onTargetPrepared gave. True when something was put back.
+ */
+export async function rollbackLeftoverTarget(path: string, rollbackTop: string | null): Promise<boolean> {
+  const entries = await readdir(path).catch(() => null);
+  if (entries === null || !entries.some((name) => name.startsWith(WORK_PREFIX))) return false;
+  if (rollbackTop !== null) await rm(rollbackTop, { recursive: true, force: true });
+  else for (const name of entries) await rm(join(path, name), { recursive: true, force: true });
+  return true;
+}

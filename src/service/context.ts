@@ -1,6 +1,6 @@
 // Everything a route needs, built once by the appliance (composition root).
 import type { AdminEvents } from './admin-events.js';
-import type { SwitchDataDir } from '../appliance/data-dir-switch.js';
+import type { SwitchDataDir } from './switch-request.js';
 import type { BackupService } from '../backup/backup-service.js';
 import type { Clock } from '../clock.js';
 import type { DrillService } from '../drill/drill-service.js';

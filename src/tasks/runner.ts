@@ -2,6 +2,7 @@
 // itself: every change goes through the ledger's compare-and-set, so a cancel accepted at any
 // moment wins over a completion that arrives a moment later.
 import type { Engine } from '../engine/engine.js';
+import { ModelUnavailableError, type ModelResolver } from '../engine/model-resolver.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import { FairQueue } from './fair-queue.js';
@@ -12,18 +13,6 @@ import { emittedText, getResponseRow, getTask, tasksInStatus } from './queries.j
 import { parseRequest } from './response-object.js';
 import type { TaskRow } from './types.js';
 import { startEvents, textDoneEvents } from './item-events.js';
-
-/** Finds a model's file for a run, or explains why it cannot be used. */
-export interface ModelResolver {
-  resolveForRun(modelId: string): Promise<{ path: string }>;
-}
-
-export class ModelUnavailableError extends Error {
-  constructor(message: string, readonly code: 'model_not_found' | 'model_missing' | 'model_changed') {
-    super(message);
-    this.name = 'ModelUnavailableError';
-  }
-}
 
 export interface RunnerOptions {
   concurrency: number;

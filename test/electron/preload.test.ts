@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import ts from 'typescript';
-import { BRIDGE_CHANNELS, BRIDGE_GLOBAL } from '../../electron/bridge.js';
+import { BRIDGE_CHANNELS, BRIDGE_GLOBAL } from '../../src/contract/desktop-bridge.js';
 
 const SOURCE = fileURLToPath(new URL('../../../electron/preload.cts', import.meta.url));
 

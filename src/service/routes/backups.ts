@@ -1,4 +1,5 @@
 // /admin routes for backups, repositories and alerts (what the GUI's Backups and Offsite screens use).
+import { recentBackupRuns } from '../../backup/backup-runs.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -55,8 +56,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   };
 
   app.get('/admin/backups', { preHandler: admin }, async () => {
-    const runs = ctx.db.prepare('SELECT * FROM backup_runs ORDER BY id DESC LIMIT 50').all();
-    const copies = ctx.db.prepare('SELECT * FROM backup_copies WHERE run_id IN (SELECT id FROM backup_runs ORDER BY id DESC LIMIT 50)').all();
+    const { runs, copies } = recentBackupRuns(ctx.db, 50);
     return { object: 'list', data: runs, copies };
   });
 

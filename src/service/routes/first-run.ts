@@ -2,6 +2,7 @@
 // offsite target added and tested, the first backup, the first drill). Once every item was done
 // the list is finished for good (`first_run_done_at`), so it never nags again, even if a target
 // is removed later; then the other screens' own warnings take over.
+import { lastGoodBackupAt } from '../../backup/backup-runs.js';
 import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../clock.js';
 import { listRepositories } from '../../backup/repositories.js';
@@ -33,7 +34,7 @@ export function firstRun(db: Db, nowS: number): FirstRun {
   const items = {
     kit: recoveryKitConfirmedAt(db) !== null,
     offsite: offsite.length > 0 && (readConfigValue(db, OFFSITE_TESTED) !== undefined || offsite.some((r) => r.last_ok_at !== null)),
-    backup: db.prepare("SELECT 1 FROM backup_runs WHERE status IN ('ok', 'partial') LIMIT 1").get() !== undefined,
+    backup: lastGoodBackupAt(db) !== null,
     drill: lastFinishedRun(db) !== null,
   };
   const done = items.kit && items.offsite && items.backup && items.drill;

@@ -5,8 +5,9 @@ import { backups } from './0003-backups.js';
 import { offsiteCopies } from './0004-offsite-copies.js';
 import { drills } from './0005-drills.js';
 import { taskFilters } from './0006-task-filters.js';
+import { runRecords } from './0007-run-records.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords];

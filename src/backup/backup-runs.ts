@@ -1,0 +1,71 @@
+// The one owner of the backup_runs and backup_copies tables: a run is started, gets its generation,
+// records one copy per repository, and ends with a status. A run still `running` when no backup
+// holds the backup lock was cut short by a crash; jobs/leftovers.ts settles it as `interrupted`.
+import type { Db } from '../store/open.js';
+
+export type BackupRunStatus = 'running' | 'ok' | 'partial' | 'failed' | 'interrupted';
+
+export interface BackupRunRow {
+  id: number;
+  generation: number | null;
+  trigger: string;
+  status: BackupRunStatus;
+  error: string | null;
+  started_at: number;
+  finished_at: number | null;
+}
+
+export interface BackupCopyRow {
+  run_id: number;
+  repository: string;
+  ok: number;
+  snapshot_id: string | null;
+  error: string | null;
+  finished_at: number;
+}
+
+export function startBackupRun(db: Db, trigger: string, nowS: number): number {
+  return Number(db.prepare("INSERT INTO backup_runs(trigger, status, started_at) VALUES (?, 'running', ?)").run(trigger, nowS).lastInsertRowid);
+}
+
+export function setRunGeneration(db: Db, runId: number, generation: number): void {
+  db.prepare('UPDATE backup_runs SET generation = ? WHERE id = ?').run(generation, runId);
+}
+
+export function recordCopy(db: Db, copy: BackupCopyRow): void {
+  db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at);
+}
+
+export function finishBackupRun(db: Db, runId: number, status: Exclude<BackupRunStatus, 'running'>, error: string | null, nowS: number): void {
+  db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, nowS, runId);
+}
+
+/** Runs left `running` by a process that died: call only while holding the backup lock. */
+export function settleLeftoverBackupRuns(db: Db, nowS: number, reason: string): number[] {
+  const ids = db.prepare<[], { id: number }>("SELECT id FROM backup_runs WHERE status = 'running'").all().map((r) => r.id);
+  const settle = db.prepare("UPDATE backup_runs SET status = 'interrupted', error = ?, finished_at = ? WHERE id = ? AND status = 'running'");
+  db.transaction(() => ids.forEach((id) => settle.run(reason, nowS, id)))();
+  return ids;
+}
+
+export function lastBackupRun(db: Db): BackupRunRow | null {
+  return db.prepare<[], BackupRunRow>('SELECT id, generation, trigger, status, error, started_at, finished_at FROM backup_runs ORDER BY id DESC LIMIT 1').get() ?? null;
+}
+
+/** Unix seconds of the start of the newest run of any outcome (the schedule counts from it). */
+export function lastBackupStartedAt(db: Db): number | null {
+  return db.prepare<[], { t: number | null }>('SELECT MAX(started_at) AS t FROM backup_runs').get()?.t ?? null;
+}
+
+/** Unix seconds of the end of the newest run that kept a copy on this machine (ok or partial). */
+export function lastGoodBackupAt(db: Db): number | null {
+  return db.prepare<[], { t: number | null }>("SELECT MAX(finished_at) AS t FROM backup_runs WHERE status IN ('ok','partial')").get()?.t ?? null;
+}
+
+/** The newest runs (newest first) and the copies they made. */
+export function recentBackupRuns(db: Db, limit: number): { runs: BackupRunRow[]; copies: BackupCopyRow[] } {
+  const runs = db.prepare<[number], BackupRunRow>('SELECT * FROM backup_runs ORDER BY id DESC LIMIT ?').all(limit);
+  const copies = db.prepare<[number], BackupCopyRow>('SELECT * FROM backup_copies WHERE run_id IN (SELECT id FROM backup_runs ORDER BY id DESC LIMIT ?)').all(limit);
+  return { runs, copies };
+}
