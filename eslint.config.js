@@ -1,5 +1,6 @@
-// Lint: typescript-eslint's type-aware recommended rules, plus two house rules: no `any`, and no
-// type assertions (`as`) without an eslint-disable comment that gives the reason after `--`.
+// Lint: typescript-eslint's type-aware recommended rules, plus three house rules: no `any`, no
+// type assertions (`as`) without an eslint-disable comment that gives the reason after `--`, and
+// the wall clock read only in clock.ts.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -19,6 +20,18 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       // node:test's test()/describe() return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] }],
+    },
+  },
+  {
+    // Only clock.ts reads the wall clock (src/clock.ts for the core and the shell, renderer/src/clock.ts
+    // for the GUI): everything else takes a Clock, so tests move time instead of sleeping.
+    files: ['src/**/*.ts', 'electron/**/*.ts', 'renderer/src/**/*.ts', 'renderer/src/**/*.tsx'],
+    ignores: ['src/clock.ts', 'renderer/src/clock.ts', '**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read the time from a Clock (src/clock.ts), not Date.now().' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from a Clock (src/clock.ts), not new Date().' },
+      ],
     },
   },
   {

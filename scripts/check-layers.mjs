@@ -13,7 +13,10 @@ const root = resolve(new URL('..', import.meta.url).pathname);
  *  and any folder of a lower layer. `contract` is the wire contract the renderer shares. */
 export const LAYERS = [
   ['src/contract'],
-  ['src/clock.ts', 'src/ids.ts', 'src/version.ts', 'src/log', 'src/process'],
+  ['src/clock.ts'],
+  ['src/ids.ts', 'src/version.ts'],
+  ['src/log'],
+  ['src/process'],
   ['src/store'],
   ['src/secrets'],
   ['src/engine'],

@@ -1,6 +1,7 @@
 // Prefixed ids that sort by creation time: `<prefix>_` + 10 chars of millisecond time + 16 random
 // chars (Crockford base32, like ULID). Within one millisecond the random part is incremented, so
 // ids made by one process are strictly increasing even in a tight loop.
+import { systemClock } from './clock.js';
 import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -37,7 +38,7 @@ function increment(digits: number[]): number[] {
   return freshRandom(); // 32^16 ids in one ms cannot happen; wrap defensively
 }
 
-export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
+export function newId(prefix: IdPrefix, nowMs: number = systemClock.now()): string {
   if (nowMs <= lastTime) {
     lastRandom = increment(lastRandom);
   } else {

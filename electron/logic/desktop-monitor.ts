@@ -5,7 +5,7 @@
 // is news. No electron here: the sinks are the thin tray.ts and notifications-native.ts.
 import { unixSeconds } from '../../src/clock.js';
 import type { Logger } from '../../src/log/logger.js';
-import type { AdminEvent } from '../../src/service/admin-events.js';
+import type { AdminEvent } from '../../src/jobs/admin-events.js';
 import type { ServiceContext } from '../../src/service/context.js';
 import { recoveryKitConfirmedAt } from '../../src/secrets/recovery-kit.js';
 import type { DesktopStateFile } from './desktop-state.js';

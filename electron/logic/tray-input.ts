@@ -1,8 +1,8 @@
 // From the core's own status objects (what GET /admin/backups/status and the drill status return)
 // to the tray's input. Kept apart from trayModel so the model's table test can enumerate plain
 // flags, while this mapping is tested against a real running core.
-import type { BackupStatus } from '../../src/backup/backup-service.js';
-import type { DrillStatus, DrillSummary } from '../../src/drill/drill-service.js';
+import type { BackupStatus } from '../../src/contract/backups.js';
+import type { DrillStatus, DrillSummary } from '../../src/contract/drills.js';
 import { BACKUP_FAILED, DISK_FULL_ALERT, DISK_LOW_ALERT, KEYCHAIN_ALERT, SECRETS_IN_FILE_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, isKnownAlert, offsiteTargetOf } from './alert-keys.js';
 import type { TrayInput } from './tray-model.js';
 

@@ -1,6 +1,5 @@
 // The composition root: one data dir in, a running appliance out. Order matters: the store is
 // migrated and every leftover task is recovered (LMSP §11.3) before the port opens.
-import { AdminEvents } from '../service/admin-events.js';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { systemClock, unixSeconds, type Clock } from '../clock.js';
@@ -29,11 +28,15 @@ import { secretsFileAlerts } from './secrets-in-file.js';
 import { KeychainWatch } from './keychain-watch.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { Vault } from '../secrets/vault.js';
-import { BackupService } from '../backup/backup-service.js';
+import { AdminEvents } from '../jobs/admin-events.js';
+import { BackupJobs } from '../jobs/backups.js';
+import { DrillJobs } from '../jobs/drills.js';
+import { Jobs } from '../jobs/jobs.js';
+import { settleLeftovers, type LeftoverReport } from '../jobs/leftovers.js';
+import { RestoreJobs } from '../jobs/restores.js';
 import { ensureLocalRepository } from '../backup/repositories.js';
 import { reconcilePassphraseAtStart } from '../backup/passphrase-reconcile.js';
 import { backupHealthChecks } from './backup-health-checks.js';
-import { DrillService } from '../drill/drill-service.js';
 import { drillHealthChecks } from './drill-health-checks.js';
 import { coreHealthChecks } from './health-checks.js';
 import { acquireInstanceLock } from './instance-lock.js';
@@ -69,9 +72,12 @@ export interface Appliance {
   port: number;
   ctx: ServiceContext;
   recovery: RecoveryReport;
+  /** Backup, drill and restore runs a crash had left `running`, settled before the port opened. */
+  leftovers: LeftoverReport;
   /** A fresh one-time GUI login URL (the previous one stops working). */
   loginUrl(): string;
-  close(): Promise<void>;
+  /** Stops everything; the running jobs get `jobsWaitMs` (default 15 s) to end before it goes on. */
+  close(options?: { jobsWaitMs?: number }): Promise<void>;
 }
 
 export async function startAppliance(options: ApplianceOptions): Promise<Appliance> {
@@ -113,6 +119,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const ledger = new TaskLedger(db, clock, hub, disk);
     const recovery = recoverTasks(db, ledger);
     if (recovery.examined > 0) logger.info('restart recovery', { examined: recovery.examined, moved: recovery.moved.length });
+    const leftovers = await settleLeftovers({ db, dataDir, clock, logger, secretsFor: (dir) => secretStore.forDataDir?.(dir) ?? null });
 
     let settings = readSettings(db);
     const engine = options.engine ? options.engine(settings) : new LlamaEngine(engineOptions(settings));
@@ -124,20 +131,19 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     });
     cleanups.unshift(() => runner.stop());
 
-    const adminEvents = new AdminEvents();
+    const adminEvents = new AdminEvents(clock);
+    const jobs = new Jobs({ clock, logger });
+    let jobsWaitMs = 15_000;
     watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));
     const ctx: ServiceContext = {
       db, clock, logger, ledger, hub, runner, models, bootId, disk,
       creates: new CreateBatcher(ledger),
       dataDir,
       secrets: { store: secretStore, master, vault },
-      backups: new BackupService({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, events: adminEvents, liveAlerts: () => [...disk.alerts(), ...secretsFileAlerts(opened, startedAt)] }),
-      // Closures over ctx: they run only once the appliance is up.
-      drills: new DrillService({
-        db, dataDir, clock, logger, store: secretStore, settings: () => settings,
-        backupRunning: () => ctx.backups.status().running,
-        publish: (type, data) => ctx.adminEvents.publish(type, data),
-      }),
+      jobs,
+      backups: new BackupJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents, liveAlerts: () => [...disk.alerts(), ...secretsFileAlerts(opened, startedAt)] }),
+      drills: new DrillJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents }),
+      restores: new RestoreJobs({ db, clock, jobs, events: adminEvents }),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
       login: new LoginCodes(options.loginCode),
@@ -161,10 +167,10 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     ctx.address.port = port;
     const url = `http://${ctx.address.host.includes(':') ? `[${ctx.address.host}]` : ctx.address.host}:${port}`;
     runner.start();
-    ctx.backups.start();
-    cleanups.unshift(() => ctx.backups.stop());
-    ctx.drills.start();
-    cleanups.unshift(() => ctx.drills.stop());
+    jobs.startSchedules();
+    // Before the server and the store close: every job this appliance started is aborted and
+    // waited for (restic removes its lock, a restore puts its target back).
+    cleanups.unshift(() => jobs.stop(jobsWaitMs));
     cleanups.unshift(startHousekeeping(ctx));
     writeServiceFile(dataDir, { pid: process.pid, port, url });
     cleanups.unshift(() => removeServiceFile(dataDir));
@@ -176,8 +182,12 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       port,
       ctx,
       recovery,
+      leftovers,
       loginUrl: () => `${url}/login?code=${ctx.login.issue()}`,
-      close: () => (closing ??= runCleanups(cleanups, logger)),
+      close: (closeOptions) => {
+        if (closeOptions?.jobsWaitMs !== undefined) jobsWaitMs = closeOptions.jobsWaitMs;
+        return (closing ??= runCleanups(cleanups, logger));
+      },
     };
   } catch (err) {
     await runCleanups(cleanups, logger);

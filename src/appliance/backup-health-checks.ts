@@ -3,7 +3,7 @@
 import { findRestic } from '../backup/restic/index.js';
 import { unixSeconds } from '../clock.js';
 import type { ServiceContext } from '../service/context.js';
-import type { HealthCheck } from '../service/routes/health.js';
+import type { HealthCheck } from '../service/health-check.js';
 
 export function backupHealthChecks(ctx: ServiceContext): HealthCheck[] {
   return [

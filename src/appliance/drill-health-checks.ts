@@ -4,7 +4,7 @@
 import { unixSeconds } from '../clock.js';
 import { lastFinishedRun } from '../drill/drill-runs.js';
 import type { ServiceContext } from '../service/context.js';
-import type { HealthCheck } from '../service/routes/health.js';
+import type { HealthCheck } from '../service/health-check.js';
 
 const STALE_S = 48 * 3600;
 

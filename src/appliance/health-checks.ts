@@ -3,7 +3,7 @@ import { recoveryKitConfirmedAt } from '../secrets/recovery-kit.js';
 import { VAULT_KEY } from '../secrets/secret-store.js';
 import type { ServiceContext } from '../service/context.js';
 import { diskFullSentence, formatBytes } from '../store/disk.js';
-import type { HealthCheck } from '../service/routes/health.js';
+import type { HealthCheck } from '../service/health-check.js';
 
 export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
   return [

@@ -3,7 +3,7 @@
 // whose "keep" key is not the current one belongs to a rotation that never persisted and is dropped
 // unused, so a crash at any point can never make Sanad remove the key it still needs.
 // Records live in `service_config` (`restic_old_keys:<repository>`); removal is retried at the start
-// of every rotation and after every backup run of the service (backup-service.ts).
+// of every rotation and after every backup run of the service (jobs/backups.ts).
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';

@@ -2,23 +2,15 @@
 // ones the user adds. Their secrets (S3 secret key, REST password) live in the vault under
 // `repo/<name>/…`; the table holds only what may be shown.
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import { RepositoryOptions, type RepositoryType } from '../contract/repositories.js';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Vault } from '../secrets/vault.js';
 import type { Db } from '../store/open.js';
 import { parseRcloneDestination } from './rclone-destination.js';
 
-export type RepositoryType = 'local' | 's3' | 'rest' | 'rclone';
-
-const Options = z.object({
-  region: z.string().min(1).max(64).optional(),
-  access_key_id: z.string().min(1).max(256).optional(),
-  cacert: z.string().min(1).max(4096).optional(),
-  user: z.string().min(1).max(256).optional(),
-  rclone_config: z.string().min(1).max(4096).optional(),
-});
-export type RepositoryOptions = z.infer<typeof Options>;
+export type { RepositoryOptions, RepositoryType } from '../contract/repositories.js';
+const Options = RepositoryOptions;
 
 export interface Repository {
   name: string;

@@ -168,7 +168,7 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
         time: new Date(clock.now()),
         ...(parent ? { parent } : {}),
         signal: attemptSignal,
-        // Four status lines a second: what the live progress events (backup-service.ts) pass on.
+        // Four status lines a second: what the live progress events (jobs/backups.ts) pass on.
         progressPerSecond: 4,
         onProgress,
       });

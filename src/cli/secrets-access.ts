@@ -23,9 +23,9 @@ export async function secretStoreFor(dataDir: string, secretsFile: string | unde
     const lock = tryFileLock(join(dataDir, 'instance.lock'));
     if (!lock) {
       // A serve holds the data dir and is starting: its first start makes the secrets.
-      const deadline = Date.now() + WAIT_FOR_SERVE_MS;
+      const deadline = systemClock.now() + WAIT_FOR_SERVE_MS;
       while (!secretsInitialized(db)) {
-        if (Date.now() > deadline) throw new CliError(`Another Sanad holds ${dataDir} and has not made its secrets yet; try again in a moment.`);
+        if (systemClock.now() > deadline) throw new CliError(`Another Sanad holds ${dataDir} and has not made its secrets yet; try again in a moment.`);
         await new Promise((r) => setTimeout(r, 200));
       }
       return;

@@ -13,6 +13,7 @@ import { sha256File } from './hash-file.js';
 
 export type ModelStatus = 'available' | 'missing' | 'changed';
 
+/** Must stay assignable to the wire contract's Model (src/contract/tasks.ts): checked in routes/models.ts. */
 export interface ModelObject {
   id: string;
   object: 'model';

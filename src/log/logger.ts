@@ -2,6 +2,7 @@
 // Every entry passes through redaction: known secret-bearing keys are masked, and any string
 // registered with `addSecret` is replaced wherever it appears, so a token or passphrase that
 // slips into a message still never reaches a log.
+import { systemClock } from '../clock.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -67,7 +68,7 @@ export function createLogger(options: {
 
   function write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
     if (ORDER[level] < min) return;
-    const entry: Record<string, unknown> = { time: new Date().toISOString(), level, msg: scrub(msg) };
+    const entry: Record<string, unknown> = { time: new Date(systemClock.now()).toISOString(), level, msg: scrub(msg) };
     for (const [k, v] of Object.entries(fields ?? {})) entry[k] = SECRET_KEYS.test(k) ? '[redacted]' : redact(v, 1);
     // Both forms are made from the redacted entry; the text one is scrubbed once more as a whole.
     sink(format === 'json' ? JSON.stringify(entry) : scrub(textLine(entry)));

@@ -3,11 +3,10 @@
 // dir's secrets into the keychain, last. Any failure puts DIR back as it was (absent or empty)
 // and leaves no keychain entry for it; the live data dir is only ever read.
 import { rm } from 'node:fs/promises';
-import { silentLogger, type Logger } from '../log/logger.js';
+import { silentLogger } from '../log/logger.js';
 import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
-import { CheckList, RestoreStopped, type RestoreCheck } from './checks.js';
-import type { RepositorySource } from './open-repository.js';
+import { CheckList, RestoreStopped } from './checks.js';
 import type { RestoreProgress } from './restore-progress.js';
 import type { RestoreRequest, RestoreResult } from './restore-request.js';
 import { restoreSteps, type StepState } from './restore-steps.js';

@@ -1,7 +1,7 @@
 // The one owner of the restore_runs table: the restores the service starts (the GUI's), so one that
 // is running can be followed, one that ended can still be read after a restart, and one that a crash
 // cut short is found at the next start (jobs/leftovers.ts) and its target put back.
-import { z } from 'zod';
+import { RestoreResult as RestoreResultSchema } from '../contract/restore.js';
 import type { Db } from '../store/open.js';
 import type { RestoreResult } from './restore-request.js';
 
@@ -57,13 +57,11 @@ export function pruneRestoreRuns(db: Db, keep: number): void {
   db.prepare("DELETE FROM restore_runs WHERE status != 'running' AND id NOT IN (SELECT id FROM restore_runs ORDER BY started_at DESC LIMIT ?)").run(keep);
 }
 
-const Result = z.object({ ok: z.boolean() }).passthrough();
-
 /** The stored result, if it is one (a row written by this version always is). */
-export function storedResult(row: RestoreRunRow): Record<string, unknown> | null {
+export function storedResult(row: RestoreRunRow): RestoreResult | null {
   if (row.result === null) return null;
   try {
-    const parsed = Result.safeParse(JSON.parse(row.result));
+    const parsed = RestoreResultSchema.safeParse(JSON.parse(row.result));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -2,6 +2,7 @@
 // sealed with the vault key (vault-crypto.ts), so the SQLite file never holds one in plain text.
 // `service_config.vault_key_id` names the key that sealed the vault; a write with any other key is
 // refused, so one vault never mixes two keys (rotation re-seals everything in one transaction).
+import { systemClock, unixSeconds, type Clock } from '../clock.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/open.js';
 import { assertVaultKey, openValue, sealValue, vaultKeyId, type SealedValue } from './vault-crypto.js';
@@ -34,8 +35,9 @@ export function writeVaultKeyId(db: Db, id: string, nowS: number): void {
   ).run(VAULT_KEY_ID_CONFIG, id, nowS);
 }
 
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
+/** The vault's timestamps (updated_at) on the given clock. */
+export function nowSeconds(clock: Clock = systemClock): number {
+  return unixSeconds(clock);
 }
 
 export class Vault {
@@ -47,7 +49,7 @@ export class Vault {
   private readonly remove: Statement<[string]>;
   private readonly selectNames: Statement<[], { name: string }>;
 
-  constructor(private readonly db: Db, key: Buffer) {
+  constructor(private readonly db: Db, key: Buffer, private readonly clock: Clock = systemClock) {
     assertVaultKey(key);
     // A private copy: a caller that zeroes its buffer afterwards must not break the vault.
     this.key = Buffer.from(key);
@@ -76,11 +78,11 @@ export class Vault {
         // is already stored opens with it.
         const any = this.selectAny.get();
         if (any) openValue(this.key, any.name, any);
-        writeVaultKeyId(this.db, this.keyId, nowSeconds());
+        writeVaultKeyId(this.db, this.keyId, nowSeconds(this.clock));
       } else if (recorded !== this.keyId) {
         throw new VaultKeyMismatchError(recorded, this.keyId);
       }
-      this.upsert.run({ name, ...sealed, updated_at: nowSeconds() });
+      this.upsert.run({ name, ...sealed, updated_at: nowSeconds(this.clock) });
     }).immediate();
   }
 

@@ -1,9 +1,11 @@
 // Everything a route needs, built once by the appliance (composition root).
-import type { AdminEvents } from './admin-events.js';
+import type { AdminEvents } from '../jobs/admin-events.js';
+import type { BackupJobs } from '../jobs/backups.js';
+import type { DrillJobs } from '../jobs/drills.js';
+import type { Jobs } from '../jobs/jobs.js';
+import type { RestoreJobs } from '../jobs/restores.js';
 import type { SwitchDataDir } from './switch-request.js';
-import type { BackupService } from '../backup/backup-service.js';
 import type { Clock } from '../clock.js';
-import type { DrillService } from '../drill/drill-service.js';
 import type { ModelRegistry } from '../engine/registry.js';
 import type { Logger } from '../log/logger.js';
 import type { MasterSecrets } from '../secrets/master-secrets.js';
@@ -17,7 +19,7 @@ import type { EventHub } from '../tasks/event-hub.js';
 import type { TaskLedger } from '../tasks/ledger.js';
 import type { TaskRunner } from '../tasks/runner.js';
 import type { LoginCodes } from './login-codes.js';
-import type { HealthCheck } from './routes/health.js';
+import type { HealthCheck } from './health-check.js';
 
 export interface ServiceSecrets {
   store: SecretStore;
@@ -31,8 +33,11 @@ export interface ServiceContext {
   /** The data dir's disk: full or not (writes answer 507 while it is), free space, its alerts. */
   disk: DiskState;
   secrets: ServiceSecrets;
-  backups: BackupService;
-  drills: DrillService;
+  /** The one owner of long-running work (jobs/jobs.ts); backups, drills and restores are its jobs. */
+  jobs: Jobs;
+  backups: BackupJobs;
+  drills: DrillJobs;
+  restores: RestoreJobs;
   clock: Clock;
   logger: Logger;
   ledger: TaskLedger;

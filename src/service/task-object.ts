@@ -1,18 +1,9 @@
 // The LMSP task resource as clients see it.
+import type { Task } from '../contract/tasks.js';
 import type { TaskRow } from '../tasks/types.js';
 
-export interface TaskObject {
-  id: string;
-  object: 'task';
-  status: TaskRow['status'];
-  response_id: string;
-  model: string;
-  on_restart: TaskRow['on_restart'];
-  created_at: number;
-  updated_at: number;
-  last_sequence_number: number;
-  error: { code: string; message: string } | null;
-}
+/** The task resource is the wire contract's (src/contract/tasks.ts). */
+export type TaskObject = Task;
 
 export function toTaskObject(t: TaskRow): TaskObject {
   return {

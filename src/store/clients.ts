@@ -2,10 +2,10 @@
 // its SHA-256 is stored. Lookup goes through the hash index, then a constant-time comparison.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newId } from '../ids.js';
+import { SCOPES, type Scope } from '../contract/clients.js';
 import type { Db } from './open.js';
 
-export const SCOPES = ['models:read', 'responses:write', 'tasks:read', 'tasks:write', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope };
 
 export function isScope(value: string): value is Scope {
   return SCOPES.some((s) => s === value);

@@ -1,35 +1,10 @@
 // Service settings (table `service_config`): typed, validated, with defaults. A value the user
 // never set reads as its default; writing validates first, so the table never holds nonsense.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { SettingsSchema } from '../contract/settings.js';
 import type { Db } from './open.js';
 
-export const SettingsSchema = z.object({
-  default_on_restart: z.enum(['fail', 'retry', 'resume']).default('fail'),
-  retention_days: z.number().int().min(1).max(3650).default(30),
-  idempotency_ttl_hours: z.number().int().min(1).max(24 * 30).default(24),
-  max_concurrent_generations: z.number().int().min(1).max(16).default(1),
-  model_idle_unload_seconds: z.number().int().min(10).max(86_400).default(600),
-  max_output_tokens_limit: z.number().int().min(16).max(1_000_000).default(8192),
-  requests_per_minute_per_client: z.number().int().min(10).max(1_000_000).default(1200),
-  // The backup schedule (src/backup/schedule.ts): hours between runs, and a pause the user can set.
-  backup_interval_hours: z.number().int().min(1).max(24 * 7).default(6),
-  backup_paused: z.boolean().default(false),
-  // The optional compressed offsite copy: an rclone folder ("remote:folder"), how many to keep
-  // (0 = all), and the rclone config file to use (else rclone's default).
-  offsite_copy_destination: z.string().min(3).max(4096).nullable().default(null),
-  offsite_copy_keep: z.number().int().min(0).max(1000).default(7),
-  offsite_copy_rclone_config: z.string().min(1).max(4096).nullable().default(null),
-  // Drills (src/drill/): a pause for the schedule, and t in the deep drill's rotating
-  // `restic check --read-data-subset=n/t` (every pack is read once in t deep drills).
-  // An offsite repository that stops answering mid-upload (src/backup/offsite-attempts.ts): an
-  // attempt without progress for this long ends, and is tried again this many times, waiting
-  // offsite_retry_backoff_seconds (×4 each time) in between.
-  offsite_stall_seconds: z.number().int().min(2).max(86_400).default(300),
-  offsite_retries: z.number().int().min(0).max(10).default(2),
-  offsite_retry_backoff_seconds: z.number().int().min(0).max(3600).default(15),
-  drill_paused: z.boolean().default(false),
-  drill_read_subset_total: z.number().int().min(1).max(256).default(8),
-});
+export { SettingsSchema } from '../contract/settings.js';
 
 export type Settings = z.infer<typeof SettingsSchema>;
 export type SettingKey = keyof Settings;

@@ -10,7 +10,7 @@ import { openAlerts } from '../../src/backup/alerts.js';
 import { ManualClock } from '../../src/clock.js';
 import { getDrillRun } from '../../src/drill/drill-runs.js';
 import { openStore } from '../../src/store/open.js';
-import type { AdminEvent } from '../../src/service/admin-events.js';
+import type { AdminEvent } from '../../src/jobs/admin-events.js';
 import { field, num, str, waitFor } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { backupNow } from './kit.js';

@@ -3,8 +3,8 @@
 // notification per occurrence (not one per poll), and the tray reads them from the core's status.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BackupStatus } from '../../src/backup/backup-service.js';
-import type { DrillStatus } from '../../src/drill/drill-service.js';
+import type { BackupStatus } from '../../src/contract/backups.js';
+import type { DrillStatus } from '../../src/contract/drills.js';
 import { planAlertNotices } from '../../electron/logic/notify-dedupe.js';
 import { trayInputFrom } from '../../electron/logic/tray-input.js';
 import { trayModel } from '../../electron/logic/tray-model.js';
@@ -12,7 +12,7 @@ import { trayModel } from '../../electron/logic/tray-model.js';
 const NOW = 1_800_000_000;
 const alert = (key: string, severity: 'critical' | 'warning', first = NOW - 60) => ({ key, severity, message: `${key} happened`, first_seen: first, last_seen: NOW, count: 1, resolved_at: null });
 const backups = (alerts: BackupStatus['alerts']): BackupStatus => ({
-  running: false, progress: null, paused: false, interval_hours: 6, next_run_at: null, last_run: null, last_ok_at: NOW - 3600,
+  running: false, progress: null, waiting_for: [], paused: false, interval_hours: 6, next_run_at: null, last_run: null, last_ok_at: NOW - 3600,
   repositories: [], alerts,
 });
 const drills: DrillStatus = { running: null, paused: false, last: { daily: { id: 1, kind: 'daily', trigger: 'schedule', verdict: 'PASS', started_at: NOW - 100, finished_at: NOW - 50 }, deep: null }, next_drill_at: null, next_deep_at: null };

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { BackupStatus } from '../../src/backup/backup-service.js';
-import type { DrillStatus } from '../../src/drill/drill-service.js';
+import type { BackupStatus } from '../../src/contract/backups.js';
+import type { DrillStatus } from '../../src/contract/drills.js';
 import { trayInputFrom } from '../../electron/logic/tray-input.js';
 import { fitTooltip, TOOLTIP_MAX, trayModel, type TrayInput, type TrayMenuItem, type TrayState } from '../../electron/logic/tray-model.js';
 
@@ -156,6 +156,7 @@ test('tray input from the core status: percent scale, offsite names, the latest 
   const backups: BackupStatus = {
     running: true,
     progress: { phase: 'upload', repository: 'local', percent: 0.4271, files_done: 1, total_files: 3, bytes_done: 10, total_bytes: 30 },
+    waiting_for: [],
     paused: false,
     interval_hours: 6,
     next_run_at: null,

@@ -11,7 +11,7 @@ import { backupDepsFor } from '../../src/backup/backup-deps.js';
 import { runBackup } from '../../src/backup/run-backup.js';
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
-import type { AdminEvent } from '../../src/service/admin-events.js';
+import type { AdminEvent } from '../../src/jobs/admin-events.js';
 import { field, num, str, waitFor, type Api } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';

@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { recordRepositoryResult, secretName } from '../../src/backup/repositories.js';
-import type { AdminEvent } from '../../src/service/admin-events.js';
+import type { AdminEvent } from '../../src/jobs/admin-events.js';
 import { field, str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';

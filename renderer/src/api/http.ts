@@ -58,7 +58,5 @@ export async function api<T>(method: Method, path: string, schema: z.ZodType<T, 
   return parsed.data;
 }
 
-/** A list answer of the API: `{object: 'list', data: [...]}`. */
-export function listOf<T extends z.ZodTypeAny>(item: T) {
-  return z.object({ data: z.array(item) }).passthrough();
-}
+/** A list answer of the API: `{object: 'list', data: [...]}` (the wire contract's). */
+export { listOf } from '../../../src/contract/list';

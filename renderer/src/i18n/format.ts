@@ -1,6 +1,7 @@
 // Dates, numbers, sizes and ages formatted for the GUI's language with Intl (Arabic gets Arabic
 // digits and month names; English gets en). Pure functions: the language is an argument.
 import type { Language } from './i18n';
+import { browserNow } from '../clock';
 
 const locale = (lng: Language): string => (lng === 'ar' ? 'ar' : 'en');
 
@@ -32,7 +33,7 @@ export function formatDateTime(lng: Language, unixSeconds: number): string {
 }
 
 /** How long ago (or from now), in the largest whole unit: "3 hours ago", "in 2 days". */
-export function formatRelative(lng: Language, unixSeconds: number, nowMs: number = Date.now()): string {
+export function formatRelative(lng: Language, unixSeconds: number, nowMs: number = browserNow()): string {
   const diff = unixSeconds - nowMs / 1000;
   const abs = Math.abs(diff);
   const rtf = new Intl.RelativeTimeFormat(locale(lng), { numeric: 'auto' });

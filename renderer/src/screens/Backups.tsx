@@ -3,13 +3,13 @@
 // the Settings screen), each repository's generations, the recent runs and the maintenance log.
 // Everything refreshes on `backup.finished`; nothing polls.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { ApiError, api } from '../api/http';
 import { href } from '../app/routes';
 import { ErrorNote } from '../components/ErrorNote';
 import { ProgressBar } from '../components/ProgressBar';
 import { formatDateTime, formatNumber, formatRelative } from '../i18n/format';
-import { defineStrings, useStrings } from '../i18n/i18n';
+import { useStrings } from '../i18n/i18n';
+import { BackupStarted } from '../../../src/contract/backups';
 import { useBackupRuns, useBackupStatus, type BackupStatus } from './backups/api';
 import { GenerationsTable } from './backups/GenerationsTable';
 import { MaintenanceLog } from './backups/MaintenanceLog';
@@ -17,65 +17,19 @@ import { backupProgressValue, progressStrings } from './backups/progress';
 import { CopyLine, RunBadge, RunsTable, runStatus } from './backups/RunsTable';
 import './recovery.css';
 import { useLiveProgress } from './use-live-progress';
-
-const ns = defineStrings('screen-backups', {
-  en: {
-    title: 'Backups',
-    now: 'Back up now',
-    starting: 'Starting…',
-    alreadyRunning: 'A backup is already running; its progress is shown here.',
-    progress: 'Backup progress',
-    lastRun: 'Last backup',
-    never: 'No backup yet.',
-    lastOk: 'Last good backup {{when}}',
-    nextRun: 'Next scheduled backup: {{date}}',
-    schedule: 'Schedule and retention',
-    every: 'A backup every {{interval}}',
-    paused: 'The schedule is paused: only “Back up now” makes backups.',
-    active: 'The schedule is on.',
-    change: 'Change the schedule in Settings',
-    retention: 'Kept in each repository: {{hourly}} hourly, {{daily}} daily, {{weekly}} weekly and {{monthly}} monthly snapshots; older ones are removed by maintenance.',
-    repositories: 'Generations per repository',
-    lastCopy: 'Last good copy {{when}}',
-    noCopy: 'No good copy yet',
-    failing: 'Failing',
-    disabled: 'Disabled',
-  },
-  ar: {
-    title: 'النسخ الاحتياطي',
-    now: 'انسخ احتياطيًا الآن',
-    starting: 'جارٍ البدء…',
-    alreadyRunning: 'هناك نسخ احتياطي قيد التشغيل بالفعل؛ يظهر تقدّمه هنا.',
-    progress: 'تقدّم النسخ الاحتياطي',
-    lastRun: 'آخر نسخة احتياطية',
-    never: 'لا توجد نسخة احتياطية بعد.',
-    lastOk: 'آخر نسخة سليمة {{when}}',
-    nextRun: 'النسخ المجدول التالي: {{date}}',
-    schedule: 'الجدول والاحتفاظ',
-    every: 'نسخة احتياطية كل {{interval}}',
-    paused: 'الجدول متوقف مؤقتًا: لا تُنشأ نسخ إلا بزر «انسخ احتياطيًا الآن».',
-    active: 'الجدول مفعّل.',
-    change: 'غيّر الجدول من الإعدادات',
-    retention: 'يُحتفظ في كل مستودع بـ {{hourly}} لقطة كل ساعة و{{daily}} يومية و{{weekly}} أسبوعية و{{monthly}} شهرية؛ وتحذف الصيانةُ ما هو أقدم.',
-    repositories: 'الأجيال في كل مستودع',
-    lastCopy: 'آخر نسخة سليمة {{when}}',
-    noCopy: 'لا توجد نسخة سليمة بعد',
-    failing: 'يفشل',
-    disabled: 'معطّل',
-  },
-});
+import { backupStrings } from './backups/strings';
 
 /** The fixed retention policy (src/backup/maintenance.ts RETENTION_POLICY). */
 const RETENTION = { hourly: 24, daily: 30, weekly: 8, monthly: 12 };
 
 function BackupNow({ status }: { status: BackupStatus | undefined }) {
-  const { t, language } = useStrings(ns);
+  const { t, language } = useStrings(backupStrings);
   const tp = useStrings(progressStrings).t;
   const client = useQueryClient();
   const progress = useLiveProgress('backup');
   const runs = useBackupRuns();
   const start = useMutation({
-    mutationFn: () => api('POST', '/admin/backups', z.object({ started: z.boolean() }).passthrough()),
+    mutationFn: () => api('POST', '/admin/backups', BackupStarted),
     onSuccess: () => {
       client.setQueryData<BackupStatus>(['backups', 'status'], (old) => old && { ...old, running: true });
       void client.invalidateQueries({ queryKey: ['backups', 'status'] });
@@ -85,7 +39,9 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
     },
   });
   const running = status?.running === true || progress !== null;
-  const busy = start.error instanceof ApiError && start.error.status === 409;
+  // Already running (another window, the schedule): the answer attaches to that run, shown here.
+  const busy = start.data?.attached === true || (start.error instanceof ApiError && start.error.status === 409);
+  const waiting = status?.waiting_for ?? [];
   const value = backupProgressValue(progress ?? status?.progress, tp) ?? { fraction: null, step: tp('working') };
   const last = runs.data?.data[0];
   return (
@@ -97,6 +53,7 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
         </button>
       </div>
       {busy && !running && <p className="warn">{t('alreadyRunning')}</p>}
+      {waiting.length > 0 && <p className="muted" data-testid="backup-waiting">{t(waiting.includes('restore') ? 'waitingRestore' : 'waitingMaintenance')}</p>}
       {start.error && !busy && <ErrorNote error={start.error} />}
       <div className="progress-slot" aria-live="polite">
         {running && (
@@ -127,7 +84,7 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
 }
 
 function Schedule({ status }: { status: BackupStatus | undefined }) {
-  const { t, language } = useStrings(ns);
+  const { t, language } = useStrings(backupStrings);
   const n = (v: number) => formatNumber(language, v);
   return (
     <section className="card" aria-labelledby="schedule-title">
@@ -150,7 +107,7 @@ function Schedule({ status }: { status: BackupStatus | undefined }) {
 }
 
 export function BackupsScreen(_props: { id: string | null }) {
-  const { t, language } = useStrings(ns);
+  const { t, language } = useStrings(backupStrings);
   const status = useBackupStatus();
   return (
     <div className="recovery-screen">

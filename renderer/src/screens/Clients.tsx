@@ -3,7 +3,7 @@
 import { ErrorNote } from '../components/ErrorNote';
 import { useStrings } from '../i18n/i18n';
 import { ClientTable } from './clients/ClientTable';
-import { useClients } from './clients/client-api';
+import { useClients } from './clients/api';
 import { PairForm } from './clients/PairForm';
 import { clientStrings } from './clients/strings';
 import { TokenForm } from './clients/TokenForm';

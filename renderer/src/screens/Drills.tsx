@@ -4,90 +4,32 @@
 // it ends. Everything refreshes on `drill.finished`; nothing polls.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { z } from 'zod';
 import { ApiError, api } from '../api/http';
 import { ErrorNote } from '../components/ErrorNote';
 import { ProgressBar } from '../components/ProgressBar';
 import { formatDateTime, formatDuration, formatNumber, formatRelative } from '../i18n/format';
-import { defineStrings, useStrings } from '../i18n/i18n';
-import { useDrillHistory, useDrillStatus, type DrillRun, type DrillStatus } from './drills/api';
+import { useStrings } from '../i18n/i18n';
+import { DrillStarted, useDrillHistory, useDrillStatus, type DrillRun, type DrillStatus } from './drills/api';
 import { checkLabel, checkStrings, parseCheckName } from './drills/check-names';
 import { DrillChecklist, VerdictBadge } from './drills/DrillChecklist';
 import { drillProgressValue } from './drills/progress';
 import './recovery.css';
 import { useLiveProgress } from './use-live-progress';
-
-const ns = defineStrings('screen-drills', {
-  en: {
-    title: 'Drills',
-    intro: 'A drill proves the backups can be restored, without restoring over anything. Daily: the newest generation is opened and checked. Deep: also a share of all stored data is read back and a restore is rehearsed.',
-    runDaily: 'Run daily drill',
-    runDeep: 'Run deep drill',
-    starting: 'Starting…',
-    busy: 'A drill is already running; its progress is shown here.',
-    progress: 'Drill progress',
-    checking: 'Check {{n}} of {{total}}: {{check}}',
-    lastDaily: 'Last daily drill',
-    lastDeep: 'Last deep drill',
-    none: 'none yet',
-    nextDaily: 'Next daily drill: {{date}}',
-    nextDeep: 'Next deep drill: {{date}}',
-    paused: 'Scheduled drills are paused; change it in Settings.',
-    history: 'History',
-    empty: 'No drill has run yet.',
-    daily: 'Daily',
-    deep: 'Deep',
-    took: 'took {{duration}}',
-    running: 'running',
-    interrupted: 'stopped before it ended',
-    counts: '{{pass}} passed, {{fail}} failed, {{unverified}} unverified',
-    onlyRepo: 'only “{{repo}}”',
-    schedule: 'scheduled',
-    api: 'started here or by the API',
-    cli: 'command line',
-  },
-  ar: {
-    title: 'اختبارات الاستعادة',
-    intro: 'يُثبت الاختبار أن النسخ الاحتياطية قابلة للاستعادة دون الكتابة فوق أي شيء. اليومي: يُفتح أحدث جيل ويُفحص. العميق: تُقرأ أيضًا حصة من كل البيانات المخزّنة ويُجرى تمرين استعادة.',
-    runDaily: 'شغّل الاختبار اليومي',
-    runDeep: 'شغّل الاختبار العميق',
-    starting: 'جارٍ البدء…',
-    busy: 'هناك اختبار قيد التشغيل بالفعل؛ يظهر تقدّمه هنا.',
-    progress: 'تقدّم الاختبار',
-    checking: 'الفحص {{n}} من {{total}}: {{check}}',
-    lastDaily: 'آخر اختبار يومي',
-    lastDeep: 'آخر اختبار عميق',
-    none: 'لا يوجد بعد',
-    nextDaily: 'الاختبار اليومي التالي: {{date}}',
-    nextDeep: 'الاختبار العميق التالي: {{date}}',
-    paused: 'الاختبارات المجدولة متوقفة مؤقتًا؛ غيّر ذلك من الإعدادات.',
-    history: 'السجل',
-    empty: 'لم يُجرَ أي اختبار بعد.',
-    daily: 'يومي',
-    deep: 'عميق',
-    took: 'استغرق {{duration}}',
-    running: 'قيد التشغيل',
-    interrupted: 'توقف قبل أن ينتهي',
-    counts: 'نجح {{pass}}، فشل {{fail}}، غير مؤكَّد {{unverified}}',
-    onlyRepo: '«{{repo}}» فقط',
-    schedule: 'مجدول',
-    api: 'بدأ من هنا أو من الواجهة البرمجية',
-    cli: 'سطر الأوامر',
-  },
-});
+import { drillStrings } from './drills/strings';
 
 const TRIGGERS = { schedule: 'schedule', api: 'api', cli: 'cli' } as const;
 const isTrigger = (s: string): s is keyof typeof TRIGGERS => Object.hasOwn(TRIGGERS, s);
 
 function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStarted: (id: number) => void }) {
-  const { t, language } = useStrings(ns);
+  const { t, language } = useStrings(drillStrings);
   const names = useStrings(checkStrings).t;
   const client = useQueryClient();
   const progress = useLiveProgress('drill');
   const start = useMutation({
-    mutationFn: (deep: boolean) => api('POST', '/admin/drills', z.object({ id: z.number() }).passthrough(), { deep }),
+    mutationFn: (deep: boolean) => api('POST', '/admin/drills', DrillStarted, { deep }),
     onSuccess: (res) => {
-      onStarted(res.id);
+      // A drill asked for during a backup waits for it: it has no id until it starts.
+      if (res.id !== null) onStarted(res.id);
       void client.invalidateQueries({ queryKey: ['drills'] });
     },
     onError: (error) => {
@@ -96,6 +38,7 @@ function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStar
   });
   const running = status?.running != null || progress !== null;
   const busy = start.error instanceof ApiError && start.error.status === 409;
+  const waiting = (status?.running?.waiting_for.length ?? 0) > 0;
   const describe = (check: string, index: number, total: number) =>
     t('checking', { n: formatNumber(language, index), total: formatNumber(language, total), check: checkLabel(parseCheckName(check), names) });
   const value = drillProgressValue(progress ?? status?.running?.progress, describe) ?? { fraction: null };
@@ -127,6 +70,7 @@ function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStar
         </button>
       </div>
       {busy && !running && <p className="warn">{t('busy')}</p>}
+      {waiting && <p className="muted" data-testid="drill-waiting">{t('waitingBackup')}</p>}
       {start.error && !busy && <ErrorNote error={start.error} />}
       <div className="progress-slot" aria-live="polite">
         {running && (
@@ -159,7 +103,7 @@ function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStar
 }
 
 function HistoryItem({ run, open, onToggle }: { run: DrillRun; open: boolean; onToggle: (open: boolean) => void }) {
-  const { t, language } = useStrings(ns);
+  const { t, language } = useStrings(drillStrings);
   const count = (s: 'pass' | 'fail' | 'unverified') => formatNumber(language, run.checks.filter((c) => c.status === s).length);
   return (
     <li data-testid={`drill-${run.id}`} data-verdict={run.verdict ?? ''}>
@@ -184,7 +128,7 @@ function HistoryItem({ run, open, onToggle }: { run: DrillRun; open: boolean; on
 }
 
 export function DrillsScreen(_props: { id: string | null }) {
-  const { t } = useStrings(ns);
+  const { t } = useStrings(drillStrings);
   const status = useDrillStatus();
   const history = useDrillHistory();
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());

@@ -3,7 +3,7 @@
 import { ErrorNote } from '../components/ErrorNote';
 import { useStrings } from '../i18n/i18n';
 import { AddModelForm } from './models/AddModelForm';
-import { useModels } from './models/model-api';
+import { useModels } from './models/api';
 import { ModelTable } from './models/ModelTable';
 import { modelStrings } from './models/strings';
 import './models.css';

@@ -3,7 +3,7 @@
 import { ErrorNote } from '../components/ErrorNote';
 import { useStrings } from '../i18n/i18n';
 import { AddTarget } from './offsite/AddTarget';
-import { useTargets } from './offsite/offsite-api';
+import { useTargets } from './offsite/api';
 import { OffsiteCopySection } from './offsite/OffsiteCopyForm';
 import { offsiteStrings } from './offsite/strings';
 import { TargetCard } from './offsite/TargetCard';

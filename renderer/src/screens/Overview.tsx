@@ -7,7 +7,7 @@ import { AlertsCard } from './overview/AlertsCard';
 import { BackupsCard } from './overview/BackupsCard';
 import { DrillCard } from './overview/DrillCard';
 import { FirstRunChecklist } from './overview/FirstRunChecklist';
-import { useAdminStatus, useAlerts, useBackupStatus, useDrillStatus } from './overview/queries';
+import { useAdminStatus, useAlerts, useBackupStatus, useDrillStatus } from './overview/api';
 import { ServiceCard } from './overview/ServiceCard';
 import { overviewStrings } from './overview/strings';
 import { useNowSeconds } from './overview/use-now';

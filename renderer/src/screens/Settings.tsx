@@ -5,7 +5,7 @@ import { useStrings } from '../i18n/i18n';
 import { Diagnostics } from './settings/Diagnostics';
 import { LanguagePicker } from './settings/LanguagePicker';
 import { PassphraseRotation } from './settings/PassphraseRotation';
-import { useSettings } from './settings/queries';
+import { useSettings } from './settings/api';
 import { RecoveryKit } from './settings/RecoveryKit';
 import { Retention } from './settings/Retention';
 import { ScheduleForm } from './settings/ScheduleForm';

@@ -5,7 +5,7 @@
 // Each client may have only a bounded amount of unsent output: one that cannot keep up is
 // disconnected (it reconnects and re-reads the status) rather than letting the process grow.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AdminEvent } from '../admin-events.js';
+import type { AdminEvent } from '../../jobs/admin-events.js';
 import type { ServiceContext } from '../context.js';
 import { secured, type RouteKit } from './kit.js';
 

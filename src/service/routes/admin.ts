@@ -1,5 +1,8 @@
 // /admin: what the GUI (and scripts with an admin token) use to run the appliance. Every route
 // needs the `admin` scope (or the GUI session) and passes the Host/Origin check.
+import type { AdminStatus } from '../../contract/status.js';
+import type { ClientInfo, ClientRevoked, NewClient, PairingCode } from '../../contract/clients.js';
+import type { Settings } from '../../contract/settings.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { unixSeconds } from '../../clock.js';
@@ -33,22 +36,25 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   app.post('/admin/pairing-codes', { preHandler: admin }, async (req, reply) => {
     const body = parse(PairingBody, req.body);
-    return reply.code(201).send(createPairingCode(ctx.db, body.scopes, body.ttl_s, now()));
+    const answer: PairingCode = createPairingCode(ctx.db, body.scopes, body.ttl_s, now());
+    return reply.code(201).send(answer);
   });
 
-  app.get('/admin/clients', { preHandler: admin }, async () => ({ object: 'list', data: listClients(ctx.db) }));
+  app.get('/admin/clients', { preHandler: admin }, async (): Promise<{ object: 'list'; data: ClientInfo[] }> => ({ object: 'list', data: listClients(ctx.db) }));
 
   app.post('/admin/clients', { preHandler: admin }, async (req, reply) => {
     const body = parse(ClientBody, req.body);
     const made = createClient(ctx.db, body.name, body.scopes, now());
     ctx.adminEvents.publish('clients.changed', { client_id: made.client.id, change: 'created' });
-    return reply.code(201).send({ client_id: made.client.id, token: made.token, scopes: made.client.scopes });
+    const answer: NewClient = { client_id: made.client.id, token: made.token, scopes: made.client.scopes };
+    return reply.code(201).send(answer);
   });
 
   app.post<{ Params: { id: string } }>('/admin/clients/:id/revoke', { preHandler: admin }, async (req) => {
     if (!revokeClient(ctx.db, req.params.id, now())) throw notFound(`Client ${req.params.id}`, 'client_not_found');
     ctx.adminEvents.publish('clients.changed', { client_id: req.params.id, change: 'revoked' });
-    return { id: req.params.id, revoked: true };
+    const answer: ClientRevoked = { id: req.params.id, revoked: true };
+    return answer;
   });
 
   app.post('/admin/models', { preHandler: admin }, async (req, reply) => {
@@ -67,7 +73,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
     return { id: req.params.id, object: 'model.deleted', deleted: true };
   });
 
-  app.get('/admin/settings', { preHandler: admin }, async () => ctx.settings());
+  app.get('/admin/settings', { preHandler: admin }, async (): Promise<Settings> => ctx.settings());
 
   app.patch('/admin/settings', { preHandler: admin }, async (req) => {
     const patch = parse(SettingsSchema.partial().strict(), req.body);
@@ -82,7 +88,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
     return ctx.updateSettings(patch);
   });
 
-  app.get('/admin/status', { preHandler: admin }, async () => ({
+  app.get('/admin/status', { preHandler: admin }, async (): Promise<AdminStatus> => ({
     service: { address: `http://${ctx.address.host}:${ctx.address.port}`, loaded_model: ctx.loadedModel(), data_dir: ctx.dataDir },
     secrets: { store: ctx.secrets.store.kind, recovery_kit_confirmed_at: recoveryKitConfirmedAt(ctx.db) },
     tasks: { running: ctx.runner.runningCount(), queued: ctx.runner.queuedCount(), by_status: countTasksByStatus(ctx.db) },

@@ -1,4 +1,6 @@
 // /admin routes for backups, repositories and alerts (what the GUI's Backups and Offsite screens use).
+import type { BackupRuns, BackupStarted, BackupStatus } from '../../contract/backups.js';
+import type { ProbeResult, Repository as ShownRepository } from '../../contract/repositories.js';
 import { recentBackupRuns } from '../../backup/backup-runs.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -47,6 +49,8 @@ function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown
   throw badRequest(`Invalid value for ${path.join('.') || 'the body'}: ${issue?.message ?? 'invalid'}.`, path.join('.') || null);
 }
 
+const StartBody = z.object({ queue: z.boolean().optional() }).strict();
+
 export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
   const admin = secured(kit, 'admin');
@@ -57,25 +61,39 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
 
   app.get('/admin/backups', { preHandler: admin }, async () => {
     const { runs, copies } = recentBackupRuns(ctx.db, 50);
-    return { object: 'list', data: runs, copies };
+    const answer: BackupRuns = { object: 'list', data: runs, copies };
+    return answer;
   });
 
-  app.post('/admin/backups', { preHandler: admin }, async (_req, reply) => {
-    if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is already running; wait for it to finish.');
-    // Started, not awaited: progress is in GET /admin/backups/status.
-    ctx.backups.run('manual').catch((err: unknown) => {
+  // Started, not awaited: progress is in GET /admin/backups/status. While one runs, the answer
+  // attaches to it (the GUI follows that run), or with {"queue": true} one more runs right after it.
+  app.post('/admin/backups', { preHandler: admin }, async (req, reply) => {
+    const body = StartBody.safeParse(req.body ?? {});
+    if (!body.success) throw badRequest('Send {} to back up now, or {"queue": true} to run one more after the running backup.', 'queue');
+    const failed = (err: unknown): void => {
       if (!(err instanceof BackupBusyError)) ctx.logger.warn('manual backup failed', { error: err instanceof Error ? err.message : String(err) });
-    });
-    return reply.code(202).send({ started: true });
+    };
+    const running = ctx.backups.attach();
+    let answer: BackupStarted;
+    if (running && body.data.queue === true) {
+      ctx.backups.runAfter('manual').catch(failed);
+      answer = { started: false, attached: false, queued: true };
+    } else if (running) {
+      answer = { started: false, attached: true, queued: false };
+    } else {
+      ctx.backups.run('manual').catch(failed);
+      answer = { started: true, attached: false, queued: false };
+    }
+    return reply.code(202).send(answer);
   });
 
-  app.get('/admin/backups/status', { preHandler: admin }, async () => ctx.backups.status());
+  app.get('/admin/backups/status', { preHandler: admin }, async (): Promise<BackupStatus> => ctx.backups.status());
 
   // A full disk cannot be written to the alert table: its alert is live (store/disk-state.ts).
   app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: [...ctx.backups.liveAlerts(), ...allAlerts(ctx.db)] }));
 
   // has_secret says whether a secret is in the vault; the secret itself is never sent back.
-  const shown = (repo: Repository) => ({ ...repo, has_secret: hasRepositorySecret(ctx.secrets.vault, repo.name) });
+  const shown = (repo: Repository): ShownRepository => ({ ...repo, has_secret: hasRepositorySecret(ctx.secrets.vault, repo.name) });
 
   app.get('/admin/repositories', { preHandler: admin }, async () => ({ object: 'list', data: listRepositories(ctx.db).map(shown) }));
 
@@ -134,6 +152,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
     const result = await probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase));
     if (result.ok && repo.type !== 'local') noteOffsiteTested(ctx.db, unixSeconds(ctx.clock));
-    return { name: repo.name, ...result };
+    const answer: ProbeResult = { name: repo.name, ...result };
+    return answer;
   });
 }

@@ -1,5 +1,6 @@
 // GET /admin/diagnostics: the checks of `sanad doctor`, from the same code, for the GUI's
 // Settings → Diagnostics. Read-only like the command; its own port counts as served by itself.
+import type { DiagnosticList } from '../../contract/diagnostics.js';
 import type { FastifyInstance } from 'fastify';
 import { runDiagnostics } from '../../doctor/diagnostics.js';
 import { secured, type RouteKit } from './kit.js';
@@ -14,6 +15,7 @@ export function registerDiagnosticsRoutes(app: FastifyInstance, kit: RouteKit): 
       servingPort: ctx.address.port,
       clock: ctx.clock,
     });
-    return { object: 'list', ok: !data.some((c) => c.status === 'fail'), data };
+    const answer: DiagnosticList = { object: 'list', ok: !data.some((c) => c.status === 'fail'), data };
+    return answer;
   });
 }

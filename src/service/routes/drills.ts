@@ -1,5 +1,6 @@
 // /admin routes for drills (the GUI's Drills screen): start one (202 with its id; its progress and
 // end arrive on GET /admin/events as drill.progress / drill.finished), its status, the history.
+import type { DrillStarted, DrillStatus } from '../../contract/drills.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { getDrillRun, KEEP_RUNS, listDrillRuns } from '../../drill/drill-runs.js';
@@ -30,10 +31,13 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
       throw badRequest('Send {"deep": true|false, "repo": "NAME"} (both optional).', issue?.path.join('.') || null);
     }
     try {
-      const started = await ctx.drills.begin(body.data.deep === true ? 'deep' : 'daily', 'api', body.data.repo);
+      const kind = body.data.deep === true ? 'deep' : 'daily';
+      const started = await ctx.drills.begin(kind, 'api', body.data.repo);
       // Not awaited: the drill reports through the store, alerts and the event bus.
       started.done.catch((err: unknown) => ctx.logger.warn('drill failed to finish', { id: started.id, error: err instanceof Error ? err.message : String(err) }));
-      return await reply.code(202).send({ id: started.id, kind: body.data.deep === true ? 'deep' : 'daily' });
+      // A drill asked for during a backup waits for it (no id yet): the status shows it waiting.
+      const answer: DrillStarted = { id: started.id, kind, waiting_for: ctx.drills.status().running?.waiting_for ?? [] };
+      return await reply.code(202).send(answer);
     } catch (err) {
       if (err instanceof DrillBusyError) throw busy();
       if (err instanceof UnknownRepositoryError) throw notFound(`Repository ${body.data.repo ?? ''}`, 'repository_not_found');
@@ -43,7 +47,7 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
     }
   });
 
-  app.get('/admin/drills/status', { preHandler: admin }, async () => ctx.drills.status());
+  app.get('/admin/drills/status', { preHandler: admin }, async (): Promise<DrillStatus> => ctx.drills.status());
 
   app.get<{ Params: { id: string } }>('/admin/drills/:id', { preHandler: admin }, async (req) => {
     const id = /^[1-9][0-9]{0,15}$/.test(req.params.id) ? Number(req.params.id) : null;

@@ -1,19 +1,10 @@
 // /health/live (the process serves) and /health/ready (every check passes; 503 names the ones
 // that do not). Other parts of the appliance add checks (keychain, restic, backups, drills).
 import type { FastifyInstance } from 'fastify';
+import type { CheckResult, HealthCheck } from '../health-check.js';
 import type { RouteKit } from './kit.js';
 
-export interface CheckResult {
-  ok: boolean;
-  detail: string;
-  /** A warning is reported but does not make the service unready. */
-  severity?: 'error' | 'warning';
-}
-
-export interface HealthCheck {
-  name: string;
-  run(): Promise<CheckResult> | CheckResult;
-}
+export type { CheckResult, HealthCheck } from '../health-check.js';
 
 export async function runChecks(checks: readonly HealthCheck[]): Promise<{ ready: boolean; checks: Record<string, CheckResult> }> {
   const results: Record<string, CheckResult> = {};

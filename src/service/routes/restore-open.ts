@@ -4,6 +4,7 @@
 // restore's verified target. The restart is the host's job (appliance/data-dir-switch.ts); this
 // route checks that it can work, makes the next instance's login code, answers 202 with its login
 // URL, and only once that answer is sent asks the host to switch.
+import type { OpenRestored, TargetAnswer } from '../../contract/restore.js';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +15,6 @@ import { storePath } from '../../store/open.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newLoginCode } from '../login-codes.js';
-import type { RestoreJobs } from '../restore-jobs.js';
 import { secured, type RouteKit } from './kit.js';
 
 const CheckBody = z.object({ target: z.string().min(1).max(4096) });
@@ -26,13 +26,13 @@ function baseUrl(ctx: ServiceContext): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit, jobs: RestoreJobs): void {
+export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
   const admin = secured(kit, 'admin');
   let switching = false;
 
   // 200 either way: a refusal is an answer to the question, not a failed request.
-  app.post('/admin/restore/check-target', { preHandler: admin }, async (req) => {
+  app.post('/admin/restore/check-target', { preHandler: admin }, async (req): Promise<TargetAnswer> => {
     const body = CheckBody.safeParse(req.body ?? {});
     if (!body.success) throw badRequest('Send {"target": "/absolute/path"}.', 'target');
     const { target } = body.data;
@@ -53,7 +53,7 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit, j
   });
 
   app.post<{ Params: { id: string } }>('/admin/restore/:id/open', { preHandler: admin }, async (req, reply) => {
-    const job = jobs.get(req.params.id);
+    const job = ctx.restores.get(req.params.id);
     if (!job) throw notFound(`Restore ${req.params.id}`, 'restore_not_found');
     if (job.status !== 'succeeded' || job.result?.ok !== true) {
       throw conflict('restore_not_succeeded', 'Only a restore that succeeded and was verified can be opened; run the restore again.');
@@ -64,7 +64,7 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit, j
       throw conflict('switch_unavailable', `This Sanad cannot restart itself on other data; stop it and run \`sanad serve --data-dir ${target}\`.`);
     }
     if (switching) throw conflict('switch_in_progress', 'Sanad is already switching to other data; wait for it to come back.');
-    if (jobs.running) throw conflict('restore_running', 'A restore is running; open the restored data when it has finished.');
+    if (ctx.restores.running) throw conflict('restore_running', 'A restore is running; open the restored data when it has finished.');
     if (ctx.backups.status().running) throw conflict('backup_running', 'A backup is running; open the restored data when it has finished.');
     if (ctx.drills.status().running) throw conflict('drill_running', 'A drill is running; open the restored data when it has finished.');
     if (!existsSync(storePath(target))) {
@@ -87,6 +87,7 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit, j
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) switching = false;
     });
-    return reply.code(202).send({ restore_id: job.id, data_dir: target, login_url: `${baseUrl(ctx)}/login?code=${loginCode}` });
+    const answer: OpenRestored = { restore_id: job.id, data_dir: target, login_url: `${baseUrl(ctx)}/login?code=${loginCode}` };
+    return reply.code(202).send(answer);
   });
 }

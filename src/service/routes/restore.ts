@@ -9,9 +9,10 @@ import { openRepository, PassphraseNeededError, type RepositorySource } from '..
 import { restoreGeneration } from '../../restore/restore-generation.js';
 import { repositorySourceFor, UnknownRepositoryError } from '../../restore/restore-source.js';
 import { inspectTarget } from '../../restore/target-dir.js';
+import type { RestoreJob, RestoreStarted } from '../../contract/restore.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
-import { RestoreJobs } from '../restore-jobs.js';
+import { RestoreBusyError } from '../../jobs/restores.js';
 import { secured, type RouteKit } from './kit.js';
 import { registerRestoreOpenRoutes } from './restore-open.js';
 
@@ -55,9 +56,8 @@ function repositoryError(err: unknown): never {
 export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
   const admin = secured(kit, 'admin');
-  const jobs = new RestoreJobs(ctx.adminEvents);
-  app.addHook('onClose', async () => jobs.close());
-  registerRestoreOpenRoutes(app, kit, jobs);
+  const jobs = ctx.restores;
+  registerRestoreOpenRoutes(app, kit);
 
   const generations = async (repo: string, passphrase: string | undefined): Promise<unknown> => {
     const source = await sourceFor(ctx, repo, passphrase).catch(repositoryError);
@@ -90,9 +90,9 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
       if (err instanceof UnknownRepositoryError) throw badRequest(err.message, 'repo', 'repository_not_found');
       throw err;
     });
-    const job = jobs.start(inspection.path, repo, (onProgress, signal) =>
+    const start = (): RestoreJob => jobs.start(inspection.path, repo, ({ onProgress, onTargetPrepared, signal }) =>
       restoreGeneration({
-        source, liveDataDir: ctx.dataDir, target: inspection.path, logger: ctx.logger, onProgress, signal,
+        source, liveDataDir: ctx.dataDir, target: inspection.path, logger: ctx.logger, onProgress, onTargetPrepared, signal,
         ...(body.generation !== undefined ? { generation: body.generation } : {}),
         ...(body.models_in_place !== undefined ? { modelsInPlace: body.models_in_place } : {}),
         secretsFor: async (dir) => {
@@ -102,12 +102,19 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
         },
       }),
     );
-    if (!job) throw new ApiError(409, 'conflict_error', 'restore_running', 'A restore is already running; wait for it to finish.');
-    return reply.code(202).send({ id: job.id, status: job.status });
+    let job: RestoreJob;
+    try {
+      job = start();
+    } catch (err) {
+      if (err instanceof RestoreBusyError) throw new ApiError(409, 'conflict_error', 'restore_running', 'A restore is already running; wait for it to finish.');
+      throw err;
+    }
+    const started: RestoreStarted = { id: job.id, status: job.status };
+    return reply.code(202).send(started);
   });
 
   app.get<{ Params: { id: string } }>('/admin/restore/:id', { preHandler: admin }, async (req) => {
-    const job = jobs.get(req.params.id);
+    const job: RestoreJob | null = jobs.get(req.params.id);
     if (!job) throw notFound(`Restore ${req.params.id}`, 'restore_not_found');
     return job;
   });

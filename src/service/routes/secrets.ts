@@ -1,12 +1,14 @@
 // /admin routes for the vault and the recovery kit. Vault values go in and never come back out:
 // the API lists names only.
+import type { KitConfirmed, RecoveryKit } from '../../contract/secrets.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { recoveryLocations } from '../../backup/repositories.js';
 import { buildRecoveryKit, confirmRecoveryKit, recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
 import { rotateVaultKey } from '../../secrets/vault-rotation.js';
+import { JobRefusedError } from '../../jobs/jobs.js';
 import { Vault } from '../../secrets/vault.js';
-import { badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
 import { secured, type RouteKit } from './kit.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
@@ -37,17 +39,26 @@ export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void 
   });
 
   app.post('/admin/vault/rotate-key', { preHandler: admin }, async () => {
-    const key = await rotateVaultKey(ctx.db, ctx.secrets.store, ctx.secrets.master.vaultKey);
+    let job;
+    try {
+      // A job of the owner: a backup (which copies the vault) waits for it, and it for a backup.
+      job = ctx.jobs.start('vault-rotation', async () => rotateVaultKey(ctx.db, ctx.secrets.store, ctx.secrets.master.vaultKey));
+    } catch (err) {
+      if (err instanceof JobRefusedError) throw new ApiError(409, 'conflict_error', 'rotation_running', 'A vault key rotation is already running; wait for it to finish.');
+      throw err;
+    }
+    const key = await job.done;
     ctx.logger.addSecret(key.toString('base64'));
     ctx.secrets.master.vaultKey = key;
     ctx.secrets.vault = new Vault(ctx.db, key);
+    ctx.adminEvents.publish('vault.rotated', { values: ctx.secrets.vault.names().length });
     return { rotated: true, values: ctx.secrets.vault.names().length };
   });
 
-  app.get('/admin/recovery-kit', { preHandler: admin }, async () => ({
+  app.get('/admin/recovery-kit', { preHandler: admin }, async (): Promise<z.infer<typeof RecoveryKit>> => ({
     ...buildRecoveryKit({ dataDir: ctx.dataDir, passphrase: ctx.secrets.master.resticPassphrase, repositories: recoveryLocations(ctx.db), clock: ctx.clock }),
     confirmed_at: recoveryKitConfirmedAt(ctx.db),
   }));
 
-  app.post('/admin/recovery-kit/confirm', { preHandler: admin }, async () => ({ confirmed_at: confirmRecoveryKit(ctx.db, ctx.clock) }));
+  app.post('/admin/recovery-kit/confirm', { preHandler: admin }, async (): Promise<z.infer<typeof KitConfirmed>> => ({ confirmed_at: confirmRecoveryKit(ctx.db, ctx.clock) }));
 }

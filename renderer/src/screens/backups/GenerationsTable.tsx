@@ -3,36 +3,14 @@
 // moment, so rows keep their height while it answers.
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatBytes, formatDateTime } from '../../i18n/format';
-import { defineStrings, useStrings } from '../../i18n/i18n';
+import { useStrings } from '../../i18n/i18n';
 import { useGenerations } from './api';
-
-const ns = defineStrings('backups-generations', {
-  en: {
-    generation: 'Data from',
-    snapshot: 'Snapshot',
-    taken: 'Stored at',
-    size: 'Size',
-    none: 'No generation in this repository yet.',
-    newest: 'newest',
-    caption: 'Generations in “{{repo}}”',
-    unknown: '—',
-  },
-  ar: {
-    generation: 'بيانات بتاريخ',
-    snapshot: 'اللقطة',
-    taken: 'خُزّنت في',
-    size: 'الحجم',
-    none: 'لا يوجد جيل في هذا المستودع بعد.',
-    newest: 'الأحدث',
-    caption: 'الأجيال في «{{repo}}»',
-    unknown: '—',
-  },
-});
+import { generationStrings } from './strings';
 
 export const shortId = (id: string): string => id.slice(0, 8);
 
 export function GenerationsTable({ repo, limit = 10 }: { repo: string; limit?: number }) {
-  const { t, language } = useStrings(ns);
+  const { t, language } = useStrings(generationStrings);
   const q = useGenerations(repo);
   return (
     <div className="table-wrap">

@@ -3,55 +3,13 @@
 // ran" is said as such, so it never looks like "always succeeds".
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatDateTime, formatNumber } from '../../i18n/format';
-import { defineStrings, useStrings } from '../../i18n/i18n';
+import { useStrings } from '../../i18n/i18n';
 import { isolate } from '../bidi';
 import { useMaintenance, type MaintenanceEntry } from './api';
-
-const ns = defineStrings('backups-maintenance', {
-  en: {
-    title: 'Maintenance log',
-    intro: 'Once a day, after a backup: stale locks cleared, old snapshots forgotten under the retention policy, then the repository checked.',
-    repository: 'Repository',
-    when: 'When',
-    result: 'Result',
-    detail: 'What ran',
-    ok: 'OK',
-    failed: 'Failed',
-    never: 'Never ran yet: the next backup runs it.',
-    steps: 'Steps: {{steps}}',
-    counts: '{{removed}} snapshots removed, {{kept}} kept',
-    failedAt: 'Failed at “{{step}}”: {{error}}',
-    due: 'Next with a backup after {{date}}',
-    earlier: 'Earlier runs ({{count}})',
-    unlock: 'clear stale locks',
-    forget: 'forget and prune',
-    check: 'check',
-    noSteps: 'none',
-  },
-  ar: {
-    title: 'سجل الصيانة',
-    intro: 'مرة في اليوم بعد النسخ الاحتياطي: تُزال الأقفال القديمة، وتُحذف اللقطات القديمة وفق سياسة الاحتفاظ، ثم يُفحص المستودع.',
-    repository: 'المستودع',
-    when: 'الوقت',
-    result: 'النتيجة',
-    detail: 'ما الذي نُفّذ',
-    ok: 'سليم',
-    failed: 'فشل',
-    never: 'لم تُنفّذ بعد: ستنفّذها النسخة الاحتياطية التالية.',
-    steps: 'الخطوات: {{steps}}',
-    counts: 'حُذفت {{removed}} لقطة، وبقيت {{kept}}',
-    failedAt: 'فشلت عند «{{step}}»: {{error}}',
-    due: 'المرة التالية مع نسخة احتياطية بعد {{date}}',
-    earlier: 'مرات سابقة ({{count}})',
-    unlock: 'إزالة الأقفال القديمة',
-    forget: 'الحذف والتنظيف',
-    check: 'الفحص',
-    noSteps: 'لا شيء',
-  },
-});
+import { maintenanceStrings } from './strings';
 
 function EntryText({ entry }: { entry: MaintenanceEntry }) {
-  const { t, language } = useStrings(ns);
+  const { t, language } = useStrings(maintenanceStrings);
   const steps = entry.steps.length === 0 ? t('noSteps') : entry.steps.map((s) => t(s)).join(language === 'ar' ? '، ' : ', ');
   return (
     <>
@@ -65,7 +23,7 @@ function EntryText({ entry }: { entry: MaintenanceEntry }) {
 }
 
 export function MaintenanceLog() {
-  const { t, language } = useStrings(ns);
+  const { t, language } = useStrings(maintenanceStrings);
   const q = useMaintenance();
   return (
     <section className="card" aria-labelledby="maintenance-title" data-testid="maintenance-log">

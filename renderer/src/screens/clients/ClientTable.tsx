@@ -4,7 +4,7 @@ import { ConfirmAction } from '../../components/ConfirmAction';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatDateTime } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { isScope, SCOPE_TEXT, useRevokeClient, type ClientInfo } from './client-api';
+import { isScope, SCOPE_TEXT, useRevokeClient, type ClientInfo } from './api';
 import { clientStrings } from './strings';
 
 function ClientRow({ client }: { client: ClientInfo }) {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useMakePairingCode, type Scope } from './client-api';
+import { useMakePairingCode, type Scope } from './api';
 import { PairingCode } from './PairingCode';
 import { ScopePicker } from './ScopePicker';
 import { clientStrings } from './strings';

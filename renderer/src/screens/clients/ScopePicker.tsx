@@ -1,6 +1,6 @@
 // The permissions a client gets, as a group of labelled checkboxes with what each one allows.
 import { useStrings } from '../../i18n/i18n';
-import { SCOPE_TEXT, SCOPES, type Scope } from './client-api';
+import { SCOPE_TEXT, SCOPES, type Scope } from './api';
 import { clientStrings } from './strings';
 
 export function ScopePicker({ value, onChange, testId }: { value: Scope[]; onChange: (next: Scope[]) => void; testId: string }) {

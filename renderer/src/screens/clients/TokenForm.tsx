@@ -6,7 +6,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { FormField } from '../../components/FormField';
 import { useStrings } from '../../i18n/i18n';
-import { useCreateClient, type Scope } from './client-api';
+import { useCreateClient, type Scope } from './api';
 import { ScopePicker } from './ScopePicker';
 import { clientStrings } from './strings';
 

@@ -2,14 +2,15 @@
 // expired code costs nothing) and when the component goes away.
 import { useEffect, useState } from 'react';
 import { countdownAt, type Countdown } from './countdown';
+import { browserNow } from '../../clock';
 
 export function useCountdown(deadlineMs: number): Countdown {
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(() => browserNow());
   useEffect(() => {
-    setNow(Date.now());
-    if (countdownAt(deadlineMs, Date.now()).expired) return undefined;
+    setNow(browserNow());
+    if (countdownAt(deadlineMs, browserNow()).expired) return undefined;
     const timer = setInterval(() => {
-      const n = Date.now();
+      const n = browserNow();
       setNow(n);
       if (countdownAt(deadlineMs, n).expired) clearInterval(timer);
     }, 1000);

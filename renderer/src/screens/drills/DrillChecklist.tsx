@@ -1,40 +1,16 @@
 // One drill's checklist: every check with its result (passed, failed: damage found, or unverified:
 // it could not complete, so no proof either way), the repository it is about, and Sanad's own
 // sentence on what it found. Also the verdict badge used in the history.
-import { defineStrings, useStrings } from '../../i18n/i18n';
+import { useStrings } from '../../i18n/i18n';
 import type { CheckStatus, DrillCheck, Verdict } from './api';
 import { checkLabel, checkStrings, parseCheckName } from './check-names';
-
-const ns = defineStrings('drill-checklist', {
-  en: {
-    pass: 'Passed',
-    fail: 'Failed',
-    unverified: 'Unverified',
-    PASS: 'PASS',
-    FAIL: 'FAIL',
-    UNVERIFIED: 'UNVERIFIED',
-    none: 'No check ran.',
-    label: 'Checks',
-    repo: 'in “{{repo}}”',
-  },
-  ar: {
-    pass: 'نجح',
-    fail: 'فشل',
-    unverified: 'غير مؤكَّد',
-    PASS: 'ناجح',
-    FAIL: 'فاشل',
-    UNVERIFIED: 'غير مؤكَّد',
-    none: 'لم يُجرَ أي فحص.',
-    label: 'الفحوص',
-    repo: 'في «{{repo}}»',
-  },
-});
+import { checklistStrings } from './strings';
 
 const STATUS_CLASS: Record<CheckStatus, string> = { pass: 'badge ok', fail: 'badge fail', unverified: 'badge warn' };
 const VERDICT_CLASS: Record<Verdict, string> = { PASS: 'ok', FAIL: 'fail', UNVERIFIED: 'warn' };
 
 export function VerdictBadge({ verdict }: { verdict: Verdict | null }) {
-  const { t } = useStrings(ns);
+  const { t } = useStrings(checklistStrings);
   if (verdict === null) return <span className="badge verdict">…</span>;
   return (
     <span className={`badge verdict ${VERDICT_CLASS[verdict]}`} data-verdict={verdict}>
@@ -44,7 +20,7 @@ export function VerdictBadge({ verdict }: { verdict: Verdict | null }) {
 }
 
 export function DrillChecklist({ checks }: { checks: readonly DrillCheck[] }) {
-  const { t } = useStrings(ns);
+  const { t } = useStrings(checklistStrings);
   const names = useStrings(checkStrings).t;
   if (checks.length === 0) return <p className="muted">{t('none')}</p>;
   return (

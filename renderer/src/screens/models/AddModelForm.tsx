@@ -8,7 +8,7 @@ import { FormField } from '../../components/FormField';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useStrings } from '../../i18n/i18n';
 import { desktopBridge } from '../../platform';
-import { useAddModel } from './model-api';
+import { useAddModel } from './api';
 import { modelStrings } from './strings';
 
 const PARAMS = ['path', 'id'] as const;

@@ -2,13 +2,13 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { makeQueryClient } from '../../api/query-client';
-import type { ModelInfo } from './model-api';
+import type { ModelInfo } from './api';
 import { ModelTable } from './ModelTable';
 
 afterEach(cleanup);
 
 const SHA = 'ab'.repeat(32);
-const model = (id: string, status: string): ModelInfo => ({ id, path: `/models/${id}.gguf`, size_bytes: 4 * 1024 ** 3, sha256: SHA, status, created: 1_800_000_000 });
+const model = (id: string, status: string): ModelInfo => ({ id, path: `/models/${id}.gguf`, size_bytes: 4 * 1024 ** 3, sha256: SHA, status, created: 1_800_000_000, object: 'model', owned_by: 'local', format: 'gguf' });
 
 function renderTable(models: ModelInfo[] | undefined) {
   return render(

@@ -6,7 +6,7 @@ import { ConfirmAction } from '../../components/ConfirmAction';
 import { CopyButton } from '../../components/CopyButton';
 import { formatBytes, formatDateTime } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useRemoveModel, type ModelInfo } from './model-api';
+import { useRemoveModel, type ModelInfo } from './api';
 import { modelStrings } from './strings';
 
 const STATUS_CLASS: Record<string, string> = { available: 'ok', missing: 'fail', changed: 'warn' };

@@ -2,7 +2,7 @@
 // stays in the page.
 import { useState } from 'react';
 import { useStrings } from '../../i18n/i18n';
-import { useAddTarget } from './offsite-api';
+import { useAddTarget } from './api';
 import { offsiteStrings } from './strings';
 import { addBody, emptyDraft } from './target-form';
 import { TargetForm } from './TargetForm';

@@ -6,7 +6,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { FormField } from '../../components/FormField';
 import { formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useCopySettings, useSaveCopySettings, type CopySettings } from './offsite-api';
+import { useCopySettings, useSaveCopySettings, type CopySettings } from './api';
 import { offsiteStrings } from './strings';
 
 const PARAMS = ['offsite_copy_destination', 'offsite_copy_keep', 'offsite_copy_rclone_config'] as const;

@@ -7,7 +7,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatDateTime, formatRelative } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useEditTarget, useRemoveTarget, useTestTarget, type Repository } from './offsite-api';
+import { useEditTarget, useRemoveTarget, useTestTarget, type Repository } from './api';
 import { offsiteStrings } from './strings';
 import { draftFrom, patchBody, type TargetType } from './target-form';
 import { TargetForm } from './TargetForm';

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ApiError } from '../../api/http';
 import { addBody, draftFrom, emptyDraft, FIELDS, fieldForParam, patchBody, type TargetDraft } from './target-form';
-import type { Repository } from './offsite-api';
+import type { Repository } from './api';
 import { TargetForm } from './TargetForm';
 
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 // The offsite target form as data: which fields each type has, the draft the form edits, the
 // request bodies it becomes (add and edit), and which field a server error is about. Pure, so the
 // rules are tested without a browser; TargetForm.tsx only renders them.
-import type { Repository } from './offsite-api';
+import type { Repository } from '../../../../src/contract/repositories';
 
 export type TargetType = 's3' | 'rest' | 'rclone';
 export const TARGET_TYPES: readonly TargetType[] = ['s3', 'rest', 'rclone'];

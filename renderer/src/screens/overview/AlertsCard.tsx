@@ -4,8 +4,8 @@
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatNumber, formatRelative } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useAlerts } from './queries';
-import type { Alert } from './schemas';
+import { useAlerts } from './api';
+import type { Alert } from './api';
 import { SkeletonLines } from './Skeleton';
 import { overviewStrings } from './strings';
 

@@ -3,8 +3,8 @@
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatDateTime, formatNumber, formatRelative } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useBackupStatus } from './queries';
-import type { RepositoryStatus } from './schemas';
+import { useBackupStatus } from './api';
+import type { RepositoryStatus } from './api';
 import { SkeletonLines } from './Skeleton';
 import { overviewStrings } from './strings';
 import { backupAge } from './verdict';

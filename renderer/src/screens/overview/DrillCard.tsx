@@ -2,7 +2,7 @@
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatDateTime, formatRelative } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useDrillStatus } from './queries';
+import { useDrillStatus } from './api';
 import { SkeletonLines } from './Skeleton';
 import { overviewStrings } from './strings';
 import { latestDrill } from './verdict';

@@ -2,7 +2,7 @@
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useAdminStatus } from './queries';
+import { useAdminStatus } from './api';
 import { SkeletonLines } from './Skeleton';
 import { overviewStrings } from './strings';
 

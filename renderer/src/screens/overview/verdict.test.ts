@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { DrillSummary } from './schemas';
+import type { DrillSummary } from './api';
 import { backupAge, latestDrill, overallVerdict, type VerdictInputs } from './verdict';
 
 type Drill = Pick<DrillSummary, 'verdict' | 'finished_at'>;

@@ -7,7 +7,7 @@
 //   recovery kit not confirmed, schedules paused);
 // - protected: none of that.
 // Reasons are codes with values; the screen words them in the user's language.
-import type { Alert, DrillSummary, RepositoryStatus } from './schemas';
+import type { Alert, DrillSummary, RepositoryStatus } from './api';
 
 export type Level = 'protected' | 'attention' | 'risk';
 

@@ -1,17 +1,13 @@
 // What a restore verified, in the order it verified it: each check in words, passed or failed, with
 // Sanad's own sentence (which names files and paths). A failed restore lists the check that stopped
 // it, so the user sees where it failed, not only that it did.
-import { defineStrings, useStrings } from '../../i18n/i18n';
+import { useStrings } from '../../i18n/i18n';
 import { restoreCheckLabel, restoreCheckStrings } from './check-names';
 import type { RestoreCheck } from './flow';
-
-const ns = defineStrings('restore-checklist', {
-  en: { ok: 'Verified', failed: 'Failed', label: 'What was verified' },
-  ar: { ok: 'تم التحقق', failed: 'فشل', label: 'ما تم التحقق منه' },
-});
+import { restoreChecklistStrings } from './strings';
 
 export function RestoreChecklist({ checks }: { checks: readonly RestoreCheck[] }) {
-  const { t } = useStrings(ns);
+  const { t } = useStrings(restoreChecklistStrings);
   const names = useStrings(restoreCheckStrings).t;
   return (
     <ul className="checklist" aria-label={t('label')} data-testid="restore-checklist">

@@ -199,7 +199,7 @@ export function TargetStep({ state, dispatch, onRestore }: StepProps & { onResto
     retry: false,
   });
   useEffect(() => {
-    if (check.data) dispatch({ type: 'targetChecked', target: debounced, ...check.data });
+    if (check.data) dispatch({ type: 'targetChecked', ...check.data, target: debounced });
     else if (check.error) dispatch({ type: 'targetCheckFailed', target: debounced, message: errorText(check.error) });
     // Not on errorText: it is a new function every render, and only a new answer matters.
   }, [check.data, check.error, debounced, dispatch]);

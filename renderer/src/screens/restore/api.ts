@@ -2,40 +2,22 @@
 // data", and the generation list with a recovery-kit passphrase (a POST, so the passphrase never
 // travels in a URL; its query key holds only the attempt number, never the passphrase).
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '../../api/http';
+import { OpenRestored, RestoreJob, RestoreStarted, TargetAnswer } from '../../../../src/contract/restore';
+import { AdminStatus } from '../../../../src/contract/status';
 import { Generations, useGenerations } from '../backups/api';
 import type { FlowState, RestoreOutcome } from './flow';
 
-export const TargetAnswer = z.object({
-  ok: z.boolean(),
-  path: z.string().nullable(),
-  state: z.enum(['absent', 'empty']).nullable(),
-  refusal: z.string().nullable(),
-  reason: z.string().nullable(),
-});
-
 export const checkTarget = (target: string) => api('POST', '/admin/restore/check-target', TargetAnswer, { target });
 
-const Check = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
-export const RestoreJob = z.object({
-  id: z.string(),
-  status: z.enum(['running', 'succeeded', 'failed']),
-  target: z.string(),
-  repo: z.string(),
-  progress: z.record(z.unknown()).nullable(),
-  result: z
-    .object({ ok: z.boolean(), generation: z.number().nullable(), target: z.string(), checks: z.array(Check), error: z.string().nullable() })
-    .passthrough()
-    .nullable(),
-});
-export type RestoreJob = z.infer<typeof RestoreJob>;
+export { RestoreJob } from '../../../../src/contract/restore';
 
 /** A finished job as the flow's outcome (a job that crashed before its checklist has none). */
 export function outcomeOf(job: RestoreJob): RestoreOutcome | null {
-  if (job.status === 'running') return null;
+  if (job.status === 'running' || job.status === 'waiting') return null;
   if (job.result) return { ok: job.result.ok, generation: job.result.generation, target: job.result.target, checks: job.result.checks, error: job.result.error };
-  return { ok: false, generation: null, target: job.target, checks: [], error: null };
+  // Interrupted (Sanad stopped meanwhile) or failed before its checklist: the stored sentence says what to do.
+  return { ok: false, generation: null, target: job.target, checks: [], error: job.error };
 }
 
 /** Follows a job; `restore.finished` invalidates 'restore', which refetches it at the end. */
@@ -43,13 +25,13 @@ export const useRestoreJob = (id: string | null) =>
   useQuery({ queryKey: ['restore', 'job', id], queryFn: () => api('GET', `/admin/restore/${encodeURIComponent(id ?? '')}`, RestoreJob), enabled: id !== null });
 
 export const startRestore = (body: { target: string; generation: number; repo: string; passphrase?: string }) =>
-  api('POST', '/admin/restore', z.object({ id: z.string() }).passthrough(), body);
+  api('POST', '/admin/restore', RestoreStarted, body);
 
 export const openRestored = (id: string) =>
-  api('POST', `/admin/restore/${encodeURIComponent(id)}/open`, z.object({ login_url: z.string(), data_dir: z.string() }).passthrough());
+  api('POST', `/admin/restore/${encodeURIComponent(id)}/open`, OpenRestored);
 
 export const useServiceStatus = () =>
-  useQuery({ queryKey: ['status'], queryFn: () => api('GET', '/admin/status', z.object({ service: z.object({ data_dir: z.string().optional() }).passthrough() }).passthrough()) });
+  useQuery({ queryKey: ['status'], queryFn: () => api('GET', '/admin/status', AdminStatus) });
 
 /** The generations for the flow: this machine's passphrase first (shared with the Backups screen), the kit's once given. */
 export function useFlowGenerations(s: FlowState) {

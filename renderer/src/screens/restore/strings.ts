@@ -125,3 +125,8 @@ export const restoreStrings = defineStrings('screen-restore', {
     timedOut: 'لم يعد سند في الوقت المتوقع. راجع الطرفية التي يعمل فيها `sanad serve`؛ وعندما يعود افتح هذا الرابط: {{link}}',
   },
 });
+
+export const restoreChecklistStrings = defineStrings('restore-checklist', {
+  en: { ok: 'Verified', failed: 'Failed', label: 'What was verified' },
+  ar: { ok: 'تم التحقق', failed: 'فشل', label: 'ما تم التحقق منه' },
+});

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/http';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useStrings } from '../../i18n/i18n';
-import { DiagnosticList } from './schemas';
+import { DiagnosticList } from './api';
 import { settingsStrings } from './strings';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;

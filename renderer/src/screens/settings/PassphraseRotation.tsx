@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { api } from '../../api/http';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useStrings } from '../../i18n/i18n';
-import { RotationReport } from './schemas';
+import { RotationReport } from './api';
 import { settingsStrings } from './strings';
 
 function Report({ report }: { report: RotationReport }) {

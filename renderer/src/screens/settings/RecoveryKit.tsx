@@ -8,8 +8,8 @@ import { api } from '../../api/http';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatDateTime } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useKitStatus } from './queries';
-import { KitConfirmed, RecoveryKit as Kit } from './schemas';
+import { useKitStatus } from './api';
+import { KitConfirmed, RecoveryKit as Kit } from './api';
 import { settingsStrings } from './strings';
 
 export const KIT_FILE_NAME = 'sanad-recovery-kit.txt';

@@ -7,9 +7,10 @@ import { makeQueryClient } from '../../api/query-client';
 import { setLanguage } from '../../i18n/i18n';
 import { patchFrom } from './draft';
 import { ScheduleForm } from './ScheduleForm';
-import type { Settings } from './schemas';
+import { Settings } from './api';
 
-const SAVED: Settings = { backup_interval_hours: 6, backup_paused: false, drill_paused: false, default_on_restart: 'fail' };
+// Every setting, the rest at their defaults, as GET /admin/settings answers.
+const SAVED: Settings = Settings.parse({ backup_interval_hours: 6, backup_paused: false, drill_paused: false, default_on_restart: 'fail' });
 
 function answer(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

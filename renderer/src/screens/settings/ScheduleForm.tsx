@@ -10,8 +10,8 @@ import { errorFor, formError, placeError } from '../../components/param-errors';
 import { formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { draftFrom, FORM_FIELDS, patchFrom, type Draft } from './draft';
-import { SETTINGS_KEY } from './queries';
-import { ON_RESTART, OnRestart, Settings } from './schemas';
+import { SETTINGS_KEY } from './api';
+import { ON_RESTART, OnRestart, Settings } from './api';
 import { settingsStrings } from './strings';
 
 const errorId = (field: string) => `settings-${field}-error`;

@@ -1,7 +1,7 @@
 // The schedule form's draft: text as typed (a number field may hold anything while editing), and
 // the PATCH body made from it with only what changed. An entry that is not a number goes as null
 // so the server's validation names the field (one rule, the server's).
-import type { OnRestart, Settings } from './schemas';
+import type { OnRestart, Settings } from './api';
 
 export interface Draft {
   backup_interval_hours: string;

@@ -1,6 +1,6 @@
 // A task's state as a badge: the word always, the colour as a second cue.
 import { useStrings } from '../../i18n/i18n';
-import type { TaskStatus } from './schemas';
+import type { TaskStatus } from './api';
 import { taskStrings } from './strings';
 
 const TONE: Record<TaskStatus, string> = {

@@ -9,8 +9,8 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { currentCursor, firstView, listQuery, nextPage, previousPage, withFilter, type ListView } from './paging';
-import { useModels } from './queries';
-import { TASK_STATUSES, TaskPage, TaskStatus, TERMINAL } from './schemas';
+import { useModels } from './api';
+import { TASK_STATUSES, TaskPage, TaskStatus, TERMINAL } from './api';
 import { StatusBadge } from './StatusBadge';
 import { taskStrings } from './strings';
 

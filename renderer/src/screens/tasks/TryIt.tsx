@@ -8,8 +8,8 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { FieldNote } from '../../components/FieldNote';
 import { errorFor, formError, placeError } from '../../components/param-errors';
 import { useStrings } from '../../i18n/i18n';
-import { useModels } from './queries';
-import { CreatedResponse } from './schemas';
+import { useModels } from './api';
+import { CreatedResponse } from './api';
 import { taskStrings } from './strings';
 
 const FIELDS = ['model', 'input', 'max_output_tokens'];

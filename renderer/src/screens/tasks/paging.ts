@@ -1,7 +1,7 @@
 // Cursor paging for the task list (GET /v1/tasks is newest first with `after` = the last id of the
 // previous page). "Previous" needs no server cursor: the cursors that led here are kept as a stack.
 // A change of filter starts again at the first page.
-import type { TaskStatus } from './schemas';
+import type { TaskStatus } from './api';
 
 export const PAGE_SIZE = 50;
 

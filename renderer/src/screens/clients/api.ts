@@ -1,12 +1,13 @@
 // The Clients screen's calls: pairing codes, clients, tokens and revocation (all /admin). The
 // list also refreshes live: the core announces `clients.changed` when a code is redeemed.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api, listOf } from '../../api/http';
+import { api } from '../../api/http';
+import { browserNow } from '../../clock';
 import { pairingDeadline } from './countdown';
 
-export const SCOPES = ['models:read', 'responses:write', 'tasks:read', 'tasks:write', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
+import { ClientList, ClientRevoked, NewClient, PairingCode, SCOPES, type Scope } from '../../../../src/contract/clients';
+
+export { ClientInfo, SCOPES, type Scope } from '../../../../src/contract/clients';
 
 /** The string key that describes each scope (i18next reads ':' in a key as a namespace). */
 export const SCOPE_TEXT = {
@@ -21,23 +22,10 @@ export function isScope(value: string): value is Scope {
   return SCOPES.some((s) => s === value);
 }
 
-export const ClientInfo = z.object({
-  id: z.string(),
-  name: z.string(),
-  scopes: z.array(z.string()),
-  created_at: z.number(),
-  last_used_at: z.number().nullable(),
-  revoked_at: z.number().nullable(),
-});
-export type ClientInfo = z.infer<typeof ClientInfo>;
-
-const PairingCode = z.object({ code: z.string(), expires_at: z.number() });
-const NewClient = z.object({ client_id: z.string(), token: z.string(), scopes: z.array(z.string()) });
-
 export const clientsKey = ['clients', 'list'] as const;
 
 export function useClients() {
-  return useQuery({ queryKey: clientsKey, queryFn: () => api('GET', '/admin/clients', listOf(ClientInfo)).then((r) => r.data) });
+  return useQuery({ queryKey: clientsKey, queryFn: () => api('GET', '/admin/clients', ClientList).then((r) => r.data) });
 }
 
 export interface ShownCode {
@@ -49,7 +37,7 @@ export interface ShownCode {
 export function useMakePairingCode() {
   return useMutation({
     mutationFn: async ({ scopes, ttlS }: { scopes: Scope[]; ttlS: number }): Promise<ShownCode> => {
-      const requestedAt = Date.now();
+      const requestedAt = browserNow();
       const made = await api('POST', '/admin/pairing-codes', PairingCode, { scopes, ttl_s: ttlS });
       return { code: made.code, deadlineMs: pairingDeadline(requestedAt, ttlS) };
     },
@@ -67,7 +55,7 @@ export function useCreateClient() {
 export function useRevokeClient() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api('POST', `/admin/clients/${encodeURIComponent(id)}/revoke`, z.object({ revoked: z.boolean() })),
+    mutationFn: (id: string) => api('POST', `/admin/clients/${encodeURIComponent(id)}/revoke`, ClientRevoked),
     onSuccess: () => client.invalidateQueries({ queryKey: ['clients'] }),
   });
 }

@@ -3,30 +3,24 @@
 // (DELETE /admin/models/{id}, which forgets the model and never touches the file).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api, listOf } from '../../api/http';
+import { api } from '../../api/http';
+import { Model, ModelList, type Model as ModelValue } from '../../../../src/contract/tasks';
 
-export const ModelInfo = z.object({
-  id: z.string(),
-  path: z.string(),
-  size_bytes: z.number(),
-  sha256: z.string(),
-  // available | missing | changed today; kept open so a newer core's word still shows.
-  status: z.string(),
-  created: z.number(),
-});
-export type ModelInfo = z.infer<typeof ModelInfo>;
+/** A registered model as GET /v1/models and POST /admin/models answer it. */
+export const ModelInfo = Model;
+export type ModelInfo = ModelValue;
 
 // Its own key under 'models', so another screen's narrower model query never shares this cache.
 export const modelsKey = ['models', 'registry'] as const;
 
 export function useModels() {
-  return useQuery({ queryKey: modelsKey, queryFn: () => api('GET', '/v1/models', listOf(ModelInfo)).then((r) => r.data) });
+  return useQuery({ queryKey: modelsKey, queryFn: () => api('GET', '/v1/models', ModelList).then((r) => r.data) });
 }
 
 export function useAddModel() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { path: string; id?: string }) => api('POST', '/admin/models', ModelInfo, body),
+    mutationFn: (body: { path: string; id?: string }) => api('POST', '/admin/models', Model, body),
     onSuccess: () => client.invalidateQueries({ queryKey: ['models'] }),
   });
 }

@@ -1,5 +1,5 @@
-// Live state for the GUI: long operations (backup, drill, restore, passphrase rotation) publish
-// progress and their end here, and GET /admin/events streams it as SSE. Nothing here is stored:
+// Live state for the GUI: the long-running jobs of this folder (backup, drill, restore, the key
+// rotations) publish progress and their end here, and GET /admin/events streams it as SSE. Nothing here is stored:
 // a client that connects late reads the current state from the status routes first.
 export type AdminEventType =
   | 'backup.progress'
@@ -9,6 +9,7 @@ export type AdminEventType =
   | 'restore.progress'
   | 'restore.finished'
   | 'passphrase.rotated'
+  | 'vault.rotated'
   | 'alerts.changed'
   // A client paired, was made or was revoked (the GUI's client list refreshes; no token in it).
   | 'clients.changed';
@@ -22,14 +23,18 @@ export interface AdminEvent {
   data: Record<string, unknown>;
 }
 
+import { systemClock, type Clock } from '../clock.js';
+
 export type AdminEventListener = (event: AdminEvent) => void;
 
 export class AdminEvents {
   private next = 1;
   private readonly listeners = new Set<AdminEventListener>();
 
+  constructor(private readonly clock: Clock = systemClock) {}
+
   publish(type: AdminEventType, data: Record<string, unknown>): AdminEvent {
-    const event: AdminEvent = { id: this.next++, type, at: Date.now(), data };
+    const event: AdminEvent = { id: this.next++, type, at: this.clock.now(), data };
     for (const listener of this.listeners) {
       try {
         listener(event);

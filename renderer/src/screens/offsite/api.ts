@@ -3,37 +3,15 @@
 // Secrets go up in add and edit bodies and never come back: the server only says `has_secret`.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api, listOf } from '../../api/http';
+import { api } from '../../api/http';
+import { ProbeResult, Repository, RepositoryList } from '../../../../src/contract/repositories';
+import { SettingsSchema } from '../../../../src/contract/settings';
 import type { AddBody, PatchBody } from './target-form';
 
-export const Repository = z.object({
-  name: z.string(),
-  type: z.string(),
-  location: z.string(),
-  options: z.object({
-    region: z.string().optional(),
-    access_key_id: z.string().optional(),
-    cacert: z.string().optional(),
-    user: z.string().optional(),
-    rclone_config: z.string().optional(),
-  }),
-  enabled: z.boolean(),
-  created_at: z.number(),
-  last_ok_at: z.number().nullable(),
-  last_error: z.string().nullable(),
-  last_error_at: z.number().nullable(),
-  has_secret: z.boolean().optional(),
-});
-export type Repository = z.infer<typeof Repository>;
+export { ProbeResult, Repository } from '../../../../src/contract/repositories';
 
-const ProbeResult = z.object({ name: z.string(), ok: z.boolean(), initialized: z.boolean(), detail: z.string() });
-export type ProbeResult = z.infer<typeof ProbeResult>;
-
-export const CopySettings = z.object({
-  offsite_copy_destination: z.string().nullable(),
-  offsite_copy_keep: z.number(),
-  offsite_copy_rclone_config: z.string().nullable(),
-});
+/** The compressed offsite copy's three settings, read from GET /admin/settings. */
+export const CopySettings = SettingsSchema.pick({ offsite_copy_destination: true, offsite_copy_keep: true, offsite_copy_rclone_config: true });
 export type CopySettings = z.infer<typeof CopySettings>;
 
 // Own keys under the shared prefixes: other screens read the same routes with other schemas.
@@ -43,7 +21,7 @@ export const copySettingsKey = ['settings', 'offsite-copy'] as const;
 export function useTargets() {
   return useQuery({
     queryKey: targetsKey,
-    queryFn: () => api('GET', '/admin/repositories', listOf(Repository)).then((r) => r.data.filter((repo) => repo.type !== 'local')),
+    queryFn: () => api('GET', '/admin/repositories', RepositoryList).then((r) => r.data.filter((repo) => repo.type !== 'local')),
   });
 }
 

@@ -1,9 +1,17 @@
-// The Overview's queries. Keys end in 'overview' so another screen that reads the same route with
-// a different schema never shares this cache entry; the first element is what live events
-// invalidate (api/live-events.ts).
+// What the Overview reads from the admin API: the wire contract's schemas (src/contract/), and the
+// queries over them. Keys end in 'overview' so another screen's cache entry for the same route is
+// never shared; the first element is what live events invalidate (api/live-events.ts).
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/http';
-import { AdminStatus, AlertList, BackupStatus, DrillStatus } from './schemas';
+import { AlertList } from '../../../../src/contract/alerts';
+import { BackupStatus } from '../../../../src/contract/backups';
+import { DrillStatus } from '../../../../src/contract/drills';
+import { AdminStatus } from '../../../../src/contract/status';
+
+export type { Alert } from '../../../../src/contract/alerts';
+export type { RepositoryStatus } from '../../../../src/contract/backups';
+export type { DrillSummary, Verdict as DrillVerdict } from '../../../../src/contract/drills';
+export type { AdminStatus, BackupStatus, DrillStatus };
 
 // Task counts change with every task and no admin event carries task changes, so while the
 // Overview is open its service state is read again every 10 s; everything else is live.

@@ -1,0 +1,107 @@
+// The backup answers of the admin API, written once: the server builds them with these types and
+// the GUI parses them with these schemas, so a changed field breaks both builds.
+// GET /admin/backups/status, GET /admin/backups, GET /admin/maintenance, GET|POST /admin/restore/generations.
+import { z } from 'zod';
+import { Alert } from './alerts.js';
+import { listOf } from './list.js';
+
+export const RepositoryStatus = z.object({
+  name: z.string(),
+  type: z.string(),
+  location: z.string(),
+  enabled: z.boolean(),
+  last_ok_at: z.number().nullable(),
+  last_ok_age_s: z.number().nullable(),
+  last_error: z.string().nullable(),
+  failing: z.boolean(),
+});
+export type RepositoryStatus = z.infer<typeof RepositoryStatus>;
+
+/** A running backup: making the generation (its step), or sending it to one repository. */
+export const BackupPhase = z.union([
+  z.object({ phase: z.literal('generation'), step: z.string() }),
+  z.object({ phase: z.literal('upload'), repository: z.string(), percent: z.number(), files_done: z.number(), total_files: z.number(), bytes_done: z.number(), total_bytes: z.number() }),
+]);
+export type BackupPhase = z.infer<typeof BackupPhase>;
+
+/** `interrupted`: Sanad stopped (a crash, a kill, a power cut) while the run was going. */
+export const BackupRunStatus = z.enum(['running', 'ok', 'partial', 'failed', 'interrupted']);
+export type BackupRunStatus = z.infer<typeof BackupRunStatus>;
+
+export const BackupRun = z.object({
+  id: z.number(),
+  generation: z.number().nullable(),
+  trigger: z.string(),
+  status: BackupRunStatus,
+  error: z.string().nullable(),
+  started_at: z.number(),
+  finished_at: z.number().nullable(),
+});
+export type BackupRun = z.infer<typeof BackupRun>;
+
+export const JobKindName = z.enum(['backup', 'maintenance', 'drill', 'restore', 'passphrase-rotation', 'vault-rotation']);
+
+export const BackupStatus = z.object({
+  running: z.boolean(),
+  progress: BackupPhase.nullable(),
+  /** A backup that was asked for waits for these jobs to end (maintenance, a restore…); empty when it runs. */
+  waiting_for: z.array(JobKindName),
+  paused: z.boolean(),
+  interval_hours: z.number(),
+  next_run_at: z.number().nullable(),
+  last_run: BackupRun.nullable(),
+  last_ok_at: z.number().nullable(),
+  repositories: z.array(RepositoryStatus),
+  alerts: z.array(Alert),
+});
+export type BackupStatus = z.infer<typeof BackupStatus>;
+
+export const BackupCopy = z.object({ run_id: z.number(), repository: z.string(), ok: z.number(), snapshot_id: z.string().nullable(), error: z.string().nullable(), finished_at: z.number() });
+export type BackupCopy = z.infer<typeof BackupCopy>;
+export const BackupRuns = z.object({ object: z.literal('list'), data: z.array(BackupRun), copies: z.array(BackupCopy) });
+export type BackupRuns = z.infer<typeof BackupRuns>;
+
+/** POST /admin/backups: started now, attached to the one already running, or queued after it. */
+export const BackupStarted = z.object({ started: z.boolean(), attached: z.boolean(), queued: z.boolean() });
+export type BackupStarted = z.infer<typeof BackupStarted>;
+
+export const Generation = z.object({
+  generation: z.number(),
+  snapshot_id: z.string(),
+  repo: z.string(),
+  time: z.string(),
+  size_bytes: z.number().nullable(),
+  host: z.string(),
+});
+export type Generation = z.infer<typeof Generation>;
+export const Generations = listOf(Generation);
+
+export const MaintenanceStep = z.enum(['unlock', 'forget', 'check']);
+export const MaintenanceEntry = z.object({
+  started_at: z.number(),
+  finished_at: z.number(),
+  ok: z.boolean(),
+  steps: z.array(MaintenanceStep),
+  failed_step: MaintenanceStep.nullable(),
+  removed: z.number().nullable(),
+  kept: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type MaintenanceEntry = z.infer<typeof MaintenanceEntry>;
+export const Maintenance = z.object({
+  object: z.literal('list'),
+  retention: z.object({ hourly: z.number(), daily: z.number(), weekly: z.number(), monthly: z.number() }),
+  every_hours: z.number(),
+  data: z.array(
+    z.object({
+      repository: z.string(),
+      enabled: z.boolean(),
+      ok_at: z.number().nullable(),
+      failed_at: z.number().nullable(),
+      due_after: z.number().nullable(),
+      last: MaintenanceEntry.nullable(),
+      log: z.array(MaintenanceEntry),
+    }),
+  ),
+});
+export type Maintenance = z.infer<typeof Maintenance>;

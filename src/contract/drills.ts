@@ -1,0 +1,58 @@
+// The drill answers of the admin API, written once (server types, GUI schemas):
+// GET /admin/drills, GET /admin/drills/status, POST /admin/drills.
+import { z } from 'zod';
+import { JobKindName } from './backups.js';
+
+export const CheckStatus = z.enum(['pass', 'fail', 'unverified']);
+export type CheckStatus = z.infer<typeof CheckStatus>;
+export const Verdict = z.enum(['PASS', 'FAIL', 'UNVERIFIED']);
+export type Verdict = z.infer<typeof Verdict>;
+export const DrillKind = z.enum(['daily', 'deep']);
+export type DrillKind = z.infer<typeof DrillKind>;
+
+export const DrillCheck = z.object({ name: z.string(), status: CheckStatus, detail: z.string() });
+export type DrillCheck = z.infer<typeof DrillCheck>;
+
+export const DrillRun = z.object({
+  id: z.number(),
+  kind: DrillKind,
+  trigger: z.string(),
+  repo: z.string().nullable(),
+  status: z.enum(['running', 'finished', 'interrupted']),
+  verdict: Verdict.nullable(),
+  checks: z.array(DrillCheck),
+  started_at: z.number(),
+  finished_at: z.number().nullable(),
+});
+export type DrillRun = z.infer<typeof DrillRun>;
+
+export const DrillProgress = z.object({ repo: z.string().nullable(), check: z.string(), index: z.number(), total: z.number() });
+export type DrillProgress = z.infer<typeof DrillProgress>;
+
+export const DrillSummary = z.object({ id: z.number(), kind: DrillKind, trigger: z.string(), verdict: Verdict.nullable(), started_at: z.number(), finished_at: z.number().nullable() });
+export type DrillSummary = z.infer<typeof DrillSummary>;
+
+export const RunningDrill = z.object({
+  /** null while it waits for a backup or maintenance to end (waiting_for says which). */
+  id: z.number().nullable(),
+  kind: DrillKind,
+  trigger: z.string(),
+  repo: z.string().nullable(),
+  started_at: z.number(),
+  progress: DrillProgress.nullable(),
+  waiting_for: z.array(JobKindName),
+});
+export type RunningDrill = z.infer<typeof RunningDrill>;
+
+export const DrillStatus = z.object({
+  running: RunningDrill.nullable(),
+  paused: z.boolean(),
+  last: z.object({ daily: DrillSummary.nullable(), deep: DrillSummary.nullable() }),
+  /** Unix seconds; null while paused. */
+  next_drill_at: z.number().nullable(),
+  next_deep_at: z.number().nullable(),
+});
+export type DrillStatus = z.infer<typeof DrillStatus>;
+
+export const DrillStarted = z.object({ id: z.number().nullable(), kind: DrillKind, waiting_for: z.array(JobKindName) });
+export type DrillStarted = z.infer<typeof DrillStarted>;

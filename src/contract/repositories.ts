@@ -1,0 +1,37 @@
+// The repositories answers (GET/POST/PATCH /admin/repositories, POST /admin/repositories/{name}/test),
+// written once. A secret goes up in add and edit bodies and never comes back: `has_secret` says
+// whether one is stored.
+import { z } from 'zod';
+import { listOf } from './list.js';
+
+export const RepositoryType = z.enum(['local', 's3', 'rest', 'rclone']);
+export type RepositoryType = z.infer<typeof RepositoryType>;
+
+/** What may be shown of a repository's settings (the table holds only these; secrets are in the vault). */
+export const RepositoryOptions = z.object({
+  region: z.string().min(1).max(64).optional(),
+  access_key_id: z.string().min(1).max(256).optional(),
+  cacert: z.string().min(1).max(4096).optional(),
+  user: z.string().min(1).max(256).optional(),
+  rclone_config: z.string().min(1).max(4096).optional(),
+});
+export type RepositoryOptions = z.infer<typeof RepositoryOptions>;
+
+export const Repository = z.object({
+  name: z.string(),
+  // Parsed as any string by the GUI, so a newer core's kind still shows.
+  type: z.string(),
+  location: z.string(),
+  options: RepositoryOptions,
+  enabled: z.boolean(),
+  created_at: z.number(),
+  last_ok_at: z.number().nullable(),
+  last_error: z.string().nullable(),
+  last_error_at: z.number().nullable(),
+  has_secret: z.boolean().optional(),
+});
+export type Repository = z.infer<typeof Repository>;
+export const RepositoryList = listOf(Repository);
+
+export const ProbeResult = z.object({ name: z.string(), ok: z.boolean(), initialized: z.boolean(), detail: z.string() });
+export type ProbeResult = z.infer<typeof ProbeResult>;

@@ -1,0 +1,56 @@
+// The LMSP answers the GUI reads (GET /v1/tasks, /v1/tasks/{id}, /v1/models, POST /v1/responses),
+// written once: the server builds them with these types, the GUI parses them with these schemas.
+import { z } from 'zod';
+import { listOf } from './list.js';
+
+export const TASK_STATUSES = ['queued', 'loading', 'running', 'cancelling', 'completed', 'failed', 'cancelled'] as const;
+export const TaskStatus = z.enum(TASK_STATUSES);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+/** The states a cancel is accepted in (POST /v1/tasks/{id}/cancel). */
+export const CANCELLABLE: readonly TaskStatus[] = ['queued', 'loading', 'running'];
+export const TERMINAL: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
+
+export const ON_RESTART = ['fail', 'retry', 'resume'] as const;
+export const OnRestart = z.enum(ON_RESTART);
+export type OnRestart = z.infer<typeof OnRestart>;
+
+export const Task = z.object({
+  id: z.string(),
+  object: z.literal('task'),
+  status: TaskStatus,
+  response_id: z.string(),
+  model: z.string(),
+  on_restart: OnRestart,
+  created_at: z.number(),
+  updated_at: z.number(),
+  last_sequence_number: z.number(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type Task = z.infer<typeof Task>;
+
+export const TaskPage = z.object({
+  data: z.array(Task),
+  has_more: z.boolean(),
+});
+export type TaskPage = z.infer<typeof TaskPage>;
+
+export const ModelStatus = z.enum(['available', 'missing', 'changed']);
+
+export const Model = z.object({
+  id: z.string(),
+  object: z.literal('model'),
+  created: z.number(),
+  owned_by: z.literal('local'),
+  format: z.string(),
+  size_bytes: z.number(),
+  sha256: z.string(),
+  // Parsed as any string by the GUI, so a newer core's word still shows.
+  status: z.string(),
+  path: z.string(),
+});
+export type Model = z.infer<typeof Model>;
+export const ModelList = listOf(Model);
+
+/** The 202 answer of POST /v1/responses with background: true (the GUI reads these two fields). */
+export const CreatedResponse = z.object({ id: z.string(), task_id: z.string() });

@@ -1,0 +1,227 @@
+// Backups as jobs of the owner (jobs.ts): the schedule, manual runs (attach to the running one, or
+// queue one more after it), maintenance when due as its own job right after, and the status the GUI
+// and the tray read. The work itself is backup/run-backup.ts and backup/maintenance.ts; nothing here
+// holds a run's state: the job does.
+import type { Clock } from '../clock.js';
+import { unixSeconds } from '../clock.js';
+import type { Logger } from '../log/logger.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { Db } from '../store/open.js';
+import type { Settings } from '../store/settings.js';
+import { openAlerts, type Alert } from '../backup/alerts.js';
+import { backupDepsFor } from '../backup/backup-deps.js';
+import { lastBackupRun, lastBackupStartedAt, lastGoodBackupAt } from '../backup/backup-runs.js';
+import { maintenanceDue, runMaintenance } from '../backup/maintenance.js';
+import { ProgressThrottle } from '../backup/progress-throttle.js';
+import { listRepositories } from '../backup/repositories.js';
+import { toResticRepo } from '../backup/restic-target.js';
+import { BackupBusyError, runBackup, type BackupOutcome, type BackupPhase } from '../backup/run-backup.js';
+import { BackupScheduler } from '../backup/schedule.js';
+import type { BackupStatus } from '../contract/backups.js';
+import type { AdminEvents } from './admin-events.js';
+import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job, type Jobs } from './jobs.js';
+
+export interface BackupJobsDeps {
+  db: Db;
+  dataDir: string;
+  clock: Clock;
+  logger: Logger;
+  store: SecretStore;
+  settings: () => Settings;
+  jobs: Jobs;
+  /** Live progress, ends and alert changes for GET /admin/events. */
+  events?: AdminEvents;
+  /** Alerts of conditions that are not stored (a full disk cannot record that it is full). */
+  liveAlerts?: () => Alert[];
+}
+
+/** At most about four progress events a second (the first and every phase change always go out);
+ *  a little under 250 ms so restic's four lines a second are not halved by timer jitter. */
+const PROGRESS_EVENT_MS = 200;
+
+type BackupJob = Job<BackupOutcome, BackupPhase>;
+
+export class BackupJobs {
+  private readonly scheduler: BackupScheduler;
+
+  constructor(private readonly deps: BackupJobsDeps) {
+    this.scheduler = new BackupScheduler({
+      clock: deps.clock,
+      intervalMs: () => deps.settings().backup_interval_hours * 3_600_000,
+      paused: () => deps.settings().backup_paused,
+      lastRunAt: () => {
+        const t = lastBackupStartedAt(deps.db);
+        return t ? t * 1000 : null;
+      },
+      run: (trigger, signal) => this.run(trigger, signal),
+      logger: deps.logger,
+    });
+    deps.jobs.own(this.scheduler);
+  }
+
+  /** On wake from sleep: one catch-up run if a slot was missed. */
+  wake(): void {
+    void this.scheduler.wake();
+  }
+
+  /** The backup job running (or waiting for maintenance to end), if any. */
+  private current(): BackupJob | null {
+    return this.deps.jobs.current<BackupOutcome, BackupPhase>('backup');
+  }
+
+  /**
+   * A backup now, and after it the maintenance that is due. Rejects with BackupBusyError if one is
+   * running here (attach() follows that one instead) or holds the backup lock in another process.
+   * A backup asked for while maintenance or a restore runs waits for it, then starts by itself.
+   */
+  run(trigger: string, signal?: AbortSignal): Promise<BackupOutcome> {
+    const alertsBefore = alertKeys(this.deps.db);
+    let job: BackupJob;
+    try {
+      job = this.deps.jobs.start<BackupOutcome, BackupPhase>('backup', (control) => this.backup(trigger, control.signal, (p) => control.progress(p)), signal ? { signal } : {});
+    } catch (error) {
+      const refused = error instanceof JobRefusedError && error.blocking === 'backup' ? new BackupBusyError() : error instanceof Error ? error : new Error(String(error));
+      return Promise.reject(refused);
+    }
+    const run = job.done.then(async (outcome) => {
+      // A backup that was cancelled (suspend, Quit) is not followed by maintenance.
+      if (!job.controller.signal.aborted) await this.maintainAfter(signal);
+      return outcome;
+    });
+    // After the jobs ended: a client that reads the status on `backup.finished` sees it idle.
+    void run.then(
+      (outcome) => this.publishFinished(outcome, alertsBefore),
+      (err: unknown) => this.publishFinished(null, alertsBefore, err instanceof Error ? err.message : String(err)),
+    );
+    return run;
+  }
+
+  /** The run in progress, to follow to its end (the GUI's button and `sanad backup now` while one
+   *  runs); null if none runs. */
+  attach(): { id: string; done: Promise<BackupOutcome> } | null {
+    const job = this.current();
+    return job && { id: job.id, done: job.done };
+  }
+
+  /** One more backup right after the running one (`sanad backup now --new`), or now if none runs. */
+  async runAfter(trigger: string): Promise<BackupOutcome> {
+    for (;;) {
+      const running = this.current();
+      if (running) await running.done.catch(() => undefined);
+      try {
+        return await this.run(trigger);
+      } catch (error) {
+        // The schedule got in first: wait for that one too.
+        if (!(error instanceof BackupBusyError) || this.current() === null) throw error;
+      }
+    }
+  }
+
+  private async backup(trigger: string, signal: AbortSignal, onProgress: (p: BackupPhase) => void): Promise<BackupOutcome> {
+    const { db, dataDir, clock, logger, store, events } = this.deps;
+    const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
+    const throttle = new ProgressThrottle<BackupPhase>(clock, PROGRESS_EVENT_MS, phaseKey, (p) => events?.publish('backup.progress', progressEvent(p)));
+    return runBackup(deps, {
+      trigger, signal,
+      onProgress: (p) => {
+        onProgress(p);
+        throttle.push(p);
+      },
+    });
+  }
+
+  /** Maintenance of every repository it is due for, as one job after the backup (never beside it). */
+  private async maintainAfter(signal?: AbortSignal): Promise<void> {
+    const { db, dataDir, clock, logger, store, jobs } = this.deps;
+    const due = listRepositories(db).filter((r) => r.enabled && maintenanceDue(db, clock, r.name));
+    if (due.length === 0 || signal?.aborted) return;
+    let job;
+    try {
+      job = jobs.start('maintenance', async (control) => {
+        const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
+        for (const repo of due) {
+          if (control.signal.aborted) return;
+          await runMaintenance(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase), { db, clock, logger, signal: control.signal });
+        }
+      }, signal ? { signal } : {});
+    } catch (error) {
+      // Sanad is stopping: the maintenance is due again after the next backup.
+      if (error instanceof JobsStoppedError) return;
+      throw error;
+    }
+    await job.done.catch((error: unknown) => {
+      // Stopped before it could start: likewise due again after the next backup.
+      if (!(error instanceof JobCancelledError)) throw error;
+    });
+  }
+
+  private publishFinished(outcome: BackupOutcome | null, alertsBefore: string, error: string | null = null): void {
+    const { events, db } = this.deps;
+    if (!events) return;
+    events.publish('backup.finished', {
+      run_id: outcome?.run_id ?? null,
+      generation: outcome?.generation ?? null,
+      status: outcome?.status ?? 'failed',
+      repositories: (outcome?.repositories ?? []).map((r) => ({ name: r.name, ok: r.ok, error: r.error })),
+      error: outcome?.error ?? error,
+    });
+    if (alertKeys(db) !== alertsBefore) events.publish('alerts.changed', { alerts: openAlerts(db) });
+  }
+
+  /** Interrupts the running backup (the desktop shell on suspend and on Quit): its restic gets
+   *  SIGINT and removes its lock, and no later step of that run starts. False if none was running. */
+  cancel(): boolean {
+    const job = this.current();
+    if (job === null) return false;
+    job.cancel();
+    return true;
+  }
+
+  /** Alerts of conditions that are not stored (a full disk, secrets in a file). */
+  liveAlerts(): Alert[] {
+    return this.deps.liveAlerts?.() ?? [];
+  }
+
+  status(): BackupStatus {
+    const { db, clock, settings, jobs } = this.deps;
+    const now = unixSeconds(clock);
+    const job = this.current();
+    const next = this.scheduler.nextRunAt();
+    return {
+      running: job !== null || jobs.current('maintenance') !== null,
+      progress: job?.progress ?? null,
+      waiting_for: job?.state === 'waiting' ? jobs.blockers(job) : [],
+      paused: settings().backup_paused,
+      interval_hours: settings().backup_interval_hours,
+      next_run_at: next === null ? null : Math.floor(next / 1000),
+      last_run: lastBackupRun(db),
+      last_ok_at: lastGoodBackupAt(db),
+      repositories: listRepositories(db).map((r) => ({
+        name: r.name,
+        type: r.type,
+        location: r.location,
+        enabled: r.enabled,
+        last_ok_at: r.last_ok_at,
+        last_ok_age_s: r.last_ok_at === null ? null : now - r.last_ok_at,
+        last_error: r.last_error,
+        failing: r.last_error_at !== null && (r.last_ok_at === null || r.last_error_at > r.last_ok_at),
+      })),
+      alerts: [...this.liveAlerts(), ...openAlerts(db)],
+    };
+  }
+}
+
+function phaseKey(p: BackupPhase): string {
+  return p.phase === 'generation' ? `generation:${p.step}` : `upload:${p.repository}`;
+}
+
+function progressEvent(p: BackupPhase): Record<string, unknown> {
+  if (p.phase === 'generation') return { phase: p.phase, step: p.step, percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 };
+  const { phase, repository, percent, files_done, total_files, bytes_done, total_bytes } = p;
+  return { phase, repository, percent, files_done, total_files, bytes_done, total_bytes };
+}
+
+/** The open alerts as one comparable string: raised or resolved alerts change it. */
+function alertKeys(db: Db): string {
+  return openAlerts(db).map((a) => a.key).join('\n');
+}

@@ -1,0 +1,157 @@
+// Drills as jobs of the owner (jobs.ts): the schedule, manual drills (the admin routes, the tray),
+// and the status the GUI reads. A drill asked for while a backup or its maintenance runs waits for
+// it (job-table.ts) instead of reporting UNVERIFIED for a repository that is being written. The work
+// is drill/run-drill.ts; progress and the end go to the admin events as drill.progress / drill.finished.
+import { unixSeconds, type Clock } from '../clock.js';
+import type { DrillStatus, DrillSummary, RunningDrill } from '../contract/drills.js';
+import type { Logger } from '../log/logger.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { Db } from '../store/open.js';
+import type { Settings } from '../store/settings.js';
+import { backupLockHeld } from '../drill/checks/repo-lock.js';
+import { drillDepsFor } from '../drill/drill-deps.js';
+import { lastFinishedRun, type DrillRun } from '../drill/drill-runs.js';
+import { DrillBusyError, runDrill, type DrillResult } from '../drill/run-drill.js';
+import { DrillScheduler } from '../drill/schedule.js';
+import type { DrillKind } from '../drill/verdict.js';
+import type { AdminEvents } from './admin-events.js';
+import { JobRefusedError, type Job, type Jobs } from './jobs.js';
+
+export interface DrillJobsDeps {
+  db: Db;
+  dataDir: string;
+  clock: Clock;
+  logger: Logger;
+  store: SecretStore;
+  settings: () => Settings;
+  jobs: Jobs;
+  events?: AdminEvents;
+  tickMs?: number;
+}
+
+/** The job's progress is the running drill as the status shows it. */
+type DrillJob = Job<DrillResult, Omit<RunningDrill, 'waiting_for'>>;
+
+function summary(run: DrillRun | null): DrillSummary | null {
+  return run && { id: run.id, kind: run.kind, trigger: run.trigger, verdict: run.verdict, started_at: run.started_at, finished_at: run.finished_at };
+}
+
+const seconds = (ms: number | null): number | null => (ms === null ? null : Math.floor(ms / 1000));
+
+export class DrillJobs {
+  private readonly scheduler: DrillScheduler;
+
+  constructor(private readonly deps: DrillJobsDeps) {
+    this.scheduler = new DrillScheduler({
+      clock: deps.clock,
+      paused: () => deps.settings().drill_paused,
+      lastFinished: () => ({ any: finishedMs(lastFinishedRun(deps.db)), deep: finishedMs(lastFinishedRun(deps.db, 'deep')) }),
+      // A scheduled drill does not even queue behind a backup: it is due again at the next tick.
+      backupBusy: () => this.backupRunning() || backupLockHeld(deps.dataDir),
+      run: async (kind, signal) => {
+        try {
+          await (await this.begin(kind, 'schedule', undefined, signal)).done;
+          return 'ran';
+        } catch (error) {
+          if (error instanceof DrillBusyError) return 'busy';
+          throw error;
+        }
+      },
+      logger: deps.logger,
+      ...(deps.tickMs !== undefined ? { tickMs: deps.tickMs } : {}),
+    });
+    deps.jobs.own(this.scheduler);
+  }
+
+  /** Check the schedule now (wake from sleep). */
+  wake(): Promise<void> {
+    return this.scheduler.wake();
+  }
+
+  private backupRunning(): boolean {
+    return this.deps.jobs.current('backup') !== null || this.deps.jobs.current('maintenance') !== null;
+  }
+
+  private current(): DrillJob | null {
+    return this.deps.jobs.current<DrillResult, Omit<RunningDrill, 'waiting_for'>>('drill');
+  }
+
+  /**
+   * Starts a drill and answers once it is recorded (its id), or at once with a null id when it
+   * waits for a backup to end, with the promise of its result. Rejects with DrillBusyError while one
+   * runs (here or in another process), UnknownRepositoryError for a repository that does not exist,
+   * or the error that kept it from starting (no secrets).
+   */
+  async begin(kind: DrillKind, trigger: string, repo?: string, signal?: AbortSignal): Promise<{ id: number | null; done: Promise<DrillResult> }> {
+    let started: (id: number) => void = () => undefined;
+    const recorded = new Promise<number>((resolve) => (started = resolve));
+    let job: DrillJob;
+    try {
+      job = this.deps.jobs.start<DrillResult, Omit<RunningDrill, 'waiting_for'>>('drill', (control) => {
+        const state: Omit<RunningDrill, 'waiting_for'> = { id: null, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
+        control.progress(state);
+        return this.execute(state, started, control.signal, () => control.progress({ ...state }));
+      }, signal ? { signal } : {});
+    } catch (error) {
+      if (error instanceof JobRefusedError && error.blocking === 'drill') throw new DrillBusyError();
+      throw error;
+    }
+    // Whichever comes first: the run is recorded, it failed before that, or it waits its turn.
+    if (job.state === 'waiting') {
+      job.progress = { id: null, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
+      return { id: null, done: job.done };
+    }
+    const id = await Promise.race([recorded, job.done.then(() => recorded)]);
+    return { id, done: job.done };
+  }
+
+  /** A drill to the end. */
+  async run(kind: DrillKind, trigger: string, repo?: string): Promise<DrillResult> {
+    return (await this.begin(kind, trigger, repo)).done;
+  }
+
+  private async execute(state: Omit<RunningDrill, 'waiting_for'>, started: (id: number) => void, signal: AbortSignal, changed: () => void): Promise<DrillResult> {
+    const { db, dataDir, clock, logger, store, events } = this.deps;
+    const deps = await drillDepsFor({ db, dataDir, clock, logger, store, backupRunning: () => this.backupRunning() });
+    const publish = (type: 'drill.progress' | 'drill.finished', data: Record<string, unknown>): void => void events?.publish(type, data);
+    try {
+      const result = await runDrill(deps, {
+        kind: state.kind,
+        trigger: state.trigger,
+        ...(state.repo !== null ? { repo: state.repo } : {}),
+        signal,
+        onStarted: (id) => {
+          state.id = id;
+          changed();
+          started(id);
+        },
+        onProgress: (p) => {
+          state.progress = p;
+          changed();
+          publish('drill.progress', { id: state.id, kind: state.kind, ...p });
+        },
+      });
+      publish('drill.finished', { id: result.id, kind: result.kind, verdict: result.verdict, interrupted: result.interrupted, checks: result.checks });
+      return result;
+    } catch (error) {
+      if (state.id !== null) publish('drill.finished', { id: state.id, kind: state.kind, verdict: null, error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+
+  status(): DrillStatus {
+    const { db, settings, jobs } = this.deps;
+    const job = this.current();
+    return {
+      running: job?.progress ? { ...job.progress, waiting_for: job.state === 'waiting' ? jobs.blockers(job) : [] } : null,
+      paused: settings().drill_paused,
+      last: { daily: summary(lastFinishedRun(db, 'daily')), deep: summary(lastFinishedRun(db, 'deep')) },
+      next_drill_at: seconds(this.scheduler.nextRunAt()),
+      next_deep_at: seconds(this.scheduler.nextDeepAt()),
+    };
+  }
+}
+
+function finishedMs(run: DrillRun | null): number | null {
+  return run === null || run.finished_at === null ? null : run.finished_at * 1000;
+}

@@ -1,0 +1,31 @@
+// Which long-running jobs may run together: the one table, read at a glance. A row is the job that
+// is asked for, a column the job already running (or waiting ahead of it):
+//   together  both run at once;
+//   wait      the new job waits until the other has ended, then starts by itself;
+//   refuse    the new job is refused at once (the caller says "already running", or attaches).
+// Why each `wait`: a backup, its maintenance (forget/prune holds restic's exclusive lock) and a
+// passphrase rotation all write the repositories' keys or packs; a drill or restore reading a
+// repository that a backup or prune is changing would prove nothing or fail half-way; the vault key
+// rotation rewrites the vault a backup copies. Offsite copies are a step of the backup job (they run
+// under its lock), not a job of their own.
+export const JOB_KINDS = ['backup', 'maintenance', 'drill', 'restore', 'passphrase-rotation', 'vault-rotation'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+export type Overlap = 'together' | 'wait' | 'refuse';
+
+const T = 'together';
+const W = 'wait';
+const R = 'refuse';
+
+export const OVERLAP: { readonly [K in JobKind]: { readonly [R in JobKind]: Overlap } } = {
+  //                     backup  maintenance  drill  restore  passphrase-rotation  vault-rotation
+  'backup':              { backup: R, maintenance: W, drill: T, restore: W, 'passphrase-rotation': W, 'vault-rotation': W },
+  'maintenance':         { backup: W, maintenance: R, drill: W, restore: W, 'passphrase-rotation': W, 'vault-rotation': T },
+  'drill':               { backup: W, maintenance: W, drill: R, restore: T, 'passphrase-rotation': W, 'vault-rotation': T },
+  'restore':             { backup: W, maintenance: W, drill: T, restore: R, 'passphrase-rotation': W, 'vault-rotation': T },
+  'passphrase-rotation': { backup: R, maintenance: R, drill: W, restore: W, 'passphrase-rotation': R, 'vault-rotation': W },
+  'vault-rotation':      { backup: W, maintenance: T, drill: T, restore: T, 'passphrase-rotation': W, 'vault-rotation': R },
+};
+
+export function overlap(wanted: JobKind, other: JobKind): Overlap {
+  return OVERLAP[wanted][other];
+}

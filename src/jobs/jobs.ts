@@ -1,0 +1,186 @@
+// The one owner of long-running work in a running appliance: which jobs run or wait, each job's
+// AbortController and progress, the schedules that start them, and stop. Domain code (backup/,
+// drill/, restore/, secrets/) stays plain run functions; they get the signal from here. Whether two
+// jobs may overlap is job-table.ts's to say, nowhere else.
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log/logger.js';
+import { overlap, type JobKind } from './job-table.js';
+
+export type JobState = 'waiting' | 'running';
+
+/** What a running job gets: the signal to pass to restic and friends, and where to put progress. */
+export interface JobControl<P> {
+  signal: AbortSignal;
+  progress(p: P): void;
+}
+
+export class JobRefusedError extends Error {
+  constructor(readonly kind: JobKind, readonly blocking: JobKind) {
+    super(blocking === kind ? `A ${label(kind)} is already running; wait for it to finish.` : `A ${label(blocking)} is running; start the ${label(kind)} when it has finished.`);
+    this.name = 'JobRefusedError';
+  }
+}
+
+/** A waiting job that never started: stop() came first, or its caller's signal aborted. */
+export class JobCancelledError extends Error {
+  constructor(kind: JobKind) {
+    super(`The ${label(kind)} was cancelled before it started.`);
+    this.name = 'JobCancelledError';
+  }
+}
+
+export class JobsStoppedError extends Error {
+  constructor(kind: JobKind) {
+    super(`Sanad is stopping; the ${label(kind)} was not started.`);
+    this.name = 'JobsStoppedError';
+  }
+}
+
+function label(kind: JobKind): string {
+  return kind.replace('-', ' ');
+}
+
+export class Job<T = unknown, P = unknown> {
+  state: JobState = 'waiting';
+  progress: P | null = null;
+  /** Unix ms. */
+  startedAt: number | null = null;
+  readonly done: Promise<T>;
+  readonly controller = new AbortController();
+  /** Set by Jobs: starts the work once nothing blocks it. */
+  begin: () => void = () => undefined;
+  fail: (error: unknown) => void = () => undefined;
+
+  constructor(readonly id: string, readonly kind: JobKind, readonly queuedAt: number, work: (control: JobControl<P>) => Promise<T>, private readonly onEnd: (job: Job) => void, clock: Clock) {
+    this.done = new Promise<T>((resolve, reject) => {
+      this.fail = (error) => {
+        this.onEnd(this);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      };
+      this.begin = () => {
+        this.state = 'running';
+        this.startedAt = clock.now();
+        const control: JobControl<P> = { signal: this.controller.signal, progress: (p) => (this.progress = p) };
+        // The work runs on the next turn, so the caller has the job in hand before it can end.
+        void Promise.resolve()
+          .then(() => work(control))
+          .then(resolve, reject)
+          .finally(() => this.onEnd(this));
+      };
+    });
+    // A caller that only reads status must not get an unhandled rejection.
+    this.done.catch(() => undefined);
+  }
+
+  /** Aborts the job: a running one through its signal, a waiting one never starts. */
+  cancel(): void {
+    this.controller.abort();
+    if (this.state === 'waiting') this.fail(new JobCancelledError(this.kind));
+  }
+}
+
+export interface StartOptions {
+  /** The caller's own signal (a shutdown of the schedule that asked): aborts the job too. */
+  signal?: AbortSignal;
+  /** The job's id, when its caller records it under one of its own (a restore's run id). */
+  id?: string;
+}
+
+/** What the owner starts and stops besides jobs: the schedules (schedule/loop.ts users). */
+export interface OwnedSchedule {
+  start(): unknown;
+  wake(): Promise<void>;
+  stop(signal?: AbortSignal): Promise<void>;
+}
+
+export class Jobs {
+  /** Running and waiting jobs in the order they were asked for. */
+  private readonly jobs: Job[] = [];
+  private readonly schedules: OwnedSchedule[] = [];
+  private stopped = false;
+
+  constructor(private readonly deps: { clock: Clock; logger: Logger }) {}
+
+  /**
+   * Starts `work` as a job of `kind` now, or once the jobs it must wait for have ended (job-table.ts).
+   * Throws JobRefusedError at once when the table refuses it beside a running or waiting job.
+   */
+  start<T, P = unknown>(kind: JobKind, work: (control: JobControl<P>) => Promise<T>, options: StartOptions = {}): Job<T, P> {
+    if (this.stopped) throw new JobsStoppedError(kind);
+    const refusing = this.jobs.find((j) => overlap(kind, j.kind) === 'refuse');
+    if (refusing) throw new JobRefusedError(kind, refusing.kind);
+    const job = new Job<T, P>(options.id ?? `job_${randomBytes(6).toString('hex')}`, kind, this.deps.clock.now(), work, (j) => this.ended(j), this.deps.clock);
+    if (options.signal) {
+      if (options.signal.aborted) job.controller.abort();
+      else options.signal.addEventListener('abort', () => job.cancel(), { once: true });
+    }
+    this.jobs.push(job);
+    this.pump();
+    return job;
+  }
+
+  /** The running or waiting job of a kind (at most one of each may be current: the table refuses a second). */
+  current<T = unknown, P = unknown>(kind: JobKind): Job<T, P> | null {
+    const job = this.jobs.find((j) => j.kind === kind);
+    // The table refuses a second job of every kind, so the one found is the only one; its type
+    // parameters are what the caller of start gave for this kind (see backups.ts, drills.ts).
+    return (job ?? null) as Job<T, P> | null; // eslint-disable-line @typescript-eslint/consistent-type-assertions -- see above
+  }
+
+  /** What the jobs of this appliance are doing, for status and tests. */
+  list(): ReadonlyArray<{ id: string; kind: JobKind; state: JobState; waitingFor: JobKind[] }> {
+    return this.jobs.map((j) => ({ id: j.id, kind: j.kind, state: j.state, waitingFor: j.state === 'waiting' ? this.blockers(j) : [] }));
+  }
+
+  /** The kinds a waiting job waits for: any running job, and any job waiting ahead of it, that the
+   *  table does not let it run beside. */
+  blockers(job: Job): JobKind[] {
+    const at = this.jobs.indexOf(job);
+    const holding = this.jobs.filter((other, i) => other !== job && (other.state === 'running' || i < at) && overlap(job.kind, other.kind) !== 'together');
+    return [...new Set(holding.map((o) => o.kind))];
+  }
+
+  /** A schedule this owner starts (start()), wakes (wake()) and stops before its jobs (stop()). */
+  own(schedule: OwnedSchedule): void {
+    this.schedules.push(schedule);
+  }
+
+  startSchedules(): void {
+    for (const s of this.schedules) s.start();
+  }
+
+  /** On resume from sleep: every schedule checks now (one catch-up each). */
+  async wake(): Promise<void> {
+    await Promise.all(this.schedules.map((s) => s.wake()));
+  }
+
+  /**
+   * Stops the schedules and aborts every job this owner started and waits for them to end
+   * (restic gets SIGINT, removes its lock and exits; a restore puts its target back), at most
+   * `waitMs`. Children this owner did not start (a CLI's) are not touched.
+   */
+  async stop(waitMs = 15_000): Promise<void> {
+    this.stopped = true;
+    const giveUp = AbortSignal.timeout(waitMs);
+    const jobs = [...this.jobs];
+    for (const job of jobs) job.cancel();
+    const all = Promise.allSettled([...this.schedules.map((s) => s.stop(giveUp)), ...jobs.map((j) => j.done)]);
+    const late = await Promise.race([all.then(() => false), new Promise<boolean>((resolve) => giveUp.addEventListener('abort', () => resolve(true), { once: true }))]);
+    if (late) this.deps.logger.warn('some jobs did not stop in time', { jobs: this.jobs.map((j) => j.kind) });
+  }
+
+  private ended(job: Job): void {
+    const at = this.jobs.indexOf(job);
+    if (at >= 0) this.jobs.splice(at, 1);
+    this.pump();
+  }
+
+  /** Starts every waiting job that nothing running, and nothing waiting ahead of it, holds back. */
+  private pump(): void {
+    for (const job of this.jobs) {
+      if (job.state !== 'waiting' || job.controller.signal.aborted) continue;
+      if (this.blockers(job).length === 0) job.begin();
+    }
+  }
+}
