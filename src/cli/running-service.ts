@@ -30,6 +30,20 @@ export async function hereOrInService<T>(dataDir: string, purpose: string, here:
       lock.release();
     }
   }
+  return withRunningService(dataDir, purpose, there);
+}
+
+/** Whether a `sanad serve` holds this data dir right now (its instance lock is taken). */
+export function serviceHoldsDataDir(dataDir: string): boolean {
+  if (!existsSync(storePath(dataDir))) return false;
+  const lock = tryFileLock(join(dataDir, 'instance.lock'));
+  if (!lock) return true;
+  lock.release();
+  return false;
+}
+
+/** Calls the running service's admin API with a short-lived admin token, revoked right after. */
+export async function withRunningService<T>(dataDir: string, purpose: string, there: (call: AdminCall) => Promise<T>): Promise<T> {
   const url = serviceUrl(dataDir);
   if (url === null) throw new CliError('Another Sanad command or a starting service is using this data dir; try again in a moment.');
   const made = await withStore(dataDir, (db) => createClient(db, `${purpose} (temporary)`, ['admin'], unixSeconds(systemClock)));

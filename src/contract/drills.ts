@@ -26,7 +26,8 @@ export const DrillRun = z.object({
 });
 export type DrillRun = z.infer<typeof DrillRun>;
 
-export const DrillProgress = z.object({ repo: z.string().nullable(), check: z.string(), index: z.number(), total: z.number() });
+/** `repo` is null for a check of its own (the offsite copy); a progress event may leave it out. */
+export const DrillProgress = z.object({ repo: z.string().nullable().optional(), check: z.string(), index: z.number(), total: z.number() });
 export type DrillProgress = z.infer<typeof DrillProgress>;
 
 export const DrillSummary = z.object({ id: z.number(), kind: DrillKind, trigger: z.string(), verdict: Verdict.nullable(), started_at: z.number(), finished_at: z.number().nullable() });

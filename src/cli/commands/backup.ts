@@ -1,40 +1,137 @@
-// `sanad backup now`: one generation, sent to every enabled repository. Exit 0 all ok, 3 local ok
-// but an offsite failed, 1 failed. Safe beside a running service: a file lock keeps runs apart.
+// `sanad backup now [--new]`: one generation, sent to every enabled repository. Exit 0 all ok, 3
+// local ok but an offsite failed, 1 failed. Beside a running `sanad serve` the backup is the
+// service's (its job owner keeps it apart from its own maintenance and restores): asked for over
+// the admin API and followed to its end. While a backup already runs, this attaches to it: shows its
+// progress and reports its result; `--new` runs one more right after it instead.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { backupDepsFor } from '../../backup/backup-deps.js';
-import { runBackup, type BackupPhase } from '../../backup/run-backup.js';
+import { lastBackupRun, recentBackupRuns, type BackupRunRow } from '../../backup/backup-runs.js';
+import { backupLockHeld } from '../../drill/checks/repo-lock.js';
+import { BackupBusyError, runBackup, type BackupOutcome, type BackupPhase } from '../../backup/run-backup.js';
 import { systemClock } from '../../clock.js';
+import { BackupRuns, BackupStatus } from '../../contract/backups.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { secretStoreFor } from '../secrets-access.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
+import { errorMessage, serviceHoldsDataDir, withRunningService, type AdminCall } from '../running-service.js';
 import { withStore } from '../store-access.js';
+
+const POLL_MS = 500;
+
+interface Report {
+  generation: number | null;
+  status: string;
+  repositories: Array<{ name: string; ok: boolean; snapshot_id: string | null; error: string | null }>;
+  /** Known only when this command ran the backup itself (the service's copy result is in its log and the GUI). */
+  offsite_copy: BackupOutcome['offsite_copy'];
+  error: string | null;
+}
 
 export async function backupCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'now') throw usageError(sub ? `Unknown backup command "${sub}".` : 'Say what to do: `sanad backup now`.');
-  parseArgs({ args: rest, options: {}, strict: true });
-  const store = await secretStoreFor(dataDir, secretsFile);
-  const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'warn') });
+  const { values } = parseArgs({ args: rest, options: { new: { type: 'boolean' } }, strict: true });
+  const queue = values.new === true;
+  const report = serviceHoldsDataDir(dataDir)
+    ? await withRunningService(dataDir, 'sanad backup now', (call) => inService(call, io, queue))
+    : await here(dataDir, io, secretsFile, queue);
+  io.result({ generation: report.generation, repositories: report.repositories, offsite_copy: report.offsite_copy }, () =>
+    [
+      `Generation ${report.generation ?? '(none)'}: ${report.status}`,
+      ...report.repositories.map((r) => `  ${r.name}: ${r.ok ? `ok, snapshot ${r.snapshot_id ?? ''}` : `FAILED: ${r.error ?? ''}`}`),
+      ...(report.offsite_copy ? [`  copy to ${report.offsite_copy.destination}: ${report.offsite_copy.ok ? `ok, ${report.offsite_copy.name ?? ''}` : `FAILED: ${report.offsite_copy.error ?? ''}`}`] : []),
+      ...(report.error && report.repositories.length === 0 ? [`  ${report.error}`] : []),
+    ].join('\n'),
+  );
+  return report.status === 'ok' ? 0 : report.status === 'partial' ? 3 : 1;
+}
+
+function progressPrinter(io: Io): (p: BackupPhase) => void {
   let lastShown = -10;
-  const onProgress = (p: BackupPhase): void => {
-    if (io.json || p.phase !== 'upload' || p.percent - lastShown < 0.1) return;
+  let lastRepo = '';
+  return (p) => {
+    if (io.json || p.phase !== 'upload') return;
+    if (p.repository !== lastRepo) lastShown = -10;
+    lastRepo = p.repository;
+    if (p.percent - lastShown < 0.1) return;
     lastShown = p.percent;
     io.note(`${p.repository}: ${Math.round(p.percent * 100)}% (${p.files_done}/${p.total_files} files)`);
   };
-  const outcome = await withStore(dataDir, async (db) => {
-    const deps = await backupDepsFor({ db, dataDir, store, clock: systemClock, logger });
-    return runBackup(deps, { trigger: 'cli', onProgress });
-  }).catch((err: unknown) => {
-    throw new CliError(err instanceof Error ? err.message : String(err));
-  });
-  io.result({ generation: outcome.generation, repositories: outcome.repositories, offsite_copy: outcome.offsite_copy }, () =>
-    [
-      `Generation ${outcome.generation ?? '(none)'}: ${outcome.status}`,
-      ...outcome.repositories.map((r) => `  ${r.name}: ${r.ok ? `ok, snapshot ${r.snapshot_id ?? ''}` : `FAILED: ${r.error ?? ''}`}`),
-      ...(outcome.offsite_copy ? [`  copy to ${outcome.offsite_copy.destination}: ${outcome.offsite_copy.ok ? `ok, ${outcome.offsite_copy.name ?? ''}` : `FAILED: ${outcome.offsite_copy.error ?? ''}`}`] : []),
-      ...(outcome.error && outcome.repositories.length === 0 ? [`  ${outcome.error}`] : []),
-    ].join('\n'),
-  );
-  return outcome.status === 'ok' ? 0 : outcome.status === 'partial' ? 3 : 1;
+}
+
+/** No service on this data dir: the backup runs in this process (a file lock keeps runs apart). */
+async function here(dataDir: string, io: Io, secretsFile: string | undefined, queue: boolean): Promise<Report> {
+  const store = await secretStoreFor(dataDir, secretsFile);
+  const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'warn') });
+  for (;;) {
+    try {
+      const outcome = await withStore(dataDir, async (db) => {
+        const deps = await backupDepsFor({ db, dataDir, store, clock: systemClock, logger });
+        return runBackup(deps, { trigger: 'cli', onProgress: progressPrinter(io) });
+      });
+      return { ...outcome, repositories: outcome.repositories.map((r) => ({ name: r.name, ok: r.ok, snapshot_id: r.snapshot_id, error: r.error })) };
+    } catch (err) {
+      if (!(err instanceof BackupBusyError)) throw new CliError(err instanceof Error ? err.message : String(err));
+    }
+    // Another `sanad backup now` holds the backup lock: follow its run in the store to its end.
+    io.note(queue ? 'A backup is already running on this data dir; this one runs right after it.' : 'A backup is already running on this data dir (another sanad command); following it to its end.');
+    const theirs = await withStore(dataDir, (db) => lastBackupRun(db));
+    while (backupLockHeld(dataDir)) await sleep(POLL_MS);
+    if (queue || theirs?.status !== 'running') continue;
+    return withStore(dataDir, (db) => reportOf(recentBackupRuns(db, 5), theirs.id));
+  }
+}
+
+/** A service runs on this data dir: the backup is its job; ask for it (or attach) and follow it. */
+async function inService(call: AdminCall, io: Io, queue: boolean): Promise<Report> {
+  const status = async (): Promise<BackupStatus> => {
+    const answer = await call('GET', '/admin/backups/status');
+    if (answer.status !== 200) throw new CliError(errorMessage(answer.body, `The running Sanad answered ${answer.status} to the backup status.`));
+    return BackupStatus.parse(answer.body);
+  };
+  const before = await status();
+  const last = before.last_run;
+  // The run to report is the first with an id above `baseline`: the one running now (attach), the
+  // one after it (--new; one waiting for maintenance has no row yet), or the one asked for now.
+  const lastId = last?.id ?? 0;
+  const runningRow = last?.status === 'running';
+  const baseline = !before.running ? lastId : !queue ? (runningRow ? lastId - 1 : lastId) : runningRow ? lastId : lastId + 1;
+  if (before.running && !queue) {
+    io.note('A backup is already running on this data dir; following it to its end (use --new to run one more after it).');
+  } else {
+    const asked = await call('POST', '/admin/backups', before.running ? { queue: true } : {});
+    if (asked.status !== 202) throw new CliError(errorMessage(asked.body, `The running Sanad answered ${asked.status} to "back up now".`));
+    if (before.running) io.note('A backup is already running on this data dir; one more runs right after it.');
+  }
+  const show = progressPrinter(io);
+  let idle = 0;
+  for (;;) {
+    await sleep(POLL_MS);
+    const now = await status();
+    if (now.progress) show(now.progress);
+    const newest = now.last_run;
+    // Idle with no new run: it failed before it could start a run (its reason is in the service's log).
+    if (!now.running && (newest === null || newest.id <= baseline) && ++idle >= 3) {
+      throw new CliError('The running Sanad did not start the backup; see its log or the GUI\'s Backups screen for why, then try again.');
+    }
+    if (!now.running && newest !== null && newest.id > baseline && newest.status !== 'running') {
+      const runs = await call('GET', '/admin/backups');
+      if (runs.status !== 200) throw new CliError(errorMessage(runs.body, `The running Sanad answered ${runs.status} to the list of runs.`));
+      return reportOf(BackupRuns.parse(runs.body), newest.id);
+    }
+  }
+}
+
+function reportOf(list: { runs?: BackupRunRow[]; data?: BackupRunRow[]; copies: Array<{ run_id: number; repository: string; ok: number; snapshot_id: string | null; error: string | null }> }, id: number): Report {
+  const run = (list.runs ?? list.data ?? []).find((r) => r.id === id);
+  if (!run) throw new CliError(`Backup run ${id} is no longer listed; see \`sanad serve\`'s log or the GUI's Backups screen.`);
+  return {
+    generation: run.generation,
+    status: run.status,
+    repositories: list.copies.filter((c) => c.run_id === id).map((c) => ({ name: c.repository, ok: c.ok === 1, snapshot_id: c.snapshot_id, error: c.error })),
+    offsite_copy: null,
+    error: run.error,
+  };
 }
