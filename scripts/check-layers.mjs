@@ -14,6 +14,7 @@ const root = resolve(new URL('..', import.meta.url).pathname);
 export const LAYERS = [
   ['src/contract'],
   ['src/clock.ts'],
+  ['src/demo'],
   ['src/ids.ts', 'src/version.ts'],
   ['src/log'],
   ['src/process'],
@@ -30,10 +31,12 @@ export const LAYERS = [
   ['src/service'],
   ['src/appliance'],
   ['src/cli', 'electron'],
+  // Build-time helpers (packaging): never imported by the running app.
+  ['build'],
 ];
 /** The GUI is its own program: it may import only itself and the wire contract. */
 const RENDERER = 'renderer/src';
-const ROOTS = ['src', 'electron', RENDERER];
+const ROOTS = ['src', 'electron', 'build', RENDERER];
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {

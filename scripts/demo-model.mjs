@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { resolveDataDir } from '../dist/src/appliance/data-dir.js';
 import { systemClock } from '../dist/src/clock.js';
 import { ModelRegistry } from '../dist/src/engine/registry.js';
-import { writeTinyModel } from '../dist/src/engine/tiny-gguf.js';
+import { writeTinyModel } from '../dist/src/demo/tiny-model.js';
 import { openStore, storePath } from '../dist/src/store/open.js';
 
 const dataDir = resolveDataDir(undefined);

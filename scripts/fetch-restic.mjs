@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Fetches the restic binaries a desktop build ships into build/restic/<os>/<arch>/, accepting only
 // archives whose SHA-256 is pinned in build/restic/checksums.json (logic and checks:
-// electron/logic/restic-release.ts, compiled by `npm run build`). Needs the internet, bunzip2, and
+// build/restic-release.ts, compiled by `npm run build`). Needs the internet, bunzip2, and
 // unzip (or bsdtar on Windows).
 //   node scripts/fetch-restic.mjs            the archives for this OS (every arch electron-builder targets)
 //   node scripts/fetch-restic.mjs --all      every OS and arch
@@ -12,9 +12,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const logic = new URL('../dist/electron/logic/restic-release.js', import.meta.url);
+const logic = new URL('../dist/build/restic-release.js', import.meta.url);
 if (!existsSync(fileURLToPath(logic))) {
-  console.error('Build first (npm run build): this script uses dist/electron/logic/restic-release.js.');
+  console.error('Build first (npm run build): this script uses dist/build/restic-release.js.');
   process.exit(1);
 }
 const { RESTIC_VERSION, assetUrl, builderOs, downloadSums, fetchAsset, parsePinned, pinFromSums, resticAssets } = await import(logic.href);

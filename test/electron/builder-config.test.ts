@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { binaryPath, resticAssets } from '../../electron/logic/restic-release.js';
+import { binaryPath, resticAssets } from '../../build/restic-release.js';
 import { tempDir } from '../harness/data-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,4 +1,4 @@
-// The restic fetch for desktop builds (scripts/fetch-restic.mjs → electron/logic/restic-release.ts)
+// The restic fetch for desktop builds (scripts/fetch-restic.mjs → build/restic-release.ts)
 // against a release served from loopback, because restic's real GitHub releases cannot be reached
 // here: the archives are fake restic binaries packed like the real ones (bz2, zip), and the checks
 // are the real ones: only a pinned SHA-256 is accepted, nothing is written for a refused archive.
@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import {
   binaryPath, checkArchive, fetchAsset, parsePinned, parseSha256Sums, pinFromSums, resticAssets, RESTIC_VERSION, type PinnedChecksums,
-} from '../../electron/logic/restic-release.js';
+} from '../../build/restic-release.js';
 import { tempDir } from '../harness/data-dir.js';
 
 const V = RESTIC_VERSION;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { buildTinyModel, isTinyModelPrintable, tinyModelByteOfToken, writeTinyModel } from '../../src/engine/tiny-gguf.js';
+import { buildTinyModel, isTinyModelPrintable, tinyModelByteOfToken, writeTinyModel } from '../../src/demo/tiny-model.js';
 import { readGgufHeader } from '../../src/engine/gguf-header.js';
 import { scratchPath } from '../fixtures/tiny-model.js';
 

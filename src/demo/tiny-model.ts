@@ -1,5 +1,6 @@
-// A tiny random-weight GGUF v3 "llama" model for tests and benchmarks (no model can be downloaded
-// here). The layout follows what llama.cpp was verified to need (shared notes, "Local inference").
+// The generator of Sanad's demo and test model: a tiny random-weight GGUF v3 "llama" model (no model
+// can be downloaded here), written by `npm run setup` (scripts/demo-model.mjs) and by the tests.
+// The layout follows what llama.cpp was verified to need (shared notes, "Local inference").
 // The weights are rigged so the model only ever emits visible ASCII byte tokens and never `</s>`:
 // every generation runs to its token limit, which makes cancel and crash timings predictable.
 import { writeFile } from 'node:fs/promises';
@@ -96,7 +97,7 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
   const dataStart = out.length;
   tensors.forEach((tensor, i) => {
     out.pad(ALIGNMENT);
-    if (out.length - dataStart !== offsets[i]) throw new Error('tiny-gguf: tensor offset mismatch');
+    if (out.length - dataStart !== offsets[i]) throw new Error('tiny-model: tensor offset mismatch');
     out.bytes(Buffer.from(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength));
   });
   return out.toBuffer();

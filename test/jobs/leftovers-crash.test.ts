@@ -1,0 +1,101 @@
+// Runs a crash cut short, for real: `sanad serve` is SIGKILLed (with its restic, as a power cut
+// would take both) in the middle of a backup and in the middle of a restore. The dead process's
+// store still says `running`; at the next start both are settled in one place (jobs/leftovers.ts)
+// as "interrupted" with a reason, the restore's half-written target is put back, and the next
+// backup runs as usual (no lock of Sanad's own left in the way).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { systemClock } from '../../src/clock.js';
+import { ModelRegistry } from '../../src/engine/registry.js';
+import { openStore, storePath } from '../../src/store/open.js';
+import { field, num, str, waitFor } from '../harness/api.js';
+import { tempDir } from '../harness/data-dir.js';
+import { killAllServices, prepareCrashDataDir, startService } from '../crash/crash-kit.js';
+import type { ServiceProcess } from '../harness/service-process.js';
+
+after(killAllServices);
+
+/** The children of a process, with their command lines (from /proc). */
+function childrenOf(pid: number): Array<{ pid: number; args: string[] }> {
+  const out: Array<{ pid: number; args: string[] }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push({ pid: Number(entry), args: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Freezes the service's restic child running `sub` (so the run is surely mid-way), then kills both. */
+async function powerCut(service: ServiceProcess, sub: string): Promise<void> {
+  const pid = service.child.pid;
+  assert.ok(pid !== undefined);
+  const restic = await waitFor(() => childrenOf(pid).find((c) => c.args.includes(sub)), 120_000, `restic ${sub} to run`);
+  process.kill(restic.pid, 'SIGSTOP');
+  await service.kill();
+  process.kill(restic.pid, 'SIGKILL');
+}
+
+function rowStatus(dataDir: string, sql: string): string | undefined {
+  const db = new Database(storePath(dataDir), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare<[], { status: string }>(sql).get()?.status;
+  } finally {
+    db.close();
+  }
+}
+
+test('SIGKILL mid-backup and mid-restore: the runs are settled as interrupted at the next start, the target put back', async () => {
+  const { dataDir, adminToken } = await prepareCrashDataDir();
+  // A model big enough that restic is still busy when it is frozen.
+  const big = join(tempDir('sanad-big-'), 'big.gguf');
+  const db = openStore(storePath(dataDir));
+  try {
+    const tiny = db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path;
+    assert.ok(tiny);
+    writeFileSync(big, Buffer.concat([readFileSync(tiny), randomBytes(96 * 1024 * 1024)]));
+    await new ModelRegistry(db, systemClock).add(big, 'big');
+  } finally {
+    db.close();
+  }
+
+  let service = await startService(dataDir, adminToken);
+  assert.equal((await service.api.post('/admin/backups')).status, 202);
+  await powerCut(service, 'backup');
+  assert.equal(rowStatus(dataDir, 'SELECT status FROM backup_runs ORDER BY id DESC LIMIT 1'), 'running', 'the dead process left its run running');
+
+  service = await startService(dataDir, adminToken);
+  const runs = await service.api.get('/admin/backups');
+  assert.equal(field(runs.body, 'data', 0, 'status'), 'interrupted');
+  assert.match(str(runs.body, 'data', 0, 'error'), /Sanad stopped while this backup ran/);
+  assert.equal(num((await service.api.get('/admin/backups/status')).body, 'last_run', 'id'), num(runs.body, 'data', 0, 'id'));
+  // Nothing of Sanad's own is left in the way: the next backup runs and is good.
+  assert.equal(field((await service.api.post('/admin/backups')).body, 'started'), true);
+  await waitFor(async () => field((await service.api.get('/admin/backups/status')).body, 'running') === false, 180_000, 'the next backup');
+  assert.equal(field((await service.api.get('/admin/backups')).body, 'data', 0, 'status'), 'ok');
+
+  const target = join(tempDir('sanad-restore-'), 'restored');
+  const started = await service.api.post('/admin/restore', { target });
+  assert.equal(started.status, 202, started.text);
+  const id = str(started.body, 'id');
+  await powerCut(service, 'restore');
+  assert.equal(rowStatus(dataDir, 'SELECT status FROM restore_runs'), 'running');
+  assert.equal(existsSync(target), true, 'the dead restore left its half-made target');
+
+  service = await startService(dataDir, adminToken);
+  const job = await service.api.get(`/admin/restore/${id}`);
+  assert.equal(job.status, 200, job.text);
+  assert.equal(field(job.body, 'status'), 'interrupted');
+  assert.match(str(job.body, 'error'), /Sanad stopped while this restore ran; .* was put back as it was before/);
+  assert.equal(existsSync(target), false, 'the folder the restore made is gone again');
+  await service.stop();
+});
