@@ -12,10 +12,14 @@ const root = new URL('..', import.meta.url).pathname;
 // The OS keychain (keytar → Secret Service) needs a session bus: without one, the suite runs in
 // a private one with a fresh, unlocked gnome-keyring (scripts/keyring-session.mjs).
 ensureKeyringSession();
-// The core compiles to dist/; the GUI is type-checked, built to dist/gui (the e2e tests load it from
+// The layer check and lint come first; the core compiles to dist/; the GUI is type-checked, built to dist/gui (the e2e tests load it from
 // a real `sanad serve`) and its component tests run in jsdom. Any failure stops the run.
 const only = process.argv.slice(2);
 const steps = [
+  // The layers (scripts/check-layers.mjs: every import goes down, no circles), then lint, which
+  // also bans reading the wall clock outside clock.ts. Both on every run, filtered or not.
+  ['node', 'scripts/check-layers.mjs'],
+  ['eslint', '.'],
   ['tsc', '-p', 'tsconfig.json'],
   // The desktop shell against Electron's own type definitions (electron/tsconfig.json).
   ['tsc', '-p', 'electron/tsconfig.json', '--noEmit'],

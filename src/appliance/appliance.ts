@@ -108,7 +108,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     logger.addSecret(master.vaultKey.toString('base64'));
     logger.addSecret(master.resticPassphrase);
     await reconcilePassphraseAtStart({ db, dataDir, clock, logger, store: secretStore });
-    const vault = new Vault(db, master.vaultKey);
+    const vault = new Vault(db, master.vaultKey, clock);
     ensureLocalRepository(db, dataDir, clock);
     const bootId = randomBytes(8).toString('hex');
     const startedAt = unixSeconds(clock);
@@ -136,7 +136,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     let jobsWaitMs = 15_000;
     watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));
     const ctx: ServiceContext = {
-      db, clock, logger, ledger, hub, runner, models, bootId, disk,
+      db, writer: db, clock, logger, ledger, hub, runner, models, bootId, disk,
       creates: new CreateBatcher(ledger),
       dataDir,
       secrets: { store: secretStore, master, vault },

@@ -64,7 +64,7 @@ export async function hostAppliance(options: Omit<ApplianceOptions, 'onSwitchDat
       continue;
     }
     if (failure !== null) {
-      raiseAlert(appliance.ctx.db, appliance.ctx.clock, SWITCH_FAILED_ALERT, 'warning',
+      raiseAlert(appliance.ctx.writer, appliance.ctx.clock, SWITCH_FAILED_ALERT, 'warning',
         `Sanad could not open the restored data in ${failure.to} (${message(failure.error)}), so it went back to ${base.dataDir}; fix the cause and open it again, or run \`sanad serve --data-dir ${failure.to}\`.`);
       failure = null;
     }

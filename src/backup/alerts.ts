@@ -3,7 +3,7 @@
 // notifications read it; "first seen" is when the user should have been told.
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
-import type { Db } from '../store/open.js';
+import type { Db, ReadableDB } from '../store/open.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
 
@@ -39,12 +39,12 @@ export function resolveAlert(db: Db, clock: Clock, key: string): boolean {
   return db.prepare('UPDATE alerts SET resolved_at = ? WHERE key = ? AND resolved_at IS NULL').run(unixSeconds(clock), key).changes > 0;
 }
 
-export function openAlerts(db: Db): Alert[] {
+export function openAlerts(db: ReadableDB): Alert[] {
   return db.prepare<[], Alert>(
     "SELECT * FROM alerts WHERE resolved_at IS NULL ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, first_seen",
   ).all();
 }
 
-export function allAlerts(db: Db, limit = 200): Alert[] {
+export function allAlerts(db: ReadableDB, limit = 200): Alert[] {
   return db.prepare<[number], Alert>('SELECT * FROM alerts ORDER BY last_seen DESC LIMIT ?').all(limit);
 }

@@ -1,7 +1,8 @@
 // The one owner of the backup_runs and backup_copies tables: a run is started, gets its generation,
 // records one copy per repository, and ends with a status. A run still `running` when no backup
 // holds the backup lock was cut short by a crash; jobs/leftovers.ts settles it as `interrupted`.
-import type { Db } from '../store/open.js';
+import { BackupCopySummary as BackupCopySummarySchema, type BackupCopySummary } from '../contract/backups.js';
+import type { Db, ReadableDB } from '../store/open.js';
 
 export type BackupRunStatus = 'running' | 'ok' | 'partial' | 'failed' | 'interrupted';
 
@@ -22,7 +23,12 @@ export interface BackupCopyRow {
   snapshot_id: string | null;
   error: string | null;
   finished_at: number;
+  /** restic's summary of the copy as JSON (what it read and added); null when it failed. */
+  summary: string | null;
 }
+
+/** A copy as the API shows it: the summary parsed. */
+export type ShownCopy = Omit<BackupCopyRow, 'summary'> & { summary: BackupCopySummary | null };
 
 export function startBackupRun(db: Db, trigger: string, nowS: number): number {
   return Number(db.prepare("INSERT INTO backup_runs(trigger, status, started_at) VALUES (?, 'running', ?)").run(trigger, nowS).lastInsertRowid);
@@ -33,8 +39,8 @@ export function setRunGeneration(db: Db, runId: number, generation: number): voi
 }
 
 export function recordCopy(db: Db, copy: BackupCopyRow): void {
-  db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at);
+  db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at, summary) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at, copy.summary);
 }
 
 export function finishBackupRun(db: Db, runId: number, status: Exclude<BackupRunStatus, 'running'>, error: string | null, nowS: number): void {
@@ -49,23 +55,33 @@ export function settleLeftoverBackupRuns(db: Db, nowS: number, reason: string): 
   return ids;
 }
 
-export function lastBackupRun(db: Db): BackupRunRow | null {
+export function lastBackupRun(db: ReadableDB): BackupRunRow | null {
   return db.prepare<[], BackupRunRow>('SELECT id, generation, trigger, status, error, started_at, finished_at FROM backup_runs ORDER BY id DESC LIMIT 1').get() ?? null;
 }
 
 /** Unix seconds of the start of the newest run of any outcome (the schedule counts from it). */
-export function lastBackupStartedAt(db: Db): number | null {
+export function lastBackupStartedAt(db: ReadableDB): number | null {
   return db.prepare<[], { t: number | null }>('SELECT MAX(started_at) AS t FROM backup_runs').get()?.t ?? null;
 }
 
 /** Unix seconds of the end of the newest run that kept a copy on this machine (ok or partial). */
-export function lastGoodBackupAt(db: Db): number | null {
+export function lastGoodBackupAt(db: ReadableDB): number | null {
   return db.prepare<[], { t: number | null }>("SELECT MAX(finished_at) AS t FROM backup_runs WHERE status IN ('ok','partial')").get()?.t ?? null;
 }
 
 /** The newest runs (newest first) and the copies they made. */
-export function recentBackupRuns(db: Db, limit: number): { runs: BackupRunRow[]; copies: BackupCopyRow[] } {
+export function recentBackupRuns(db: ReadableDB, limit: number): { runs: BackupRunRow[]; copies: ShownCopy[] } {
   const runs = db.prepare<[number], BackupRunRow>('SELECT * FROM backup_runs ORDER BY id DESC LIMIT ?').all(limit);
   const copies = db.prepare<[number], BackupCopyRow>('SELECT * FROM backup_copies WHERE run_id IN (SELECT id FROM backup_runs ORDER BY id DESC LIMIT ?)').all(limit);
-  return { runs, copies };
+  return { runs, copies: copies.map((c) => ({ ...c, summary: parseSummary(c.summary) })) };
+}
+
+function parseSummary(text: string | null): BackupCopySummary | null {
+  if (text === null) return null;
+  try {
+    const parsed = BackupCopySummarySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

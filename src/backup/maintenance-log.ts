@@ -4,7 +4,7 @@
 // the last MAINTENANCE_LOG_KEEP runs) rather than in a table: a log this small needs no migration,
 // and migrations must stay contiguous across branches.
 import { z } from 'zod';
-import type { Db } from '../store/open.js';
+import type { Db, ReadableDB } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
 
 export const MAINTENANCE_LOG_KEEP = 20;
@@ -31,7 +31,7 @@ export type MaintenanceEntry = z.infer<typeof Entry>;
 export const logKey = (repo: string): string => `maintenance_log:${repo}`;
 
 /** Newest first; a damaged value reads as an empty log rather than breaking the status. */
-export function maintenanceLog(db: Db, repo: string): MaintenanceEntry[] {
+export function maintenanceLog(db: ReadableDB, repo: string): MaintenanceEntry[] {
   const raw = readConfigValue(db, logKey(repo));
   if (raw === undefined) return [];
   let value: unknown;

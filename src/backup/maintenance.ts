@@ -5,7 +5,7 @@
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Logger } from '../log/logger.js';
-import type { Db } from '../store/open.js';
+import type { Db, ReadableDB } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
 import { recordMaintenance } from './maintenance-log.js';
@@ -104,7 +104,7 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
 }
 
 /** When maintenance last finished cleanly / failed for `repo` (Unix seconds), or null. */
-export function maintenanceRecord(db: Db, repo: string): { okAt: number | null; failedAt: number | null } {
+export function maintenanceRecord(db: ReadableDB, repo: string): { okAt: number | null; failedAt: number | null } {
   return { okAt: readSeconds(db, okKey(repo)), failedAt: readSeconds(db, failedKey(repo)) };
 }
 
@@ -119,7 +119,7 @@ export function maintenanceDue(db: Db, clock: Clock, repo: string, everyMs = MAI
   return lastMs > now || now - lastMs >= everyMs;
 }
 
-function readSeconds(db: Db, key: string): number | null {
+function readSeconds(db: ReadableDB, key: string): number | null {
   const value = readConfigValue(db, key);
   if (value === undefined) return null;
   const n = Number(value);

@@ -6,7 +6,7 @@ import { RepositoryOptions, type RepositoryType } from '../contract/repositories
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Vault } from '../secrets/vault.js';
-import type { Db } from '../store/open.js';
+import type { Db, ReadableDB } from '../store/open.js';
 import { parseRcloneDestination } from './rclone-destination.js';
 
 export type { RepositoryOptions, RepositoryType } from '../contract/repositories.js';
@@ -48,11 +48,11 @@ function toRepository(row: Row): Repository {
   return { ...row, options: parsed.success ? parsed.data : {}, enabled: row.enabled === 1 };
 }
 
-export function listRepositories(db: Db): Repository[] {
+export function listRepositories(db: ReadableDB): Repository[] {
   return db.prepare<[], Row>("SELECT * FROM repositories ORDER BY name = 'local' DESC, name").all().map(toRepository);
 }
 
-export function getRepository(db: Db, name: string): Repository | null {
+export function getRepository(db: ReadableDB, name: string): Repository | null {
   const row = db.prepare<[string], Row>('SELECT * FROM repositories WHERE name = ?').get(name);
   return row ? toRepository(row) : null;
 }
@@ -192,7 +192,7 @@ export function recordRepositoryResult(db: Db, name: string, nowS: number, error
  * never a credential (an S3 secret key or a REST password stays in the vault; the kit says which
  * one the user must bring from the provider's account).
  */
-export function recoveryLocations(db: Db): Array<{ name: string; location: string }> {
+export function recoveryLocations(db: ReadableDB): Array<{ name: string; location: string }> {
   return listRepositories(db).map((r) => {
     const o = r.options;
     const extra =

@@ -113,7 +113,7 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
     for (const repo of listRepositories(db).filter((r) => r.enabled)) {
       const outcome = await sendTo(deps, repo, backupTargets(gen), options);
       outcomes.push(outcome);
-      recordCopy(db, { run_id: runId, repository: repo.name, ok: outcome.ok ? 1 : 0, snapshot_id: outcome.snapshot_id, error: outcome.error, finished_at: unixSeconds(clock) });
+      recordCopy(db, { run_id: runId, repository: repo.name, ok: outcome.ok ? 1 : 0, snapshot_id: outcome.snapshot_id, error: outcome.error, finished_at: unixSeconds(clock), summary: outcome.summary ? JSON.stringify(outcome.summary) : null });
     }
     // Old keys a passphrase rotation could not remove (old-keys.ts): retried under this lock.
     if (pendingOldKeys(db).length > 0) {

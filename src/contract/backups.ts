@@ -56,7 +56,20 @@ export const BackupStatus = z.object({
 });
 export type BackupStatus = z.infer<typeof BackupStatus>;
 
-export const BackupCopy = z.object({ run_id: z.number(), repository: z.string(), ok: z.number(), snapshot_id: z.string().nullable(), error: z.string().nullable(), finished_at: z.number() });
+/** restic's summary of one copy: what it read and what it added (an unchanged model adds nothing). */
+export const BackupCopySummary = z.object({
+  files_new: z.number(),
+  files_changed: z.number(),
+  files_unmodified: z.number(),
+  data_added: z.number(),
+  total_bytes_processed: z.number(),
+  total_files_processed: z.number(),
+});
+export type BackupCopySummary = z.infer<typeof BackupCopySummary>;
+export const BackupCopy = z.object({
+  run_id: z.number(), repository: z.string(), ok: z.number(), snapshot_id: z.string().nullable(), error: z.string().nullable(), finished_at: z.number(),
+  summary: BackupCopySummary.nullable(),
+});
 export type BackupCopy = z.infer<typeof BackupCopy>;
 export const BackupRuns = z.object({ object: z.literal('list'), data: z.array(BackupRun), copies: z.array(BackupCopy) });
 export type BackupRuns = z.infer<typeof BackupRuns>;

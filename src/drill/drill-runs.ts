@@ -2,7 +2,7 @@
 // drill starts (so the GUI can follow it by id) and finished with its verdict and checklist; rows of
 // drills that died are marked `interrupted`; history is kept to the newest KEEP_RUNS rows.
 import { z } from 'zod';
-import type { Db } from '../store/open.js';
+import type { Db, ReadableDB } from '../store/open.js';
 import type { DrillCheck, DrillKind, Verdict } from './verdict.js';
 
 export const KEEP_RUNS = 500;
@@ -52,13 +52,13 @@ export function markInterrupted(db: Db, nowS: number): number {
     .run(checks, nowS).changes;
 }
 
-export function getDrillRun(db: Db, id: number): DrillRun | null {
+export function getDrillRun(db: ReadableDB, id: number): DrillRun | null {
   const row = db.prepare<[number], Row>('SELECT * FROM drill_runs WHERE id = ?').get(id);
   return row ? toRun(row) : null;
 }
 
 /** Newest first. */
-export function listDrillRuns(db: Db, limit = 50): DrillRun[] {
+export function listDrillRuns(db: ReadableDB, limit = 50): DrillRun[] {
   return db.prepare<[number], Row>('SELECT * FROM drill_runs ORDER BY id DESC LIMIT ?').all(limit).map(toRun);
 }
 
@@ -66,7 +66,7 @@ export function listDrillRuns(db: Db, limit = 50): DrillRun[] {
  * The newest finished drill of every enabled repository (`repo` null). Without a kind, any kind:
  * a deep drill runs every daily check, so it counts as the daily one too.
  */
-export function lastFinishedRun(db: Db, kind?: DrillKind): DrillRun | null {
+export function lastFinishedRun(db: ReadableDB, kind?: DrillKind): DrillRun | null {
   const row = kind === undefined
     ? db.prepare<[], Row>("SELECT * FROM drill_runs WHERE status = 'finished' AND repo IS NULL ORDER BY finished_at DESC, id DESC LIMIT 1").get()
     : db.prepare<[string], Row>("SELECT * FROM drill_runs WHERE status = 'finished' AND repo IS NULL AND kind = ? ORDER BY finished_at DESC, id DESC LIMIT 1").get(kind);

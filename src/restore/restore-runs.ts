@@ -2,7 +2,7 @@
 // is running can be followed, one that ended can still be read after a restart, and one that a crash
 // cut short is found at the next start (jobs/leftovers.ts) and its target put back.
 import { RestoreResult as RestoreResultSchema } from '../contract/restore.js';
-import type { Db } from '../store/open.js';
+import type { Db, ReadableDB } from '../store/open.js';
 import type { RestoreResult } from './restore-request.js';
 
 export type RestoreRunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
@@ -40,11 +40,11 @@ export function finishRestoreRun(db: Db, id: string, outcome: { result: RestoreR
   return status;
 }
 
-export function getRestoreRun(db: Db, id: string): RestoreRunRow | null {
+export function getRestoreRun(db: ReadableDB, id: string): RestoreRunRow | null {
   return db.prepare<[string], RestoreRunRow>('SELECT * FROM restore_runs WHERE id = ?').get(id) ?? null;
 }
 
-export function leftoverRestoreRuns(db: Db): RestoreRunRow[] {
+export function leftoverRestoreRuns(db: ReadableDB): RestoreRunRow[] {
   return db.prepare<[], RestoreRunRow>("SELECT * FROM restore_runs WHERE status = 'running'").all();
 }
 

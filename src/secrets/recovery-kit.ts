@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
-import type { Db } from '../store/open.js';
+import type { Db, ReadableDB } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
 
 const CONFIRMED = 'recovery_kit_confirmed_at';
@@ -59,7 +59,7 @@ export function clearRecoveryKitConfirmation(db: Db): void {
 }
 
 /** When the user confirmed the kit is stored off this machine, or null. */
-export function recoveryKitConfirmedAt(db: Db): number | null {
+export function recoveryKitConfirmedAt(db: ReadableDB): number | null {
   const v = readConfigValue(db, CONFIRMED);
   return v === undefined ? null : Number(v);
 }

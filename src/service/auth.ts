@@ -75,7 +75,7 @@ export function authenticate(ctx: ServiceContext, req: FastifyRequest): Principa
     const client = findClientByToken(ctx.db, token);
     if (!client) throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'The API key is unknown or was revoked; pair again or ask for a new token.');
     try {
-      touchClient(ctx.db, client, unixSeconds(ctx.clock));
+      touchClient(ctx.writer, client, unixSeconds(ctx.clock));
     } catch (err) {
       // "Last used" is a courtesy: a full disk must not turn every read into an error.
       if (!ctx.disk.noteFailure(err)) throw err;

@@ -12,7 +12,7 @@ import type { MasterSecrets } from '../secrets/master-secrets.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { Vault } from '../secrets/vault.js';
 import type { DiskState } from '../store/disk-state.js';
-import type { Db } from '../store/open.js';
+import type { ReadableDB, WritableDB } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
 import type { CreateBatcher } from '../tasks/create-batcher.js';
 import type { EventHub } from '../tasks/event-hub.js';
@@ -28,7 +28,11 @@ export interface ServiceSecrets {
 }
 
 export interface ServiceContext {
-  db: Db;
+  /** What route handlers and status functions read from: statements that can only be read. */
+  db: ReadableDB;
+  /** The writable store, only to hand to an owner's write function (clients, repositories,
+   *  alerts…); never raw SQL in a route. */
+  writer: WritableDB;
   dataDir: string;
   /** The data dir's disk: full or not (writes answer 507 while it is), free space, its alerts. */
   disk: DiskState;

@@ -59,8 +59,8 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
   const fp = fingerprint(req);
   const now = unixSeconds(ctx.clock);
   const ttl = ctx.settings().idempotency_ttl_hours * 3600;
-  return ctx.db.transaction((): Replay | null => {
-    const row = ctx.db
+  return ctx.writer.transaction((): Replay | null => {
+    const row = ctx.writer
       .prepare<[string, string], KeyRow>('SELECT fingerprint, state, status_code, body, expires_at FROM idempotency_keys WHERE client_id = ? AND key = ?')
       .get(clientKey, key);
     if (row && row.expires_at > now) {
@@ -72,7 +72,7 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
       }
       return { status: row.status_code ?? 200, body: row.body ?? '' };
     }
-    ctx.db
+    ctx.writer
       .prepare(
         `INSERT INTO idempotency_keys(client_id, key, fingerprint, state, boot_id, created_at, expires_at)
          VALUES (?, ?, ?, 'in_progress', ?, ?, ?)
@@ -101,8 +101,8 @@ export function releaseReservation(db: Db, r: IdempotencyReservation): void {
 export function storeOnSend(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, payload: unknown): void {
   const r = req.idempotency;
   if (!r || r.completed) return;
-  if (reply.statusCode >= 500 || reply.statusCode === 429 || typeof payload !== 'string') releaseReservation(ctx.db, r);
-  else completeReservation(ctx.db, r, reply.statusCode, payload);
+  if (reply.statusCode >= 500 || reply.statusCode === 429 || typeof payload !== 'string') releaseReservation(ctx.writer, r);
+  else completeReservation(ctx.writer, r, reply.statusCode, payload);
 }
 
 /** At start: reservations of a process that died never completed; let their keys be used again. */

@@ -3,7 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newId } from '../ids.js';
 import { SCOPES, type Scope } from '../contract/clients.js';
-import type { Db } from './open.js';
+import type { Db, ReadableDB } from './open.js';
 
 export { SCOPES, type Scope };
 
@@ -52,7 +52,7 @@ export function createClient(db: Db, name: string, scopes: Scope[], nowS: number
 }
 
 /** The live client a token belongs to, or null (unknown or revoked). */
-export function findClientByToken(db: Db, token: string): Client | null {
+export function findClientByToken(db: ReadableDB, token: string): Client | null {
   const hash = hashToken(token);
   const row = db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE token_hash = ?').get(hash);
   if (!row || row.revoked_at !== null) return null;
@@ -68,7 +68,7 @@ export function touchClient(db: Db, client: Client, nowS: number): void {
   client.last_used_at = nowS;
 }
 
-export function listClients(db: Db): Client[] {
+export function listClients(db: ReadableDB): Client[] {
   return db.prepare<[], ClientRow>('SELECT * FROM clients ORDER BY id DESC').all().map(toClient);
 }
 

@@ -6,7 +6,25 @@ import { dirname, join } from 'node:path';
 import { migrate, type MigrateOptions } from './migrate.js';
 import { isStoreDamage, StoreDamagedError } from './store-check.js';
 
-export type Db = Database.Database;
+/**
+ * Read and write kept apart in types (as Signal Desktop does): the store's owners write through a
+ * WritableDB; route handlers and status functions get a ReadableDB, whose statements can only be
+ * read (`get`, `all`), so a handler cannot write by accident: a write goes through its owner.
+ */
+export type WritableDB = Database.Database;
+/** The writable store, as most owners name it. */
+export type Db = WritableDB;
+
+export interface ReadStatement<P extends unknown[], R> {
+  get(...params: P): R | undefined;
+  all(...params: P): R[];
+}
+
+export interface ReadableDB {
+  // The same generic shape as better-sqlite3's prepare, so a WritableDB is a ReadableDB.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- better-sqlite3's own bound ({} = named parameters)
+  prepare<P extends unknown[] | {} = unknown[], R = unknown>(sql: string): P extends unknown[] ? ReadStatement<P, R> : ReadStatement<[P], R>;
+}
 
 export const STORE_FILE = 'sanad.db';
 

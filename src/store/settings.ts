@@ -2,14 +2,14 @@
 // never set reads as its default; writing validates first, so the table never holds nonsense.
 import type { z } from 'zod';
 import { SettingsSchema } from '../contract/settings.js';
-import type { Db } from './open.js';
+import type { Db, ReadableDB } from './open.js';
 
 export { SettingsSchema } from '../contract/settings.js';
 
 export type Settings = z.infer<typeof SettingsSchema>;
 export type SettingKey = keyof Settings;
 
-export function readSettings(db: Db): Settings {
+export function readSettings(db: ReadableDB): Settings {
   const rows = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM service_config').all();
   const raw: Record<string, unknown> = {};
   const fields: Record<string, z.ZodTypeAny> = SettingsSchema.shape;
@@ -37,7 +37,7 @@ export function writeSettings(db: Db, patch: Partial<Settings>, nowS: number): S
 }
 
 /** Free-form identity values (instance id, created time) live beside the settings. */
-export function readConfigValue(db: Db, key: string): string | undefined {
+export function readConfigValue(db: ReadableDB, key: string): string | undefined {
   return db.prepare<[string], { value: string }>('SELECT value FROM service_config WHERE key = ?').get(key)?.value;
 }
 

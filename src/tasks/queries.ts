@@ -1,20 +1,20 @@
 // Read paths for tasks, responses and events. Writes live in ledger.ts only.
-import type { Db } from '../store/open.js';
+import type { ReadableDB } from '../store/open.js';
 import type { EventRow, ResponseRow, TaskEvent, TaskRow, TaskStatus } from './types.js';
 
-export function getTask(db: Db, id: string): TaskRow | undefined {
+export function getTask(db: ReadableDB, id: string): TaskRow | undefined {
   return db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
 }
 
-export function getTaskByResponse(db: Db, responseId: string): TaskRow | undefined {
+export function getTaskByResponse(db: ReadableDB, responseId: string): TaskRow | undefined {
   return db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE response_id = ?').get(responseId);
 }
 
-export function getResponseRow(db: Db, id: string): ResponseRow | undefined {
+export function getResponseRow(db: ReadableDB, id: string): ResponseRow | undefined {
   return db.prepare<[string], ResponseRow>('SELECT * FROM responses WHERE id = ?').get(id);
 }
 
-export function tasksInStatus(db: Db, statuses: readonly TaskStatus[]): TaskRow[] {
+export function tasksInStatus(db: ReadableDB, statuses: readonly TaskStatus[]): TaskRow[] {
   const marks = statuses.map(() => '?').join(',');
   return db.prepare<TaskStatus[], TaskRow>(`SELECT * FROM tasks WHERE status IN (${marks}) ORDER BY id`).all(...statuses);
 }
@@ -50,18 +50,18 @@ export function taskListStatement(q: TaskListQuery): { sql: string; params: Arra
   return { sql, params: [...params, q.limit + 1] };
 }
 
-export function listTasks(db: Db, q: TaskListQuery): { data: TaskRow[]; has_more: boolean } {
+export function listTasks(db: ReadableDB, q: TaskListQuery): { data: TaskRow[]; has_more: boolean } {
   const { sql, params } = taskListStatement(q);
   const rows = db.prepare<Array<string | number>, TaskRow>(sql).all(...params);
   return { data: rows.slice(0, q.limit), has_more: rows.length > q.limit };
 }
 
-export function countTasksByStatus(db: Db): Record<string, number> {
+export function countTasksByStatus(db: ReadableDB): Record<string, number> {
   const rows = db.prepare<[], { status: string; n: number }>('SELECT status, COUNT(*) AS n FROM tasks GROUP BY status').all();
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
-export function eventRowsAfter(db: Db, taskId: string, after: number, limit: number): EventRow[] {
+export function eventRowsAfter(db: ReadableDB, taskId: string, after: number, limit: number): EventRow[] {
   return db
     .prepare<[string, number, number], EventRow>(
       'SELECT * FROM task_events WHERE task_id = ? AND sequence_number > ? ORDER BY sequence_number LIMIT ?',
@@ -87,7 +87,7 @@ export function toTaskEvent(row: EventRow, responseId: string): TaskEvent {
  * `response.queued` (a retry tells clients to drop partial text, so it starts a new attempt).
  * This is also the snapshot a `resume` continues from.
  */
-export function emittedText(db: Db, taskId: string): string {
+export function emittedText(db: ReadableDB, taskId: string): string {
   const row = db
     .prepare<{ task: string }, { text: string | null }>(
       `SELECT group_concat(json_extract(data, '$.delta'), '') AS text FROM (

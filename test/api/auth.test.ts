@@ -40,7 +40,7 @@ test('no token, an unknown token or a malformed header: 401 invalid_api_key on e
     }
   }
   assertError(await ta.api.withToken(null).get('/v1/models', { authorization: `Basic ${ta.adminToken}` }), 401, 'invalid_api_key');
-  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 0, 'nothing was created without a valid token');
+  assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 0, 'nothing was created without a valid token');
 });
 
 test('a valid token without the scope gets 403 insufficient_scope and changes nothing', async (t) => {
@@ -54,7 +54,7 @@ test('a valid token without the scope gets 403 insufficient_scope and changes no
   assertError(await reader.post('/admin/pairing-codes', { scopes: ['admin'] }), 403, 'insufficient_scope');
   assertError(await writer.get('/v1/models'), 403, 'insufficient_scope');
   assertError(await writer.post('/admin/clients', { name: 'evil', scopes: ['admin'] }), 403, 'insufficient_scope');
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   assert.equal(countRows(db, 'tasks'), 0);
   assert.equal(countRows(db, 'clients'), 3, 'the admin and the two test clients only');
   assert.equal(db.prepare('SELECT 1 FROM pairing_codes').get(), undefined);
@@ -69,7 +69,7 @@ test('revocation takes effect on the very next request', async (t) => {
   const revoked = await ta.api.post(`/admin/clients/${made.client_id}/revoke`);
   assert.equal(revoked.status, 200, revoked.text);
   assertError(await api.get('/v1/models'), 401, 'invalid_api_key');
-  const row = ta.appliance.ctx.db.prepare<[string], { revoked_at: number | null }>('SELECT revoked_at FROM clients WHERE id = ?').get(made.client_id);
+  const row = ta.appliance.ctx.writer.prepare<[string], { revoked_at: number | null }>('SELECT revoked_at FROM clients WHERE id = ?').get(made.client_id);
   assert.equal(typeof row?.revoked_at, 'number', 'the revocation is stored');
   assertError(await ta.api.post('/admin/clients/client_nope/revoke'), 404, 'client_not_found');
 });
@@ -93,7 +93,7 @@ test('tokens are stored only as hashes: the database files never contain a token
 test("another client's response reads as 404 for responses:write, and is visible with tasks:read", async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const alice = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'alice')).token);
   const bob = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'bob')).token);
   const auditor = ta.api.withToken((await makeClient(ta.api, ['tasks:read'], 'auditor')).token);

@@ -44,7 +44,7 @@ test('each field with a wrong type or value: 400 invalid_request_error naming th
   }
   assertError(await ta.api.post('/v1/responses', [GOOD]), 400, 'invalid_request_error');
   assertError(await ta.api.post('/v1/responses', 'null'), 400, 'invalid_request_error');
-  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 0);
+  assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 0);
 });
 
 test('malformed JSON, an oversized body, a non-JSON content type and an unknown route', async (t) => {
@@ -68,7 +68,7 @@ test('malformed JSON, an oversized body, a non-JSON content type and an unknown 
   for (const [method, path] of [['GET', '/v1/nothing'], ['POST', '/v1/responses/x/y/z'], ['GET', '/nope?x=1']] as const) {
     assertError(await ta.api.request(method, path), 404, 'not_found');
   }
-  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 0);
+  assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 0);
 });
 
 test('limits and conflicts: huge max_output_tokens, unknown model, background without store', async (t) => {
@@ -80,8 +80,8 @@ test('limits and conflicts: huge max_output_tokens, unknown model, background wi
   const unknown = await ta.api.post('/v1/responses', { ...GOOD, model: 'no-such-model' });
   assertError(unknown, 404, 'model_not_found', 'model');
   assertError(await ta.api.post('/v1/responses', { ...GOOD, background: true, store: false }), 400, 'invalid_request_error', 'store');
-  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 0);
-  assert.equal(countRows(ta.appliance.ctx.db, 'responses'), 0);
+  assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 0);
+  assert.equal(countRows(ta.appliance.ctx.writer, 'responses'), 0);
 });
 
 test('after a barrage of bad requests the service still serves, and no body ever holds a stack', async (t) => {
@@ -105,11 +105,11 @@ test('after a barrage of bad requests the service still serves, and no body ever
     assertNoStack(res);
     assert.ok(typeof str(res.body, 'error', 'message') === 'string');
   }
-  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 0);
+  assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 0);
 
   const ok = await ta.api.post('/v1/responses', GOOD);
   assert.equal(ok.status, 200, ok.text);
   assert.equal(str(ok.body, 'status'), 'incomplete');
   assert.equal(str(ok.body, 'object'), 'response');
-  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 1);
+  assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 1);
 });

@@ -8,7 +8,7 @@ import { assertError, makeClient, startLongTask, taskStatus, waitForStatus } fro
 test('DELETE is 409 while running, 200 once terminal, and the response, task and events are gone', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const { responseId, taskId } = await startLongTask(ta.api);
   await waitForStatus(db, taskId, ['running']);
 
@@ -44,6 +44,6 @@ test('a foreground response with store: false is not kept once answered', async 
   assert.equal(res.status, 200, res.text);
   const id = str(res.body, 'id');
   assert.equal(str(res.body, 'status'), 'incomplete');
-  assert.equal(ta.appliance.ctx.db.prepare('SELECT 1 FROM responses WHERE id = ?').get(id), undefined);
+  assert.equal(ta.appliance.ctx.writer.prepare('SELECT 1 FROM responses WHERE id = ?').get(id), undefined);
   assertError(await ta.api.get(`/v1/responses/${id}`), 404, 'response_not_found');
 });

@@ -18,7 +18,7 @@ function keyRows(db: Db): Array<{ client_id: string; key: string; expires_at: nu
 test('a malformed key is a 400 naming the header, and nothing runs or is stored', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const bad = ['', 'k'.repeat(256), 'clé', 'a b', 'a\tb'];
   for (const key of bad) {
     const res = await ta.api.post('/v1/responses', BODY, { [KEY]: key });
@@ -38,7 +38,7 @@ test('a malformed key is a 400 naming the header, and nothing runs or is stored'
 test('keys are per client: client B reusing A’s key runs fresh', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const a = await makeClient(ta.api, ['responses:write'], 'a');
   const b = await makeClient(ta.api, ['responses:write'], 'b');
   const fromA = await ta.api.withToken(a.token).post('/v1/responses', BODY, { [KEY]: 'shared' });
@@ -78,14 +78,14 @@ test('auth and scope are checked before any replay: a bad token learns nothing',
   const revoked = await ta.api.withToken(owner.token).post('/v1/responses', BODY, { [KEY]: 'secret-key' });
   assertError(revoked, 401, 'invalid_api_key');
   assert.ok(!revoked.text.includes(id));
-  assert.equal(countRows(ta.appliance.ctx.db, 'tasks'), 1);
+  assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 1);
 });
 
 test('keys expire after the configured TTL: then the same key runs fresh', async (t) => {
   const clock = new ManualClock(Date.now());
   const ta = await startTestAppliance({ clock, settings: { idempotency_ttl_hours: 1 } });
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const first = await ta.api.post('/v1/responses', BODY, { [KEY]: 'ttl' });
   assert.equal(first.status, 200, first.text);
   const stored = keyRows(db)[0];
@@ -110,7 +110,7 @@ test('a rate-limited request stores no key, so the same key works once the windo
   const clock = new ManualClock(Date.now());
   const ta = await startTestAppliance({ clock, settings: { requests_per_minute_per_client: 10 } });
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   for (let i = 0; i < 10; i++) assert.equal((await ta.api.get('/v1/models')).status, 200);
   const limited = await ta.api.post('/v1/responses', BODY, { [KEY]: 'limited' });
   assertError(limited, 429, 'rate_limited');
@@ -128,7 +128,7 @@ test('a rate-limited request stores no key, so the same key works once the windo
 test('a key sent on a GET is ignored: reads are never replayed and do not use up the key', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const created = await ta.api.post('/v1/responses', { ...BODY, background: true });
   assert.equal(created.status, 202, created.text);
   const taskId = str(created.body, 'task_id');

@@ -19,7 +19,7 @@ function keyRow(db: Db, key: string): { state: string; status_code: number | nul
 test('same key and same body: the same status and body, marked replayed, and nothing runs twice', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const first = await ta.api.post('/v1/responses', { model: 'tiny', input: 'hi', max_output_tokens: 4 }, { [KEY]: 'k-1' });
   assert.equal(first.status, 200, first.text);
   assert.equal(first.headers.get('idempotent-replayed'), null);
@@ -40,7 +40,7 @@ test('same key and same body: the same status and body, marked replayed, and not
 test('same key with a different body or path: 409 idempotency_key_reused, nothing runs', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const first = await ta.api.post('/v1/responses', { model: 'tiny', input: 'hi', max_output_tokens: 4 }, { [KEY]: 'k-2' });
   assert.equal(first.status, 200, first.text);
   const id = str(first.body, 'id');
@@ -54,7 +54,7 @@ test('same key with a different body or path: 409 idempotency_key_reused, nothin
 test('a key still in progress: 409 idempotency_key_in_progress, then the finished answer replays', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const body = { model: 'tiny', input: 'a long one', max_output_tokens: 4000 };
   const slow = ta.api.post('/v1/responses', body, { [KEY]: 'k-3' });
   const taskId = await waitFor(() => db.prepare<[], { id: string }>('SELECT id FROM tasks').get()?.id, 20_000, 'the task row');
@@ -82,7 +82,7 @@ test('a key still in progress: 409 idempotency_key_in_progress, then the finishe
 test('a background create replays 202 with the same Location and body', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const body = { model: 'tiny', input: 'hi', max_output_tokens: 4, background: true };
   const first = await ta.api.post('/v1/responses', body, { [KEY]: 'k-4' });
   assert.equal(first.status, 202, first.text);
@@ -103,7 +103,7 @@ test('a background create replays 202 with the same Location and body', async (t
 test('a streamed create replays the same task as a stream, without running it again', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const init = {
     method: 'POST',
     headers: { authorization: `Bearer ${ta.adminToken}`, 'content-type': 'application/json', [KEY]: 'k-5' },

@@ -45,7 +45,7 @@ test('GET /v1/models lists the registered model in the contract shape; GET /v1/m
 test('status is missing when the file is moved away and changed when its bytes change', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const copy = join(tempDir('sanad-model-'), 'copy.gguf');
   copyFileSync(await tinyModelPath(1), copy);
   const original = readFileSync(copy);

@@ -19,7 +19,7 @@ test('a pairing code is redeemed once for a token with exactly its scopes', asyn
   const clock = new ManualClock(Date.now());
   const ta = await startTestAppliance({ clock });
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const res = await ta.api.post('/admin/pairing-codes', { scopes: ['models:read', 'responses:write'], ttl_s: 600 });
   assert.equal(res.status, 201, res.text);
   const code = str(res.body, 'code');
@@ -66,7 +66,7 @@ test('an expired code is refused; one still inside its time is not', async (t) =
   assert.equal(ok.status, 201, ok.text);
   clock.advance(2_000);
   assertError(await ta.api.withToken(null).post('/v1/pair', { code: late, client_name: 'too late' }), 403, 'pairing_code_invalid');
-  const names = ta.appliance.ctx.db.prepare<[], { name: string }>('SELECT name FROM clients ORDER BY name').all().map((r) => r.name);
+  const names = ta.appliance.ctx.writer.prepare<[], { name: string }>('SELECT name FROM clients ORDER BY name').all().map((r) => r.name);
   assert.deepEqual(names, ['in time', 'test-admin']);
 });
 
@@ -79,7 +79,7 @@ test('unknown codes and bad bodies are refused; pairing needs no token', async (
   assertError(await anon.post('/v1/pair', { code: 5, client_name: 'x' }), 400, 'invalid_request_error', 'code');
   assertError(await ta.api.post('/admin/pairing-codes', { scopes: ['root'] }), 400, 'invalid_request_error');
   assertError(await ta.api.post('/admin/pairing-codes', { scopes: ['admin'], ttl_s: 1 }), 400, 'invalid_request_error', 'ttl_s');
-  assert.equal(countRows(ta.appliance.ctx.db, 'clients'), 1);
+  assert.equal(countRows(ta.appliance.ctx.writer, 'clients'), 1);
 });
 
 test('repeated failures from one address get 429 rate_limited with Retry-After, until the window passes', async (t) => {
@@ -104,7 +104,7 @@ test('repeated failures from one address get 429 rate_limited with Retry-After, 
   assert.ok(failures >= 3, `at least a few honest mistakes are allowed (got ${failures})`);
   // While limited, even a valid code is not tried (and so not used up).
   assertError(await anon.post('/v1/pair', { code: good, client_name: 'blocked' }), 429, 'rate_limited');
-  const unused = ta.appliance.ctx.db.prepare<[], { used_at: number | null }>('SELECT used_at FROM pairing_codes').get();
+  const unused = ta.appliance.ctx.writer.prepare<[], { used_at: number | null }>('SELECT used_at FROM pairing_codes').get();
   assert.equal(unused?.used_at, null);
 
   clock.advance(11 * 60_000);

@@ -84,7 +84,7 @@ const newestFirst = (rows: Seeded[], keep: (r: Seeded) => boolean): string[] => 
 test('100,000 tasks: status and model filters page by cursor, newest first, exactly the matching tasks', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const seedStart = performance.now();
   const rows = seed(db);
   const seedMs = performance.now() - seedStart;
@@ -123,7 +123,7 @@ test('100,000 tasks: status and model filters page by cursor, newest first, exac
 test('every filter combination of the task list walks an index in id order (EXPLAIN QUERY PLAN)', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const cases: Array<[Omit<TaskListQuery, 'limit'>, string]> = [
     [{}, 'sqlite_autoindex_tasks_1'],
     [{ status: 'failed' }, 'tasks_status'],

@@ -41,7 +41,7 @@ async function background(api: Api): Promise<string> {
 test('tasks list newest first, page by cursor, and filter by status', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const completed: string[] = [];
   for (let i = 0; i < 3; i++) completed.push(await background(ta.api));
   for (const id of completed) await waitForStatus(db, id, ['completed']);
@@ -86,7 +86,7 @@ test('tasks list newest first, page by cursor, and filter by status', async (t) 
 test('a responses:write client lists only its own tasks; tasks:read lists all', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const db = ta.appliance.ctx.db;
+  const db = ta.appliance.ctx.writer;
   const mine = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'mine')).token);
   const reader = ta.api.withToken((await makeClient(ta.api, ['tasks:read'], 'reader')).token);
   const adminTask = await background(ta.api);

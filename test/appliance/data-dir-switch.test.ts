@@ -69,7 +69,7 @@ test('switch to another data dir on the same port; a dir that cannot start falls
   assert.equal(third.appliance.ctx.dataDir, b.dataDir);
   assert.equal(third.appliance.port, port);
   assert.deepEqual(failures, [`${b.dataDir} -> ${c.dataDir}`]);
-  const alert = openAlerts(third.appliance.ctx.db).find((x) => x.key === SWITCH_FAILED_ALERT);
+  const alert = openAlerts(third.appliance.ctx.writer).find((x) => x.key === SWITCH_FAILED_ALERT);
   assert.ok(alert, 'the fallback raised an alert');
   assert.match(alert.message, /could not open the restored data in .*\(Another Sanad is already running/);
   assert.ok(await redeems(`${third.appliance.url}/login?code=${code2}`), 'the link the GUI got still signs in');

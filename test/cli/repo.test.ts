@@ -19,7 +19,7 @@ test('repo add/list/remove with the secret from stdin', async () => {
   assert.equal(added.code, 0, added.stderr);
   assert.ok(!added.stdout.includes(secret) && !added.stderr.includes(secret));
   assert.equal(t.appliance.ctx.secrets.vault.get(secretName('r2')), secret, 'the running service reads it from the vault');
-  assert.equal(getRepository(t.appliance.ctx.db, 'r2')?.options.access_key_id, 'AKID');
+  assert.equal(getRepository(t.appliance.ctx.writer, 'r2')?.options.access_key_id, 'AKID');
 
   const rclone = await sanad(['repo', 'add', 'nas', '--type', 'rclone', '--remote', 'backup:نسخ/sanad', ...d]);
   assert.equal(rclone.code, 0, rclone.stderr);

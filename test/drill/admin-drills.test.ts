@@ -80,7 +80,7 @@ test('POST /admin/drills, progress events, history, status, health, and a schedu
   assert.equal(num(status, 'next_deep_at'), next, 'no deep drill yet: the next one is deep');
   clock.set(next * 1000);
   await ctx.drills.wake();
-  const scheduled = await waitFor(() => ctx.db.prepare<[], { kind: string; verdict: string | null }>("SELECT kind, verdict FROM drill_runs WHERE trigger = 'schedule' AND status = 'finished'").get(), 120_000, 'the scheduled drill');
+  const scheduled = await waitFor(() => ctx.writer.prepare<[], { kind: string; verdict: string | null }>("SELECT kind, verdict FROM drill_runs WHERE trigger = 'schedule' AND status = 'finished'").get(), 120_000, 'the scheduled drill');
   assert.deepEqual({ ...scheduled }, { kind: 'deep', verdict: 'PASS' });
   const after = (await api.get('/admin/drills/status')).body;
   assert.equal(field(after, 'last', 'deep', 'verdict'), 'PASS');
@@ -101,7 +101,7 @@ test('an appliance stopped mid-drill records it as interrupted, with no verdict 
     await waitFor(() => seen, 60_000, 'the drill to be under way');
     const id = num(started.body, 'id');
     await app.close();
-    assert.equal(ctx.db.open, false, 'the appliance closed its store');
+    assert.equal(ctx.writer.open, false, 'the appliance closed its store');
     const reopened = openStore(join(app.dataDir, 'sanad.db'));
     try {
       const run = getDrillRun(reopened, id);

@@ -24,7 +24,7 @@ test(`t = ${T} deep drills read every pack once; exactly the run holding the fli
   await backupNow(ctx);
   await t.api.post('/v1/responses', { model: 'tiny', input: 'more data', max_output_tokens: 8 });
   await backupNow(ctx);
-  const repoDir = getRepository(ctx.db, 'local')?.location ?? '';
+  const repoDir = getRepository(ctx.writer, 'local')?.location ?? '';
   const packs = packFiles(repoDir);
   // The biggest pack holds file data (the model). A tree pack would not do: every `restic check`
   // reads all trees, whatever the subset.
@@ -33,7 +33,7 @@ test(`t = ${T} deep drills read every pack once; exactly the run holding the fli
   flipByte(victim.path);
   const expected = (Number.parseInt(victim.id.slice(0, 2), 16) % T) + 1;
 
-  const deps = await drillDepsFor({ db: ctx.db, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const deps = await drillDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
   const runs: DrillResult[] = [];
   for (let i = 0; i < T; i++) runs.push(await runDrill(deps, { kind: 'deep', trigger: 'test' }));
 

@@ -61,7 +61,7 @@ test('FAIL: a damaged database, zero tables, a missing item, a wrong vault key; 
   assert.match(damaged.detail('local:sqlite:integrity'), /sanad\.db of generation \d+ is damaged/);
   assert.equal(damaged.status('local:vault:decrypt'), 'unverified', 'the vault is not opened from a damaged store');
 
-  const alert = openAlerts(ctx.db).find((a) => a.key === 'drill.failed');
+  const alert = openAlerts(ctx.writer).find((a) => a.key === 'drill.failed');
   assert.equal(alert?.severity, 'critical');
   assert.match(alert?.message ?? '', /local:sqlite:integrity/);
   const unready = await t.api.get('/health/ready');
@@ -73,7 +73,7 @@ test('FAIL: a damaged database, zero tables, a missing item, a wrong vault key; 
   await backupNow(ctx);
   const again = await drillCli(t.dataDir);
   assert.equal(again.ran.code, 0, again.ran.stdout);
-  assert.ok(!openAlerts(ctx.db).some((a) => a.key === 'drill.failed'), 'the pass of the newest generation cleared the alert');
+  assert.ok(!openAlerts(ctx.writer).some((a) => a.key === 'drill.failed'), 'the pass of the newest generation cleared the alert');
   assert.equal((await t.api.get('/health/ready')).status, 200);
 
   // Zero tables where the manifest says the source had some.
@@ -123,7 +123,7 @@ test('FAIL: a damaged database, zero tables, a missing item, a wrong vault key; 
 
   // A model registered through a symlink: the generation names the real file (restic would keep
   // only the link), so the snapshot holds the model itself and the drill passes.
-  const model = ctx.db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
+  const model = ctx.writer.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
   const link = join(tempDir(), 'linked.gguf');
   symlinkSync(model, link);
   assert.equal((await t.api.post('/admin/models', { path: link, id: 'linked' })).status, 201);
@@ -138,7 +138,7 @@ test('FAIL (deep): a flipped byte in a pack file', async () => {
   open.push(t);
   const { ctx } = t.appliance;
   await backupNow(ctx);
-  const repoDir = getRepository(ctx.db, 'local')?.location ?? '';
+  const repoDir = getRepository(ctx.writer, 'local')?.location ?? '';
   const clean = await drillCli(t.dataDir, ['--deep']);
   assert.equal(clean.ran.code, 0, clean.ran.stdout);
   const pack = packFiles(repoDir)[0];
@@ -149,7 +149,7 @@ test('FAIL (deep): a flipped byte in a pack file', async () => {
   assert.equal(deep.verdict, 'FAIL');
   assert.equal(deep.status('local:read-data'), 'fail');
   assert.match(deep.detail('local:read-data'), /subset 1\/1: read \d+ of \d+ data packs, restic found damage \(Pack ID does not match/);
-  assert.ok(openAlerts(ctx.db).some((a) => a.key === 'drill.failed' && a.severity === 'critical'));
+  assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'drill.failed' && a.severity === 'critical'));
 });
 
 test('FAIL: a repository the passphrase Sanad holds cannot open', async () => {
@@ -161,7 +161,7 @@ test('FAIL: a repository the passphrase Sanad holds cannot open', async () => {
   const { target, deps } = await localTarget(ctx);
   const elsewhere = join(tempDir(), 'other repo');
   await deps.restic.init({ ...target, url: elsewhere, password: 'not-the-passphrase-sanad-holds' });
-  moveLocalRepository(ctx.db, elsewhere);
+  moveLocalRepository(ctx.writer, elsewhere);
   const refused = await drillCli(t.dataDir);
   assert.equal(refused.ran.code, 1, refused.ran.stdout);
   assert.equal(refused.status('local:repo:open'), 'fail');
@@ -173,11 +173,11 @@ test('a FAIL is not confirmed when the repository changed during the drill (a ba
   open.push(t);
   const { ctx } = t.appliance;
   await backupNow(ctx);
-  const repoDir = getRepository(ctx.db, 'local')?.location ?? '';
+  const repoDir = getRepository(ctx.writer, 'local')?.location ?? '';
   const pack = packFiles(repoDir)[0];
   assert.ok(pack);
   flipByte(pack.path);
-  const deps = await drillDepsFor({ db: ctx.db, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const deps = await drillDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
   const restic = deps.restic;
   assert.ok(restic);
   // The real check, then a real backup to the same repository before the drill looks at the result.

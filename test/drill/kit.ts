@@ -20,7 +20,7 @@ import type { ServiceContext } from '../../src/service/context.js';
 import { runSanad, type Ran } from '../harness/run-sanad.js';
 
 export async function backupNow(ctx: ServiceContext): Promise<BackupOutcome> {
-  const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
   const outcome = await runBackup(deps, { trigger: 'test' });
   assert.notEqual(outcome.status, 'failed', JSON.stringify(outcome));
   return outcome;
@@ -28,8 +28,8 @@ export async function backupNow(ctx: ServiceContext): Promise<BackupOutcome> {
 
 /** The local repository as restic sees it, with Sanad's passphrase. */
 export async function localTarget(ctx: ServiceContext): Promise<{ target: ResticRepo; deps: Awaited<ReturnType<typeof backupDepsFor>> }> {
-  const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
-  const local = getRepository(ctx.db, 'local');
+  const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const local = getRepository(ctx.writer, 'local');
   assert.ok(local);
   return { target: toResticRepo(local, deps.vault, deps.passphrase), deps };
 }
@@ -44,7 +44,7 @@ export interface HandMade {
 /** A real generation, altered before upload, backed up to the local repository like Sanad does. */
 export async function backupHandMade(ctx: ServiceContext, hand: HandMade): Promise<{ epoch: number; snapshotId: string }> {
   const { target, deps } = await localTarget(ctx);
-  const gen = await makeGeneration({ dataDir: ctx.dataDir, db: ctx.db, vaultKey: deps.vaultKey, clock: systemClock, appVersion: 'test' });
+  const gen = await makeGeneration({ dataDir: ctx.dataDir, db: ctx.writer, vaultKey: deps.vaultKey, clock: systemClock, appVersion: 'test' });
   const manifest = (await hand.alter?.(gen.dir, gen.manifest)) ?? gen.manifest;
   await writeFile(join(gen.dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await mkdir(target.url, { recursive: true });

@@ -27,7 +27,7 @@ test('UNVERIFIED when the REST offsite is down, PASS when it is back; --repo nar
   const { ctx } = t.appliance;
   rest = new RestServer(tempDir(), await freePort());
   await rest.start();
-  addRepository(ctx.db, ctx.secrets.vault, { name: 'offsite', type: 'rest', location: rest.url }, systemClock);
+  addRepository(ctx.writer, ctx.secrets.vault, { name: 'offsite', type: 'rest', location: rest.url }, systemClock);
   const outcome = await backupNow(ctx);
   assert.equal(outcome.status, 'ok');
 

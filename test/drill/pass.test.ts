@@ -23,7 +23,7 @@ test('a healthy backup: daily and deep drills PASS (exit 0) and leave the reposi
   ctx.secrets.vault.set('repo/example/secret', 'a value only the vault key opens');
   await t.api.post('/v1/responses', { model: 'tiny', input: 'hello', max_output_tokens: 8 });
   await backupNow(ctx);
-  const repoDir = getRepository(ctx.db, 'local')?.location ?? '';
+  const repoDir = getRepository(ctx.writer, 'local')?.location ?? '';
   assert.ok(existsSync(join(repoDir, 'config')));
 
   const before = fingerprint(repoDir);
@@ -45,7 +45,7 @@ test('a healthy backup: daily and deep drills PASS (exit 0) and leave the reposi
   assert.deepEqual(fingerprint(repoDir), before, 'the deep drill (restic check --no-lock, a full restore) wrote nothing either');
 
   assert.deepEqual(readdirSync(join(t.dataDir, 'drills')).filter((n) => n.startsWith('scratch-')), [], 'scratch dirs are removed');
-  const runs = listDrillRuns(ctx.db);
+  const runs = listDrillRuns(ctx.writer);
   assert.deepEqual(runs.map((r) => [r.kind, r.trigger, r.verdict, r.status]), [['deep', 'cli', 'PASS', 'finished'], ['daily', 'cli', 'PASS', 'finished']]);
 
   // The control: the same check without --no-lock makes and removes a lock, and the fingerprint sees it.

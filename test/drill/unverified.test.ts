@@ -31,7 +31,7 @@ test('UNVERIFIED: restic missing, a live restic lock, a backup running here; the
   assert.equal(missing.status('local:repo:open'), 'unverified');
   assert.match(missing.detail('local:repo:open'), /restic is not installed at the configured path/);
   assert.ok(missing.checks.slice(1).every((c) => c.status === 'unverified' && c.detail.startsWith('not run')));
-  assert.ok(openAlerts(ctx.db).some((a) => a.key === 'drill.unverified' && a.severity === 'warning'), 'UNVERIFIED raises a warning');
+  assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'drill.unverified' && a.severity === 'warning'), 'UNVERIFIED raises a warning');
 
   // A real restic backup into the local repository, frozen once it is uploading.
   const { target, deps } = await localTarget(ctx);
@@ -89,7 +89,7 @@ test('UNVERIFIED: restic missing, a live restic lock, a backup running here; the
   const clear = await drillCli(t.dataDir);
   assert.equal(clear.ran.code, 0, clear.ran.stdout);
   assert.equal(clear.detail('local:repo:lock'), 'no lock held');
-  assert.ok(!openAlerts(ctx.db).some((a) => a.key === 'drill.unverified'), 'the pass cleared the warning');
+  assert.ok(!openAlerts(ctx.writer).some((a) => a.key === 'drill.unverified'), 'the pass cleared the warning');
 });
 
 test('a wrong command line is exit 2 too (the CLI convention), with a sentence and no verdict', async () => {

@@ -13,11 +13,11 @@ import { tempDir } from '../harness/data-dir.js';
 
 /** Registers a ~160 MB model (the tiny model plus random bytes: nothing for restic to compress). */
 export async function addBigModel(ctx: ServiceContext): Promise<void> {
-  const tiny = ctx.db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path;
+  const tiny = ctx.writer.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path;
   assert.ok(tiny);
   const big = join(tempDir('sanad-big-model-'), 'big.gguf');
   writeFileSync(big, Buffer.concat([readFileSync(tiny), randomBytes(160 * 1024 * 1024)]));
-  await new ModelRegistry(ctx.db, ctx.clock).add(big, 'big');
+  await new ModelRegistry(ctx.writer, ctx.clock).add(big, 'big');
 }
 
 /** Waits until restic is uploading (progress seen) and returns its child. */

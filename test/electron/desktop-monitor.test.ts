@@ -45,22 +45,22 @@ test('a real core: one notification per alert across retries, again after resolv
     // The local repository's location is a regular file: every backup fails.
     const blocker = join(tempDir('sanad-blocked-'), 'not-a-folder');
     writeFileSync(blocker, 'x');
-    moveLocalRepository(ctx.db, blocker);
+    moveLocalRepository(ctx.writer, blocker);
     for (let i = 0; i < 3; i++) assert.equal((await ctx.backups.run('manual')).status, 'failed');
     await waitFor(() => notices.length > 0, 10_000, 'a notification');
-    assert.equal(openAlerts(ctx.db).find((a) => a.key === 'backup.failed')?.count, 3, 'three failures on one alert');
+    assert.equal(openAlerts(ctx.writer).find((a) => a.key === 'backup.failed')?.count, 3, 'three failures on one alert');
     assert.deepEqual(notices.map((n) => n.title), ['Backup failed'], 'one notification, not one per retry');
     assert.equal(notices[0]?.urgency, 'critical');
     assert.equal(monitor.model?.state, 'failing');
 
     // Fixed: a good backup resolves the alert (and the tray leaves red).
-    moveLocalRepository(ctx.db, defaultLocalLocation(t.dataDir));
+    moveLocalRepository(ctx.writer, defaultLocalLocation(t.dataDir));
     assert.equal((await ctx.backups.run('manual')).status, 'ok');
     await waitFor(() => monitor.model?.state === 'warning', 10_000, 'the tray to leave failing');
     assert.ok(monitor.model?.lastBackupLine.startsWith('Last good backup: '));
 
     // Broken again: a new occurrence of the alert, so a new notification.
-    moveLocalRepository(ctx.db, blocker);
+    moveLocalRepository(ctx.writer, blocker);
     assert.equal((await ctx.backups.run('manual')).status, 'failed');
     await waitFor(() => notices.length === 2, 10_000, 'a second notification');
     assert.deepEqual(notices.map((n) => n.title), ['Backup failed', 'Backup failed']);
@@ -76,7 +76,7 @@ test('a real core: one notification per alert across retries, again after resolv
     assert.equal(monitor.model?.state, 'failing');
 
     // A restore through the GUI's route: one notification when it finishes.
-    moveLocalRepository(ctx.db, defaultLocalLocation(t.dataDir));
+    moveLocalRepository(ctx.writer, defaultLocalLocation(t.dataDir));
     const target = join(tempDir('sanad-restore-'), 'restored');
     const started = await t.api.post('/admin/restore', { target });
     assert.equal(started.status, 202, started.text);

@@ -28,7 +28,7 @@ after(async () => {
 });
 
 interface RunRow { id: number; trigger: string; status: string; started_at: number }
-const runs = (ctx: ServiceContext): RunRow[] => ctx.db.prepare<[], RunRow>('SELECT id, trigger, status, started_at FROM backup_runs ORDER BY id').all();
+const runs = (ctx: ServiceContext): RunRow[] => ctx.writer.prepare<[], RunRow>('SELECT id, trigger, status, started_at FROM backup_runs ORDER BY id').all();
 const idleWith = (ctx: ServiceContext, n: number) => (): boolean => runs(ctx).length === n && !ctx.backups.status().running;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -108,7 +108,7 @@ test('suspend during a backup: restic interrupted cleanly, nobody notified, retr
     assert.ok(child.pid !== undefined && !alive(child.pid), 'restic exited');
     assert.deepEqual(await deps.restic.listLocks(target), [], 'restic removed its lock before the sleep');
     // The core recorded the failure; the shell holds its notification and does not paint it red.
-    assert.ok(openAlerts(ctx.db).some((a) => a.key === 'backup.failed'));
+    assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'backup.failed'));
     monitor.refresh();
     assert.equal(state.interrupted, outcome.run_id);
     assert.deepEqual(notices, []);
@@ -120,7 +120,7 @@ test('suspend during a backup: restic interrupted cleanly, nobody notified, retr
     const retry = runs(ctx)[2];
     assert.deepEqual([retry?.trigger, retry?.status], ['resume', 'ok']);
     await waitFor(() => state.interrupted === null, 10_000, 'the hold to end');
-    assert.equal(openAlerts(ctx.db).some((a) => a.key === 'backup.failed'), false, 'the retry resolved the failure');
+    assert.equal(openAlerts(ctx.writer).some((a) => a.key === 'backup.failed'), false, 'the retry resolved the failure');
     monitor.refresh();
     assert.deepEqual(notices, [], 'no notification at any point: the failure was the shell\'s own doing');
     assert.ok(trayStates.includes('running'));

@@ -41,7 +41,7 @@ before(async () => {
   app = await startAppliance({ dataDir, port: 0, logger: silentLogger, engine: () => engine });
   // Every commit must need new space for the test to know which write meets the full disk: with
   // checkpoints off the WAL only grows (a checkpoint would let later commits reuse its pages).
-  app.ctx.db.pragma('wal_autocheckpoint = 0');
+  app.ctx.writer.pragma('wal_autocheckpoint = 0');
   api = new Api(app.url, prepared.adminToken);
 });
 
@@ -155,5 +155,5 @@ test('a full disk at every step of a task: 507 meanwhile, then each task ends on
   const again = await create('after it all');
   assert.equal(await finished(again.taskId, again.responseId, 'after'), 'completed');
   await waitFor(async () => (await api.get('/health/ready')).body !== null && field((await api.get('/health/ready')).body, 'checks', 'disk', 'ok') === true, 10_000, 'the disk check to pass again');
-  assert.equal(app?.ctx.db.pragma('integrity_check', { simple: true }), 'ok');
+  assert.equal(app?.ctx.writer.pragma('integrity_check', { simple: true }), 'ok');
 });

@@ -32,9 +32,9 @@ after(async () => {
 });
 
 async function noLocks(ctx: TestAppliance['appliance']['ctx'], name: string): Promise<void> {
-  const repo = getRepository(ctx.db, name);
+  const repo = getRepository(ctx.writer, name);
   assert.ok(repo);
-  const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
   assert.deepEqual(await deps.restic.listLocks(toResticRepo(repo, deps.vault, deps.passphrase)), [], `no lock is left in "${name}"`);
 }
 
@@ -43,7 +43,7 @@ test('the REST offsite is killed mid-upload: bounded retries, the offsite failur
   const ctx = t.appliance.ctx;
   rest = new RestServer(tempDir(), await freePort());
   await rest.start();
-  addRepository(ctx.db, ctx.secrets.vault, { name: 'nas', type: 'rest', location: rest.url }, systemClock);
+  addRepository(ctx.writer, ctx.secrets.vault, { name: 'nas', type: 'rest', location: rest.url }, systemClock);
   await addBigModel(ctx);
 
   const run = ctx.backups.run('manual');
@@ -63,17 +63,17 @@ test('the REST offsite is killed mid-upload: bounded retries, the offsite failur
   const nas = outcome.repositories.find((r) => r.name === 'nas');
   assert.equal(nas?.ok, false);
   assert.match(nas?.error ?? '', /stopped answering during the upload .*2 tries|unreachable|could not be reached/i);
-  assert.ok(openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_failed:nas'), 'the offsite failure alerts');
+  assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:nas'), 'the offsite failure alerts');
   await waitFor(() => runningChildren().length === 0, 30_000, 'no restic left running');
 
   await rest.start();
   await waitFor(() => !ctx.backups.status().running, 60_000, 'the first run to end');
   const again = await ctx.backups.run('manual');
   assert.equal(again.status, 'ok', JSON.stringify(again.repositories));
-  assert.ok(!openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_failed:nas'), 'the alert resolves');
+  assert.ok(!openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:nas'), 'the alert resolves');
   await noLocks(ctx, 'nas');
   await rest.stop();
-  removeRepository(ctx.db, ctx.secrets.vault, 'nas');
+  removeRepository(ctx.writer, ctx.secrets.vault, 'nas');
 });
 
 test('the S3 endpoint answers 500 to everything: bounded retries, the offsite failure path, then back to normal', async () => {
@@ -83,7 +83,7 @@ test('the S3 endpoint answers 500 to everything: bounded retries, the offsite fa
   await s3.start();
   proxy = new FailingHttpsProxy(await freePort(), s3.port, s3.keyPath, s3.certPath);
   await proxy.start();
-  addRepository(ctx.db, ctx.secrets.vault, {
+  addRepository(ctx.writer, ctx.secrets.vault, {
     name: 'cloud', type: 's3', location: `https://127.0.0.1:${proxy.port}/${s3.bucket}/sanad`, secret: 'any-secret-s3rver-accepts',
     options: { access_key_id: S3_ACCESS_KEY_ID, region: 'us-east-1', cacert: s3.certPath },
   }, systemClock);
@@ -96,13 +96,13 @@ test('the S3 endpoint answers 500 to everything: bounded retries, the offsite fa
   assert.equal(failed.status, 'partial', JSON.stringify(failed.repositories));
   assert.equal(failed.repositories.find((r) => r.name === 'local')?.ok, true);
   assert.equal(failed.repositories.find((r) => r.name === 'cloud')?.ok, false);
-  assert.ok(openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_failed:cloud'));
+  assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:cloud'));
   await waitFor(() => runningChildren().length === 0, 30_000, 'no restic left running');
 
   proxy.failing = false;
   await waitFor(() => !ctx.backups.status().running, 60_000, 'the failed run to end');
   const again = await ctx.backups.run('manual');
   assert.equal(again.status, 'ok', JSON.stringify(again.repositories));
-  assert.ok(!openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_failed:cloud'), 'the alert resolves');
+  assert.ok(!openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:cloud'), 'the alert resolves');
   await noLocks(ctx, 'cloud');
 });

@@ -73,29 +73,37 @@ test('a backup and a restore never overlap: whichever comes second waits, then s
   assert.equal(await b2.done, 'done');
 });
 
-test('a drill waits for a backup (and its maintenance); a second backup is refused, naming the first', async () => {
+test('a drill waits for a backup, and for maintenance; a second backup is refused, naming the first', async () => {
   const jobs = jobsOwner();
   const backup = gated();
-  const maintenance = gated();
   const drill = gated();
   jobs.start('backup', backup.work);
   const d = jobs.start('drill', drill.work);
   assert.throws(() => jobs.start('backup', async () => 'second'), (e: unknown) => e instanceof JobRefusedError && e.blocking === 'backup' && /already running/.test(e.message));
   await tick();
-  assert.equal(drill.started(), false);
-  // Maintenance is asked for while the backup still runs: it waits too, and the drill, asked for
-  // earlier, still waits for it (nothing overtakes a job that waits ahead of it unless allowed).
+  assert.equal(drill.started(), false, 'the drill waits while the backup runs');
+  // Maintenance asked for while the backup still runs waits too, behind the drill that was asked
+  // for first: a waiting job is not overtaken by a later one the table keeps apart from it.
+  const maintenance = gated();
   const m = jobs.start('maintenance', maintenance.work);
   backup.finish();
-  await waitFor(() => maintenance.started(), 2000, 'maintenance after the backup');
+  await waitFor(() => drill.started(), 2000, 'the drill once the backup ended');
   await tick();
-  assert.equal(drill.started(), false, 'the drill waits for the maintenance as well');
-  assert.deepEqual(jobs.list().map((j) => [j.kind, j.state]), [['drill', 'waiting'], ['maintenance', 'running']]);
-  maintenance.finish();
-  await m.done;
-  await waitFor(() => drill.started(), 2000, 'the drill once the repository is quiet');
+  assert.equal(maintenance.started(), false, 'maintenance waits for the drill');
+  assert.deepEqual(jobs.list().map((j) => [j.kind, j.state]), [['drill', 'running'], ['maintenance', 'waiting']]);
   drill.finish();
   assert.equal(await d.done, 'done');
+  await waitFor(() => maintenance.started(), 2000, 'maintenance after the drill');
+  // A drill asked for during maintenance waits for it.
+  const second = gated();
+  const d2 = jobs.start('drill', second.work);
+  await tick();
+  assert.equal(second.started(), false, 'the drill waits while maintenance runs');
+  maintenance.finish();
+  await m.done;
+  await waitFor(() => second.started(), 2000, 'the drill after maintenance');
+  second.finish();
+  assert.equal(await d2.done, 'done');
 });
 
 test('a drill and a restore run together: both only read', async () => {

@@ -35,11 +35,11 @@ test('admin restore: list, refuse with 400, one at a time, progress events, the 
   const { ctx } = t.appliance;
   const api = t.api;
   // A model big enough that restic takes a while on it: progress has something to measure.
-  const tiny = ctx.db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
+  const tiny = ctx.writer.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
   const big = join(tempDir('sanad-big-model-'), 'big.gguf');
   writeFileSync(big, Buffer.concat([readFileSync(tiny), randomBytes(MODEL_MIB * 1024 * 1024)]));
   assert.equal((await api.post('/admin/models', { path: big, id: 'big' })).status, 201);
-  const deps = await backupDepsFor({ db: ctx.db, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const deps = await backupDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
   const backup = await runBackup(deps, { trigger: 'test' });
   assert.equal(backup.status, 'ok', JSON.stringify(backup));
 

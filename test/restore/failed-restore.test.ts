@@ -87,8 +87,8 @@ test('a snapshot whose manifest does not match its store fails at item:sanad.db 
   writeFileSync(join(badDir, 'manifest.json'), text);
   writeFileSync(join(badDir, 'vault.key'), t.appliance.ctx.secrets.master.vaultKey.toString('base64'), { mode: 0o600 });
   const { ctx } = t.appliance;
-  const deps = await backupDepsFor({ db: ctx.db, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
-  const local = getRepository(ctx.db, 'local');
+  const deps = await backupDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const local = getRepository(ctx.writer, 'local');
   assert.ok(local);
   await deps.restic.backup(toResticRepo(local, ctx.secrets.vault, deps.passphrase), [badDir], { tags: SNAPSHOT_TAGS, host: hostname() });
 

@@ -19,7 +19,7 @@ let t: TestAppliance;
 before(async () => {
   t = await startTestAppliance();
   // Large enough that restic is still restoring when the signal arrives.
-  const tiny = t.appliance.ctx.db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
+  const tiny = t.appliance.ctx.writer.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
   const big = join(tempDir('sanad-big-model-'), 'big.gguf');
   writeFileSync(big, Buffer.concat([readFileSync(tiny), randomBytes(384 * 1024 * 1024)]));
   assert.equal((await t.api.post('/admin/models', { path: big, id: 'big' })).status, 201);

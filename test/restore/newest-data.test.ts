@@ -43,12 +43,12 @@ test('newest data wins over newest snapshot time', async () => {
   assert.ok(b > a);
 
   // Send A again, whole (its vault key put back for the upload, as a real run has it), an hour later.
-  const deps = await backupDepsFor({ db: ctx.db, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
-  const local = getRepository(ctx.db, 'local');
+  const deps = await backupDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const local = getRepository(ctx.writer, 'local');
   assert.ok(local);
   const aDir = join(t.dataDir, 'backups', 'staging', String(a));
   writeFileSync(join(aDir, 'vault.key'), ctx.secrets.master.vaultKey.toString('base64'), { mode: 0o600 });
-  const model = ctx.db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
+  const model = ctx.writer.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
   const resent = await deps.restic.backup(toResticRepo(local, ctx.secrets.vault, deps.passphrase), [aDir, model], {
     tags: SNAPSHOT_TAGS, host: hostname(), time: new Date(Date.now() + 3600_000),
   });

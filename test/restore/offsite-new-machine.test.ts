@@ -31,7 +31,7 @@ test('restore from an offsite repository on a new machine, with the recovery-kit
   t = await startTestAppliance();
   rest = new RestServer(tempDir(), await freePort());
   await rest.start();
-  addRepository(t.appliance.ctx.db, t.appliance.ctx.secrets.vault, { name: 'offsite', type: 'rest', location: rest.url }, systemClock);
+  addRepository(t.appliance.ctx.writer, t.appliance.ctx.secrets.vault, { name: 'offsite', type: 'rest', location: rest.url }, systemClock);
   const generation = await backupNow(t.dataDir);
   const kitPassphrase = t.appliance.ctx.secrets.master.resticPassphrase;
 

@@ -174,7 +174,7 @@ test('a cancel that lands between the end of generation and the completion commi
   // The real engine finishes and commits within microseconds, too narrow to hit by timing. So a
   // cancel is run, through the same code the cancel routes use, exactly when the runner is about
   // to commit `completed`: the accepted cancel must win and the task must end cancelled.
-  const { ledger, db, runner } = t.appliance.ctx;
+  const { ledger, writer: db, runner } = t.appliance.ctx;
   const original = ledger.transition.bind(ledger);
   let outcome = '';
   ledger.transition = (taskId, change) => {

@@ -28,7 +28,7 @@ test('PATCH edits an offsite target: secret replaced only when given, location r
   await rest.start();
   t = await startTestAppliance();
   const { api } = t;
-  const { db, secrets: { vault } } = t.appliance.ctx;
+  const { writer: db, secrets: { vault } } = t.appliance.ctx;
 
   const added = await api.post('/admin/repositories', { name: 'nas', type: 'rest', location: rest.url, options: { user: 'sanad' }, secret: WRONG });
   assert.equal(added.status, 201, added.text);

@@ -10,7 +10,7 @@ import { lastBackupRun, recentBackupRuns, type BackupRunRow } from '../../backup
 import { backupLockHeld } from '../../drill/checks/repo-lock.js';
 import { BackupBusyError, runBackup, type BackupOutcome, type BackupPhase } from '../../backup/run-backup.js';
 import { systemClock } from '../../clock.js';
-import { BackupRuns, BackupStatus } from '../../contract/backups.js';
+import { BackupRuns, BackupStarted, BackupStatus, type BackupCopySummary } from '../../contract/backups.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { secretStoreFor } from '../secrets-access.js';
 import { CliError, usageError } from '../cli-error.js';
@@ -23,7 +23,8 @@ const POLL_MS = 500;
 interface Report {
   generation: number | null;
   status: string;
-  repositories: Array<{ name: string; ok: boolean; snapshot_id: string | null; error: string | null }>;
+  /** restic's summary of each repository too, when this command ran the backup itself. */
+  repositories: Array<{ name: string; ok: boolean; snapshot_id: string | null; error: string | null; summary?: unknown }>;
   /** Known only when this command ran the backup itself (the service's copy result is in its log and the GUI). */
   offsite_copy: BackupOutcome['offsite_copy'];
   error: string | null;
@@ -71,7 +72,7 @@ async function here(dataDir: string, io: Io, secretsFile: string | undefined, qu
         const deps = await backupDepsFor({ db, dataDir, store, clock: systemClock, logger });
         return runBackup(deps, { trigger: 'cli', onProgress: progressPrinter(io) });
       });
-      return { ...outcome, repositories: outcome.repositories.map((r) => ({ name: r.name, ok: r.ok, snapshot_id: r.snapshot_id, error: r.error })) };
+      return outcome;
     } catch (err) {
       if (!(err instanceof BackupBusyError)) throw new CliError(err instanceof Error ? err.message : String(err));
     }
@@ -92,19 +93,17 @@ async function inService(call: AdminCall, io: Io, queue: boolean): Promise<Repor
     return BackupStatus.parse(answer.body);
   };
   const before = await status();
+  // Asked for in any case: the service attaches to a backup in progress, queues one after it
+  // (--new), or starts one, which waits for maintenance or a restore to end (its job table).
+  const asked = await call('POST', '/admin/backups', queue ? { queue: true } : {});
+  if (asked.status !== 202) throw new CliError(errorMessage(asked.body, `The running Sanad answered ${asked.status} to "back up now".`));
+  const answer = BackupStarted.parse(asked.body);
+  if (answer.attached) io.note('A backup is already running on this data dir; following it to its end (use --new to run one more after it).');
+  if (answer.queued) io.note('A backup is already running on this data dir; one more runs right after it.');
+  // The run to report is the newest once the service is idle again, and newer than `baseline`:
+  // the one attached to, or the one asked for (a queued one runs before the service goes idle).
   const last = before.last_run;
-  // The run to report is the first with an id above `baseline`: the one running now (attach), the
-  // one after it (--new; one waiting for maintenance has no row yet), or the one asked for now.
-  const lastId = last?.id ?? 0;
-  const runningRow = last?.status === 'running';
-  const baseline = !before.running ? lastId : !queue ? (runningRow ? lastId - 1 : lastId) : runningRow ? lastId : lastId + 1;
-  if (before.running && !queue) {
-    io.note('A backup is already running on this data dir; following it to its end (use --new to run one more after it).');
-  } else {
-    const asked = await call('POST', '/admin/backups', before.running ? { queue: true } : {});
-    if (asked.status !== 202) throw new CliError(errorMessage(asked.body, `The running Sanad answered ${asked.status} to "back up now".`));
-    if (before.running) io.note('A backup is already running on this data dir; one more runs right after it.');
-  }
+  const baseline = last === null ? 0 : answer.attached && last.status === 'running' ? last.id - 1 : last.id;
   const show = progressPrinter(io);
   let idle = 0;
   for (;;) {
@@ -124,13 +123,13 @@ async function inService(call: AdminCall, io: Io, queue: boolean): Promise<Repor
   }
 }
 
-function reportOf(list: { runs?: BackupRunRow[]; data?: BackupRunRow[]; copies: Array<{ run_id: number; repository: string; ok: number; snapshot_id: string | null; error: string | null }> }, id: number): Report {
+function reportOf(list: { runs?: BackupRunRow[]; data?: BackupRunRow[]; copies: Array<{ run_id: number; repository: string; ok: number; snapshot_id: string | null; error: string | null; summary: BackupCopySummary | null }> }, id: number): Report {
   const run = (list.runs ?? list.data ?? []).find((r) => r.id === id);
   if (!run) throw new CliError(`Backup run ${id} is no longer listed; see \`sanad serve\`'s log or the GUI's Backups screen.`);
   return {
     generation: run.generation,
     status: run.status,
-    repositories: list.copies.filter((c) => c.run_id === id).map((c) => ({ name: c.repository, ok: c.ok === 1, snapshot_id: c.snapshot_id, error: c.error })),
+    repositories: list.copies.filter((c) => c.run_id === id).map((c) => ({ name: c.repository, ok: c.ok === 1, snapshot_id: c.snapshot_id, error: c.error, ...(c.summary ? { summary: c.summary } : {}) })),
     offsite_copy: null,
     error: run.error,
   };

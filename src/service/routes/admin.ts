@@ -36,7 +36,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   app.post('/admin/pairing-codes', { preHandler: admin }, async (req, reply) => {
     const body = parse(PairingBody, req.body);
-    const answer: PairingCode = createPairingCode(ctx.db, body.scopes, body.ttl_s, now());
+    const answer: PairingCode = createPairingCode(ctx.writer, body.scopes, body.ttl_s, now());
     return reply.code(201).send(answer);
   });
 
@@ -44,14 +44,14 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   app.post('/admin/clients', { preHandler: admin }, async (req, reply) => {
     const body = parse(ClientBody, req.body);
-    const made = createClient(ctx.db, body.name, body.scopes, now());
+    const made = createClient(ctx.writer, body.name, body.scopes, now());
     ctx.adminEvents.publish('clients.changed', { client_id: made.client.id, change: 'created' });
     const answer: NewClient = { client_id: made.client.id, token: made.token, scopes: made.client.scopes };
     return reply.code(201).send(answer);
   });
 
   app.post<{ Params: { id: string } }>('/admin/clients/:id/revoke', { preHandler: admin }, async (req) => {
-    if (!revokeClient(ctx.db, req.params.id, now())) throw notFound(`Client ${req.params.id}`, 'client_not_found');
+    if (!revokeClient(ctx.writer, req.params.id, now())) throw notFound(`Client ${req.params.id}`, 'client_not_found');
     ctx.adminEvents.publish('clients.changed', { client_id: req.params.id, change: 'revoked' });
     const answer: ClientRevoked = { id: req.params.id, revoked: true };
     return answer;

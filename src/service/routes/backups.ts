@@ -100,7 +100,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.post('/admin/repositories', { preHandler: admin }, async (req, reply) => {
     const { name, type, location, options, secret } = parseBody(RepoBody, req.body);
     try {
-      const repo = addRepository(ctx.db, ctx.secrets.vault, { name, type, location, ...(options ? { options } : {}), ...(secret ? { secret } : {}) }, ctx.clock);
+      const repo = addRepository(ctx.writer, ctx.secrets.vault, { name, type, location, ...(options ? { options } : {}), ...(secret ? { secret } : {}) }, ctx.clock);
       return await reply.code(201).send(shown(repo));
     } catch (err) {
       return repoError(err);
@@ -113,7 +113,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     const body = z.object({ location: z.string().min(1).max(4096) }).safeParse(req.body);
     if (!body.success || !isAbsolute(body.data.location)) throw badRequest('Send {"location": "/absolute/path"} for the local repository.', 'location');
     if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; move the repository when it has finished.');
-    moveLocalRepository(ctx.db, body.data.location);
+    moveLocalRepository(ctx.writer, body.data.location);
     return getRepository(ctx.db, 'local');
   });
 
@@ -124,7 +124,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; change the target when it has finished.');
     const { location, options, enabled, secret } = body;
     try {
-      const repo = updateRepository(ctx.db, ctx.secrets.vault, req.params.name, {
+      const repo = updateRepository(ctx.writer, ctx.secrets.vault, req.params.name, {
         ...(location !== undefined ? { location } : {}),
         ...(options !== undefined ? { options } : {}),
         ...(enabled !== undefined ? { enabled } : {}),
@@ -139,7 +139,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
 
   app.delete<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {
     try {
-      if (!removeRepository(ctx.db, ctx.secrets.vault, req.params.name)) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
+      if (!removeRepository(ctx.writer, ctx.secrets.vault, req.params.name)) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
     } catch (err) {
       return repoError(err);
     }
@@ -149,9 +149,9 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.post<{ Params: { name: string } }>('/admin/repositories/:name/test', { preHandler: admin }, async (req) => {
     const repo = getRepository(ctx.db, req.params.name);
     if (!repo) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
-    const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
+    const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
     const result = await probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase));
-    if (result.ok && repo.type !== 'local') noteOffsiteTested(ctx.db, unixSeconds(ctx.clock));
+    if (result.ok && repo.type !== 'local') noteOffsiteTested(ctx.writer, unixSeconds(ctx.clock));
     const answer: ProbeResult = { name: repo.name, ...result };
     return answer;
   });

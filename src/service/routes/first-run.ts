@@ -49,5 +49,5 @@ export function firstRun(db: Db, nowS: number): FirstRun {
 }
 
 export function registerFirstRunRoutes(app: FastifyInstance, kit: RouteKit): void {
-  app.get('/admin/first-run', { preHandler: secured(kit, 'admin') }, async () => firstRun(kit.ctx.db, unixSeconds(kit.ctx.clock)));
+  app.get('/admin/first-run', { preHandler: secured(kit, 'admin') }, async () => firstRun(kit.ctx.writer, unixSeconds(kit.ctx.clock)));
 }

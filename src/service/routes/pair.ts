@@ -22,7 +22,7 @@ export function registerPairRoutes(app: FastifyInstance, kit: RouteKit): void {
       const param = parsed.error.issues[0]?.path.join('.') || null;
       throw badRequest(`Invalid value for ${param ?? 'the body'}: send {"code": "XXXX-XXXX", "client_name": "..."}.`, param);
     }
-    const made = redeemPairingCode(ctx.db, parsed.data.code, parsed.data.client_name, unixSeconds(ctx.clock));
+    const made = redeemPairingCode(ctx.writer, parsed.data.code, parsed.data.client_name, unixSeconds(ctx.clock));
     if (!made) {
       pairingLimiter.hit(ip, Number.MAX_SAFE_INTEGER);
       throw new ApiError(403, 'permission_error', 'pairing_code_invalid', 'This pairing code is unknown, expired or already used; ask for a new one.');

@@ -23,7 +23,7 @@ export function registerPassphraseRoutes(app: FastifyInstance, kit: RouteKit): v
       // A job of the owner: refused beside a backup or its maintenance (job-table.ts); a drill or
       // restore asked for meanwhile waits for it.
       const job = ctx.jobs.start('passphrase-rotation', async () => {
-        const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
+        const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
         return rotatePassphrase({ ...deps, store: ctx.secrets.store });
       });
       const { report, passphrase } = await job.done;

@@ -83,15 +83,15 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
         // The answer to an idempotent create is committed with the task itself (LMSP §11.2).
         accepted = JSON.stringify(buildResponseObject(r, t, ''));
         if (!idem) return;
-        if (parsed.stream) completeReservation(ctx.db, idem, 200, JSON.stringify({ stream_response_id: r.id }));
-        else if (parsed.background) completeReservation(ctx.db, idem, 202, accepted);
+        if (parsed.stream) completeReservation(ctx.writer, idem, 200, JSON.stringify({ stream_response_id: r.id }));
+        else if (parsed.background) completeReservation(ctx.writer, idem, 202, accepted);
       },
     );
     const waiter = !parsed.stream && !parsed.background ? waitForTerminal(ctx, task) : null;
     ctx.runner.enqueue(task);
 
     if (parsed.stream) {
-      const cancelIfForeground = parsed.background ? undefined : (): void => void cancelTask(ctx.db, ctx.ledger, ctx.runner, task.id);
+      const cancelIfForeground = parsed.background ? undefined : (): void => void cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
       await streamTaskEvents(ctx, reply, task, { after: 0, ...(cancelIfForeground ? { onClientGone: cancelIfForeground } : {}) });
       return reply;
     }
@@ -100,12 +100,12 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     }
     if (!waiter) throw new Error('unreachable');
     const onGone = (): void => {
-      if (!reply.sent) void cancelTask(ctx.db, ctx.ledger, ctx.runner, task.id);
+      if (!reply.sent) void cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
     };
     req.raw.once('close', onGone);
     reply.raw.once('close', onGone);
     const finished = await waiter.done;
-    if (!parsed.store) deleteTerminalResponse(ctx.db, response.id);
+    if (!parsed.store) deleteTerminalResponse(ctx.writer, response.id);
     return reply.code(200).send(finished);
   });
 
@@ -125,7 +125,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const principal = principalOf(req);
     const { task } = readableResponse(ctx, principal, id);
     if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not cancel this response.');
-    const result = cancelTask(ctx.db, ctx.ledger, ctx.runner, task.id);
+    const result = cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
     if (result.outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'response_not_found', `Response ${id} was not found.`);
     if (result.outcome === 'not_cancellable') {
       throw new ApiError(409, 'conflict_error', 'task_not_cancellable', `This response's task is already ${result.task.status} and cannot be cancelled.`);
@@ -138,7 +138,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const principal = principalOf(req);
     const { task } = readableResponse(ctx, principal, id);
     if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not delete this response.');
-    const outcome = deleteTerminalResponse(ctx.db, id);
+    const outcome = deleteTerminalResponse(ctx.writer, id);
     if (outcome === 'not_terminal') {
       throw new ApiError(409, 'conflict_error', 'response_not_terminal', 'This response is still being generated; cancel it first, then delete it.');
     }

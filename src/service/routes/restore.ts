@@ -37,7 +37,7 @@ function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T
 
 async function sourceFor(ctx: ServiceContext, repo: string, passphrase: string | undefined): Promise<RepositorySource> {
   return repositorySourceFor({
-    db: ctx.db, dataDir: ctx.dataDir, repoName: repo, vault: ctx.secrets.vault, secretsDescription: ctx.secrets.store.description,
+    db: ctx.writer, dataDir: ctx.dataDir, repoName: repo, vault: ctx.secrets.vault, secretsDescription: ctx.secrets.store.description,
     knownPassphrase: ctx.secrets.master.resticPassphrase,
     askPassphrase: async () => passphrase ?? null,
     passphraseHint: 'send it as "passphrase"',

@@ -42,7 +42,7 @@ export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void 
     let job;
     try {
       // A job of the owner: a backup (which copies the vault) waits for it, and it for a backup.
-      job = ctx.jobs.start('vault-rotation', async () => rotateVaultKey(ctx.db, ctx.secrets.store, ctx.secrets.master.vaultKey));
+      job = ctx.jobs.start('vault-rotation', async () => rotateVaultKey(ctx.writer, ctx.secrets.store, ctx.secrets.master.vaultKey));
     } catch (err) {
       if (err instanceof JobRefusedError) throw new ApiError(409, 'conflict_error', 'rotation_running', 'A vault key rotation is already running; wait for it to finish.');
       throw err;
@@ -50,7 +50,7 @@ export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void 
     const key = await job.done;
     ctx.logger.addSecret(key.toString('base64'));
     ctx.secrets.master.vaultKey = key;
-    ctx.secrets.vault = new Vault(ctx.db, key);
+    ctx.secrets.vault = new Vault(ctx.writer, key, ctx.clock);
     ctx.adminEvents.publish('vault.rotated', { values: ctx.secrets.vault.names().length });
     return { rotated: true, values: ctx.secrets.vault.names().length };
   });
@@ -60,5 +60,5 @@ export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void 
     confirmed_at: recoveryKitConfirmedAt(ctx.db),
   }));
 
-  app.post('/admin/recovery-kit/confirm', { preHandler: admin }, async (): Promise<z.infer<typeof KitConfirmed>> => ({ confirmed_at: confirmRecoveryKit(ctx.db, ctx.clock) }));
+  app.post('/admin/recovery-kit/confirm', { preHandler: admin }, async (): Promise<z.infer<typeof KitConfirmed>> => ({ confirmed_at: confirmRecoveryKit(ctx.writer, ctx.clock) }));
 }

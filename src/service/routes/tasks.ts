@@ -54,7 +54,7 @@ export function registerTaskRoutes(app: FastifyInstance, kit: RouteKit): void {
     const principal = principalOf(req);
     const task = readableTask(ctx, principal, req.params.id);
     if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not cancel this task (tasks:write is needed).');
-    const result = cancelTask(ctx.db, ctx.ledger, ctx.runner, task.id);
+    const result = cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
     if (result.outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'task_not_found', `Task ${task.id} was not found.`);
     if (result.outcome === 'not_cancellable') {
       throw new ApiError(409, 'conflict_error', 'task_not_cancellable', `The task is already ${result.task.status} and cannot be cancelled.`, null);

@@ -1,7 +1,8 @@
 // Every kind of long-running work leaves a row, so a run that a crash cut short can be found and
 // settled at the next start (jobs/leftovers.ts) and shown as "interrupted", not "did not finish":
 // - backup_runs may now be `interrupted` (SQLite cannot change a CHECK in place: the table is
-//   rebuilt, and backup_copies with it so its rows survive);
+//   rebuilt, and backup_copies with it so its rows survive; a copy now keeps restic's summary,
+//   so a client following a backup over the API sees what it added);
 // - restore_runs records the restores the service starts (the GUI's), with the first folder each
 //   created, so a restore that died half-way can be put back.
 import type { Migration } from './migration.js';
@@ -35,9 +36,10 @@ export const runRecords: Migration = {
           snapshot_id TEXT,
           error       TEXT,
           finished_at INTEGER NOT NULL,
+          summary     TEXT,
           PRIMARY KEY (run_id, repository)
         ) STRICT;
-        INSERT INTO backup_copies SELECT * FROM backup_copies_stash;
+        INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at) SELECT * FROM backup_copies_stash;
         DROP TABLE backup_copies_stash;
 
         CREATE TABLE restore_runs (

@@ -31,7 +31,7 @@ test('a generation made while tasks are written is one consistent moment', async
   addFiller(prepared.dataDir, 48);
   const ta = await startTestAppliance({ dataDir: prepared.dataDir, adminToken: prepared.adminToken });
   t.after(() => ta.close());
-  const { db } = ta.appliance.ctx;
+  const { writer: db } = ta.appliance.ctx;
 
   await Promise.all(Array.from({ length: 24 }, () => startBackground(ta.api)));
   let creating = true;
@@ -79,7 +79,7 @@ test('a generation made while tasks are written is one consistent moment', async
 test('the manifest matches the files, the vault key and the registered model', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  const { db, secrets } = ta.appliance.ctx;
+  const { writer: db, secrets } = ta.appliance.ctx;
   secrets.vault.set('test.secret', 'opens with the saved key');
   const gen = await makeGeneration({ dataDir: ta.dataDir, db, vaultKey: secrets.master.vaultKey, clock: systemClock, appVersion: '0.1.0-test' });
 

@@ -74,8 +74,8 @@ test('a recorded parent snapshot the repository no longer has does not stop the 
   try {
     assert.equal(field(await backUp(app), 'status'), 'ok');
     const { ctx } = app.appliance;
-    const deps = await backupDepsFor({ db: ctx.db, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: ctx.clock, logger: ctx.logger });
-    const local = getRepository(ctx.db, 'local');
+    const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: ctx.clock, logger: ctx.logger });
+    const local = getRepository(ctx.writer, 'local');
     assert.ok(local);
     const repo = toResticRepo(local, deps.vault, deps.passphrase);
     const [only] = await deps.restic.snapshots(repo);

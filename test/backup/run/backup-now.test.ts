@@ -33,7 +33,7 @@ function repoResult(out: unknown, name: string): unknown {
 
 test('backup now: local + REST offsite, offsite down then back', async () => {
   t = await startTestAppliance();
-  const { db } = t.appliance.ctx;
+  const { writer: db } = t.appliance.ctx;
   rest = new RestServer(tempDir(), await freePort());
   await rest.start();
   addRepository(db, t.appliance.ctx.secrets.vault, { name: 'offsite', type: 'rest', location: rest.url }, systemClock);

@@ -18,12 +18,17 @@ after(async () => t?.close());
 test('a backup killed mid-upload leaves nothing half-done; the next one succeeds', async () => {
   t = await startTestAppliance();
   // Enough bytes that restic is still uploading when the kill lands.
-  const model = t.appliance.ctx.db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
+  const model = t.appliance.ctx.writer.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
   const big = join(tempDir(), 'big.gguf');
   writeFileSync(big, Buffer.concat([readFileSync(model), randomBytes(160 * 1024 * 1024)]));
   assert.equal((await t.api.post('/admin/models', { path: big, id: 'big' })).status, 201);
+  // The CLI must run the backup itself, as on a machine where no service runs: beside a running
+  // service it would only ask the service (and its SIGKILL would not stop the backup).
+  const dataDir = t.dataDir;
+  await t.close();
+  t = null;
 
-  const child = spawn(process.execPath, [BIN, 'backup', 'now', '--data-dir', t.dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'backup', 'now', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   // The upload has begun once restic's progress lines arrive.
@@ -34,16 +39,16 @@ test('a backup killed mid-upload leaves nothing half-done; the next one succeeds
   // restic itself was a child of the CLI: give it a moment to notice and die, as an orphan would.
   await new Promise((r) => setTimeout(r, 500));
 
-  const again = spawn(process.execPath, [BIN, 'backup', 'now', '--json', '--data-dir', t.dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const again = spawn(process.execPath, [BIN, 'backup', 'now', '--json', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   again.stdout.on('data', (d: Buffer) => (out += d.toString()));
   again.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await new Promise<number | null>((r) => again.once('close', r));
   assert.equal(code, 0, err);
-  const staging = join(t.dataDir, 'backups', 'staging');
+  const staging = join(dataDir, 'backups', 'staging');
   assert.ok(!readdirSync(staging).some((n) => n.endsWith('.partial')), 'no half generation');
-  const generations = await listGenerations(t.dataDir);
+  const generations = await listGenerations(dataDir);
   assert.ok(generations.length >= 1 && generations.length <= 2);
   for (const g of generations) assert.ok(!existsSync(join(g.dir, 'vault.key')), `no vault key left in ${g.dir}`);
   const parsed: unknown = JSON.parse(out);

@@ -24,7 +24,7 @@ test('each run sends one encrypted copy, keeps N, and a broken destination is pa
   writeFileSync(conf, `[copies]\ntype = local\n`);
   ctx.updateSettings({ offsite_copy_destination: `copies:${folder}/سند copies`, offsite_copy_keep: 2, offsite_copy_rclone_config: conf });
   const run = async (): Promise<Awaited<ReturnType<typeof runBackup>>> =>
-    runBackup(await backupDepsFor({ db: ctx.db, dataDir: t?.dataDir ?? '', store: ctx.secrets.store, clock: systemClock, logger: silentLogger }), { trigger: 'test' });
+    runBackup(await backupDepsFor({ db: ctx.writer, dataDir: t?.dataDir ?? '', store: ctx.secrets.store, clock: systemClock, logger: silentLogger }), { trigger: 'test' });
 
   for (let i = 0; i < 3; i++) {
     const outcome = await run();
@@ -39,5 +39,5 @@ test('each run sends one encrypted copy, keeps N, and a broken destination is pa
   assert.equal(broken.status, 'partial');
   assert.equal(broken.repositories.find((r) => r.name === 'local')?.ok, true, 'the local backup still succeeded');
   assert.equal(broken.offsite_copy?.ok, false);
-  assert.ok(openAlerts(ctx.db).some((a) => a.key === 'backup.offsite_copy_failed'));
+  assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_copy_failed'));
 });

@@ -21,8 +21,8 @@ test('backup to an rclone remote repository', async () => {
   const folder = tempDir();
   const conf = join(tempDir(), 'rclone.conf');
   writeFileSync(conf, '[my disk]\ntype = local\n');
-  addRepository(ctx.db, ctx.secrets.vault, { name: 'disk', type: 'rclone', location: `my disk:${folder}/sanad restic`, options: { rclone_config: conf } }, systemClock);
-  const deps = await backupDepsFor({ db: ctx.db, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  addRepository(ctx.writer, ctx.secrets.vault, { name: 'disk', type: 'rclone', location: `my disk:${folder}/sanad restic`, options: { rclone_config: conf } }, systemClock);
+  const deps = await backupDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
   const outcome = await runBackup(deps, { trigger: 'test' });
   assert.equal(outcome.status, 'ok', JSON.stringify(outcome));
   assert.equal(outcome.repositories.find((r) => r.name === 'disk')?.ok, true);

@@ -20,7 +20,7 @@ const sanad = (args: string[]): ReturnType<typeof runSanad> => runSanad(args);
 
 test('repo test: writable passes, append-only and down fail', async () => {
   t = await startTestAppliance();
-  const { db, secrets } = t.appliance.ctx;
+  const { writer: db, secrets } = t.appliance.ctx;
   const good = new RestServer(tempDir(), await freePort());
   const appendOnly = new RestServer(tempDir(), await freePort(), ['--append-only']);
   servers.push(good, appendOnly);

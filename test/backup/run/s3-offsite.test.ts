@@ -55,7 +55,7 @@ function repo(outcome: BackupOutcome, name: string): RepositoryOutcome {
 
 test('s3 offsite over TLS: snapshot on the bucket, secret never leaks, server down → partial + alert', { timeout: 120_000 }, async () => {
   t = await startTestAppliance();
-  const { db, secrets } = t.appliance.ctx;
+  const { writer: db, secrets } = t.appliance.ctx;
   const server = new S3Server(tempDir('sanad-s3-'), await freePort());
   s3 = server;
   await server.start();
