@@ -2,6 +2,7 @@
 // records one copy per repository, and ends with a status. A run still `running` when no backup
 // holds the backup lock was cut short by a crash; jobs/leftovers.ts settles it as `interrupted`.
 import { BackupCopySummary as BackupCopySummarySchema, type BackupCopySummary } from '../contract/backups.js';
+import { parseJsonColumn } from '../store/json-column.js';
 import type { Db, ReadableDB } from '../store/open.js';
 
 export type BackupRunStatus = 'running' | 'ok' | 'partial' | 'failed' | 'interrupted';
@@ -73,15 +74,6 @@ export function lastGoodBackupAt(db: ReadableDB): number | null {
 export function recentBackupRuns(db: ReadableDB, limit: number): { runs: BackupRunRow[]; copies: ShownCopy[] } {
   const runs = db.prepare<[number], BackupRunRow>('SELECT * FROM backup_runs ORDER BY id DESC LIMIT ?').all(limit);
   const copies = db.prepare<[number], BackupCopyRow>('SELECT * FROM backup_copies WHERE run_id IN (SELECT id FROM backup_runs ORDER BY id DESC LIMIT ?)').all(limit);
-  return { runs, copies: copies.map((c) => ({ ...c, summary: parseSummary(c.summary) })) };
+  return { runs, copies: copies.map((c) => ({ ...c, summary: parseJsonColumn(BackupCopySummarySchema, c.summary) })) };
 }
 
-function parseSummary(text: string | null): BackupCopySummary | null {
-  if (text === null) return null;
-  try {
-    const parsed = BackupCopySummarySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}

@@ -3,6 +3,7 @@
 // in exactly one of the t groups). A random x% never guarantees that. A subset that found damage
 // is remembered and read again by every later deep drill until it reads clean, so moving on to the
 // next subset can never make a damaged repository look healthy.
+import { parseJsonColumn } from '../store/json-column.js';
 import { z } from 'zod';
 import type { Db } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
@@ -19,14 +20,7 @@ const State = z.object({
 type State = z.infer<typeof State>;
 
 function readState(db: Db, repo: string): State | null {
-  const raw = readConfigValue(db, configKey(repo));
-  if (raw === undefined) return null;
-  try {
-    const parsed = State.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return parseJsonColumn(State, readConfigValue(db, configKey(repo)));
 }
 
 export interface SubsetPlan {

@@ -2,12 +2,8 @@
 // queue one more after it), maintenance when due as its own job right after, and the status the GUI
 // and the tray read. The work itself is backup/run-backup.ts and backup/maintenance.ts; nothing here
 // holds a run's state: the job does.
-import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
-import type { Logger } from '../log/logger.js';
-import type { SecretStore } from '../secrets/secret-store.js';
 import type { Db } from '../store/open.js';
-import type { Settings } from '../store/settings.js';
 import { openAlerts, type Alert } from '../backup/alerts.js';
 import { backupDepsFor } from '../backup/backup-deps.js';
 import { lastBackupRun, lastBackupStartedAt, lastGoodBackupAt } from '../backup/backup-runs.js';
@@ -18,19 +14,10 @@ import { toResticRepo } from '../backup/restic-target.js';
 import { BackupBusyError, runBackup, type BackupOutcome, type BackupPhase } from '../backup/run-backup.js';
 import { BackupScheduler } from '../backup/schedule.js';
 import type { BackupStatus } from '../contract/backups.js';
-import type { AdminEvents } from './admin-events.js';
-import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job, type Jobs } from './jobs.js';
+import type { JobDeps } from './job-deps.js';
+import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job } from './jobs.js';
 
-export interface BackupJobsDeps {
-  db: Db;
-  dataDir: string;
-  clock: Clock;
-  logger: Logger;
-  store: SecretStore;
-  settings: () => Settings;
-  jobs: Jobs;
-  /** Live progress, ends and alert changes for GET /admin/events. */
-  events?: AdminEvents;
+export interface BackupJobsDeps extends JobDeps {
   /** Alerts of conditions that are not stored (a full disk cannot record that it is full). */
   liveAlerts?: () => Alert[];
 }

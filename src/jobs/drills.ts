@@ -2,30 +2,18 @@
 // and the status the GUI reads. A drill asked for while a backup or its maintenance runs waits for
 // it (job-table.ts) instead of reporting UNVERIFIED for a repository that is being written. The work
 // is drill/run-drill.ts; progress and the end go to the admin events as drill.progress / drill.finished.
-import { unixSeconds, type Clock } from '../clock.js';
+import { unixSeconds } from '../clock.js';
 import type { DrillStatus, DrillSummary, RunningDrill } from '../contract/drills.js';
-import type { Logger } from '../log/logger.js';
-import type { SecretStore } from '../secrets/secret-store.js';
-import type { Db } from '../store/open.js';
-import type { Settings } from '../store/settings.js';
 import { backupLockHeld } from '../drill/checks/repo-lock.js';
 import { drillDepsFor } from '../drill/drill-deps.js';
 import { lastFinishedRun, type DrillRun } from '../drill/drill-runs.js';
 import { DrillBusyError, runDrill, type DrillResult } from '../drill/run-drill.js';
 import { DrillScheduler } from '../drill/schedule.js';
 import type { DrillKind } from '../drill/verdict.js';
-import type { AdminEvents } from './admin-events.js';
-import { JobRefusedError, type Job, type Jobs } from './jobs.js';
+import type { JobDeps } from './job-deps.js';
+import { JobRefusedError, type Job } from './jobs.js';
 
-export interface DrillJobsDeps {
-  db: Db;
-  dataDir: string;
-  clock: Clock;
-  logger: Logger;
-  store: SecretStore;
-  settings: () => Settings;
-  jobs: Jobs;
-  events?: AdminEvents;
+export interface DrillJobsDeps extends JobDeps {
   tickMs?: number;
 }
 

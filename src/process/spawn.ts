@@ -3,7 +3,8 @@
 // - gets a minimal environment (child-env.ts) plus what the caller passes: no parent secrets leak;
 // - receives secrets only through `env` or a 0600 file (`withSecretFile`), never argv;
 // - on abort gets SIGINT first (restic removes its lock on SIGINT), SIGKILL after `killGraceMs`;
-// - is listed in a registry until it exits, so shutdown can stop and await every child;
+// - is listed in a registry until it exits (runningChildren: what the shell's Quit reports; a job's
+//   children stop through its AbortSignal, so one owner never stops another's);
 // - has its output split into lines, with bounded tails of stderr and of unconsumed stdout;
 // - is logged at debug level with every `secrets` value redacted from its args.
 import { spawn } from 'node:child_process';

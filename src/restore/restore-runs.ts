@@ -2,6 +2,7 @@
 // is running can be followed, one that ended can still be read after a restart, and one that a crash
 // cut short is found at the next start (jobs/leftovers.ts) and its target put back.
 import { RestoreResult as RestoreResultSchema } from '../contract/restore.js';
+import { parseJsonColumn } from '../store/json-column.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import type { RestoreResult } from './restore-request.js';
 
@@ -59,11 +60,5 @@ export function pruneRestoreRuns(db: Db, keep: number): void {
 
 /** The stored result, if it is one (a row written by this version always is). */
 export function storedResult(row: RestoreRunRow): RestoreResult | null {
-  if (row.result === null) return null;
-  try {
-    const parsed = RestoreResultSchema.safeParse(JSON.parse(row.result));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return parseJsonColumn(RestoreResultSchema, row.result);
 }

@@ -42,12 +42,17 @@ function toClient(row: ClientRow): Client {
   return { id: row.id, name: row.name, scopes, created_at: row.created_at, last_used_at: row.last_used_at, revoked_at: row.revoked_at };
 }
 
-export function createClient(db: Db, name: string, scopes: Scope[], nowS: number): { client: Client; token: string } {
+/**
+ * A new client and its token (shown once). `temporary`: the short-lived admin client a CLI command
+ * makes to ask the running service; it is deleted right after (deleteTemporaryClient), is not
+ * listed, and is left out of every backup generation (backup/generation/store-copy.ts).
+ */
+export function createClient(db: Db, name: string, scopes: Scope[], nowS: number, options: { temporary?: boolean } = {}): { client: Client; token: string } {
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const id = newId('client');
   const unique = [...new Set(scopes)];
-  db.prepare('INSERT INTO clients(id, name, token_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(id, name, hashToken(token), JSON.stringify(unique), nowS);
+  db.prepare('INSERT INTO clients(id, name, token_hash, scopes, created_at, temporary) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(id, name, hashToken(token), JSON.stringify(unique), nowS, options.temporary ? 1 : 0);
   return { client: { id, name, scopes: unique, created_at: nowS, last_used_at: null, revoked_at: null }, token };
 }
 
@@ -69,7 +74,7 @@ export function touchClient(db: Db, client: Client, nowS: number): void {
 }
 
 export function listClients(db: ReadableDB): Client[] {
-  return db.prepare<[], ClientRow>('SELECT * FROM clients ORDER BY id DESC').all().map(toClient);
+  return db.prepare<[], ClientRow>('SELECT * FROM clients WHERE temporary = 0 ORDER BY id DESC').all().map(toClient);
 }
 
 export function getClient(db: Db, id: string): Client | null {
@@ -78,6 +83,16 @@ export function getClient(db: Db, id: string): Client | null {
 }
 
 /** Revokes a client; its token stops working on the next request. Returns false if unknown. */
+/** Removes a temporary client once its command is done (its token dies with it). */
+export function deleteTemporaryClient(db: Db, id: string): boolean {
+  return db.prepare('DELETE FROM clients WHERE id = ? AND temporary = 1').run(id).changes > 0;
+}
+
+/** Temporary clients in a copy of the store (a backup generation): none of them belongs there. */
+export function dropTemporaryClients(db: Db): number {
+  return db.prepare('DELETE FROM clients WHERE temporary = 1').run().changes;
+}
+
 export function revokeClient(db: Db, id: string, nowS: number): boolean {
   return db.prepare('UPDATE clients SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(nowS, id).changes > 0;
 }

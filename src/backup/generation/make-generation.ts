@@ -11,7 +11,7 @@ import { fsyncPath, writeNewFileDurable } from './durable.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, type Manifest, type ManifestItem } from './manifest.js';
 import { modelItems } from './model-items.js';
 import { highestEpoch, listPartials, PARTIAL_SUFFIX, stagingDir, type Generation } from './staging.js';
-import { checkStoreCopy, checkVaultInCopy, copyStore, leaveWalMode } from './store-copy.js';
+import { checkStoreCopy, checkVaultInCopy, copyStore, dropTemporaryClientsInCopy, leaveWalMode } from './store-copy.js';
 import { VAULT_KEY_FILE, writeVaultKey } from './vault-key-file.js';
 
 export type GenerationStep =
@@ -85,6 +85,7 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
     await copyStore(db, storeCopy, (c) => report({ step: 'copying_store', done: c.copiedPages, total: c.totalPages }));
     report({ step: 'checking_store' });
     leaveWalMode(storeCopy);
+    dropTemporaryClientsInCopy(storeCopy);
     const { tables } = checkStoreCopy(storeCopy);
     const vault = checkVaultInCopy(storeCopy, vaultKey);
     await fsyncPath(storeCopy);

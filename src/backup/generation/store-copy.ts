@@ -1,6 +1,7 @@
 // The consistent copy of the store: SQLite's online backup API on the service's own connection,
 // so writes the service makes meanwhile land in the copy too (SQLite updates the destination for
 // writes through the source connection instead of restarting) and the copy is one moment's state.
+import { dropTemporaryClients } from '../../store/clients.js';
 import Database from 'better-sqlite3';
 import { checkVaultKey, VaultDecryptError } from '../../secrets/vault.js';
 import type { Db } from '../../store/open.js';
@@ -42,6 +43,20 @@ export function leaveWalMode(path: string): void {
   const db = new Database(path, { fileMustExist: true });
   try {
     db.pragma('journal_mode = DELETE');
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A CLI command's temporary admin client (store/clients.ts) may exist while the copy is made; it is
+ * deleted live right after, and never belongs in a generation. secure_delete zeroes its row.
+ */
+export function dropTemporaryClientsInCopy(path: string): number {
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    db.pragma('secure_delete = ON');
+    return dropTemporaryClients(db);
   } finally {
     db.close();
   }

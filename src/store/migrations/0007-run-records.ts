@@ -4,7 +4,9 @@
 //   rebuilt, and backup_copies with it so its rows survive; a copy now keeps restic's summary,
 //   so a client following a backup over the API sees what it added);
 // - restore_runs records the restores the service starts (the GUI's), with the first folder each
-//   created, so a restore that died half-way can be put back.
+//   created, so a restore that died half-way can be put back;
+// - clients can be `temporary` (the admin client a CLI command makes to ask the running service,
+//   deleted right after and never part of a backup).
 import type { Migration } from './migration.js';
 
 export const runRecords: Migration = {
@@ -41,6 +43,8 @@ export const runRecords: Migration = {
         ) STRICT;
         INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at) SELECT * FROM backup_copies_stash;
         DROP TABLE backup_copies_stash;
+
+        ALTER TABLE clients ADD COLUMN temporary INTEGER NOT NULL DEFAULT 0;
 
         CREATE TABLE restore_runs (
           id          TEXT PRIMARY KEY,

@@ -4,38 +4,11 @@
 // `percent` is restic's `percent_done`, a fraction 0..1, with files and bytes done of the totals.
 import { z } from 'zod';
 import type { ProgressValue } from '../../components/ProgressBar';
-import { defineStrings, type T } from '../../i18n/i18n';
+import type { T } from '../../i18n/i18n';
+import { progressStrings } from './strings';
 
-export const progressStrings = defineStrings('backup-progress', {
-  en: {
-    preparing: 'Preparing the backup',
-    copying_store: 'Copying the database',
-    checking_store: 'Checking the copy of the database',
-    vault_key: 'Adding the vault key',
-    models: 'Looking at the models',
-    rehashing_model: 'A model changed on disk: checking it again',
-    hashing: 'Computing checksums',
-    manifest: 'Writing the manifest',
-    renaming: 'Finishing the generation',
-    done: 'Generation ready',
-    working: 'Backing up',
-    uploading: 'Sending to “{{repo}}”',
-  },
-  ar: {
-    preparing: 'تحضير النسخة الاحتياطية',
-    copying_store: 'نسخ قاعدة البيانات',
-    checking_store: 'فحص نسخة قاعدة البيانات',
-    vault_key: 'إضافة مفتاح الخزنة',
-    models: 'فحص النماذج',
-    rehashing_model: 'تغيّر نموذج على القرص: يُعاد فحصه',
-    hashing: 'حساب المجاميع الاختبارية',
-    manifest: 'كتابة البيان',
-    renaming: 'إنهاء الجيل',
-    done: 'الجيل جاهز',
-    working: 'جارٍ النسخ الاحتياطي',
-    uploading: 'الإرسال إلى «{{repo}}»',
-  },
-});
+export { progressStrings };
+
 export type ProgressT = T<(typeof progressStrings)['strings']['en']>;
 
 const Event = z.object({

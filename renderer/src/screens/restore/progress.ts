@@ -3,34 +3,11 @@
 // short or unmeasurable, so they show their name with an indeterminate bar.
 import { z } from 'zod';
 import type { ProgressValue } from '../../components/ProgressBar';
-import { defineStrings, type T } from '../../i18n/i18n';
+import type { T } from '../../i18n/i18n';
+import { restoreProgressStrings } from './strings';
 
-export const restoreProgressStrings = defineStrings('restore-progress', {
-  en: {
-    opening: 'Opening the repository',
-    reading_manifest: 'Reading the manifest',
-    restoring: 'Restoring the files',
-    verifying: 'Verifying every file against the manifest',
-    assembling: 'Putting the data dir together',
-    checking: 'Checking the restored data',
-    storing_secrets: 'Storing the secrets in the keychain',
-    cleaning_up: 'Cleaning up',
-    done: 'Done',
-    working: 'Restoring',
-  },
-  ar: {
-    opening: 'فتح المستودع',
-    reading_manifest: 'قراءة البيان',
-    restoring: 'استعادة الملفات',
-    verifying: 'مطابقة كل ملف مع البيان',
-    assembling: 'تجميع دليل البيانات',
-    checking: 'فحص البيانات المستعادة',
-    storing_secrets: 'حفظ الأسرار في سلسلة المفاتيح',
-    cleaning_up: 'التنظيف',
-    done: 'تم',
-    working: 'جارٍ الاستعادة',
-  },
-});
+export { restoreProgressStrings };
+
 type Strings = (typeof restoreProgressStrings)['strings']['en'];
 export type RestoreProgressT = T<Strings>;
 
