@@ -1,13 +1,13 @@
 // For commands that must not race a running `sanad serve` on the same data dir (one that changes
 // secrets the service holds in memory). If no service runs, the command holds the instance lock
 // while it works here, so none can start meanwhile; if one runs, the command asks it over its admin
-// API with a short-lived admin token (a temporary client in the store, deleted right after and never
+// API with a short-lived admin token (a temporary client in the store, revoked right after and never
 // part of a backup), so the change happens in the one process that holds the state.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, unixSeconds } from '../clock.js';
 import { tryFileLock } from '../store/file-lock.js';
-import { createClient, deleteTemporaryClient } from '../store/clients.js';
+import { createClient, revokeClient } from '../store/clients.js';
 import { storePath } from '../store/open.js';
 import { CliError } from './cli-error.js';
 import { withStore } from './store-access.js';
@@ -42,7 +42,7 @@ export function serviceHoldsDataDir(dataDir: string): boolean {
   return false;
 }
 
-/** Calls the running service's admin API with a short-lived admin token, deleted right after. */
+/** Calls the running service's admin API with a short-lived admin token, revoked right after. */
 export async function withRunningService<T>(dataDir: string, purpose: string, there: (call: AdminCall) => Promise<T>): Promise<T> {
   const url = serviceUrl(dataDir);
   if (url === null) throw new CliError('Another Sanad command or a starting service is using this data dir; try again in a moment.');
@@ -63,7 +63,7 @@ export async function withRunningService<T>(dataDir: string, purpose: string, th
       return { status: res.status, body: parseJson(text) };
     });
   } finally {
-    await withStore(dataDir, (db) => deleteTemporaryClient(db, made.client.id));
+    await withStore(dataDir, (db) => revokeClient(db, made.client.id, unixSeconds(systemClock)));
   }
 }
 

@@ -3,7 +3,7 @@
 // is only settled while its lock shows that no other process (a `sanad backup now`, a CLI drill) is
 // still doing it. A restore cut short has its target put back as it was, and the keychain entries
 // it may have written for that target removed, so the next attempt starts clean; a CLI command's
-// temporary admin client left by a command that died is removed.
+// temporary admin client left by a command that died is revoked.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { unixSeconds, type Clock } from '../clock.js';
@@ -15,7 +15,7 @@ import { drillLockPath } from '../drill/scratch.js';
 import { leftoverRestoreRuns, settleRestoreRun } from '../restore/restore-runs.js';
 import { rollbackLeftoverTarget } from '../restore/target-dir.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
-import { dropTemporaryClients } from '../store/clients.js';
+import { revokeStaleTemporaryClients } from '../store/clients.js';
 import { tryFileLock } from '../store/file-lock.js';
 import type { Db } from '../store/open.js';
 
@@ -68,7 +68,7 @@ export async function settleLeftovers(input: LeftoverInput): Promise<LeftoverRep
   }
   // A CLI command that died while asking the service left its temporary admin client: no command
   // can be asking a service that is only starting, so every one left is stale.
-  const clients = dropTemporaryClients(db);
+  const clients = revokeStaleTemporaryClients(db, unixSeconds(clock));
   if (backups.length > 0 || drills > 0 || restores.length > 0 || clients > 0) {
     logger.info('interrupted runs settled at start', { backups: backups.length, drills, restores: restores.length, temporary_clients: clients });
   }

@@ -32,6 +32,9 @@ interface ClientRow {
 
 export const TOKEN_PREFIX = 'sk-sanad-';
 
+/** Both tables of clients: the paired and made ones, and CLI commands' temporary ones. */
+const CLIENT_TABLES = ['clients', 'temporary_clients'] as const;
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
@@ -44,22 +47,23 @@ function toClient(row: ClientRow): Client {
 
 /**
  * A new client and its token (shown once). `temporary`: the short-lived admin client a CLI command
- * makes to ask the running service; it is deleted right after (deleteTemporaryClient), is not
- * listed, and is left out of every backup generation (backup/generation/store-copy.ts).
+ * makes to ask the running service, revoked right after. It lives in its own table,
+ * `temporary_clients`, which every backup generation leaves empty (backup/generation/store-copy.ts):
+ * a backup made while a command asks holds no credential of that command's.
  */
 export function createClient(db: Db, name: string, scopes: Scope[], nowS: number, options: { temporary?: boolean } = {}): { client: Client; token: string } {
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const id = newId('client');
   const unique = [...new Set(scopes)];
-  db.prepare('INSERT INTO clients(id, name, token_hash, scopes, created_at, temporary) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(id, name, hashToken(token), JSON.stringify(unique), nowS, options.temporary ? 1 : 0);
+  db.prepare(`INSERT INTO ${options.temporary ? 'temporary_clients' : 'clients'}(id, name, token_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)`)
+    .run(id, name, hashToken(token), JSON.stringify(unique), nowS);
   return { client: { id, name, scopes: unique, created_at: nowS, last_used_at: null, revoked_at: null }, token };
 }
 
 /** The live client a token belongs to, or null (unknown or revoked). */
 export function findClientByToken(db: ReadableDB, token: string): Client | null {
   const hash = hashToken(token);
-  const row = db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE token_hash = ?').get(hash);
+  const row = db.prepare<[string, string], ClientRow>('SELECT * FROM clients WHERE token_hash = ? UNION ALL SELECT * FROM temporary_clients WHERE token_hash = ?').get(hash, hash);
   if (!row || row.revoked_at !== null) return null;
   const a = Buffer.from(row.token_hash, 'hex');
   const b = Buffer.from(hash, 'hex');
@@ -69,30 +73,33 @@ export function findClientByToken(db: ReadableDB, token: string): Client | null 
 /** Records use at most once a minute per client, so authentication does not write on every call. */
 export function touchClient(db: Db, client: Client, nowS: number): void {
   if (client.last_used_at !== null && nowS - client.last_used_at < 60) return;
-  db.prepare('UPDATE clients SET last_used_at = ? WHERE id = ?').run(nowS, client.id);
+  for (const table of CLIENT_TABLES) db.prepare(`UPDATE ${table} SET last_used_at = ? WHERE id = ?`).run(nowS, client.id);
   client.last_used_at = nowS;
 }
 
 export function listClients(db: ReadableDB): Client[] {
-  return db.prepare<[], ClientRow>('SELECT * FROM clients WHERE temporary = 0 ORDER BY id DESC').all().map(toClient);
+  return db.prepare<[], ClientRow>('SELECT * FROM clients UNION ALL SELECT * FROM temporary_clients ORDER BY id DESC').all().map(toClient);
 }
 
 export function getClient(db: Db, id: string): Client | null {
-  const row = db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE id = ?').get(id);
+  const row = db.prepare<[string, string], ClientRow>('SELECT * FROM clients WHERE id = ? UNION ALL SELECT * FROM temporary_clients WHERE id = ?').get(id, id);
   return row ? toClient(row) : null;
-}
-
-/** Revokes a client; its token stops working on the next request. Returns false if unknown. */
-/** Removes a temporary client once its command is done (its token dies with it). */
-export function deleteTemporaryClient(db: Db, id: string): boolean {
-  return db.prepare('DELETE FROM clients WHERE id = ? AND temporary = 1').run(id).changes > 0;
 }
 
 /** Temporary clients in a copy of the store (a backup generation): none of them belongs there. */
 export function dropTemporaryClients(db: Db): number {
-  return db.prepare('DELETE FROM clients WHERE temporary = 1').run().changes;
+  return db.prepare('DELETE FROM temporary_clients').run().changes;
 }
 
+/** At start no command can be asking this service yet: a temporary client still live was left by
+ *  a command that died, and is revoked. */
+export function revokeStaleTemporaryClients(db: Db, nowS: number): number {
+  return db.prepare('UPDATE temporary_clients SET revoked_at = ? WHERE revoked_at IS NULL').run(nowS).changes;
+}
+
+/** Revokes a client; its token stops working on the next request. Returns false if unknown. */
 export function revokeClient(db: Db, id: string, nowS: number): boolean {
-  return db.prepare('UPDATE clients SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(nowS, id).changes > 0;
+  let changed = 0;
+  for (const table of CLIENT_TABLES) changed += db.prepare(`UPDATE ${table} SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`).run(nowS, id).changes;
+  return changed > 0;
 }

@@ -5,8 +5,8 @@
 //   so a client following a backup over the API sees what it added);
 // - restore_runs records the restores the service starts (the GUI's), with the first folder each
 //   created, so a restore that died half-way can be put back;
-// - clients can be `temporary` (the admin client a CLI command makes to ask the running service,
-//   deleted right after and never part of a backup).
+// - temporary_clients holds the admin client a CLI command makes to ask the running service,
+//   revoked right after; a backup generation leaves the table empty.
 import type { Migration } from './migration.js';
 
 export const runRecords: Migration = {
@@ -44,7 +44,15 @@ export const runRecords: Migration = {
         INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at) SELECT * FROM backup_copies_stash;
         DROP TABLE backup_copies_stash;
 
-        ALTER TABLE clients ADD COLUMN temporary INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE temporary_clients (
+          id           TEXT PRIMARY KEY,
+          name         TEXT NOT NULL,
+          token_hash   TEXT NOT NULL UNIQUE,
+          scopes       TEXT NOT NULL,
+          created_at   INTEGER NOT NULL,
+          last_used_at INTEGER,
+          revoked_at   INTEGER
+        ) STRICT;
 
         CREATE TABLE restore_runs (
           id          TEXT PRIMARY KEY,

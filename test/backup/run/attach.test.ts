@@ -3,6 +3,7 @@
 // and reports its result instead of failing with "already running". A real appliance, real restic,
 // a model big enough that the first backup is still uploading when the others ask.
 import { test, after } from 'node:test';
+import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -49,8 +50,14 @@ test('back up now during a backup: the API attaches or queues, the CLI follows i
   const reported: unknown = JSON.parse(out);
   assert.equal(field(reported, 'generation'), field(runsAfterFirst, 'data', 0, 'generation'), 'the CLI reported the run it attached to');
   assert.equal(field(runsAfterFirst, 'data', 0, 'trigger'), 'manual', 'no second run was started for the CLI');
-  const leftover = t.appliance.ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM clients WHERE temporary = 1').get();
-  assert.equal(leftover?.n, 0, 'the CLI removed its temporary admin client');
+  const live = t.appliance.ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM temporary_clients WHERE revoked_at IS NULL').get();
+  assert.equal(live?.n, 0, 'the CLI revoked its temporary admin client');
+  const staged = new Database(join(t.dataDir, 'backups', 'staging', String(field(reported, 'generation')), 'sanad.db'), { readonly: true });
+  try {
+    assert.equal(staged.prepare<[], { n: number }>('SELECT count(*) AS n FROM temporary_clients').get()?.n, 0, 'the generation holds no temporary client');
+  } finally {
+    staged.close();
+  }
 
   // With a backup running, {"queue": true} runs exactly one more right after it.
   const before = Number(field(runsAfterFirst, 'data', 0, 'id'));
