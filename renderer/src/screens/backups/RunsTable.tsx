@@ -75,7 +75,8 @@ export function RunsTable({ backupRunning }: { backupRunning: boolean }) {
                 <td>{isTrigger(run.trigger) ? t(TRIGGERS[run.trigger]) : run.trigger}</td>
                 <td>
                   <RunBadge status={runStatus(run.status, backupRunning, i === 0)} />
-                  {run.error && <div className="fail">{run.error}</div>}
+                  {/* A known reason, worded in the chosen language; any other error is the server's sentence. */}
+                  {run.status === 'interrupted' ? <div className="warn">{t('interruptedWhy')}</div> : run.error && <div className="fail">{run.error}</div>}
                 </td>
                 <td>
                   <ul className="plain-list">
