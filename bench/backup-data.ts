@@ -1,6 +1,7 @@
 // The data set for the backup bench: a data dir with its master secrets, N stored tasks (each
 // with a ~2 KB output event, so the store has a real size) and a registered model of the tiny
 // GGUF plus M MiB of random bytes (random, so restic's dedup cannot shrink it).
+import type { SecretStore } from '../src/secrets/secret-store.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ import { prepareDataDir, tempDir } from '../test/harness/data-dir.js';
 export interface BackupDataSet {
   deps: BackupDeps;
   db: Db;
+  /** The secrets file store the data set's master secrets are in. */
+  store: SecretStore;
   dataDir: string;
   tasks: number;
   storeBytes: number;
@@ -71,7 +74,7 @@ export async function backupDataSet(tasks: number, modelMiB: number): Promise<Ba
   const deps = await backupDepsFor({ db, dataDir, store, clock: systemClock, logger: silentLogger });
   const modelPaths = [tinyPath, bigPath];
   return {
-    deps, db, dataDir, tasks,
+    deps, db, store, dataDir, tasks,
     storeBytes: statSync(storePath(dataDir)).size,
     modelPaths,
     modelBytes: modelPaths.reduce((n, p) => n + statSync(p).size, 0),

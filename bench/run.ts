@@ -1,6 +1,7 @@
 // `npm run bench`: each Sanad number next to a baseline measured in the same run, as a ratio.
 import { rawInsertRate, serviceAcceptRate } from './accept.js';
 import { backupBench } from './backup.js';
+import { jobsBench } from './jobs.js';
 import { restoreBench } from './restore.js';
 import { storeCheckBench } from './store-check.js';
 import { fmt } from './stats.js';
@@ -53,6 +54,13 @@ if (want('backup')) {
   console.log(`  ratio second/first ${fmt(r.sanadSecond.ms / r.sanadFirst.ms, 3)}; vs raw second ${fmt(r.sanadSecond.ms / r.rawSecondMs, 2)}x`);
   console.log(`  for scale, one raw \`restic cat config\` (start + key derivation): ${fmt(r.rawOpenMs, 0)} ms;` +
     ' sanad starts restic once per repository (parent from its own record), and its second run re-reads the new store copy');
+}
+if (want('jobs')) {
+  const r = await jobsBench(2000, 32, 5);
+  console.log(`jobs: an unchanged backup through the job owner vs runBackup directly, same data, median of ${r.runs}`);
+  console.log(`  runBackup directly:      ${fmt(r.directMs, 0)} ms`);
+  console.log(`  through src/jobs/:       ${fmt(r.viaJobsMs, 0)} ms -> ratio ${fmt(r.viaJobsMs / r.directMs, 3)}`);
+  console.log(`  one job's bookkeeping: ${fmt(r.jobUs, 1)} µs per job vs ${fmt(r.bareUs, 2)} µs for a bare awaited promise (${r.jobs} jobs)`);
 }
 if (want('restore')) {
   const r = await restoreBench(5000, 64, 3);

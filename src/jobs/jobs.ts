@@ -62,11 +62,20 @@ export class Job<T = unknown, P = unknown> {
         this.state = 'running';
         this.startedAt = clock.now();
         const control: JobControl<P> = { signal: this.controller.signal, progress: (p) => (this.progress = p) };
-        // The work runs on the next turn, so the caller has the job in hand before it can end.
+        // The work runs on the next turn, so the caller has the job in hand before it can end. The
+        // job leaves the owner before `done` settles: whoever awaited it may start the next at once.
         void Promise.resolve()
           .then(() => work(control))
-          .then(resolve, reject)
-          .finally(() => this.onEnd(this));
+          .then(
+            (value) => {
+              this.onEnd(this);
+              resolve(value);
+            },
+            (error: unknown) => {
+              this.onEnd(this);
+              reject(error instanceof Error ? error : new Error(String(error)));
+            },
+          );
       };
     });
     // A caller that only reads status must not get an unhandled rejection.
