@@ -1,7 +1,7 @@
 // The one owner of the backup_runs and backup_copies tables: a run is started, gets its generation,
 // records one copy per repository, and ends with a status. A run still `running` when no backup
 // holds the backup lock was cut short by a crash; jobs/leftovers.ts settles it as `interrupted`.
-import { BackupCopySummary as BackupCopySummarySchema, type BackupCopySummary } from '../contract/backups.js';
+import { BackupCopySummary as BackupCopySummarySchema, OffsiteCopyOutcome as OffsiteCopyOutcomeSchema, type BackupCopySummary, type OffsiteCopyOutcome } from '../contract/backups.js';
 import { parseJsonColumn } from '../store/json-column.js';
 import type { Db, ReadableDB } from '../store/open.js';
 
@@ -44,8 +44,9 @@ export function recordCopy(db: Db, copy: BackupCopyRow): void {
     .run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at, copy.summary);
 }
 
-export function finishBackupRun(db: Db, runId: number, status: Exclude<BackupRunStatus, 'running'>, error: string | null, nowS: number): void {
-  db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, nowS, runId);
+export function finishBackupRun(db: Db, runId: number, status: Exclude<BackupRunStatus, 'running'>, error: string | null, nowS: number, offsiteCopy: OffsiteCopyOutcome | null = null): void {
+  db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ?, offsite_copy = ? WHERE id = ?')
+    .run(status, error, nowS, offsiteCopy ? JSON.stringify(offsiteCopy) : null, runId);
 }
 
 /** Runs left `running` by a process that died: call only while holding the backup lock. */
@@ -71,8 +72,12 @@ export function lastGoodBackupAt(db: ReadableDB): number | null {
 }
 
 /** The newest runs (newest first) and the copies they made. */
-export function recentBackupRuns(db: ReadableDB, limit: number): { runs: BackupRunRow[]; copies: ShownCopy[] } {
-  const runs = db.prepare<[number], BackupRunRow>('SELECT * FROM backup_runs ORDER BY id DESC LIMIT ?').all(limit);
+/** A run as GET /admin/backups shows it: with its offsite copy's outcome parsed. */
+export type ShownRun = BackupRunRow & { offsite_copy: OffsiteCopyOutcome | null };
+
+export function recentBackupRuns(db: ReadableDB, limit: number): { runs: ShownRun[]; copies: ShownCopy[] } {
+  const rows = db.prepare<[number], BackupRunRow & { offsite_copy: string | null }>('SELECT * FROM backup_runs ORDER BY id DESC LIMIT ?').all(limit);
+  const runs = rows.map((r) => ({ ...r, offsite_copy: parseJsonColumn(OffsiteCopyOutcomeSchema, r.offsite_copy) }));
   const copies = db.prepare<[number], BackupCopyRow>('SELECT * FROM backup_copies WHERE run_id IN (SELECT id FROM backup_runs ORDER BY id DESC LIMIT ?)').all(limit);
   return { runs, copies: copies.map((c) => ({ ...c, summary: parseJsonColumn(BackupCopySummarySchema, c.summary) })) };
 }

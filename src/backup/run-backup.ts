@@ -133,7 +133,7 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
   const status: BackupOutcome['status'] =
     fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) && (copy === null || copy.ok) ? 'ok' : 'partial';
   const error = fatal ?? outcomes.find((o) => o.name === LOCAL && !o.ok)?.error ?? null;
-  finishBackupRun(db, runId, status, error, unixSeconds(clock));
+  finishBackupRun(db, runId, status, error, unixSeconds(clock), copy);
   if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', `The last backup failed: ${error ?? 'unknown error'}`);
   else resolveAlert(db, clock, 'backup.failed');
   if (status !== 'failed' && generation !== null) {

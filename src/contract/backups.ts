@@ -28,6 +28,10 @@ export type BackupPhase = z.infer<typeof BackupPhase>;
 export const BackupRunStatus = z.enum(['running', 'ok', 'partial', 'failed', 'interrupted']);
 export type BackupRunStatus = z.infer<typeof BackupRunStatus>;
 
+/** The compressed offsite copy a run sent (when one is set up): where, its name, what was pruned. */
+export const OffsiteCopyOutcome = z.object({ destination: z.string(), ok: z.boolean(), name: z.string().nullable(), deleted: z.array(z.string()), error: z.string().nullable() });
+export type OffsiteCopyOutcome = z.infer<typeof OffsiteCopyOutcome>;
+
 export const BackupRun = z.object({
   id: z.number(),
   generation: z.number().nullable(),
@@ -36,6 +40,8 @@ export const BackupRun = z.object({
   error: z.string().nullable(),
   started_at: z.number(),
   finished_at: z.number().nullable(),
+  /** Only in GET /admin/backups; null when no offsite copy is set up (or the run ended before it). */
+  offsite_copy: OffsiteCopyOutcome.nullable().optional(),
 });
 export type BackupRun = z.infer<typeof BackupRun>;
 

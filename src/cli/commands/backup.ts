@@ -25,7 +25,6 @@ interface Report {
   status: string;
   /** restic's summary of each repository too, when this command ran the backup itself. */
   repositories: Array<{ name: string; ok: boolean; snapshot_id: string | null; error: string | null; summary?: unknown }>;
-  /** Known only when this command ran the backup itself (the service's copy result is in its log and the GUI). */
   offsite_copy: BackupOutcome['offsite_copy'];
   error: string | null;
 }
@@ -123,14 +122,14 @@ async function inService(call: AdminCall, io: Io, queue: boolean): Promise<Repor
   }
 }
 
-function reportOf(list: { runs?: BackupRunRow[]; data?: BackupRunRow[]; copies: Array<{ run_id: number; repository: string; ok: number; snapshot_id: string | null; error: string | null; summary: BackupCopySummary | null }> }, id: number): Report {
+function reportOf(list: { runs?: Array<BackupRunRow & { offsite_copy?: BackupOutcome['offsite_copy'] | undefined }>; data?: Array<BackupRunRow & { offsite_copy?: BackupOutcome['offsite_copy'] | undefined }>; copies: Array<{ run_id: number; repository: string; ok: number; snapshot_id: string | null; error: string | null; summary: BackupCopySummary | null }> }, id: number): Report {
   const run = (list.runs ?? list.data ?? []).find((r) => r.id === id);
   if (!run) throw new CliError(`Backup run ${id} is no longer listed; see \`sanad serve\`'s log or the GUI's Backups screen.`);
   return {
     generation: run.generation,
     status: run.status,
     repositories: list.copies.filter((c) => c.run_id === id).map((c) => ({ name: c.repository, ok: c.ok === 1, snapshot_id: c.snapshot_id, error: c.error, ...(c.summary ? { summary: c.summary } : {}) })),
-    offsite_copy: null,
+    offsite_copy: run.offsite_copy ?? null,
     error: run.error,
   };
 }

@@ -1,6 +1,6 @@
 // Every kind of long-running work leaves a row, so a run that a crash cut short can be found and
 // settled at the next start (jobs/leftovers.ts) and shown as "interrupted", not "did not finish":
-// - backup_runs may now be `interrupted` (SQLite cannot change a CHECK in place: the table is
+// - backup_runs may now be `interrupted`, and keeps the compressed offsite copy's outcome (SQLite cannot change a CHECK in place: the table is
 //   rebuilt, and backup_copies with it so its rows survive; a copy now keeps restic's summary,
 //   so a client following a backup over the API sees what it added);
 // - restore_runs records the restores the service starts (the GUI's), with the first folder each
@@ -24,9 +24,11 @@ export const runRecords: Migration = {
           status      TEXT NOT NULL CHECK (status IN ('running','ok','partial','failed','interrupted')),
           error       TEXT,
           started_at  INTEGER NOT NULL,
-          finished_at INTEGER
+          finished_at INTEGER,
+          offsite_copy TEXT
         ) STRICT;
-        INSERT INTO backup_runs_v7 SELECT id, generation, trigger, status, error, started_at, finished_at FROM backup_runs;
+        INSERT INTO backup_runs_v7(id, generation, trigger, status, error, started_at, finished_at)
+          SELECT id, generation, trigger, status, error, started_at, finished_at FROM backup_runs;
         CREATE TABLE backup_copies_stash AS SELECT run_id, repository, ok, snapshot_id, error, finished_at FROM backup_copies;
         DROP TABLE backup_copies;
         DROP TABLE backup_runs;
