@@ -7,15 +7,16 @@ import type { Clock } from '../clock.js';
 import type { RestoreJob } from '../contract/restore.js';
 import type { RestoreProgress } from '../restore/restore-progress.js';
 import type { RestoreResult } from '../restore/restore-request.js';
-import { finishRestoreRun, getRestoreRun, pruneRestoreRuns, setRestoreCreatedTop, startRestoreRun, storedResult } from '../restore/restore-runs.js';
+import { finishRestoreRun, getRestoreRun, pruneRestoreRuns, setRestoreCreatedTop, settleRestoreRun, startRestoreRun, storedResult } from '../restore/restore-runs.js';
 import type { Db } from '../store/open.js';
 import type { AdminEvents } from './admin-events.js';
-import { JobRefusedError, type Job, type Jobs } from './jobs.js';
+import { JobCancelledError, JobRefusedError, type Job, type Jobs } from './jobs.js';
 
 /** One restore; `onTargetPrepared` must be passed on to restoreGeneration (the rollback record). */
 export type RestoreRun = (io: { onProgress: (p: RestoreProgress) => void; onTargetPrepared: (rollbackTop: string | null) => void; signal: AbortSignal }) => Promise<RestoreResult>;
 
 const KEEP_FINISHED = 20;
+const NEVER_STARTED = 'Sanad stopped before this restore could start (it was waiting for a backup or maintenance); nothing was written. Run it again.';
 
 export class RestoreBusyError extends Error {
   constructor() {
@@ -64,8 +65,9 @@ export class RestoreJobs {
     const { db, clock, jobs, events } = this.deps;
     if (this.current() !== null) throw new RestoreBusyError();
     const id = `restore_${randomBytes(8).toString('hex')}`;
+    let job: Job<void, RestoreProgress>;
     try {
-      jobs.start<void, RestoreProgress>('restore', async (control) => {
+      job = jobs.start<void, RestoreProgress>('restore', async (control) => {
         const onProgress = (p: RestoreProgress): void => {
           control.progress(p);
           events.publish('restore.progress', { id, ...p });
@@ -88,6 +90,10 @@ export class RestoreJobs {
     }
     // Before the job's first step (it starts on the next turn at the earliest).
     startRestoreRun(db, { id, repo, target, startedAtMs: clock.now() });
+    // Stopped while it still waited (Quit during a backup): it never wrote anything; say so.
+    void job.done.catch((err: unknown) => {
+      if (err instanceof JobCancelledError) settleRestoreRun(db, id, NEVER_STARTED, clock.now());
+    });
     const shown = this.get(id);
     if (shown === null) throw new Error(`restore ${id} was not recorded`);
     return shown;
