@@ -23,6 +23,11 @@ function builderFn(module: string, name: string): (...args: unknown[]) => unknow
   return (...args: unknown[]): unknown => Reflect.apply(fn, undefined, args);
 }
 
+// electron-builder logs to stdout, which is node:test's channel to its runner (its lines interleaved
+// with the runner's messages once broke the run: "Unable to deserialize cloned data"): to stderr.
+const builderLog = get(require('builder-util/out/log.js'), 'log');
+if (typeof builderLog === 'object' && builderLog !== null) Reflect.set(builderLog, 'stream', process.stderr);
+
 async function loadAndValidate(path: string): Promise<Record<string, unknown>> {
   const getConfig = builderFn('app-builder-lib/out/util/config/config.js', 'getConfig');
   const validate = builderFn('app-builder-lib/out/util/config/config.js', 'validateConfiguration');
