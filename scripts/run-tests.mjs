@@ -21,8 +21,9 @@ const steps = [
   ['node', 'scripts/check-layers.mjs'],
   ['eslint', '.'],
   ['tsc', '-p', 'tsconfig.json'],
-  // The desktop shell against Electron's own type definitions (electron/tsconfig.json).
-  ['tsc', '-p', 'electron/tsconfig.json', '--noEmit'],
+  // The desktop shell against Electron's own type definitions (electron/tsconfig.json), emitted:
+  // test/electron/main-*.test.ts run dist/electron/main.js itself with a stand-in Electron.
+  ['tsc', '-p', 'electron/tsconfig.json'],
   ['tsc', '-p', 'renderer/tsconfig.json'],
   ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
   ['node', 'scripts/gui-budget.mjs'],

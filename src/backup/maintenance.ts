@@ -109,11 +109,14 @@ export function maintenanceRecord(db: ReadableDB, repo: string): { okAt: number 
 }
 
 /** Due when it never ran, or the last attempt (clean or failed) is `everyMs` old. A failure waits a
- *  full period too, so a broken repository is not hammered every tick; its alert stays open meanwhile.
+ *  full period too, so a broken repository is not hammered every tick; its alert stays open meanwhile,
+ *  unless a backup has just reached the repository again (`reachedNow`): then the failed maintenance
+ *  is retried at once, so an offsite that came back does not keep a stale alert for a day.
  *  A record in the future (the wall clock went back) cannot be trusted, so that is due as well. */
-export function maintenanceDue(db: Db, clock: Clock, repo: string, everyMs = MAINTENANCE_EVERY_MS): boolean {
+export function maintenanceDue(db: Db, clock: Clock, repo: string, everyMs = MAINTENANCE_EVERY_MS, reachedNow = false): boolean {
   const { okAt, failedAt } = maintenanceRecord(db, repo);
   if (okAt === null && failedAt === null) return true;
+  if (reachedNow && failedAt !== null && failedAt >= (okAt ?? 0)) return true;
   const lastMs = Math.max(okAt ?? 0, failedAt ?? 0) * 1000;
   const now = clock.now();
   return lastMs > now || now - lastMs >= everyMs;

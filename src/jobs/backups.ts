@@ -72,7 +72,7 @@ export class BackupJobs {
     }
     const run = job.done.then(async (outcome) => {
       // A backup that was cancelled (suspend, Quit) is not followed by maintenance.
-      if (!job.controller.signal.aborted) await this.maintainAfter(signal);
+      if (!job.controller.signal.aborted) await this.maintainAfter(outcome, signal);
       return outcome;
     });
     // After the jobs ended: a client that reads the status on `backup.finished` sees it idle.
@@ -118,9 +118,11 @@ export class BackupJobs {
   }
 
   /** Maintenance of every repository it is due for, as one job after the backup (never beside it). */
-  private async maintainAfter(signal?: AbortSignal): Promise<void> {
+  private async maintainAfter(outcome: BackupOutcome, signal?: AbortSignal): Promise<void> {
     const { db, dataDir, clock, logger, store, jobs } = this.deps;
-    const due = listRepositories(db).filter((r) => r.enabled && maintenanceDue(db, clock, r.name));
+    // A repository this backup reached is no longer broken: a maintenance that failed there is due.
+    const reached = new Set(outcome.repositories.filter((r) => r.ok).map((r) => r.name));
+    const due = listRepositories(db).filter((r) => r.enabled && maintenanceDue(db, clock, r.name, undefined, reached.has(r.name)));
     if (due.length === 0 || signal?.aborted) return;
     let job;
     try {

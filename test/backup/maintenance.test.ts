@@ -63,6 +63,7 @@ test('a clean run logs "maintenance ok: <repo>" and records the time; due again 
   );
   assert.deepEqual(maintenanceRecord(s.db, 'local'), { okAt: s.clock.now() / 1000, failedAt: null });
   assert.equal(maintenanceDue(s.db, s.clock, 'local'), false);
+  assert.equal(maintenanceDue(s.db, s.clock, 'local', undefined, true), false, 'a clean record is not hurried by a backup');
   s.clock.advance(24 * H - 1000);
   assert.equal(maintenanceDue(s.db, s.clock, 'local'), false);
   s.clock.advance(1000);
@@ -112,6 +113,7 @@ test('a failing run records the failure and raises the alert; the next clean run
   assert.deepEqual(maintenanceRecord(s.db, 'nas'), { okAt: null, failedAt: s.clock.now() / 1000 });
   assert.deepEqual(openAlerts(s.db).map((a) => [a.key, a.severity]), [[alertKey('nas'), 'warning']]);
   assert.equal(maintenanceDue(s.db, s.clock, 'nas'), false, 'a failure waits a period too');
+  assert.equal(maintenanceDue(s.db, s.clock, 'nas', undefined, true), true, 'unless a backup just reached the repository again');
 
   s.clock.advance(24 * H);
   assert.equal(maintenanceDue(s.db, s.clock, 'nas'), true);

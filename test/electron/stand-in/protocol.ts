@@ -1,0 +1,51 @@
+// The control channel between a test and the stand-in Electron inside the app's process (Node's
+// fork IPC): the test asks (a tray click, a power event, a look at the page), the stand-in answers
+// with what the app asked of "Electron" so far. Plain JSON both ways.
+
+export type Command =
+  | { op: 'state' }
+  | { op: 'tray-click'; label: string }
+  | { op: 'tray-activate' }
+  | { op: 'power'; event: 'suspend' | 'resume' | 'shutdown' }
+  | { op: 'close-window' }
+  | { op: 'quit' }
+  /** Evaluates a JavaScript expression in the window's page (its main world) and returns it. */
+  | { op: 'page-eval'; expression: string }
+  /** Waits for a CSS selector in the window's page. */
+  | { op: 'page-wait'; selector: string; timeoutMs: number };
+
+export interface Request { id: number; command: Command }
+export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+/** Sent without being asked: a rejected call (also thrown in the app), and the exit code. */
+export type Notice = { notice: 'violation'; message: string } | { notice: 'exit'; code: number };
+
+export interface WindowState {
+  webPreferences: Record<string, unknown>;
+  icon: string | null;
+  /** Every URL loadURL was given, in order. */
+  loaded: string[];
+  /** The page's URL now ('' before the first load). */
+  url: string;
+  visible: boolean;
+  destroyed: boolean;
+  /** Navigations the app's will-navigate / will-redirect handlers refused, and window.open calls it denied. */
+  refusedNavigations: string[];
+  deniedPopups: string[];
+}
+
+export interface MenuItemState { type: string; label: string; enabled: boolean; checked: boolean }
+
+export interface StandInState {
+  app: { name: string; sandbox: boolean; userData: string; logs: string; hasLock: boolean; ready: boolean };
+  secondInstances: Array<{ argv: string[]; cwd: string }>;
+  windows: WindowState[];
+  tray: { image: string; tooltip: string; menu: MenuItemState[]; destroyed: boolean } | null;
+  /** The tray image paths in the order they were set (one entry per change). */
+  trayImages: string[];
+  notifications: Array<{ title: string; body: string; urgency: string; icon: string }>;
+  errorBoxes: Array<{ title: string; content: string }>;
+  openedExternally: string[];
+  ipcChannels: string[];
+  session: { headersHandler: boolean; permissionRequestHandler: boolean; permissionCheckHandler: boolean; headersRewritten: number };
+  violations: string[];
+}
