@@ -4,11 +4,12 @@
 // unpacked from the asar, and each platform's restic comes from where fetch-restic puts it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { binaryPath, resticAssets } from '../../build/restic-release.js';
+import { GUI_DIR } from '../../src/service/routes/gui.js';
 import { tempDir } from '../harness/data-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -79,4 +80,56 @@ test('the packaging config agrees with the shell: entry, native modules, restic 
       assert.equal(to, asset.binary, 'the core finds it as resources/restic[.exe] (core-host.ts bundledResticPath)');
     }
   }
+});
+
+/** electron-builder's own file filter for the `files` patterns of the config (FileMatcher). */
+function packedFilter(config: Record<string, unknown>): (relative: string) => boolean {
+  const FileMatcher = get(require('app-builder-lib/out/fileMatcher.js'), 'FileMatcher');
+  if (typeof FileMatcher !== 'function') throw new Error('no FileMatcher');
+  // getConfig normalizes `files` to [{ filter: [...] }].
+  const files = get(config, 'files');
+  const patterns = Array.isArray(files) ? files.flatMap((f: unknown) => get(f, 'filter') ?? f) : [];
+  assert.ok(patterns.length > 0 && patterns.every((p) => typeof p === 'string'), JSON.stringify(files));
+  const matcher: unknown = Reflect.construct(FileMatcher, [ROOT, '/packed', (s: string) => s, patterns]);
+  const create: unknown = typeof matcher === 'object' && matcher !== null ? Reflect.get(matcher, 'createFilter') : undefined;
+  if (typeof create !== 'function') throw new Error('no createFilter');
+  const filter: unknown = Reflect.apply(create, matcher, []);
+  if (typeof filter !== 'function') throw new Error('no filter');
+  // A file is packed when it and every folder above it pass (copyDir walks down from the root).
+  return (relative) => {
+    const parts = relative.split('/');
+    return parts.every((_, i) => {
+      const path = join(ROOT, ...parts.slice(0, i + 1));
+      return Reflect.apply(filter, undefined, [path, statSync(path)]) === true;
+    });
+  };
+}
+
+test('after npm run build, every file the desktop app loads at run time exists and is packed; tests are not', async () => {
+  const config = await loadAndValidate(CONFIG);
+  const packed = packedFilter(config);
+  // What dist/electron/main.js opens by path (main.ts: ICONS, PRELOAD; the core: GUI_DIR).
+  const needed = [
+    'package.json',
+    'bin/sanad.js',
+    'dist/electron/main.js',
+    'dist/electron/preload.cjs',
+    'dist/gui/index.html',
+    'dist/src/appliance/appliance.js',
+    'build/icons/icon.png',
+    ...(['healthy', 'running', 'warning', 'failing'] as const).flatMap((s) => [`build/icons/tray-${s}.png`, `build/icons/tray-${s}@2x.png`]),
+  ];
+  for (const file of needed) {
+    assert.ok(existsSync(join(ROOT, file)), `${file} exists after the build`);
+    assert.ok(packed(file), `${file} is packed`);
+  }
+  const assets = readdirSync(join(ROOT, 'dist', 'gui', 'assets'));
+  assert.ok(assets.some((f) => f.endsWith('.js')) && assets.filter((f) => !f.endsWith('.map')).every((f) => packed(`dist/gui/assets/${f}`)), 'the GUI assets are packed');
+  assert.ok(assets.filter((f) => f.endsWith('.map')).every((f) => !packed(`dist/gui/assets/${f}`)), 'source maps are not');
+  assert.equal(GUI_DIR, join(ROOT, 'dist', 'gui') + '/', 'the core serves the GUI from the packed dist/gui');
+  for (const file of ['dist/test/electron/stand-in/electron.js', 'dist/electron/main.js.map', 'electron/main.ts', 'src/appliance/appliance.ts']) {
+    if (existsSync(join(ROOT, file))) assert.equal(packed(file), false, `${file} is not packed`);
+  }
+  // The main entry the packed package.json gets is the built file.
+  assert.ok(existsSync(join(ROOT, String(get(config, 'extraMetadata', 'main')))));
 });
