@@ -51,7 +51,13 @@ if (!app.requestSingleInstanceLock()) {
   // Another Sanad runs for this user: it got our argv ('second-instance') and shows its window.
   app.quit();
 } else {
-  void run();
+  // Whatever run() did not expect ends in a message and a clean exit, not in an app that
+  // silently never opens (Electron only logs an unhandled rejection in the main process).
+  run().catch((err: unknown) => {
+    process.stderr.write(`sanad: the desktop app failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    dialog.showErrorBox('Sanad could not start', `${message(err)}\n\nThe log is in ${app.getPath('logs')}.`);
+    app.exit(1);
+  });
 }
 
 async function run(): Promise<void> {

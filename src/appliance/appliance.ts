@@ -1,7 +1,7 @@
 // The composition root: one data dir in, a running appliance out. Order matters: the store is
 // migrated and every leftover task is recovered (LMSP §11.3) before the port opens.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { assertDataDirUsable, makeDataDir } from './data-dir.js';
 import { systemClock, unixSeconds, type Clock } from '../clock.js';
 import type { Engine } from '../engine/engine.js';
 import { LlamaEngine } from '../engine/llama-engine.js';
@@ -84,13 +84,14 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
   const { dataDir } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ level: levelFromEnv(process.env.SANAD_LOG) });
-  // Before anything is written: without a usable keychain (or opted-in file) nothing starts.
+  // Before anything is written: a data dir path that is not a folder, or no usable keychain (or
+  // opted-in file), and nothing starts.
+  assertDataDirUsable(dataDir);
   const opened = options.secretStore ?? (await openSecretStore(dataDir, options.secretsFile, { fallbackToFile: options.secretsFallbackToFile ?? false }));
   // Set once the store is open: the keychain's alert is raised there (keychain-watch.ts).
   const watch = new KeychainWatch();
   const secretStore = new WatchedSecretStore(opened, watch);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  chmodSync(dataDir, 0o700);
+  makeDataDir(dataDir);
   const lock = acquireInstanceLock(dataDir);
   const cleanups: Array<() => unknown> = [() => lock.release()];
   try {

@@ -1,6 +1,6 @@
 // The `sanad` command. Global options: --data-dir DIR, --json. Errors are one sentence on stderr
 // (exit 1; 2 for a usage mistake), never a stack trace.
-import { resolveDataDir } from '../appliance/data-dir.js';
+import { DataDirError, resolveDataDir } from '../appliance/data-dir.js';
 import { AlreadyRunningError } from '../appliance/instance-lock.js';
 import { KeychainUnavailableError, MissingSecretError, NoSecretsYetError, SecretsFileUnsafeError } from '../secrets/errors.js';
 import { PortInUseError } from '../appliance/port.js';
@@ -159,7 +159,7 @@ function report(err: unknown, io: ReturnType<typeof createIo>): number {
   if (
     err instanceof CliError || err instanceof AlreadyRunningError || err instanceof StoreTooNewError ||
     err instanceof KeychainUnavailableError || err instanceof MissingSecretError || err instanceof SecretsFileUnsafeError ||
-    err instanceof StoreDamagedError || err instanceof NoSecretsYetError || err instanceof PortInUseError
+    err instanceof StoreDamagedError || err instanceof NoSecretsYetError || err instanceof PortInUseError || err instanceof DataDirError
   ) {
     io.note(`sanad: ${err.message}`);
     return err instanceof CliError ? err.exitCode : 1;

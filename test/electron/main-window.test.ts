@@ -5,7 +5,7 @@
 // through the preload's one-time code, navigation and new windows refused, close to the tray.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BRIDGE_GLOBAL } from '../../src/contract/desktop-bridge.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
@@ -105,4 +105,12 @@ test('stand-in Electron: a second instance hands over its argv and quits; closin
   await first.send({ op: 'tray-activate' });
   assert.equal((await first.state()).windows[0]?.visible, true, 'a click on the tray icon opens it too');
   await quitAndWait(first, { op: 'tray-click', label: 'Quit Sanad' });
+});
+
+test('stand-in Electron: a data dir that cannot be used ends in one clear error box and exit 1, not an app that never opens', async () => {
+  const notADir = join(tempDir('sanad-file-'), 'data');
+  writeFileSync(notADir, 'not a folder');
+  const app = launchApp({ dataDir: notADir });
+  assert.equal(await app.exited, 1, app.logTail());
+  assert.match(app.logTail(), /stand-in Electron: error box "Sanad could not start": The data dir .* is a file, not a folder: choose another with --data-dir or SANAD_DATA_DIR\./);
 });

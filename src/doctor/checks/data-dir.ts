@@ -20,6 +20,7 @@ export function storeCheck(dataDir: string): DoctorCheck {
 
 export function dataDirCheck(dataDir: string): DoctorCheck {
   if (!existsSync(dataDir)) return ok('data_dir', `${dataDir} does not exist yet (it is made on the first start, 0700)`);
+  if (!statSync(dataDir).isDirectory()) return fail('data_dir', `${dataDir} is a file, not a folder`, 'choose another data dir with --data-dir or SANAD_DATA_DIR');
   try {
     accessSync(dataDir, constants.W_OK);
   } catch {
