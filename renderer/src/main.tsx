@@ -3,13 +3,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { makeQueryClient } from './api/query-client';
 import { App } from './app/App';
+import { signInFromLink } from './api/session';
 import { signInThroughDesktop } from './platform';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (root) {
-  // The desktop shell signs the page in first (a no-op in a browser), so no screen sees a 401.
-  void signInThroughDesktop().finally(() => {
+  // Sign in first (the login link's code, or the desktop shell's), so no screen sees a 401.
+  void signInFromLink().then(signInThroughDesktop).finally(() => {
     createRoot(root).render(
       <StrictMode>
         <App client={makeQueryClient()} />

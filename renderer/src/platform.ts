@@ -3,6 +3,8 @@
 // browser tab opened from `sanad serve` there is none, and screens simply do not offer those
 // buttons. The type is the shell's own (src/contract/desktop-bridge.ts): a change there breaks this build too.
 import type { DesktopBridge } from '../../src/contract/desktop-bridge';
+import { setSessionRenewal } from './api/http';
+import { sessionTokenNow, signInWithCode } from './api/session';
 
 export type { DesktopBridge };
 
@@ -19,14 +21,18 @@ export function desktopBridge(): DesktopBridge | null {
 
 /**
  * In the desktop window the page is not opened by a login link: the shell hands a one-time code
- * through the preload only, and the page redeems it once (GET /login sets the HttpOnly session
- * cookie). In a browser this does nothing. Errors are left to the screens (they show "signed out").
+ * through the preload only, and the page trades it for a session (api/session.ts). The same
+ * happens again when the session ends while the window is open. In a browser this does nothing.
+ * Errors are left to the screens (they show "signed out").
  */
 export async function signInThroughDesktop(): Promise<void> {
   const bridge = desktopBridge();
   if (!bridge) return;
-  const probe = await fetch('/admin/status', { credentials: 'same-origin' }).catch(() => null);
-  if (probe === null || probe.status !== 401) return;
-  const { loginCode } = await bridge.session();
-  await fetch(`/login?code=${encodeURIComponent(loginCode)}`, { credentials: 'same-origin', redirect: 'manual' }).catch(() => null);
+  const renew = async (): Promise<boolean> => {
+    const session = await bridge.session().catch(() => null);
+    return session !== null && (await signInWithCode(session.loginCode));
+  };
+  setSessionRenewal(renew);
+  if (sessionTokenNow() !== null) return;
+  await renew();
 }

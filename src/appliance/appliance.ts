@@ -147,7 +147,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       restores: new RestoreJobs({ db, clock, jobs, events: adminEvents }),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
-      login: new LoginCodes(options.loginCode),
+      login: new LoginCodes(options.loginCode, clock),
       ...(options.onSwitchDataDir ? { switchDataDir: options.onSwitchDataDir } : {}),
       healthChecks: [],
       adminEvents,

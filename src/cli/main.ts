@@ -1,6 +1,7 @@
 // The `sanad` command. Global options: --data-dir DIR, --json. Errors are one sentence on stderr
 // (exit 1; 2 for a usage mistake), never a stack trace.
 import { DataDirError, resolveDataDir } from '../appliance/data-dir.js';
+import { loginLinkCommand } from './commands/login-link.js';
 import { AlreadyRunningError } from '../appliance/instance-lock.js';
 import { KeychainUnavailableError, MissingSecretError, NoSecretsYetError, SecretsFileUnsafeError } from '../secrets/errors.js';
 import { PortInUseError } from '../appliance/port.js';
@@ -26,6 +27,7 @@ Commands:
   serve [--port N] [--host H] [--secrets-file-if-no-keychain]
                                             run the appliance headless (LMSP service, GUI); the flag (what
                                             \`npm start\` uses) keeps the secrets in a file when there is no keychain
+  login-link                                a new one-time GUI login link from the running Sanad (works once, 10 min)
   token create --name NAME --scopes s1,s2   make a client and print its token once
   models add PATH [--id ID]                 register a GGUF model file (never copied)
   models list                               list registered models and their status
@@ -52,7 +54,7 @@ Options for every command:
                    (default: $SANAD_SECRETS_FILE, else the OS keychain)
 Scopes: models:read, responses:write, tasks:read, tasks:write, admin`;
 
-const COMMANDS = ['serve', 'token', 'models', 'backup', 'drill', 'repo', 'recovery-kit', 'passphrase', 'restore', 'doctor', 'secrets', 'help'];
+const COMMANDS = ['serve', 'login-link', 'token', 'models', 'backup', 'drill', 'repo', 'recovery-kit', 'passphrase', 'restore', 'doctor', 'secrets', 'help'];
 
 /** The command a typo most likely meant (at most two edits away), for the error it gets. */
 function nearest(word: string, words: readonly string[]): string | null {
@@ -115,6 +117,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'serve':
         // Loaded only here: serve pulls in llama.cpp, which costs every other command a second.
         return await (await import('./commands/serve.js')).serveCommand(args, dataDir, io, secretsFile);
+      case 'login-link':
+        return await loginLinkCommand(args, dataDir, io);
       case 'token':
         return await tokenCommand(args, dataDir, io);
       case 'models':

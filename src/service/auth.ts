@@ -1,7 +1,8 @@
 // Who is calling, and may they. A `/v1` caller presents `Authorization: Bearer <token>`; the GUI
-// presents its session cookie (from the one-time login URL), which counts as `admin` but only
-// together with a matching Host and Origin, so neither a web page nor a DNS-rebinding trick can
-// drive the appliance through the user's browser.
+// presents its session token in `X-Sanad-Session` (login-codes.ts: never a cookie, which the
+// browser would hand to other local ports), which counts as `admin` but only together with a
+// matching Host and Origin, so neither a web page nor a DNS-rebinding trick can drive the
+// appliance through the user's browser.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findClientByToken, touchClient, type Client, type Scope } from '../store/clients.js';
 import { unixSeconds } from '../clock.js';
@@ -17,7 +18,13 @@ declare module 'fastify' {
   }
 }
 
-export const SESSION_COOKIE = 'sanad_session';
+/** The GUI session's header (lower case, as Node gives header names). */
+export const SESSION_HEADER = 'x-sanad-session';
+
+export function sessionToken(req: Pick<FastifyRequest, 'headers'>): string | null {
+  const v = req.headers[SESSION_HEADER];
+  return typeof v === 'string' && v !== '' ? v : null;
+}
 
 export function hasScope(p: Principal, scope: Scope): boolean {
   if (p.kind === 'session') return true;
@@ -82,8 +89,11 @@ export function authenticate(ctx: ServiceContext, req: FastifyRequest): Principa
     }
     return { kind: 'client', client };
   }
-  const session = cookie(req, SESSION_COOKIE);
-  if (session && ctx.login.isSession(session)) return { kind: 'session' };
+  const session = sessionToken(req);
+  if (session !== null) {
+    if (ctx.login.isSession(session)) return { kind: 'session' };
+    throw new ApiError(401, 'authentication_error', 'session_expired', 'This window is no longer signed in (signed out, idle for 12 hours, or Sanad restarted); open a new login link.');
+  }
   throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'No API key was given; send Authorization: Bearer <token>.');
 }
 

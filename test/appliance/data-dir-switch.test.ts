@@ -2,6 +2,7 @@
 // through the appliance's hook closes it and starts the next data dir on the same port with the
 // pre-made login code; a data dir that cannot start sends it back to the previous one with that
 // same code and an alert there; `stopped` ends it. Real appliances, real keychain.
+import { signInWithLink } from '../harness/gui-session.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -19,7 +20,7 @@ process.env.SANAD_THREADS ??= '1';
 process.env.SANAD_GPU ??= 'off';
 
 async function redeems(loginUrl: string): Promise<boolean> {
-  return (await fetch(loginUrl, { redirect: 'manual' })).status === 303;
+  return (await signInWithLink(loginUrl)).status === 200;
 }
 
 test('switch to another data dir on the same port; a dir that cannot start falls back with an alert; stop ends the loop', async () => {

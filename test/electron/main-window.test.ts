@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { BRIDGE_GLOBAL } from '../../src/contract/desktop-bridge.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { waitFor } from '../harness/api.js';
+import { signInWithLink } from '../harness/gui-session.js';
 import { coreOrigin, launchApp, quitAndWait } from './stand-in/launch.js';
 
 test('stand-in Electron: one hardened window on the core, signed in through the preload, on the Overview', async () => {
@@ -52,9 +53,11 @@ test('stand-in Electron: one hardened window on the core, signed in through the 
   // A second session from the bridge is a fresh one-time code, and a spent one opens nothing.
   const code = await app.pageEval(`window.${BRIDGE_GLOBAL}.session().then((s) => s.loginCode)`);
   assert.ok(typeof code === 'string' && code.length >= 16);
-  const first = await fetch(`${origin}/login?code=${encodeURIComponent(code)}`, { redirect: 'manual' });
-  assert.equal(first.status, 303);
-  assert.equal((await fetch(`${origin}/login?code=${encodeURIComponent(code)}`, { redirect: 'manual' })).status, 403);
+  assert.equal((await signInWithLink(`${origin}/login?code=${encodeURIComponent(code)}`)).status, 200);
+  assert.equal((await signInWithLink(`${origin}/login?code=${encodeURIComponent(code)}`)).status, 403);
+  // The window's session is a header from sessionStorage: no cookie another port could be handed.
+  assert.deepEqual(await app.send({ op: 'cookies' }), []);
+  assert.equal(await app.pageEval('typeof sessionStorage.getItem("sanad.session")'), 'string');
 
   await quitAndWait(app);
 });

@@ -1,9 +1,13 @@
 // The GUI shell in real Chromium against a real `sanad serve`: the login URL signs in (the session
-// is an HttpOnly cookie), the live event stream connects, every screen opens, the page obeys its
-// CSP (no violations), and Arabic turns the whole page right-to-left.
+// is a token in sessionStorage sent as a header, never a cookie), the live event stream connects,
+// every screen opens, the page obeys its CSP (no violations), and Arabic turns the whole page
+// right-to-left. Another local server the same browser visits receives nothing that opens Sanad.
 import { test, after } from 'node:test';
+import { createServer } from 'node:http';
+import { waitFor } from '../harness/api.js';
 import assert from 'node:assert/strict';
 import { prepareDataDir } from '../harness/data-dir.js';
+import { sessionHeader, signInWithLink } from '../harness/gui-session.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { openGui, type Gui } from './browser.js';
 
@@ -26,9 +30,8 @@ test('sign in by the login URL; every screen opens; Arabic is right-to-left', as
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
   });
-  const cookies = await gui.context.cookies();
-  const session = cookies.find((c) => c.name === 'sanad_session');
-  assert.ok(session?.httpOnly, 'the session is an HttpOnly cookie');
+  assert.deepEqual(await gui.context.cookies(), [], 'no cookie: the browser has nothing to hand to another port');
+  assert.equal(page.url(), `${service.url}/`, 'the code left the address bar');
   await page.getByTestId('live-state').and(page.locator('.live.on')).waitFor({ timeout: 10_000 });
 
   for (const lang of ['en', 'ar']) {
@@ -57,16 +60,74 @@ test('without the login link the GUI is not signed in, and a used link does not 
   const prepared = await prepareDataDir();
   const s = await startServiceProcess(prepared.dataDir, prepared.adminToken);
   try {
-    const first = await fetch(s.loginUrl, { redirect: 'manual' });
-    assert.equal(first.status, 303);
-    const again = await fetch(s.loginUrl, { redirect: 'manual' });
-    assert.equal(again.status, 403);
+    // The link opens the GUI page; only the page's POST /login spends the code.
+    const opened = await fetch(s.loginUrl);
+    assert.equal(opened.status, 200);
+    assert.match(opened.headers.get('content-type') ?? '', /text\/html/);
+    const first = await signInWithLink(s.loginUrl);
+    assert.equal(first.status, 200);
+    assert.ok(first.token);
+    assert.equal((await fetch(`${s.url}/admin/status`, { headers: sessionHeader(first.token) })).status, 200);
+    assert.equal((await signInWithLink(s.loginUrl)).status, 403, 'a used link does not work twice');
+    const wrong = await fetch(`${s.url}/admin/status`, { headers: sessionHeader('not-a-session') });
+    assert.equal(wrong.status, 401);
+    assert.match(await wrong.text(), /session_expired/);
+    assert.equal((await fetch(`${s.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 400);
+    // Sign-out ends it.
+    assert.equal((await fetch(`${s.url}/admin/logout`, { method: 'POST', headers: sessionHeader(first.token) })).status, 204);
+    assert.equal((await fetch(`${s.url}/admin/status`, { headers: sessionHeader(first.token) })).status, 401);
     const page = await fetch(`${s.url}/`);
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'self'/);
     assert.equal((await fetch(`${s.url}/admin/status`)).status, 401);
     assert.equal((await fetch(`${s.url}/assets/..%2f..%2fpackage.json`)).status, 404);
   } finally {
+    await s.kill();
+  }
+});
+
+test('signed in in Chromium, the browser visits another 127.0.0.1 port: nothing it sends there opens Sanad; Sign out ends the session', async () => {
+  const prepared = await prepareDataDir();
+  const s = await startServiceProcess(prepared.dataDir, prepared.adminToken);
+  // Another local program: a web server on another port of 127.0.0.1 that keeps every request's headers.
+  const seen: Array<Record<string, string | string[] | undefined>> = [];
+  const other = createServer((req, res) => {
+    seen.push({ ...req.headers });
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>dev server</title><img src="/pixel.png"><script>fetch("/api", { credentials: "include" })</script>');
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
+  const address = other.address();
+  const otherUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/`;
+  const g = await openGui(s.loginUrl);
+  try {
+    await g.page.getByTestId('live-state').and(g.page.locator('.live.on')).waitFor({ timeout: 10_000 });
+    const visit = await g.context.newPage();
+    await visit.goto(otherUrl);
+    await waitFor(() => seen.length >= 3, 10_000, 'the page, its image and its fetch');
+    await visit.close();
+    // Every header the other server got, replayed against Sanad (its Host rewritten to Sanad's, as
+    // a program would), opens nothing: there is no credential among them.
+    const port = new URL(s.url).port;
+    for (const headers of seen) {
+      const replay: Record<string, string> = {};
+      for (const [k, v] of Object.entries(headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') replay[k] = v;
+      for (const path of ['/admin/status', '/admin/recovery-kit']) {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: replay });
+        assert.equal(res.status, 401, `${path} with ${JSON.stringify(Object.keys(replay))}`);
+      }
+    }
+    assert.ok(seen.every((h) => h.cookie === undefined), 'no cookie went to the other port');
+    // The GUI still works, and its own sign-out ends its session for good.
+    const token = await g.page.evaluate('sessionStorage.getItem("sanad.session")');
+    assert.ok(typeof token === 'string' && token.length > 20);
+    assert.equal((await fetch(`${s.url}/admin/status`, { headers: sessionHeader(token) })).status, 200);
+    await g.page.getByTestId('sign-out').click();
+    await g.page.getByText('This window is not signed in').first().waitFor({ timeout: 10_000 });
+    assert.equal((await fetch(`${s.url}/admin/status`, { headers: sessionHeader(token) })).status, 401);
+  } finally {
+    other.close();
+    await g.close();
     await s.kill();
   }
 });

@@ -5,6 +5,7 @@
 // service.json are released, the login URL signs a browser in to the new instance (the old
 // session no longer works), the model generates on the new instance, and a SIGTERM still stops
 // it cleanly.
+import { sessionHeader, signInWithLink } from '../harness/gui-session.js';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -25,15 +26,10 @@ async function restoreFinished(api: Api, id: string): Promise<unknown> {
   }, 120_000, 'the restore to finish');
 }
 
-/** The session cookie a login URL sets (its redirect is not followed). */
-async function signIn(loginUrl: string): Promise<{ status: number; cookie: string | null }> {
-  const res = await fetch(loginUrl, { redirect: 'manual' });
-  const set = res.headers.get('set-cookie');
-  return { status: res.status, cookie: set === null ? null : (set.split(';')[0] ?? null) };
-}
+const signIn = signInWithLink;
 
-async function statusWithCookie(url: string, cookie: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${url}/admin/status`, { headers: { cookie } });
+async function statusWithSession(url: string, token: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${url}/admin/status`, { headers: sessionHeader(token) });
   return { status: res.status, body: await res.json() };
 }
 
@@ -42,8 +38,8 @@ test('check the target before the click; open the restored data: same process an
   service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
   const { api } = service;
   const oldSession = await signIn(service.loginUrl);
-  assert.equal(oldSession.status, 303);
-  assert.ok(oldSession.cookie);
+  assert.equal(oldSession.status, 200);
+  assert.ok(oldSession.token);
 
   assert.equal((await api.post('/admin/backups')).status, 202);
   await waitFor(async () => field((await api.get('/admin/backups/status')).body, 'running') === false, 60_000, 'the backup');
@@ -133,11 +129,11 @@ test('check the target before the click; open the restored data: same process an
   assert.equal(field(info, 'pid'), service.child.pid);
 
   // The browser's old session belonged to the old instance; the new link signs in, once.
-  assert.equal((await statusWithCookie(service.url, oldSession.cookie)).status, 401);
+  assert.equal((await statusWithSession(service.url, oldSession.token)).status, 401);
   const session = await signIn(loginUrl);
-  assert.equal(session.status, 303);
-  assert.ok(session.cookie);
-  const mine = await statusWithCookie(service.url, session.cookie);
+  assert.equal(session.status, 200);
+  assert.ok(session.token);
+  const mine = await statusWithSession(service.url, session.token);
   assert.equal(mine.status, 200);
   assert.equal(field(mine.body, 'service', 'data_dir'), realpathSync(target));
   assert.equal((await signIn(loginUrl)).status, 403, 'the link works once');

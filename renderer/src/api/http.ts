@@ -1,7 +1,8 @@
-// The one way the GUI calls the core: same-origin fetch with the session cookie, JSON in and out,
+// The one way the GUI calls the core: same-origin fetch with the session header, JSON in and out,
 // every answer checked against a zod schema (the GUI never trusts a shape it did not check), and
 // every contract error turned into an ApiError the screens can show in words.
 import { z } from 'zod';
+import { sessionHeaders } from './session';
 
 const ErrorBody = z.object({
   error: z.object({ type: z.string(), code: z.string().nullish(), message: z.string(), param: z.string().nullish() }),
@@ -22,18 +23,29 @@ export class ApiError extends Error {
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-export async function api<T>(method: Method, path: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>, body?: unknown): Promise<T> {
-  let res: Response;
+/** Set by platform.ts in the desktop window: signs in again (a fresh code from the shell). */
+let renewSession: (() => Promise<boolean>) | null = null;
+export function setSessionRenewal(renew: () => Promise<boolean>): void {
+  renewSession = renew;
+}
+
+async function send(method: Method, path: string, body: unknown): Promise<Response> {
   try {
-    res = await fetch(path, {
+    return await fetch(path, {
       method,
-      credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      credentials: 'omit',
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...sessionHeaders() },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
     throw new ApiError(0, 'network_error', 'unreachable', 'Sanad did not answer.', null);
   }
+}
+
+export async function api<T>(method: Method, path: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>, body?: unknown): Promise<T> {
+  let res = await send(method, path, body);
+  // The desktop window's session ended (idle, or Sanad restarted): the shell signs it in again.
+  if (res.status === 401 && renewSession !== null && (await renewSession())) res = await send(method, path, body);
   const text = await res.text();
   let json: unknown = null;
   if (text !== '') {

@@ -1,9 +1,10 @@
-// Live state: one EventSource on GET /admin/events. Each event invalidates the queries it makes
-// stale, and progress events are kept in the query cache under their own key, so a progress bar is
-// just a query. EventSource reconnects by itself; on each (re)connect ("ready") every live query is
-// refetched, because events sent while disconnected are not replayed.
+// Live state: one event stream on GET /admin/events (event-stream.ts). Each event invalidates the
+// queries it makes stale, and progress events are kept in the query cache under their own key, so a
+// progress bar is just a query. The stream reconnects by itself; on each (re)connect ("ready")
+// every live query is refetched, because events sent while disconnected are not replayed.
 import type { QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { openEventStream } from './event-stream';
 
 export const LiveEvent = z.object({
   id: z.number(),
@@ -40,24 +41,24 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
 
 /** Opens the stream; returns a function that closes it. */
 export function listenToLiveEvents(client: QueryClient, onState?: (connected: boolean) => void): () => void {
-  if (typeof EventSource === 'undefined') return () => undefined;
-  const source = new EventSource('/admin/events', { withCredentials: true });
-  const onMessage = (message: MessageEvent<string>) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(message.data);
-    } catch {
-      return;
-    }
-    const parsed = LiveEvent.safeParse(value);
-    if (parsed.success) applyLiveEvent(client, parsed.data);
-  };
-  const types = ['backup.progress', 'backup.finished', 'drill.progress', 'drill.finished', 'restore.progress', 'restore.finished', 'passphrase.rotated', 'alerts.changed', 'clients.changed'];
-  for (const t of types) source.addEventListener(t, onMessage);
-  source.addEventListener('ready', () => {
-    onState?.(true);
-    void client.invalidateQueries();
+  if (typeof fetch === 'undefined' || typeof ReadableStream === 'undefined') return () => undefined;
+  const stream = openEventStream('/admin/events', {
+    onEvent: (type, data) => {
+      if (type === 'ready') {
+        onState?.(true);
+        void client.invalidateQueries();
+        return;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(data);
+      } catch {
+        return;
+      }
+      const parsed = LiveEvent.safeParse(value);
+      if (parsed.success) applyLiveEvent(client, parsed.data);
+    },
+    onError: () => onState?.(false),
   });
-  source.onerror = () => onState?.(false);
-  return () => source.close();
+  return () => stream.close();
 }

@@ -1,6 +1,8 @@
 // The frame around every screen: the navigation, the language switch and whether live updates are
 // connected. Navigation is a list of links (keyboard and screen-reader friendly), the current one
 // marked with aria-current.
+import { signOut } from '../api/session';
+import { desktopBridge } from '../platform';
 import type { ReactNode } from 'react';
 import { defineStrings, setLanguage, useStrings } from '../i18n/i18n';
 import { href, SCREENS, type Screen } from './routes';
@@ -22,6 +24,7 @@ const ns = defineStrings('shell', {
     offline: 'Reconnecting…',
     language: 'Language',
     switchTo: 'العربية',
+    signOut: 'Sign out',
     skip: 'Skip to content',
   },
   ar: {
@@ -39,6 +42,7 @@ const ns = defineStrings('shell', {
     live: 'مباشر',
     offline: 'إعادة الاتصال…',
     language: 'اللغة',
+    signOut: 'تسجيل الخروج',
     switchTo: 'English',
     skip: 'انتقل إلى المحتوى',
   },
@@ -59,6 +63,12 @@ export function Shell({ screen, connected, children }: { screen: Screen; connect
         <button type="button" className="lang" aria-label={t('language')} data-testid="language-switch" onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}>
           {t('switchTo')}
         </button>
+        {/* The desktop window signs itself in again at once: sign-out is for browsers. */}
+        {desktopBridge() === null && (
+          <button type="button" className="lang" data-testid="sign-out" onClick={() => void signOut().then(() => location.replace('/'))}>
+            {t('signOut')}
+          </button>
+        )}
       </header>
       <nav className="sidenav" aria-label={t('nav')}>
         <ul>

@@ -6,7 +6,7 @@ import { defineStrings, useStrings } from '../i18n/i18n';
 const ns = defineStrings('errors', {
   en: {
     unreachable: 'Sanad did not answer. Check that the service is running, then try again.',
-    signedOut: 'This window is no longer signed in. Open the login link that `sanad serve` printed.',
+    signedOut: 'This window is not signed in. Open a new login link: run `sanad login-link` (a link works once, for 10 minutes).',
     unexpected: 'Something went wrong: {{message}}',
     retry: 'Try again',
     code_insufficient_storage: 'The disk holding your data is full. Free some space on it; Sanad carries on by itself.',
@@ -20,7 +20,7 @@ const ns = defineStrings('errors', {
   },
   ar: {
     unreachable: 'لم يستجب سند. تأكّد من أن الخدمة تعمل ثم أعد المحاولة.',
-    signedOut: 'لم تعد هذه النافذة مسجّلة الدخول. افتح رابط الدخول الذي طبعه `sanad serve`.',
+    signedOut: 'هذه النافذة غير مسجّلة الدخول. افتح رابط دخول جديدًا: شغّل `sanad login-link` (يعمل الرابط مرة واحدة ولمدة 10 دقائق).',
     unexpected: 'حدث خطأ: {{message}}',
     retry: 'أعد المحاولة',
     code_insufficient_storage: 'القرص الذي يحمل بياناتك ممتلئ. أفرِغ بعض المساحة فيه؛ سيتابع سَنَد عمله وحده.',

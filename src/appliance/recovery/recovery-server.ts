@@ -68,7 +68,7 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
   app.get<{ Querystring: { code?: string } }>('/login', async (req, reply) => {
     const session = req.query.code ? login.redeem(req.query.code) : null;
     if (!session) return reply.code(403).type('text/plain').send('This login link was already used or is wrong.');
-    return reply.header('set-cookie', `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`).redirect('/', 303);
+    return reply.header('set-cookie', `${COOKIE}=${session.token}; HttpOnly; SameSite=Strict; Path=/`).redirect('/', 303);
   });
   app.get('/recovery.css', async (_req, reply) => reply.type('text/css; charset=utf-8').send(RECOVERY_CSS));
   app.get('/', async (req, reply) =>

@@ -1,13 +1,16 @@
-// The GUI: the one-time login URL that `sanad serve` prints (it sets the session cookie), and the
-// built React app (dist/gui, made by `npm run build`) at `/` with its hashed assets. The page holds
-// no data; everything it shows comes from the admin API with the session cookie.
+// The GUI: the built React app (dist/gui, made by `npm run build`) at `/` with its hashed assets,
+// also at `/login` (the one-time link `sanad serve` prints: the page itself trades the code with
+// POST /login for a session token, login-codes.ts), and sign-out. The page holds no data; all it
+// shows comes from the admin API, with the token in the X-Sanad-Session header.
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { checkHostAndOrigin, SESSION_COOKIE } from '../auth.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkHostAndOrigin, SESSION_HEADER, sessionToken } from '../auth.js';
+import { serviceBaseUrl } from '../base-url.js';
 import { ApiError, notFound } from '../errors.js';
-import type { RouteKit } from './kit.js';
+import { CODE_TTL_MS } from '../login-codes.js';
+import { secured, type RouteKit } from './kit.js';
 
 /** dist/gui beside dist/src (this file is dist/src/service/routes/gui.js once compiled). */
 export const GUI_DIR = fileURLToPath(new URL('../../../gui/', import.meta.url));
@@ -50,19 +53,38 @@ function secureHeaders(reply: FastifyReply): FastifyReply {
 
 export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit, guiDir: string = GUI_DIR): void {
   const { ctx } = kit;
-  app.get<{ Querystring: { code?: string } }>('/login', async (req, reply) => {
+  app.post<{ Body: unknown }>('/login', async (req) => {
     checkHostAndOrigin(ctx, req);
-    const session = req.query.code ? ctx.login.redeem(req.query.code) : null;
-    if (!session) throw new ApiError(403, 'permission_error', 'login_code_invalid', 'This login link was already used or is wrong; run `sanad serve` again or ask it for a new link.');
-    void reply.header('set-cookie', `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`);
-    return reply.redirect('/', 303);
+    const body = req.body;
+    const code = typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : null;
+    if (code === null) throw new ApiError(400, 'invalid_request_error', 'missing_code', 'Send the login code as JSON: {"code": "…"}.', 'code');
+    const session = ctx.login.redeem(code);
+    if (!session) throw new ApiError(403, 'permission_error', 'login_code_invalid', 'This login link was already used, is older than 10 minutes or is wrong; restart `sanad serve` for a new one (the desktop app signs in by itself).');
+    return { token: session.token, header: SESSION_HEADER, expires_at: Math.floor(session.expiresAt / 1000) };
   });
 
-  app.get('/', async (req, reply) => {
+  // A new login link for a browser (sanad login-link): the session of a link ends after 12 idle
+  // hours, and a link works once, so a person needs a way to get the next one.
+  app.post('/admin/login-link', { preHandler: secured(kit, 'admin') }, async () => ({
+    login_url: `${serviceBaseUrl(ctx)}/login?code=${ctx.login.issue()}`,
+    expires_in_seconds: CODE_TTL_MS / 1000,
+  }));
+
+  app.post('/admin/logout', async (req, reply) => {
+    checkHostAndOrigin(ctx, req);
+    const token = sessionToken(req);
+    if (token !== null) ctx.login.endSession(token);
+    return reply.code(204).send();
+  });
+
+  const page = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     checkHostAndOrigin(ctx, req);
     const html = await readFile(join(guiDir, 'index.html'), 'utf8').catch(() => NOT_BUILT);
     return secureHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', GUI_CSP).send(html);
-  });
+  };
+  app.get('/', page);
+  // The login link opens the GUI; its script redeems the code and drops it from the address bar.
+  app.get('/login', page);
 
   // The browser asks for it on every page: serve the app icon rather than log a 404 each time.
   const icon = async (_req: unknown, reply: FastifyReply): Promise<FastifyReply> => {

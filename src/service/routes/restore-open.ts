@@ -12,19 +12,14 @@ import { z } from 'zod';
 import { inspectTarget } from '../../restore/target-dir.js';
 import { tryFileLock } from '../../store/file-lock.js';
 import { storePath } from '../../store/open.js';
-import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import { serviceBaseUrl } from '../base-url.js';
 import { newLoginCode } from '../login-codes.js';
 import { secured, type RouteKit } from './kit.js';
 
 const CheckBody = z.object({ target: z.string().min(1).max(4096) });
 
 const conflict = (code: string, message: string): ApiError => new ApiError(409, 'conflict_error', code, message);
-
-function baseUrl(ctx: ServiceContext): string {
-  const { host, port } = ctx.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
 
 export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -87,7 +82,7 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): 
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) switching = false;
     });
-    const answer: OpenRestored = { restore_id: job.id, data_dir: target, login_url: `${baseUrl(ctx)}/login?code=${loginCode}` };
+    const answer: OpenRestored = { restore_id: job.id, data_dir: target, login_url: `${serviceBaseUrl(ctx)}/login?code=${loginCode}` };
     return reply.code(202).send(answer);
   });
 }

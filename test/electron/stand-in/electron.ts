@@ -69,6 +69,7 @@ async function run(command: Command): Promise<unknown> {
     case 'power': return void powerMonitor.emit(command.event, standInEvent({}));
     case 'close-window': return mainWindow().close();
     case 'quit': return app.quit();
+    case 'cookies': return (await mainWindow().page().context().cookies()).map((c) => c.name);
     case 'page-eval': return mainWindow().page().evaluate(command.expression);
     case 'page-wait': return void (await mainWindow().page().waitForSelector(command.selector, { timeout: command.timeoutMs }));
   }

@@ -9,6 +9,8 @@ export type Command =
   | { op: 'power'; event: 'suspend' | 'resume' | 'shutdown' }
   | { op: 'close-window' }
   | { op: 'quit' }
+  /** The names of the cookies the window's session holds. */
+  | { op: 'cookies' }
   /** Evaluates a JavaScript expression in the window's page (its main world) and returns it. */
   | { op: 'page-eval'; expression: string }
   /** Waits for a CSS selector in the window's page. */

@@ -1,10 +1,11 @@
-// The task's event stream (GET /v1/tasks/{id}/events as SSE, signed in by the session cookie),
-// folded into StreamState. EventSource reconnects by itself and sends Last-Event-ID (the server
-// writes `id: <sequence_number>`), so a reconnect resumes after the last event it saw; the reducer
-// drops any repeat. Events are applied in small batches (one render per 50 ms, not one per token).
-// After the terminal event the stream is closed: otherwise EventSource would reconnect forever to
-// a stream that has nothing more to say.
+// The task's event stream (GET /v1/tasks/{id}/events as SSE, signed in by the session header,
+// api/event-stream.ts), folded into StreamState. It reconnects by itself and sends Last-Event-ID
+// (the server writes `id: <sequence_number>`), so a reconnect resumes after the last event it saw;
+// the reducer drops any repeat. Events are applied in small batches (one render per 50 ms, not one
+// per token). After the terminal event the stream is closed: otherwise it would reconnect forever
+// to a stream that has nothing more to say.
 import { useEffect, useReducer, useRef, useState } from 'react';
+import { openEventStream } from '../../api/event-stream';
 import { changesState, initialStream, StreamEvent, streamReducer, TERMINAL_EVENTS, type StreamState } from './task-stream';
 
 const EVENT_TYPES = [
@@ -34,8 +35,8 @@ export function useTaskEvents(taskId: string, onStateChange: () => void): { stre
   useEffect(() => {
     dispatch({ kind: 'reset' });
     setConnection('connecting');
-    if (typeof EventSource === 'undefined') return undefined;
-    const source = new EventSource(`/v1/tasks/${encodeURIComponent(taskId)}/events`, { withCredentials: true });
+    if (typeof fetch === 'undefined' || typeof ReadableStream === 'undefined') return undefined;
+    const types = new Set(EVENT_TYPES);
     let pending: StreamEvent[] = [];
     let timer: ReturnType<typeof setTimeout> | null = null;
     const flush = () => {
@@ -45,10 +46,11 @@ export function useTaskEvents(taskId: string, onStateChange: () => void): { stre
       dispatch({ kind: 'events', events: batch });
       if (batch.some((e) => changesState(e.type))) onChange.current();
     };
-    const onEvent = (message: MessageEvent<string>) => {
+    const onEvent = (type: string, data: string) => {
+      if (!types.has(type)) return;
       let value: unknown;
       try {
-        value = JSON.parse(message.data);
+        value = JSON.parse(data);
       } catch {
         return;
       }
@@ -64,9 +66,11 @@ export function useTaskEvents(taskId: string, onStateChange: () => void): { stre
       }
       timer ??= setTimeout(flush, FLUSH_MS);
     };
-    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
-    source.onopen = () => setConnection('open');
-    source.onerror = () => setConnection(source.readyState === EventSource.CLOSED ? 'closed' : 'connecting');
+    const source = openEventStream(`/v1/tasks/${encodeURIComponent(taskId)}/events`, {
+      onOpen: () => setConnection('open'),
+      onEvent,
+      onError: (closed) => setConnection(closed ? 'closed' : 'connecting'),
+    });
     return () => {
       source.close();
       if (timer !== null) clearTimeout(timer);

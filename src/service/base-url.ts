@@ -1,0 +1,7 @@
+// The service's own address as a URL (an IPv6 host in brackets), for links it hands out.
+import type { ServiceContext } from './context.js';
+
+export function serviceBaseUrl(ctx: Pick<ServiceContext, 'address'>): string {
+  const { host, port } = ctx.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
