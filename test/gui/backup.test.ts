@@ -149,8 +149,8 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   await page.waitForURL((u) => u.pathname === '/' && u.hash === '#/restore', { timeout: 90_000 });
   await page.getByTestId('live-state').and(page.locator('.live.on')).waitFor({ timeout: 20_000 });
   await page.getByText(realpathSync(target)).first().waitFor();
-  // The page's own session (its cookie, its origin) asks the new instance.
-  const status: unknown = JSON.parse(String(await page.evaluate(`fetch('/admin/status', { credentials: 'same-origin' }).then(async (r) => JSON.stringify({ status: r.status, body: await r.json() }))`)));
+  // The page's own session (its token in sessionStorage, its origin) asks the new instance.
+  const status: unknown = JSON.parse(String(await page.evaluate(`fetch('/admin/status', { headers: { 'x-sanad-session': sessionStorage.getItem('sanad.session') ?? '' } }).then(async (r) => JSON.stringify({ status: r.status, body: await r.json() }))`)));
   assert.equal(field(status, 'status'), 200, 'the page is signed in to the new instance');
   assert.equal(str(status, 'body', 'service', 'data_dir'), realpathSync(target));
   const viaApi = await waitFor(async () => {

@@ -48,11 +48,11 @@ export async function signInWithCode(code: string): Promise<boolean> {
   return true;
 }
 
-/** Opened by the login link (/login?code=…): redeem it and take the code out of the address bar and history. */
+/** Opened by the login link (/login?code=…[#/screen]): redeem it and take the code out of the address bar and history. */
 export async function signInFromLink(): Promise<void> {
   if (typeof location === 'undefined' || location.pathname !== '/login') return;
   const code = new URLSearchParams(location.search).get('code');
-  history.replaceState(null, '', '/');
+  history.replaceState(null, '', `/${location.hash}`);
   if (code !== null && code !== '') await signInWithCode(code);
 }
 
