@@ -18,6 +18,11 @@ export function canCancel(p: Principal, task: TaskRow): boolean {
   return hasScope(p, 'tasks:write') || owns(p, task);
 }
 
+/** Deleting a response is the owner's (the contract's "own"), or admin's: tasks:write is not enough. */
+export function canDelete(p: Principal, task: TaskRow): boolean {
+  return hasScope(p, 'admin') || owns(p, task);
+}
+
 export function principalOf(req: { principal: Principal | null }): Principal {
   if (!req.principal) throw new Error('route reached without authentication');
   return req.principal;

@@ -59,17 +59,25 @@ export function cookie(req: Pick<FastifyRequest, 'headers'>, name: string): stri
 }
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+const WILDCARDS = ['0.0.0.0', '::', '[::]'];
 
-/** Rejects requests whose Host (and Origin, when sent) is not this service's own address. */
+/** The host names a request may give: the loopback names, the address Sanad is bound to (unless a
+ *  wildcard), and those named in SANAD_ALLOWED_HOSTS (comma-separated). Never "anything". */
+export function allowedHostNames(host: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const bound = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const extra = (env.SANAD_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  return [...new Set([...LOOPBACK_NAMES, ...(WILDCARDS.includes(host) ? [] : [bound.toLowerCase()]), ...extra])];
+}
+
+/** Rejects requests whose Host (and Origin, when sent) is not one of this service's own names. */
 export function checkHostAndOrigin(ctx: ServiceContext, req: FastifyRequest): void {
-  if (!LOOPBACK_NAMES.includes(ctx.address.host) && ctx.address.host !== '::1') return; // bound to a network address on purpose
-  const allowed = LOOPBACK_NAMES.map((n) => `${n}:${ctx.address.port}`);
-  const host = req.headers.host ?? '';
+  const allowed = allowedHostNames(ctx.address.host).map((n) => `${n}:${ctx.address.port}`);
+  const host = (req.headers.host ?? '').toLowerCase();
   if (!allowed.includes(host)) {
-    throw new ApiError(403, 'permission_error', 'forbidden_host', 'This request names a host other than the Sanad service; use http://127.0.0.1 with its port.');
+    throw new ApiError(403, 'permission_error', 'forbidden_host', 'This request names a host other than the Sanad service; use http://127.0.0.1 with its port (or a name listed in SANAD_ALLOWED_HOSTS).');
   }
   const origin = req.headers.origin;
-  if (origin !== undefined && !allowed.some((a) => origin === `http://${a}`)) {
+  if (origin !== undefined && !allowed.some((a) => origin.toLowerCase() === `http://${a}`)) {
     throw new ApiError(403, 'permission_error', 'forbidden_origin', 'Requests from other web pages are not allowed.');
   }
 }

@@ -23,6 +23,22 @@ import { registerSecretRoutes } from './routes/secrets.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 
 export const BODY_LIMIT = 1024 * 1024;
+export const MAX_JSON_DEPTH = 64;
+
+/** How deep `value` nests (a scalar is 0), counting no further than `limit + 1`; no recursion. */
+export function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<{ v: unknown; d: number }> = [{ v: value, d: 0 }];
+  while (stack.length > 0) {
+    const top = stack.pop();
+    if (top === undefined || top.v === null || typeof top.v !== 'object') continue;
+    const d = top.d + 1;
+    if (d > deepest) deepest = d;
+    if (d > limit) return d;
+    for (const child of Object.values(top.v)) stack.push({ v: child, d });
+  }
+  return deepest;
+}
 
 export function buildServer(ctx: ServiceContext): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true });
@@ -36,15 +52,22 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    let value: unknown;
     try {
-      done(null, JSON.parse(text));
+      value = JSON.parse(text);
     } catch {
-      done(badRequest('The request body is not valid JSON.', null, 'invalid_json'), undefined);
+      return done(badRequest('The request body is not valid JSON.', null, 'invalid_json'), undefined);
     }
+    // Everything after this walks the body (validation, the idempotency fingerprint): no bomb of nesting.
+    if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return done(badRequest(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep; no Sanad request needs that.`, null, 'too_deep'), undefined);
+    done(null, value);
   });
 
   installErrorHandlers(app, ctx.logger, ctx.disk);
   app.addHook('onSend', async (req, reply, payload) => {
+    // Answers hold tasks, tokens, the recovery kit: no cache keeps them (the GUI's hashed assets
+    // and pages say their own cache-control).
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     try {
       storeOnSend(ctx, req, reply, payload);
     } catch (err) {

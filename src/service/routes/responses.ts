@@ -5,7 +5,7 @@ import { emittedText, getResponseRow, getTask } from '../../tasks/queries.js';
 import { deleteTerminalResponse } from '../../tasks/retention.js';
 import { buildResponseObject, type ResponseObject } from '../../tasks/response-object.js';
 import { TERMINAL_EVENTS, type TaskRow } from '../../tasks/types.js';
-import { canCancel, principalOf, readableResponse } from '../access.js';
+import { canCancel, canDelete, principalOf, readableResponse } from '../access.js';
 import { clientIdOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
@@ -137,7 +137,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const { id } = req.params;
     const principal = principalOf(req);
     const { task } = readableResponse(ctx, principal, id);
-    if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not delete this response.');
+    if (!canDelete(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'Only the client that created this response (or admin) may delete it.');
     const outcome = deleteTerminalResponse(ctx.writer, id);
     if (outcome === 'not_terminal') {
       throw new ApiError(409, 'conflict_error', 'response_not_terminal', 'This response is still being generated; cancel it first, then delete it.');

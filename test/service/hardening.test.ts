@@ -1,0 +1,84 @@
+// Small holes, each attacked for real against a running service: answers are never cached, a body
+// nested past the limit is refused before anything walks it, a response is deleted only by its owner
+// (or admin), and a request naming a host Sanad was not given is refused even off loopback.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { allowedHostNames } from '../../src/service/auth.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../src/service/server.js';
+import { startTestAppliance } from '../harness/appliance.js';
+import { assertError, makeClient, startLongTask, waitForStatus } from '../api/contract.js';
+
+const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+
+test('every API answer says cache-control: no-store (the recovery kit, tokens, tasks)', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  for (const path of ['/admin/status', '/admin/recovery-kit', '/admin/clients', '/v1/models', '/health/live']) {
+    const res = await ta.api.get(path);
+    assert.equal(res.headers.get('cache-control'), 'no-store', path);
+  }
+  const made = await ta.api.post('/admin/clients', { name: 'x', scopes: ['models:read'] });
+  assert.equal(made.headers.get('cache-control'), 'no-store', 'the answer holding a new token');
+  // The GUI's hashed assets keep their own, long cache.
+  const page = await fetch(`${ta.appliance.url}/`);
+  assert.notEqual(page.headers.get('cache-control'), 'no-store');
+});
+
+test(`a JSON body nested deeper than ${MAX_JSON_DEPTH} is a 400 naming the limit; the service goes on`, async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  assert.equal(jsonDepth(JSON.parse(nested(MAX_JSON_DEPTH)), MAX_JSON_DEPTH), MAX_JSON_DEPTH);
+  assert.equal(jsonDepth({ a: [{ b: 1 }] }, 10), 3);
+  assert.equal(jsonDepth(7, 10), 0);
+  const deep = await ta.api.request('POST', '/v1/responses', nested(100_000), { 'content-type': 'application/json', 'idempotency-key': 'deep-1' });
+  assertError(deep, 400, 'too_deep');
+  assert.match(deep.text, new RegExp(`more than ${MAX_JSON_DEPTH} levels`));
+  const ok = await ta.api.request('POST', '/v1/responses', JSON.stringify({ model: 'tiny', input: 'x', background: true, max_output_tokens: 4, metadata: { deep: nested(10) } }), {});
+  assert.notEqual(ok.status, 500);
+  assert.equal((await ta.api.get('/health/live')).status, 200);
+});
+
+test('DELETE /v1/responses/{id}: the owner or admin only; tasks:write is not enough', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  const { responseId, taskId } = await startLongTask(ta.api, 8);
+  await waitForStatus(ta.appliance.ctx.writer, taskId, ['completed', 'incomplete']);
+  const other = ta.api.withToken((await makeClient(ta.api, ['responses:write', 'tasks:read', 'tasks:write'])).token);
+  assertError(await other.delete(`/v1/responses/${responseId}`), 403, 'insufficient_scope');
+  assert.ok(ta.appliance.ctx.writer.prepare('SELECT 1 FROM responses WHERE id = ?').get(responseId), 'still there');
+  assert.equal((await ta.api.delete(`/v1/responses/${responseId}`)).status, 200, 'admin may');
+});
+
+test('Host names: loopback and the bound address, plus SANAD_ALLOWED_HOSTS; a wildcard bind allows no other name', () => {
+  assert.deepEqual(allowedHostNames('127.0.0.1', {}), ['127.0.0.1', 'localhost', '[::1]']);
+  assert.deepEqual(allowedHostNames('192.168.1.5', {}), ['127.0.0.1', 'localhost', '[::1]', '192.168.1.5']);
+  assert.deepEqual(allowedHostNames('0.0.0.0', {}), ['127.0.0.1', 'localhost', '[::1]'], 'not "anything"');
+  assert.deepEqual(allowedHostNames('0.0.0.0', { SANAD_ALLOWED_HOSTS: 'Sanad.lan, 10.0.0.2' }), ['127.0.0.1', 'localhost', '[::1]', 'sanad.lan', '10.0.0.2']);
+  assert.deepEqual(allowedHostNames('fe80::1', {}), ['127.0.0.1', 'localhost', '[::1]', '[fe80::1]']);
+});
+
+test('bound to every interface, a request naming another host is refused (DNS rebinding off loopback too)', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  const ctx = ta.appliance.ctx;
+  const was = ctx.address.host;
+  ctx.address.host = '0.0.0.0';
+  t.after(() => {
+    ctx.address.host = was;
+  });
+  const port = ctx.address.port;
+  // node:http, not fetch: fetch sets Host from the URL whatever a caller asks.
+  const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/admin/status', headers: { host: `attacker.example:${port}`, authorization: `Bearer ${ta.adminToken}` } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.equal(answer.status, 403);
+  assert.match(answer.text, /forbidden_host/);
+  assert.equal((await ta.api.get('/admin/status')).status, 200, '127.0.0.1 still works');
+});
