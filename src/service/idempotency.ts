@@ -46,10 +46,18 @@ export type Replay = { status: number; body: string };
  * preHandler logic: returns a stored result to replay, or reserves the key (or does nothing when
  * the request has no key). Must run after authentication and scope checks.
  */
+/** Routes whose answer holds a secret (a token, a pairing code, a login link): it is never stored
+ *  for replay, because the store goes into every backup. A key on them is refused, not ignored,
+ *  so a client that counts on a replay learns at once that there is none. */
+export const NOT_REPLAYABLE = new Set(['/admin/clients', '/admin/pairing-codes', '/admin/login-link', '/admin/restore/:id/open']);
+
 export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Replay | null {
   req.idempotency = null;
   const header = req.headers['idempotency-key'];
   if (header === undefined) return null;
+  if (NOT_REPLAYABLE.has(req.routeOptions.url ?? '')) {
+    throw new ApiError(409, 'conflict_error', 'not_replayable', 'This answer holds a secret, so Sanad never stores it for replay; send the request without Idempotency-Key (and check first whether the earlier one took effect).', 'Idempotency-Key');
+  }
   const key = Array.isArray(header) ? header[0] ?? '' : header;
   if (!KEY_PATTERN.test(key)) {
     throw badRequest('The Idempotency-Key header must be 1 to 255 visible ASCII characters.', 'Idempotency-Key', 'invalid_idempotency_key');

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { allowedHostNames } from '../../src/service/auth.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/service/server.js';
+import { str } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { assertError, makeClient, startLongTask, waitForStatus } from '../api/contract.js';
 
@@ -81,4 +82,24 @@ test('bound to every interface, a request naming another host is refused (DNS re
   assert.equal(answer.status, 403);
   assert.match(answer.text, /forbidden_host/);
   assert.equal((await ta.api.get('/admin/status')).status, 200, '127.0.0.1 still works');
+});
+
+test('answers that hold a secret are never stored for replay: a key on them is a clear 409, and no token reaches the store', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  for (const [path, body] of [['/admin/clients', { name: 'k', scopes: ['models:read'] }], ['/admin/pairing-codes', { scopes: ['models:read'] }], ['/admin/login-link', undefined]] as const) {
+    const refused = await ta.api.post(path, body, { 'idempotency-key': `k-${path}` });
+    assertError(refused, 409, 'not_replayable', 'Idempotency-Key');
+  }
+  const made = await ta.api.post('/admin/clients', { name: 'k', scopes: ['models:read'] });
+  assert.equal(made.status, 201);
+  const token = str(made.body, 'token');
+  assert.ok(token.length > 20);
+  const kept = ta.appliance.ctx.writer.prepare<[], { body: string | null }>('SELECT body FROM idempotency_keys').all();
+  assert.ok(kept.every((r) => !(r.body ?? '').includes(token)), 'no stored answer holds the token');
+  // Other POSTs still replay.
+  const a = await ta.api.post('/v1/responses', { model: 'tiny', input: 'x', background: true, max_output_tokens: 4 }, { 'idempotency-key': 'replay-me' });
+  const b = await ta.api.post('/v1/responses', { model: 'tiny', input: 'x', background: true, max_output_tokens: 4 }, { 'idempotency-key': 'replay-me' });
+  assert.equal(b.headers.get('idempotent-replayed'), 'true');
+  assert.equal(b.text, a.text);
 });
