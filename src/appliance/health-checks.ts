@@ -3,19 +3,33 @@ import { recoveryKitConfirmedAt } from '../secrets/recovery-kit.js';
 import { VAULT_KEY } from '../secrets/secret-store.js';
 import type { ServiceContext } from '../service/context.js';
 import { diskFullSentence, formatBytes } from '../store/disk.js';
-import type { HealthCheck } from '../service/health-check.js';
+import type { CheckResult, HealthCheck } from '../service/health-check.js';
+
+/** How long the keychain's answer is reused: /health/ready may be polled, the keychain must not be. */
+export const KEYCHAIN_CHECK_MS = 60_000;
 
 export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
+  let keychain: { at: number; result: Promise<CheckResult> } | null = null;
+  const askKeychain = async (): Promise<CheckResult> => {
+    const { store, master } = ctx.secrets;
+    const key = await store.get(VAULT_KEY);
+    if (key !== master.vaultKey.toString('base64')) {
+      return { ok: false, detail: `the vault key in ${store.description} is missing or was replaced; restore it from the recovery kit` };
+    }
+    return { ok: true, detail: `master secrets are in ${store.description}` };
+  };
   return [
     {
       name: 'keychain',
-      run: async () => {
-        const { store, master } = ctx.secrets;
-        const key = await store.get(VAULT_KEY);
-        if (key !== master.vaultKey.toString('base64')) {
-          return { ok: false, detail: `the vault key in ${store.description} is missing or was replaced; restore it from the recovery kit` };
-        }
-        return { ok: true, detail: `master secrets are in ${store.description}` };
+      run: () => {
+        const now = ctx.clock.now();
+        if (keychain === null || now - keychain.at >= KEYCHAIN_CHECK_MS || now < keychain.at) keychain = { at: now, result: askKeychain() };
+        const asked = keychain;
+        // A failed read is not kept: the next request asks again.
+        return asked.result.catch((err: unknown) => {
+          if (keychain === asked) keychain = null;
+          throw err;
+        });
       },
     },
     {

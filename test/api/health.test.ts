@@ -20,7 +20,12 @@ test('/health/ready is 200 with checks.database.ok, warns about a missing model,
   const ta = await startTestAppliance();
   t.after(() => ta.close());
   const anon = ta.api.withToken(null);
-  const ready = await anon.get('/health/ready');
+  // Without admin: the overall status and the names of what fails, nothing more (no paths, no repositories).
+  const bare = await anon.get('/health/ready');
+  assert.equal(bare.status, 200, bare.text);
+  assert.deepEqual(Object.keys(bare.body ?? {}).sort(), ['failing', 'status', 'warnings']);
+  assert.deepEqual(field(bare.body, 'failing'), []);
+  const ready = await ta.api.get('/health/ready');
   assert.equal(ready.status, 200, ready.text);
   assert.equal(str(ready.body, 'status'), 'ready');
   assert.equal(field(ready.body, 'checks', 'database', 'ok'), true);
@@ -31,7 +36,7 @@ test('/health/ready is 200 with checks.database.ok, warns about a missing model,
   copyFileSync(await tinyModelPath(1), copy);
   assert.equal((await ta.api.post('/admin/models', { path: copy, id: 'gone' })).status, 201);
   rmSync(copy);
-  const warned = await anon.get('/health/ready');
+  const warned = await ta.api.get('/health/ready');
   assert.equal(warned.status, 200, warned.text);
   assert.equal(field(warned.body, 'checks', 'models', 'ok'), false);
   assert.match(str(warned.body, 'checks', 'models', 'detail'), /gone is missing/);
@@ -42,7 +47,11 @@ test('/health/ready is 200 with checks.database.ok, warns about a missing model,
       throw new Error('the probe is down');
     },
   });
-  const unready = await anon.get('/health/ready');
+  const unreadyBare = await anon.get('/health/ready');
+  assert.equal(unreadyBare.status, 503);
+  assert.deepEqual(field(unreadyBare.body, 'failing'), ['probe']);
+  assert.doesNotMatch(unreadyBare.text, /the probe is down/, 'no detail without admin');
+  const unready = await ta.api.get('/health/ready');
   assert.equal(unready.status, 503, unready.text);
   assert.equal(str(unready.body, 'status'), 'unready');
   assert.equal(field(unready.body, 'checks', 'probe', 'ok'), false);
@@ -50,4 +59,18 @@ test('/health/ready is 200 with checks.database.ok, warns about a missing model,
   assert.equal(field(unready.body, 'checks', 'database', 'ok'), true, 'the other checks are still reported');
   assert.ok(!unready.text.includes('    at '));
   assert.equal((await anon.get('/health/live')).status, 200, 'live does not depend on readiness');
+});
+
+test('/health/ready reads the keychain at most once a minute, however often it is asked', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  const store = ta.appliance.ctx.secrets.store;
+  let reads = 0;
+  const get = store.get.bind(store);
+  store.get = async (name) => {
+    reads += 1;
+    return get(name);
+  };
+  for (let i = 0; i < 20; i++) assert.equal((await ta.api.get('/health/ready')).status, 200);
+  assert.ok(reads <= 1, `the keychain was read ${reads} times for 20 requests`);
 });

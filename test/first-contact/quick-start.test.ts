@@ -54,8 +54,9 @@ test('npm start on a headless machine serves with the secrets in a file it names
     const ready = await fetch(`${url}/health/ready`);
     assert.equal(ready.status, 200, 'a warning, not a failure');
     const body: unknown = await ready.json();
-    assert.equal(field(body, 'checks', 'secrets', 'ok'), false);
-    assert.equal(field(body, 'checks', 'secrets', 'severity'), 'warning');
+    // Without admin the answer names the warning; its detail (the file's path) is for admin only.
+    assert.ok(String(field(body, 'warnings')).includes('secrets'), JSON.stringify(body));
+    assert.equal(field(body, 'checks'), undefined);
 
     // The CLI finds the same file with no flag (the record beside the store).
     const kit = await runSanad(['recovery-kit', '--json'], { env: { HOME: home, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' } });

@@ -1,6 +1,7 @@
 // /health/live (the process serves) and /health/ready (every check passes; 503 names the ones
 // that do not). Other parts of the appliance add checks (keychain, restic, backups, drills).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticate, checkHostAndOrigin, hasScope } from '../auth.js';
 import type { CheckResult, HealthCheck } from '../health-check.js';
 import type { RouteKit } from './kit.js';
 
@@ -22,10 +23,28 @@ export async function runChecks(checks: readonly HealthCheck[]): Promise<{ ready
   return { ready, checks: results };
 }
 
+/** True when the caller is admin (token or GUI session); never throws: the route also serves anyone. */
+function callerIsAdmin(kit: RouteKit, req: FastifyRequest): boolean {
+  try {
+    return hasScope(authenticate(kit.ctx, req), 'admin');
+  } catch {
+    return false;
+  }
+}
+
 export function registerHealthRoutes(app: FastifyInstance, kit: RouteKit): void {
   app.get('/health/live', async () => ({ status: 'live' }));
-  app.get('/health/ready', async (_req, reply) => {
+  // Anyone (a supervisor, a script) may ask whether Sanad is ready and which checks fail; the
+  // details name paths, repositories and where the secrets are, so only admin gets them.
+  app.get('/health/ready', async (req, reply) => {
+    checkHostAndOrigin(kit.ctx, req);
     const { ready, checks } = await runChecks(kit.ctx.healthChecks);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unready', checks });
+    const named = (pick: (r: CheckResult) => boolean): string[] => Object.entries(checks).filter(([, r]) => pick(r)).map(([name]) => name);
+    const summary = {
+      status: ready ? 'ready' : 'unready',
+      failing: named((r) => !r.ok && r.severity !== 'warning'),
+      warnings: named((r) => !r.ok && r.severity === 'warning'),
+    };
+    return reply.code(ready ? 200 : 503).send(callerIsAdmin(kit, req) ? { ...summary, checks } : summary);
   });
 }
