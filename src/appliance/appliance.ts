@@ -1,7 +1,9 @@
 // The composition root: one data dir in, a running appliance out. Order matters: the store is
 // migrated and every leftover task is recovered (LMSP §11.3) before the port opens.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { assertDataDirUsable, makeDataDir } from './data-dir.js';
+import { clearSecretFiles } from '../backup/restic/run.js';
 import { systemClock, unixSeconds, type Clock } from '../clock.js';
 import type { Engine } from '../engine/engine.js';
 import { LlamaEngine } from '../engine/llama-engine.js';
@@ -120,6 +122,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const ledger = new TaskLedger(db, clock, hub, disk);
     const recovery = recoverTasks(db, ledger);
     if (recovery.examined > 0) logger.info('restart recovery', { examined: recovery.examined, moved: recovery.moved.length });
+    // restic's password files from a run that was killed (SIGKILL, power cut): nothing else runs yet.
+    clearSecretFiles(join(dataDir, 'backups', 'cache'));
     const leftovers = await settleLeftovers({ db, dataDir, clock, logger, secretsFor: (dir) => secretStore.forDataDir?.(dir) ?? null });
 
     let settings = readSettings(db);

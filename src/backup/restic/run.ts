@@ -3,6 +3,8 @@
 // credentials go in the child's environment; the exit is mapped to a typed ResticError.
 // The cache stays on (it makes repeated backups and forgets much cheaper) but lives where the
 // caller says (RESTIC_CACHE_DIR), inside Sanad's data dir rather than a shared ~/.cache.
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { runChild, withSecretFile } from '../../process/spawn.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
 import { parseJsonLine } from './messages.js';
@@ -14,7 +16,8 @@ export interface ResticRuntime {
   binary: ResticBinary;
   /** RESTIC_CACHE_DIR; when absent restic uses its default (~/.cache/restic). */
   cacheDir?: string;
-  /** Where the 0600 password file's private directory is made; default os.tmpdir(). */
+  /** Where the 0600 password file's private directory is made; default: beside the cache (inside
+   *  the data dir, secretFilesDir), so a SIGKILL or a power cut never leaves a key in /tmp; else os.tmpdir(). */
   secretDir?: string;
   logger?: Logger;
   /** SIGINT → SIGKILL grace on cancel; default 10 s (restic needs a moment to remove its lock). */
@@ -60,6 +63,25 @@ function scrub(lines: string[], secrets: string[]): string[] {
   return lines.map((l) => secrets.reduce((acc, s) => acc.split(s).join('[redacted]'), l));
 }
 
+/** The folder for restic's password files, next to its cache: `<data dir>/backups/secret-files`. */
+export function secretFilesDir(cacheDir: string): string {
+  return join(dirname(cacheDir), 'secret-files');
+}
+
+function secretDirFor(rt: ResticRuntime): string | undefined {
+  const dir = rt.secretDir ?? (rt.cacheDir !== undefined ? secretFilesDir(rt.cacheDir) : undefined);
+  if (dir !== undefined) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  }
+  return dir;
+}
+
+/** Removes password files a killed Sanad left (call only while holding the data dir's instance lock). */
+export function clearSecretFiles(cacheDir: string): void {
+  rmSync(secretFilesDir(cacheDir), { recursive: true, force: true });
+}
+
 export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: ResticRunOptions): Promise<ResticRunResult> {
   const command = options.args[0] ?? 'restic';
   if (options.signal?.aborted) throw new ResticError('cancelled', describe('cancelled', command, repo.name, null, ''));
@@ -100,7 +122,7 @@ export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: Re
           return value !== undefined && options.onJson(value);
         },
       }),
-    { dir: rt.secretDir },
+    { dir: secretDirFor(rt) },
   );
   const stderrTail = scrub(result.stderrTail, secrets);
   const stdoutTail = scrub(result.stdoutTail, secrets);
