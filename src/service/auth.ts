@@ -87,7 +87,7 @@ export function authenticate(ctx: ServiceContext, req: FastifyRequest): Principa
   checkHostAndOrigin(ctx, req);
   const token = bearer(req);
   if (token) {
-    const client = findClientByToken(ctx.db, token);
+    const client = findClientByToken(ctx.db, token, unixSeconds(ctx.clock));
     if (!client) throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'The API key is unknown or was revoked; pair again or ask for a new token.');
     try {
       touchClient(ctx.writer, client, unixSeconds(ctx.clock));

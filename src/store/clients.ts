@@ -61,10 +61,15 @@ export function createClient(db: Db, name: string, scopes: Scope[], nowS: number
 }
 
 /** The live client a token belongs to, or null (unknown or revoked). */
-export function findClientByToken(db: ReadableDB, token: string): Client | null {
+/** A CLI command's temporary admin client stops working after this long without a request (the
+ *  command polls while it waits), so a killed command leaves no admin token that lives on. */
+export const TEMPORARY_IDLE_S = 10 * 60;
+
+export function findClientByToken(db: ReadableDB, token: string, nowS?: number): Client | null {
   const hash = hashToken(token);
-  const row = db.prepare<[string, string], ClientRow>('SELECT * FROM clients WHERE token_hash = ? UNION ALL SELECT * FROM temporary_clients WHERE token_hash = ?').get(hash, hash);
+  const row = db.prepare<[string, string], ClientRow & { temporary: number }>('SELECT *, 0 AS temporary FROM clients WHERE token_hash = ? UNION ALL SELECT *, 1 AS temporary FROM temporary_clients WHERE token_hash = ?').get(hash, hash);
   if (!row || row.revoked_at !== null) return null;
+  if (row.temporary === 1 && nowS !== undefined && nowS - Math.max(row.created_at, row.last_used_at ?? 0) > TEMPORARY_IDLE_S) return null;
   const a = Buffer.from(row.token_hash, 'hex');
   const b = Buffer.from(hash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b) ? toClient(row) : null;

@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { allowedHostNames } from '../../src/service/auth.js';
+import { ManualClock, unixSeconds } from '../../src/clock.js';
+import { createClient, TEMPORARY_IDLE_S } from '../../src/store/clients.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/service/server.js';
 import { str } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
@@ -102,4 +104,20 @@ test('answers that hold a secret are never stored for replay: a key on them is a
   const b = await ta.api.post('/v1/responses', { model: 'tiny', input: 'x', background: true, max_output_tokens: 4 }, { 'idempotency-key': 'replay-me' });
   assert.equal(b.headers.get('idempotent-replayed'), 'true');
   assert.equal(b.text, a.text);
+});
+
+test('a CLI command\'s temporary admin token dies after 10 idle minutes (a killed command leaves none that lives on)', async (t) => {
+  const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
+  const ta = await startTestAppliance({ clock });
+  t.after(() => ta.close());
+  const { token } = createClient(ta.appliance.ctx.writer, 'sanad backup now (temporary)', ['admin'], unixSeconds(clock), { temporary: true });
+  const temp = ta.api.withToken(token);
+  assert.equal((await temp.get('/admin/status')).status, 200);
+  clock.advance(9 * 60_000);
+  assert.equal((await temp.get('/admin/status')).status, 200, 'in use: still valid');
+  clock.advance(TEMPORARY_IDLE_S * 1000 - 30_000);
+  assert.equal((await temp.get('/admin/status')).status, 200, 'each use counts (a waiting command polls)');
+  clock.advance(TEMPORARY_IDLE_S * 1000 + 61_000);
+  assertError(await temp.get('/admin/status'), 401, 'invalid_api_key');
+  assert.equal((await ta.api.get('/admin/status')).status, 200, 'a paired client has no such limit');
 });
