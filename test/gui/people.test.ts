@@ -9,7 +9,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tinyModelPath } from '../fixtures/tiny-model.js';
 import { field, str } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
@@ -139,7 +140,13 @@ test('Offsite: add a REST target, test it for real, edit it; the password is nev
   await page.getByTestId('copy-destination').fill(':s3:bucket');
   await page.getByTestId('copy-save').click();
   await page.getByTestId('offsite-copy').locator('.field-error').getByText(/inline backends/).waitFor();
+  // A remote rclone does not have configured is refused where it is typed, not at the next backup.
   await page.getByTestId('copy-destination').fill('backup:sanad-copies');
+  await page.getByTestId('copy-save').click();
+  await page.getByTestId('offsite-copy').locator('.field-error').getByText(/no rclone remote named "backup"/).waitFor();
+  const rcloneConf = join(tempDir('sanad-rclone-conf-'), 'rclone.conf');
+  writeFileSync(rcloneConf, '[backup]\ntype = local\n');
+  await page.getByTestId('copy-config').fill(rcloneConf);
   await page.getByTestId('copy-keep').fill('3');
   await page.getByTestId('copy-save').click();
   await page.getByTestId('copy-state').getByText(/backup:sanad-copies/).waitFor({ timeout: 10_000 });

@@ -8,7 +8,11 @@ import { allowedHostNames } from '../../src/service/auth.js';
 import { ManualClock, unixSeconds } from '../../src/clock.js';
 import { createClient, TEMPORARY_IDLE_S } from '../../src/store/clients.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/service/server.js';
-import { str } from '../harness/api.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { field, str } from '../harness/api.js';
+import { tempDir } from '../harness/data-dir.js';
+import { runSanad } from '../harness/run-sanad.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { assertError, makeClient, startLongTask, waitForStatus } from '../api/contract.js';
 
@@ -120,4 +124,23 @@ test('a CLI command\'s temporary admin token dies after 10 idle minutes (a kille
   clock.advance(TEMPORARY_IDLE_S * 1000 + 61_000);
   assertError(await temp.get('/admin/status'), 401, 'invalid_api_key');
   assert.equal((await ta.api.get('/admin/status')).status, 200, 'a paired client has no such limit');
+});
+
+test('an rclone destination must name a configured remote: the repository, the offsite-copy setting, the CLI', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  const config = join(tempDir('sanad-rclone-'), 'rclone.conf');
+  writeFileSync(config, `[known]\ntype = local\n`);
+  const unknown = await ta.api.post('/admin/repositories', { name: 'typo', type: 'rclone', location: 'knwon:backups', options: { rclone_config: config } });
+  assertError(unknown, 400, 'rclone_remote_unknown', 'remote');
+  assert.match(unknown.text, /no rclone remote named \\"knwon\\" is configured/);
+  const known = await ta.api.post('/admin/repositories', { name: 'ok', type: 'rclone', location: 'known:backups', options: { rclone_config: config } });
+  assert.equal(known.status, 201, known.text);
+  const setting = await ta.api.request('PATCH', '/admin/settings', { offsite_copy_destination: 'nowhere:copies', offsite_copy_rclone_config: config });
+  assert.equal(setting.status, 400, setting.text);
+  assert.equal(field(setting.body, 'error', 'param'), 'offsite_copy_destination');
+  assert.match(setting.text, /no rclone remote named \\"nowhere\\"/);
+  const cli = await runSanad(['repo', 'add', 'typo', '--type', 'rclone', '--remote', 'knwon:backups', '--rclone-config', config, '--data-dir', tempDir('sanad-cli-')]);
+  assert.equal(cli.code, 1, cli.stderr);
+  assert.match(cli.stderr, /no rclone remote named "knwon" is configured/);
 });

@@ -6,6 +6,8 @@
 // pairing, creating and revoking clients are announced on the admin event stream.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { recordRepositoryResult, secretName } from '../../src/backup/repositories.js';
 import type { AdminEvent } from '../../src/jobs/admin-events.js';
 import { field, str } from '../harness/api.js';
@@ -70,11 +72,18 @@ test('PATCH edits an offsite target: secret replaced only when given, location r
   }
 });
 
+/** An rclone.conf with one remote (a local folder), as a person's configured remote. */
+function rcloneConfig(remote = 'backup'): string {
+  const path = join(tempDir('sanad-rclone-conf-'), 'rclone.conf');
+  writeFileSync(path, `[${remote}]\ntype = local\n`);
+  return path;
+}
+
 test('PATCH refuses bad edits naming the field, and changes nothing', async () => {
   t ??= await startTestAppliance();
   const { api } = t;
   assert.equal((await api.post('/admin/repositories', { name: 'r2', type: 's3', location: 'https://acct.r2.example/bucket/sanad', options: { access_key_id: 'AKID', region: 'auto' }, secret: 'S3-SECRET-edit-abc' })).status, 201);
-  assert.equal((await api.post('/admin/repositories', { name: 'drive', type: 'rclone', location: 'backup:sanad' })).status, 201);
+  assert.equal((await api.post('/admin/repositories', { name: 'drive', type: 'rclone', location: 'backup:sanad', options: { rclone_config: rcloneConfig() } })).status, 201);
   const before = (await api.get('/admin/repositories')).text;
   const cases: Array<[string, unknown, string]> = [
     ['r2', { location: 'https://acct.r2.example/' }, 'url'],
@@ -111,7 +120,9 @@ test('the offsite-copy destination is checked when it is set', async () => {
     assert.equal(res.status, 400, bad);
     assert.equal(field(res.body, 'error', 'param'), 'offsite_copy_destination');
   }
-  const ok = await api.request('PATCH', '/admin/settings', { offsite_copy_destination: 'backup:sanad copies', offsite_copy_keep: 0 });
+  const unknownRemote = await api.request('PATCH', '/admin/settings', { offsite_copy_destination: 'backup:sanad copies', offsite_copy_rclone_config: rcloneConfig('other') });
+  assert.equal(unknownRemote.status, 400, 'a remote rclone does not have configured');
+  const ok = await api.request('PATCH', '/admin/settings', { offsite_copy_destination: 'backup:sanad copies', offsite_copy_rclone_config: rcloneConfig(), offsite_copy_keep: 0 });
   assert.equal(ok.status, 200, ok.text);
   assert.equal(field(ok.body, 'offsite_copy_destination'), 'backup:sanad copies');
   assert.equal(field((await api.request('PATCH', '/admin/settings', { offsite_copy_destination: null })).body, 'offsite_copy_destination'), null);

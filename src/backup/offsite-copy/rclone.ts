@@ -7,7 +7,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { runChild, type ChildResult } from '../../process/spawn.js';
 import type { Logger } from '../../log/logger.js';
-import { parseRcloneDestination } from '../rclone-destination.js';
+import { assertConfiguredRemote, parseRcloneDestination } from '../rclone-destination.js';
 
 export interface RcloneOptions {
   /** An rclone.conf to use instead of the user's default one. */
@@ -120,4 +120,20 @@ export function joinRemote(destination: string, name: string): string {
   const folder = path.replace(/\/+$/, '');
   if (folder === '') return path === '' ? `${remote}:${name}` : `${remote}:/${name}`; // "remote:" vs "remote:/"
   return `${remote}:${folder}/${name}`;
+}
+
+/** The remotes rclone has configured (`rclone listremotes`, with the given rclone.conf). */
+export async function listRemotes(options: RcloneOptions = {}): Promise<string> {
+  const lines: string[] = [];
+  const result = await run(options, [...flags(options), 'listremotes'], (line) => {
+    lines.push(line);
+    return true;
+  });
+  if (result.code !== 0) throw new RcloneError(`rclone could not list its remotes (exit ${String(result.code)}): ${result.stderrTail.slice(-3).join(' ')}`.trim(), result.code);
+  return lines.join('\n');
+}
+
+/** Refuses, in one sentence, a destination whose remote rclone does not have configured. */
+export async function assertRemoteConfigured(destination: string, options: RcloneOptions = {}): Promise<void> {
+  assertConfiguredRemote(parseRcloneDestination(destination), await listRemotes(options));
 }

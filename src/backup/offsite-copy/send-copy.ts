@@ -13,7 +13,7 @@ import { parseRcloneDestination } from '../rclone-destination.js';
 import { createArchive, removeArchive } from './archive.js';
 import { forgetOffsiteCopy, recordOffsiteCopy } from './copies-table.js';
 import { planPrune, type PrunePlan } from './prune-plan.js';
-import { joinRemote, rcloneCopyTo, rcloneDeleteFile, rcloneLsJson, type RcloneOptions } from './rclone.js';
+import { assertRemoteConfigured, joinRemote, rcloneCopyTo, rcloneDeleteFile, rcloneLsJson, type RcloneOptions } from './rclone.js';
 
 // One key, not one per destination: Sanad sends offsite copies to a single folder.
 export const PRUNE_FAILED_ALERT = 'backup.offsite_prune_failed';
@@ -69,6 +69,11 @@ export async function sendOffsiteCopy(options: SendOffsiteCopyOptions): Promise<
     ...(options.signal ? { signal: options.signal } : {}),
     logger: log,
   };
+  // The remote must be one rclone has configured (an inline backend or a typo is refused here,
+  // before anything is encrypted or sent).
+  await assertRemoteConfigured(options.destination, rclone).catch((err: unknown) => {
+    throw new OffsiteCopyError(err instanceof Error ? err.message : String(err));
+  });
 
   const archive = await createArchive({
     generationDir: options.generationDir,

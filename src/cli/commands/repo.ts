@@ -1,5 +1,7 @@
 // `sanad repo add|list|remove`: offsite backup targets. Secrets come from stdin or a prompt,
 // never argv, and go to the vault.
+import { assertRemoteConfigured, RcloneError } from '../../backup/offsite-copy/rclone.js';
+import { RcloneDestinationError } from '../../backup/rclone-destination.js';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../clock.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
@@ -85,6 +87,14 @@ export async function repoCommand(args: string[], dataDir: string, io: Io, secre
   }
   if (sub === 'add') {
     const input = await parseAdd(rest);
+    if (input.type === 'rclone') {
+      try {
+        await assertRemoteConfigured(input.location, input.options?.rclone_config ? { config: input.options.rclone_config } : {});
+      } catch (err) {
+        if (err instanceof RcloneDestinationError || err instanceof RcloneError) throw new CliError(err.message);
+        throw err;
+      }
+    }
     const repo = await withStore(dataDir, async (db) => {
       const vault = await vaultFor(db, dataDir, secretsFile);
       try {

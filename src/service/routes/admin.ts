@@ -1,5 +1,6 @@
 // /admin: what the GUI (and scripts with an admin token) use to run the appliance. Every route
 // needs the `admin` scope (or the GUI session) and passes the Host/Origin check.
+import { assertRemoteConfigured } from '../../backup/offsite-copy/rclone.js';
 import type { AdminStatus } from '../../contract/status.js';
 import type { ClientInfo, ClientRevoked, NewClient, PairingCode } from '../../contract/clients.js';
 import type { Settings } from '../../contract/settings.js';
@@ -81,6 +82,8 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
     if (typeof patch.offsite_copy_destination === 'string') {
       try {
         parseRcloneDestination(patch.offsite_copy_destination);
+        const config = patch.offsite_copy_rclone_config ?? ctx.settings().offsite_copy_rclone_config;
+        await assertRemoteConfigured(patch.offsite_copy_destination, config ? { config } : {});
       } catch (err) {
         throw badRequest(err instanceof Error ? err.message : String(err), 'offsite_copy_destination');
       }

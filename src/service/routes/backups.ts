@@ -1,4 +1,6 @@
 // /admin routes for backups, repositories and alerts (what the GUI's Backups and Offsite screens use).
+import { assertRemoteConfigured, RcloneError } from '../../backup/offsite-copy/rclone.js';
+import { RcloneDestinationError } from '../../backup/rclone-destination.js';
 import type { BackupRuns, BackupStarted, BackupStatus } from '../../contract/backups.js';
 import type { ProbeResult, Repository as ShownRepository } from '../../contract/repositories.js';
 import { recentBackupRuns } from '../../backup/backup-runs.js';
@@ -100,9 +102,12 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.post('/admin/repositories', { preHandler: admin }, async (req, reply) => {
     const { name, type, location, options, secret } = parseBody(RepoBody, req.body);
     try {
+      // An rclone repository names a remote rclone has configured: said now, not at the first backup.
+      if (type === 'rclone') await assertRemoteConfigured(location, options?.rclone_config ? { config: options.rclone_config } : {});
       const repo = addRepository(ctx.writer, ctx.secrets.vault, { name, type, location, ...(options ? { options } : {}), ...(secret ? { secret } : {}) }, ctx.clock);
       return await reply.code(201).send(shown(repo));
     } catch (err) {
+      if (err instanceof RcloneDestinationError || err instanceof RcloneError) throw badRequest(err.message, 'remote', 'rclone_remote_unknown');
       return repoError(err);
     }
   });
