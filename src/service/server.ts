@@ -15,7 +15,7 @@ import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMaintenanceRoutes } from './routes/maintenance.js';
 import { registerModelRoutes } from './routes/models.js';
-import { registerPairRoutes } from './routes/pair.js';
+import { PAIRING_WINDOW_MS, registerPairRoutes } from './routes/pair.js';
 import { registerPassphraseRoutes } from './routes/passphrase.js';
 import { registerResponseRoutes } from './routes/responses.js';
 import { registerRestoreRoutes } from './routes/restore.js';
@@ -81,7 +81,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
     ctx.logger.debug('request', { method: req.method, url: req.routeOptions.url, status: reply.statusCode });
   });
 
-  const kit = { ctx, limiter: new RateLimiter(ctx.clock, 60_000), pairingLimiter: new RateLimiter(ctx.clock, 10 * 60_000) };
+  const kit = { ctx, limiter: new RateLimiter(ctx.clock, 60_000), pairingLimiter: new RateLimiter(ctx.clock, PAIRING_WINDOW_MS) };
   registerHealthRoutes(app, kit);
   registerPairRoutes(app, kit);
   registerModelRoutes(app, kit);
