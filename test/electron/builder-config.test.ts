@@ -133,3 +133,20 @@ test('after npm run build, every file the desktop app loads at run time exists a
   // The main entry the packed package.json gets is the built file.
   assert.ok(existsSync(join(ROOT, String(get(config, 'extraMetadata', 'main')))));
 });
+
+test('the packaged binary\'s fuses: no run-as-Node, no NODE_OPTIONS or --inspect, encrypted cookies, asar only and checked', async () => {
+  const config = await loadAndValidate(CONFIG);
+  assert.deepEqual(get(config, 'electronFuses'), {
+    runAsNode: false,
+    enableNodeOptionsEnvironmentVariable: false,
+    enableNodeCliInspectArguments: false,
+    enableCookieEncryption: true,
+    enableEmbeddedAsarIntegrityValidation: true,
+    onlyLoadAppFromAsar: true,
+    grantFileProtocolExtraPrivileges: false,
+  });
+  // A misspelt fuse is refused by electron-builder's own schema, not silently left at its default.
+  const broken = join(tempDir('sanad-builder-'), 'fuses.yml');
+  writeFileSync(broken, readFileSync(CONFIG, 'utf8').replace('runAsNode: false', 'runAsNod: false'));
+  await assert.rejects(loadAndValidate(broken), /does not match the API schema/);
+});
