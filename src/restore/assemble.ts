@@ -4,6 +4,7 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { ModelManifestItem, SqliteManifestItem } from '../backup/generation/manifest.js';
+import { checkAbsolute, checkRelative, fileInside } from './backup-paths.js';
 import type { PlacedStore } from './store-checks.js';
 
 export interface PlacedModel {
@@ -37,19 +38,28 @@ export async function placeFiles(input: {
   models: ModelManifestItem[];
   modelsInPlace: boolean;
 }): Promise<Placement> {
+  // Every path from the backup is checked before the first file moves (backup-paths.ts).
+  const generationPath = checkAbsolute(input.generationPath, 'its generation folder as');
+  const storeSources: string[] = [];
+  for (const item of input.stores) storeSources.push(await fileInside(input.filesDir, 'a database', generationPath, checkRelative(item.path, 'a database')));
+  const modelSources: string[] = [];
+  for (const item of input.models) {
+    checkAbsolute(item.path, 'a model');
+    if (!input.modelsInPlace) modelSources.push(await fileInside(input.filesDir, 'a model', item.path));
+  }
   const stores: PlacedStore[] = [];
-  for (const item of input.stores) {
+  for (const [i, item] of input.stores.entries()) {
     const path = join(input.target, item.path);
-    await rename(join(input.filesDir, input.generationPath, item.path), path);
+    await rename(storeSources[i] ?? '', path);
     stores.push({ name: item.path, path, tables: item.tables });
   }
   if (input.modelsInPlace) return { stores, models: input.models.map((item) => ({ item, path: item.path })) };
   const models: PlacedModel[] = [];
   if (input.models.length > 0) await mkdir(join(input.target, 'models'), { mode: 0o700 });
   const taken = new Set<string>();
-  for (const item of input.models) {
+  for (const [i, item] of input.models.entries()) {
     const path = join(input.target, 'models', uniqueName(basename(item.path), taken));
-    await rename(join(input.filesDir, item.path), path);
+    await rename(modelSources[i] ?? '', path);
     models.push({ item, path });
   }
   return { stores, models };
