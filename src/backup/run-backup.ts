@@ -12,6 +12,7 @@ import type { Vault } from '../secrets/vault.js';
 import { tryFileLock } from '../store/file-lock.js';
 import type { Db } from '../store/open.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
+import { listModels } from '../store/models.js';
 import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js';
 import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
 import { stagingDir } from './generation/staging.js';
@@ -56,6 +57,22 @@ export interface RepositoryOutcome {
   error: string | null;
   /** restic's summary: what this run read and added (an unchanged model adds nothing). */
   summary?: BackupSummary;
+}
+
+export const modelChangedKey = (id: string): string => `model.changed:${id}`;
+
+/** An alert per model left out because its file changed; resolved once the file matches again. */
+function noteChangedModels(deps: BackupDeps, changed: readonly string[]): void {
+  const { db, clock, logger } = deps;
+  for (const model of listModels(db)) {
+    const key = modelChangedKey(model.id);
+    if (!changed.includes(model.id)) {
+      resolveAlert(db, clock, key);
+      continue;
+    }
+    const message = `The file of model "${model.id}" (${model.path}) is no longer the one registered (its size or fingerprint changed, or it was replaced by a link to another file), so backups leave it out; if you replaced it on purpose, remove the model and add it again.`;
+    if (raiseAlert(db, clock, key, 'warning', message)) logger.warn('a model file changed since it was registered: left out of the backup', { model: model.id });
+  }
 }
 
 export interface BackupOutcome {
@@ -109,6 +126,7 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
     });
     generation = gen.epoch;
     dir = gen.dir;
+    noteChangedModels(deps, gen.changedModels);
     setRunGeneration(db, runId, gen.epoch);
     for (const repo of listRepositories(db).filter((r) => r.enabled)) {
       const outcome = await sendTo(deps, repo, backupTargets(gen), options);

@@ -44,6 +44,8 @@ export interface GenerationResult extends Generation {
   rehashedModels: string[];
   /** Registered models whose file is gone; they are not in this generation. */
   missingModels: string[];
+  /** Registered models whose file changed (size or fingerprint); left out of this generation. */
+  changedModels: string[];
   /** 'damaged': a vault value does not open with the right key (captured as is, for the drill to name). */
   vault: 'ok' | 'empty' | 'damaged';
   /** Leftover `.partial` folders of earlier runs that this run removed. */
@@ -123,7 +125,7 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
     await fsyncPath(staging);
     await fsyncPath(dir);
     report({ step: 'done' });
-    return { epoch, dir, manifest, rehashedModels: models.rehashed, missingModels: models.missing, vault, removedPartials };
+    return { epoch, dir, manifest, rehashedModels: models.rehashed, missingModels: models.missing, changedModels: models.changed, vault, removedPartials };
   } catch (err) {
     // A failed run leaves nothing behind (a crash leaves the `.partial`, which the next run removes).
     await rm(partial, { recursive: true, force: true }).catch(() => undefined);

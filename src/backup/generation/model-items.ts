@@ -1,6 +1,7 @@
 // Manifest items for registered models. The files are not copied: restic reads them where they
 // are. An unchanged model (size and mtime as registered) takes its sha256 from the registry and
-// is never read here; a model of many GB must not be re-hashed by every backup.
+// is never read here; a model of many GB must not be re-hashed by every backup. A file whose size
+// or content no longer matches its registration is left out (`changed`).
 import { realpath, stat } from 'node:fs/promises';
 import { sha256File } from '../../engine/hash-file.js';
 import { listModels } from '../../store/models.js';
@@ -13,10 +14,14 @@ export interface ModelItems {
   rehashed: string[];
   /** Registered models whose file is gone: not in this generation. */
   missing: string[];
+  /** Registered models whose file no longer has the registered size and fingerprint (replaced, or
+   *  swapped for a link to another file): left out, so a backup never carries a file that was not
+   *  the one the user registered (an SSH key behind a swapped symlink, say). */
+  changed: string[];
 }
 
 export async function modelItems(db: Db, onRehash?: (modelId: string) => void): Promise<ModelItems> {
-  const out: ModelItems = { items: [], rehashed: [], missing: [] };
+  const out: ModelItems = { items: [], rehashed: [], missing: [], changed: [] };
   for (const row of listModels(db)) {
     // restic stores a symlink as a link, never its target: the generation names the real file, so
     // a model registered through a link (a models folder of links into a big disk) is really kept.
@@ -33,8 +38,16 @@ export async function modelItems(db: Db, onRehash?: (modelId: string) => void): 
       out.items.push({ kind: 'model', path, size: row.size_bytes, sha256: row.sha256, model_id: row.id });
       continue;
     }
+    if (info.size !== row.size_bytes) {
+      out.changed.push(row.id);
+      continue;
+    }
     onRehash?.(row.id);
     const { sha256, bytes } = await sha256File(path);
+    if (sha256 !== row.sha256 || bytes !== row.size_bytes) {
+      out.changed.push(row.id);
+      continue;
+    }
     out.rehashed.push(row.id);
     out.items.push({ kind: 'model', path, size: bytes, sha256, model_id: row.id });
   }

@@ -15,7 +15,7 @@ import { prepareDataDir } from '../../harness/data-dir.js';
 import { scratchPath, tinyModelPath } from '../../fixtures/tiny-model.js';
 import { sha256Of } from './kit.js';
 
-test('an unchanged model is not re-read; a changed one is re-hashed and reported', async (t) => {
+test('an unchanged model is not re-read; a changed one is re-hashed, and left out when its content is no longer the registered one', async (t) => {
   const prepared = await prepareDataDir();
   const db = openStore(storePath(prepared.dataDir));
   t.after(() => db.close());
@@ -35,6 +35,7 @@ test('an unchanged model is not re-read; a changed one is re-hashed and reported
   assert.ok(registered);
 
   // New bytes, same size, mtime put back: only a read of the file could notice.
+  const original = readFileSync(mine);
   const bytes = readFileSync(mine);
   bytes.fill(0x5a, bytes.length - 4096);
   writeFileSync(mine, bytes);
@@ -58,8 +59,19 @@ test('an unchanged model is not re-read; a changed one is re-hashed and reported
   utimesSync(mine, mtimeS + 5, mtimeS + 5);
   clock.advance(1_000);
   const second = await make();
-  assert.equal(modelItem(second.manifest.items, 'mine')?.sha256, actual);
-  assert.equal(modelItem(second.manifest.items, 'mine')?.size, bytes.length);
-  assert.deepEqual(second.rehashedModels, ['mine']);
+  // Its content is no longer the registered model's (sha256 ${actual}): left out, reported.
+  assert.equal(modelItem(second.manifest.items, 'mine'), undefined);
+  assert.deepEqual(second.changedModels, ['mine']);
+  assert.deepEqual(second.rehashedModels, []);
   assert.ok(second.epoch > first.epoch);
+
+  // The registered bytes back, with a moved mtime: re-hashed, found the same, backed up.
+  writeFileSync(mine, original);
+  utimesSync(mine, mtimeS + 9, mtimeS + 9);
+  clock.advance(1_000);
+  const third = await make();
+  assert.equal(modelItem(third.manifest.items, 'mine')?.sha256, registered.sha256);
+  assert.deepEqual(third.rehashedModels, ['mine']);
+  assert.deepEqual(third.changedModels, []);
+  assert.notEqual(actual, registered.sha256);
 });
