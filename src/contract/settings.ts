@@ -10,6 +10,11 @@ export const SettingsSchema = z.object({
   model_idle_unload_seconds: z.number().int().min(10).max(86_400).default(600),
   max_output_tokens_limit: z.number().int().min(16).max(1_000_000).default(8192),
   requests_per_minute_per_client: z.number().int().min(10).max(1_000_000).default(1200),
+  // Floods (src/service/flood-limits.ts): what one client may hold open or waiting at once, and the
+  // service's connections in all; past them the answer is 429 rate_limited with Retry-After.
+  max_streams_per_client: z.number().int().min(1).max(10_000).default(32),
+  max_queued_tasks_per_client: z.number().int().min(1).max(1_000_000).default(256),
+  max_connections: z.number().int().min(16).max(100_000).default(1024),
   // The backup schedule (src/backup/schedule.ts): hours between runs, and a pause the user can set.
   backup_interval_hours: z.number().int().min(1).max(24 * 7).default(6),
   backup_paused: z.boolean().default(false),

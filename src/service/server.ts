@@ -42,6 +42,8 @@ export function jsonDepth(value: unknown, limit: number): number {
 
 export function buildServer(ctx: ServiceContext): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true });
+  // All connections together (a flood of sockets); past it Node refuses new ones. Read at start.
+  app.server.maxConnections = ctx.settings().max_connections;
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
 

@@ -3,14 +3,16 @@
 // held back and de-duplicated by sequence number, so the stream has no gap and no repeat.
 import type { FastifyReply } from 'fastify';
 import type { ServiceContext } from './context.js';
+import { claimStream, heartbeatFor, writeOrDrop } from './flood-limits.js';
 import { eventRowsAfter, getTask, toTaskEvent } from '../tasks/queries.js';
 import { isTerminal, TERMINAL_EVENTS, type TaskEvent, type TaskRow } from '../tasks/types.js';
 
-const HEARTBEAT_MS = 15_000;
 const PAGE = 500;
 
 export interface StreamOptions {
   after: number;
+  /** Whose stream this is (principalKey): counted against max_streams_per_client. */
+  owner: string;
   /** Called if the client goes away before the terminal event (foreground requests cancel). */
   onClientGone?: () => void;
   headers?: Record<string, string>;
@@ -22,6 +24,8 @@ export function formatSse(event: TaskEvent): string {
 
 /** Takes over the reply and streams; resolves when the stream ends. */
 export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task: TaskRow, options: StreamOptions): Promise<void> {
+  // Before the reply is taken over, so a refusal is an ordinary 429 in the contract's shape.
+  const release = claimStream(ctx, options.owner);
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -44,7 +48,8 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
       if (finished) return;
       finished = true;
       unsubscribe();
-      clearInterval(heartbeat);
+      stopHeartbeat();
+      release();
       if (clientGone) options.onClientGone?.();
       if (!res.writableEnded) res.end();
       resolve();
@@ -61,11 +66,12 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
           res.uncork();
         });
       }
-      res.write(formatSse(event));
+      // A reader too far behind is dropped ('close' then ends this stream); it may resume later.
+      if (!writeOrDrop(res, formatSse(event))) return;
       if (TERMINAL_EVENTS.includes(event.type)) finish(false);
     };
     const unsubscribe = ctx.hub.subscribe(task.id, (event) => (replaying ? held.push(event) : write(event)));
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    const stopHeartbeat = heartbeatFor(res);
     res.on('close', () => finish(true));
 
     for (;;) {

@@ -4,12 +4,14 @@
 // subscribed, so a client that reads the status routes after it misses nothing in between.
 // Each client may have only a bounded amount of unsent output: one that cannot keep up is
 // disconnected (it reconnects and re-reads the status) rather than letting the process grow.
+import { principalKey } from '../auth.js';
+import { principalOf } from '../access.js';
+import { claimStream, heartbeatFor } from '../flood-limits.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdminEvent } from '../../jobs/admin-events.js';
 import type { ServiceContext } from '../context.js';
 import { secured, type RouteKit } from './kit.js';
 
-const HEARTBEAT_MS = 15_000;
 /** Unsent bytes one client may hold before it is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
@@ -24,13 +26,15 @@ export function registerAdminEventRoutes(app: FastifyInstance, kit: RouteKit): v
   app.addHook('preClose', async () => {
     for (const end of [...open]) end();
   });
-  app.get('/admin/events', { preHandler: secured(kit, 'admin') }, async (_req, reply) => {
-    open.add(stream(ctx, reply, open));
+  app.get('/admin/events', { preHandler: secured(kit, 'admin') }, async (req, reply) => {
+    // Counted like task streams: one admin client cannot open them without limit either.
+    const release = claimStream(ctx, principalKey(principalOf(req)));
+    open.add(stream(ctx, reply, open, release));
   });
 }
 
 /** Takes over the reply; returns the function that ends the stream. */
-function stream(ctx: ServiceContext, reply: FastifyReply, open: Set<() => void>): () => void {
+function stream(ctx: ServiceContext, reply: FastifyReply, open: Set<() => void>, release: () => void): () => void {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -45,7 +49,8 @@ function stream(ctx: ServiceContext, reply: FastifyReply, open: Set<() => void>)
     if (ended) return;
     ended = true;
     unsubscribe();
-    clearInterval(heartbeat);
+    stopHeartbeat();
+    release();
     open.delete(finish);
     if (drop) res.destroy();
     else if (!res.writableEnded) res.end();
@@ -61,7 +66,8 @@ function stream(ctx: ServiceContext, reply: FastifyReply, open: Set<() => void>)
     res.write(text);
   };
   const unsubscribe = ctx.adminEvents.subscribe((event) => send(formatAdminEvent(event)));
-  const heartbeat = setInterval(() => send(': heartbeat\n\n'), HEARTBEAT_MS);
+  // The heartbeat every stream shares (flood-limits.ts); its writes drop a reader too far behind.
+  const stopHeartbeat = heartbeatFor(res);
   res.on('close', finish);
   send(`event: ready\ndata: ${JSON.stringify({ at: ctx.clock.now() })}\n\n`);
   return finish;

@@ -6,7 +6,8 @@ import { deleteTerminalResponse } from '../../tasks/retention.js';
 import { buildResponseObject, type ResponseObject } from '../../tasks/response-object.js';
 import { TERMINAL_EVENTS, type TaskRow } from '../../tasks/types.js';
 import { canCancel, canDelete, principalOf, readableResponse } from '../access.js';
-import { clientIdOf } from '../auth.js';
+import { assertStreamRoom, checkQueuedTasks } from '../flood-limits.js';
+import { clientIdOf, principalKey } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { completeReservation, type Replay } from '../idempotency.js';
@@ -53,7 +54,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const body = parseJsonObject(replay.body);
     if (typeof body?.stream_response_id === 'string') {
       const { task } = readableResponse(ctx, principalOf(req), body.stream_response_id);
-      await streamTaskEvents(ctx, reply, task, { after: 0, headers: { 'idempotent-replayed': 'true' } });
+      await streamTaskEvents(ctx, reply, task, { after: 0, owner: principalKey(principalOf(req)), headers: { 'idempotent-replayed': 'true' } });
       return true;
     }
     if (replay.status === 202 && typeof body?.task_id === 'string') void reply.header('location', `/v1/tasks/${body.task_id}`);
@@ -67,6 +68,11 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
       throw new ApiError(404, 'not_found_error', 'model_not_found', `The model "${parsed.model}" is not registered here; see GET /v1/models.`, 'model');
     }
     const principal = principalOf(req);
+    // A background task waits in the queue: one client may not fill it (a foreground one is the
+    // client's own open request, held by its connection).
+    if (parsed.background) checkQueuedTasks(ctx, clientIdOf(principal));
+    // A streamed create that could not stream must not leave a task behind: refuse it first.
+    if (parsed.stream) assertStreamRoom(ctx, principalKey(principal));
     const idem = req.idempotency;
     let accepted = '';
     const { task, response } = await ctx.creates.create(
@@ -92,7 +98,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
 
     if (parsed.stream) {
       const cancelIfForeground = parsed.background ? undefined : (): void => void cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
-      await streamTaskEvents(ctx, reply, task, { after: 0, ...(cancelIfForeground ? { onClientGone: cancelIfForeground } : {}) });
+      await streamTaskEvents(ctx, reply, task, { after: 0, owner: principalKey(principal), ...(cancelIfForeground ? { onClientGone: cancelIfForeground } : {}) });
       return reply;
     }
     if (parsed.background) {
@@ -114,7 +120,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const query = req.query;
     const { task } = readableResponse(ctx, principalOf(req), id);
     if (query.stream === 'true') {
-      await streamTaskEvents(ctx, reply, task, { after: parseAfter(query.starting_after, 'starting_after') });
+      await streamTaskEvents(ctx, reply, task, { after: parseAfter(query.starting_after, 'starting_after'), owner: principalKey(principalOf(req)) });
       return reply;
     }
     return currentResponse(ctx, task);

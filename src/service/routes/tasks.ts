@@ -5,7 +5,7 @@ import { cancelTask } from '../../tasks/cancel.js';
 import { eventRowsAfter, listTasks, toTaskEvent } from '../../tasks/queries.js';
 import { isTaskStatus } from '../../tasks/types.js';
 import { canCancel, principalOf, readableTask } from '../access.js';
-import { clientIdOf, hasScope } from '../auth.js';
+import { clientIdOf, hasScope, principalKey } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
 import { streamTaskEvents } from '../sse.js';
 import { toTaskObject } from '../task-object.js';
@@ -68,7 +68,7 @@ export function registerTaskRoutes(app: FastifyInstance, kit: RouteKit): void {
     const fromHeader = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined;
     const after = wholeNumber(fromHeader ?? req.query.after, fromHeader ? 'Last-Event-ID' : 'after', 0, 0, Number.MAX_SAFE_INTEGER);
     if ((req.headers.accept ?? '').includes('text/event-stream')) {
-      await streamTaskEvents(ctx, reply, task, { after });
+      await streamTaskEvents(ctx, reply, task, { after, owner: principalKey(principalOf(req)) });
       return reply;
     }
     const limit = wholeNumber(req.query.limit, 'limit', 100, 1, 1000);
