@@ -2,7 +2,7 @@
 // the LMSP, admin, health and GUI routes.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.js';
-import { installErrorHandlers, badRequest } from './errors.js';
+import { ApiError, installErrorHandlers, badRequest, sendError } from './errors.js';
 import { storeOnSend } from './idempotency.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -41,7 +41,13 @@ export function jsonDepth(value: unknown, limit: number): number {
 }
 
 export function buildServer(ctx: ServiceContext): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true,
+    // A path that is not a valid URL (a stray %) never reaches a route: answer it in the contract's shape too.
+    frameworkErrors: (_error, _req, reply) => {
+      void sendError(reply, new ApiError(400, 'invalid_request_error', 'invalid_url', 'The request path is not a valid URL (an unencoded "%"?); encode it and try again.'));
+    },
+  });
   // All connections together (a flood of sockets); past it Node refuses new ones. Read at start.
   app.server.maxConnections = ctx.settings().max_connections;
   app.decorateRequest('principal', null);
