@@ -79,10 +79,40 @@ export interface PreparedTarget {
   work: string;
 }
 
+/** The target changed between its check and its creation (a folder or link appeared, a file was put in). */
+export class TargetChangedError extends Error {
+  constructor(path: string) {
+    super(`The restore target ${path} changed while the restore was starting (something was created in it or in its place); choose an empty folder and try again.`);
+    this.name = 'TargetChangedError';
+  }
+}
+
+/**
+ * Claims the target as one step with its check: an absent target is created by a mkdir that fails
+ * if anything appeared there meanwhile (never follows a link someone put in its place); an empty
+ * one must, once the work folder is in it, hold nothing else and still be a real folder.
+ */
 export async function prepareTarget(path: string, state: TargetState): Promise<PreparedTarget> {
-  const createdTop = state === 'absent' ? ((await mkdir(path, { recursive: true, mode: 0o700 })) ?? null) : null;
+  let createdTop: string | null = null;
+  if (state === 'absent') {
+    createdTop = (await mkdir(dirname(path), { recursive: true, mode: 0o700 })) ?? null;
+    try {
+      await mkdir(path, { mode: 0o700 });
+    } catch (err) {
+      if (createdTop !== null) await rm(createdTop, { recursive: true, force: true });
+      if (err instanceof Error && 'code' in err && err.code === 'EEXIST') throw new TargetChangedError(path);
+      throw err;
+    }
+    createdTop ??= path;
+  }
   const work = join(path, `${WORK_PREFIX}${randomBytes(6).toString('hex')}`);
   await mkdir(work, { mode: 0o700 });
+  const info = await lstat(path);
+  const entries = await readdir(path);
+  if (!info.isDirectory() || entries.length !== 1 || entries[0] !== basename(work)) {
+    await rm(work, { recursive: true, force: true });
+    throw new TargetChangedError(path);
+  }
   return { path, state, createdTop, work };
 }
 

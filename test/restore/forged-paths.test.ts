@@ -1,12 +1,14 @@
 // A forged backup cannot make restore move files from outside its work folder: `..` in a store
 // name, a model path that climbs out, a symbolic link restic restored on the way, a folder where a
 // file should be. Each is refused in one sentence before any file moves; a good manifest still places.
+// The target itself is claimed in one step with its check.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { placeFiles } from '../../src/restore/assemble.js';
 import { ForgedPathError } from '../../src/restore/backup-paths.js';
+import { prepareTarget, TargetChangedError } from '../../src/restore/target-dir.js';
 import { tempDir } from '../harness/data-dir.js';
 
 const item = (path: string) => ({ kind: 'sqlite' as const, path, size: 1, sha256: 'a'.repeat(64), tables: 1 });
@@ -51,4 +53,24 @@ test('a good manifest still places the store and the model', async () => {
   assert.deepEqual(placed.stores.map((s) => s.path), [join(l.target, 'sanad.db')]);
   assert.deepEqual(placed.models.map((m) => m.path), [join(l.target, 'models', 'tiny.gguf')]);
   assert.equal(readFileSync(join(l.target, 'models', 'tiny.gguf'), 'utf8'), 'model');
+});
+
+test('the target is claimed in one step with its check: a folder or link that appears meanwhile is refused', async () => {
+  const root = tempDir('sanad-claim-');
+  // Checked absent, then someone puts a link to another folder in its place.
+  const elsewhere = join(root, 'elsewhere');
+  mkdirSync(elsewhere);
+  const target = join(root, 'target');
+  symlinkSync(elsewhere, target);
+  await assert.rejects(prepareTarget(target, 'absent'), TargetChangedError);
+  assert.deepEqual(readdirSync(elsewhere), [], 'nothing was written through the link');
+  // Checked empty, then a file is put in before the claim.
+  const empty = join(root, 'empty');
+  mkdirSync(empty);
+  writeFileSync(join(empty, 'theirs.txt'), 'x');
+  await assert.rejects(prepareTarget(empty, 'empty'), TargetChangedError);
+  assert.deepEqual(readdirSync(empty), ['theirs.txt'], 'the work folder was taken back');
+  // The ordinary cases still claim.
+  const fresh = await prepareTarget(join(root, 'a', 'b'), 'absent');
+  assert.equal(fresh.createdTop, join(root, 'a'));
 });
