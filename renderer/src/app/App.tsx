@@ -3,6 +3,8 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { listenToLiveEvents } from '../api/live-events';
+import { sessionTokenNow } from '../api/session';
+import { desktopBridge } from '../platform';
 import { BackupsScreen } from '../screens/Backups';
 import { ClientsScreen } from '../screens/Clients';
 import { DrillsScreen } from '../screens/Drills';
@@ -14,6 +16,7 @@ import { SettingsScreen } from '../screens/Settings';
 import { TasksScreen } from '../screens/Tasks';
 import type { Screen } from './routes';
 import { Shell } from './Shell';
+import { SignedOut } from './SignedOut';
 import { useRoute } from './use-route';
 
 const SCREEN_COMPONENTS: Record<Screen, (props: { id: string | null }) => React.JSX.Element> = {
@@ -31,7 +34,10 @@ const SCREEN_COMPONENTS: Record<Screen, (props: { id: string | null }) => React.
 export function App({ client }: { client: QueryClient }) {
   const route = useRoute();
   const [connected, setConnected] = useState(false);
-  useEffect(() => listenToLiveEvents(client, setConnected), [client]);
+  // A browser tab with no session (the desktop window always signs in by itself).
+  const signedIn = desktopBridge() !== null || sessionTokenNow() !== null;
+  useEffect(() => (signedIn ? listenToLiveEvents(client, setConnected) : undefined), [client, signedIn]);
+  if (!signedIn) return <SignedOut />;
   const Current = SCREEN_COMPONENTS[route.screen];
   return (
     <QueryClientProvider client={client}>

@@ -1,0 +1,41 @@
+// What a browser tab without a session shows (never opened by a login link, or signed out): one
+// clear panel saying how to get in, instead of every card failing with 401 on its own.
+import { defineStrings, setLanguage, useStrings } from '../i18n/i18n';
+
+const ns = defineStrings('signed-out', {
+  en: {
+    app: 'Sanad',
+    title: 'This window is not signed in',
+    body: 'Sanad opens only through a one-time login link. In a terminal on this computer run `sanad login-link` (or restart `sanad serve`, which prints one), then open the link it prints. A link works once, for 10 minutes.',
+    desktop: 'The desktop app signs in by itself.',
+    switchTo: 'العربية',
+    language: 'Language',
+  },
+  ar: {
+    app: 'سند',
+    title: 'هذه النافذة غير مسجّلة الدخول',
+    body: 'لا يُفتح سند إلا برابط دخول لمرة واحدة. شغّل في طرفية على هذا الحاسوب الأمر `sanad login-link` (أو أعد تشغيل `sanad serve` الذي يطبع رابطًا)، ثم افتح الرابط الذي يطبعه. يعمل الرابط مرة واحدة ولمدة 10 دقائق.',
+    desktop: 'تطبيق سطح المكتب يسجّل الدخول بنفسه.',
+    switchTo: 'English',
+    language: 'اللغة',
+  },
+});
+
+export function SignedOut() {
+  const { t, language } = useStrings(ns);
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <span className="brand">{t('app')}</span>
+        <button type="button" className="lang" aria-label={t('language')} data-testid="language-switch" onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}>
+          {t('switchTo')}
+        </button>
+      </header>
+      <main id="main" className="content signed-out" data-testid="signed-out">
+        <h1>{t('title')}</h1>
+        <p>{t('body')}</p>
+        <p className="muted">{t('desktop')}</p>
+      </main>
+    </div>
+  );
+}
