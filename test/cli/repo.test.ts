@@ -2,7 +2,10 @@
 // the vault (never argv, never the table); bad destinations are refused with one line.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runSanad } from '../harness/run-sanad.js';
+import { tempDir } from '../harness/data-dir.js';
 import { getRepository, secretName } from '../../src/backup/repositories.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 
@@ -21,7 +24,15 @@ test('repo add/list/remove with the secret from stdin', async () => {
   assert.equal(t.appliance.ctx.secrets.vault.get(secretName('r2')), secret, 'the running service reads it from the vault');
   assert.equal(getRepository(t.appliance.ctx.writer, 'r2')?.options.access_key_id, 'AKID');
 
-  const rclone = await sanad(['repo', 'add', 'nas', '--type', 'rclone', '--remote', 'backup:نسخ/sanad', ...d]);
+  // An rclone repository names a remote rclone has configured (here in its own rclone.conf).
+  const conf = join(tempDir('sanad-rclone-conf-'), 'rclone.conf');
+  writeFileSync(conf, '[backup]\ntype = local\n');
+  const none = join(tempDir('sanad-rclone-conf-'), 'rclone.conf');
+  writeFileSync(none, '');
+  const unknown = await sanad(['repo', 'add', 'nas', '--type', 'rclone', '--remote', 'backup:نسخ/sanad', '--rclone-config', none, ...d]);
+  assert.equal(unknown.code, 1, 'no such remote in that rclone config');
+  assert.match(unknown.stderr, /no rclone remote named "backup" is configured/);
+  const rclone = await sanad(['repo', 'add', 'nas', '--type', 'rclone', '--remote', 'backup:نسخ/sanad', '--rclone-config', conf, ...d]);
   assert.equal(rclone.code, 0, rclone.stderr);
   const inline = await sanad(['repo', 'add', 'bad', '--type', 'rclone', '--remote', ':s3:bucket', ...d]);
   assert.equal(inline.code, 1);
