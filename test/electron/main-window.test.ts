@@ -88,6 +88,8 @@ test('stand-in Electron: a second instance hands over its argv and quits; closin
   const home = tempDir('sanad-home-');
   const first = launchApp({ home, dataDir });
   await coreOrigin(first);
+  // The window shows on ready-to-show, after its URL is set; a person can only close a shown window.
+  await first.until((st) => st.windows[0]?.visible === true, 'the window shown');
   await first.send({ op: 'close-window' });
   let s = await first.state();
   assert.deepEqual([s.windows[0]?.visible, s.windows[0]?.destroyed], [false, false], 'closed means hidden, not gone');
