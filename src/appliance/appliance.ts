@@ -1,5 +1,6 @@
 // The composition root: one data dir in, a running appliance out. Order matters: the store is
 // migrated and every leftover task is recovered (LMSP §11.3) before the port opens.
+import { DeletionJournal } from '../store/deletion-journal.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { assertDataDirUsable, makeDataDir } from './data-dir.js';
@@ -142,6 +143,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));
     const ctx: ServiceContext = {
       db, writer: db, clock, logger, ledger, hub, runner, models, bootId, disk,
+      deletions: DeletionJournal.of(dataDir),
       creates: new CreateBatcher(ledger),
       dataDir,
       secrets: { store: secretStore, master, vault },

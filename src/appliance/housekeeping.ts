@@ -9,7 +9,7 @@ const HOURLY = 3600_000;
 
 export function sweepOnce(ctx: ServiceContext): { tasks: number; keys: number; codes: number } {
   const now = unixSeconds(ctx.clock);
-  const tasks = sweepTerminalTasks(ctx.writer, now, ctx.settings().retention_days) + sweepUnstoredResponses(ctx.writer, now);
+  const tasks = sweepTerminalTasks(ctx.writer, now, ctx.settings().retention_days, ctx.deletions) + sweepUnstoredResponses(ctx.writer, now, ctx.deletions);
   const keys = sweepIdempotencyKeys(ctx.writer, now);
   const codes = sweepPairingCodes(ctx.writer, now);
   if (tasks + keys + codes > 0) ctx.logger.info('retention sweep', { tasks, keys, codes });

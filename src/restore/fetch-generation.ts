@@ -4,7 +4,8 @@
 // A manifest or key that fails its check stops the restore and waits for every restic to exit,
 // so nothing writes into a target that is being put back.
 import { basename, join } from 'node:path';
-import { describeManifestProblem, ManifestSchema, type Manifest, type ModelManifestItem, type SqliteManifestItem } from '../backup/generation/manifest.js';
+import { describeManifestProblem, ManifestSchema, type JournalManifestItem, type Manifest, type ModelManifestItem, type SqliteManifestItem } from '../backup/generation/manifest.js';
+import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { VAULT_KEY_FILE } from '../backup/generation/vault-key-file.js';
 import type { Restic, ResticRepo } from '../backup/restic/index.js';
 import { CheckFailed, type CheckList } from './checks.js';
@@ -18,6 +19,8 @@ export interface Parts {
   stores: SqliteManifestItem[];
   models: ModelManifestItem[];
   keyItem: { path: string; size: number; sha256: string };
+  /** The deletion journal the generation carries; null in generations made before it existed. */
+  journal: JournalManifestItem | null;
 }
 
 export interface Fetched {
@@ -55,7 +58,11 @@ function partsOf(manifest: Manifest, manifestBytes: number, g: SnapshotGeneratio
     if (basename(s.path) !== s.path || s.path === '..' || s.path === '.') throw new CheckFailed(`The manifest names a database "${s.path}" outside its generation folder.`);
   }
   const models = manifest.items.filter((i): i is ModelManifestItem => i.kind === 'model');
-  return { manifest, manifestBytes, stores, models, keyItem };
+  const journals = manifest.items.filter((i): i is JournalManifestItem => i.kind === 'journal');
+  if (journals.length > 1) throw new CheckFailed(`The manifest lists ${journals.length} deletion journals; a generation has at most one.`);
+  const journal = journals[0] ?? null;
+  if (journal && journal.path !== JOURNAL_FILE) throw new CheckFailed(`The manifest names the deletion journal "${journal.path}", not ${JOURNAL_FILE}.`);
+  return { manifest, manifestBytes, stores, models, keyItem, journal };
 }
 
 function parseManifest(text: string, g: SnapshotGeneration): Parts {
@@ -101,7 +108,7 @@ export async function fetchGeneration(f: FetchInput): Promise<Fetched> {
       if (key.length !== 32) throw new CheckFailed(`${VAULT_KEY_FILE} does not hold a 32-byte key.`);
       return { detail, value: key };
     });
-    const total = parts.manifestBytes + parts.stores.reduce((n, s) => n + s.size, 0) + (f.inPlace ? 0 : parts.models.reduce((n, m) => n + m.size, 0));
+    const total = parts.manifestBytes + (parts.journal?.size ?? 0) + parts.stores.reduce((n, s) => n + s.size, 0) + (f.inPlace ? 0 : parts.models.reduce((n, m) => n + m.size, 0));
     meter.start(total);
     const outcome = await restored;
     await checks.run('snapshot:restored', async () => {

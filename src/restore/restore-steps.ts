@@ -6,16 +6,18 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelManifestItem } from '../backup/generation/manifest.js';
 import { createRestic, type Restic, type ResticRepo } from '../backup/restic/index.js';
+import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import { placeFiles, type Placement } from './assemble.js';
 import { checkRestoredStores } from './check-restored.js';
 import { CheckFailed, type CheckList } from './checks.js';
 import { fetchGeneration, type Parts } from './fetch-generation.js';
 import { openRepository } from './open-repository.js';
+import { reapplyDeletions } from './reapply-deletions.js';
 import type { RestoreRequest } from './restore-request.js';
 import type { RestoreProgress } from './restore-progress.js';
 import type { SnapshotGeneration } from './snapshot-generations.js';
-import { sqliteStrays } from './store-checks.js';
+import { integrityReadOnly, sqliteStrays } from './store-checks.js';
 import type { PreparedTarget } from './target-dir.js';
 import { settleInOrder, verifyFile } from './verify-file.js';
 
@@ -48,7 +50,7 @@ export async function restoreSteps(
   const restic: Restic = createRestic({ binary: req.source.binary, cacheDir: join(target.work, 'cache'), ...(req.logger ? { logger: req.logger } : {}) });
 
   progress({ phase: 'opening' });
-  const { repo, passphrase, g } = await findGeneration(restic, req, checks);
+  const { repo, passphrase, g, newest } = await findGeneration(restic, req, checks);
   state.generation = g.generation;
   state.snapshotId = g.snapshot_id;
   cancelled();
@@ -70,13 +72,30 @@ export async function restoreSteps(
   progress({ phase: 'checking' });
   await checkRestoredStores({ placed, generationPath: g.generation_path, target: target.path, inPlace, vaultKey }, checks);
 
+  const store = placed.stores.find((s) => s.name === 'sanad.db');
+  if (store) {
+    await checks.run('deletions:reapplied', async () => {
+      const r = await reapplyDeletions({
+        restic, repo, chosen: g, newest, liveDataDir: req.liveDataDir, target: target.path, storeFile: store.path,
+        chosenJournal: parts.journal ? join(filesDir, g.generation_path, parts.journal.path) : null,
+        ...(signal ? { signal } : {}),
+      });
+      integrityReadOnly(store.path);
+      const newestSaid = r.fromNewest === null ? 'the newest generation carries none' : `the newest generation's ${r.fromNewest}`;
+      return {
+        detail: `${r.applied.length} deletion(s) applied again (the journal holds ${r.journal}: this data dir's ${r.fromLive}, ${newestSaid}); integrity_check ok afterwards.`,
+        value: undefined,
+      };
+    });
+  }
+
   await checkLayout(target, placed, inPlace, checks);
 
   progress({ phase: 'storing_secrets' });
   await storeSecrets(state, target.path, vaultKey, passphrase, checks);
 }
 
-async function findGeneration(restic: Restic, req: RestoreRequest, checks: CheckList): Promise<{ repo: ResticRepo; passphrase: string; g: SnapshotGeneration }> {
+async function findGeneration(restic: Restic, req: RestoreRequest, checks: CheckList): Promise<{ repo: ResticRepo; passphrase: string; g: SnapshotGeneration; newest: SnapshotGeneration }> {
   return checks.run('snapshot:found', async () => {
     const opened = await openRepository(restic, req.source, req.signal);
     const found = req.generation === undefined ? opened.generations[0] : opened.generations.find((x) => x.generation === req.generation);
@@ -89,7 +108,7 @@ async function findGeneration(restic: Restic, req: RestoreRequest, checks: Check
     const which = req.generation === undefined ? `the newest data of ${n} generation${n === 1 ? '' : 's'}` : 'as asked';
     return {
       detail: `generation ${found.generation} (${which}): snapshot ${found.snapshot_id.slice(0, 8)} taken ${found.time} on ${found.host}, repository "${req.source.repoName}".`,
-      value: { repo: opened.repo, passphrase: opened.passphrase, g: found },
+      value: { repo: opened.repo, passphrase: opened.passphrase, g: found, newest: opened.generations[0] ?? found },
     };
   });
 }
@@ -98,6 +117,7 @@ async function verifyItems(parts: Parts, filesDir: string, generationPath: strin
   const items: Array<{ name: string; verify: () => Promise<string> }> = [
     ...parts.stores.map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item) })),
     ...parts.models.map((item) => ({ name: `item:${item.path}`, verify: () => verifyModel(item, filesDir, inPlace) })),
+    ...(parts.journal ? [parts.journal].map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item) })) : []),
   ];
   // Hashing is the long part of verifying: two files at a time, reported in manifest order.
   const verdicts = await settleInOrder(items.map((i) => i.verify), 2);
@@ -115,7 +135,8 @@ async function verifyItems(parts: Parts, filesDir: string, generationPath: strin
 async function checkLayout(target: PreparedTarget, placed: Placement, inPlace: boolean, checks: CheckList): Promise<void> {
   await checks.run('target:layout', async () => {
     await rm(target.work, { recursive: true, force: true });
-    const expected = new Set([...placed.stores.map((s) => s.name), ...(!inPlace && placed.models.length > 0 ? ['models'] : [])]);
+    const journal = placed.stores.some((s) => s.name === 'sanad.db') ? [JOURNAL_FILE] : [];
+    const expected = new Set([...placed.stores.map((s) => s.name), ...journal, ...(!inPlace && placed.models.length > 0 ? ['models'] : [])]);
     const entries = await readdir(target.path);
     const strays = await sqliteStrays(target.path);
     if (strays.length > 0) throw new CheckFailed(`SQLite side files were left in ${target.path}: ${strays.join(', ')}.`);

@@ -11,6 +11,7 @@ import type { Logger } from '../log/logger.js';
 import type { MasterSecrets } from '../secrets/master-secrets.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { Vault } from '../secrets/vault.js';
+import type { DeletionJournal } from '../store/deletion-journal.js';
 import type { DiskState } from '../store/disk-state.js';
 import type { ReadableDB, WritableDB } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
@@ -36,6 +37,8 @@ export interface ServiceContext {
   dataDir: string;
   /** The data dir's disk: full or not (writes answer 507 while it is), free space, its alerts. */
   disk: DiskState;
+  /** Every response deleted on purpose, by id (store/deletion-journal.ts); restores apply it again. */
+  deletions: DeletionJournal;
   secrets: ServiceSecrets;
   /** The one owner of long-running work (jobs/jobs.ts); backups, drills and restores are its jobs. */
   jobs: Jobs;

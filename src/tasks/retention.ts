@@ -1,25 +1,38 @@
 // The retention sweep (LMSP §11.2): terminal tasks older than the retention period go, with their
 // events and responses. Unfinished tasks are never touched, whatever their age. Deletes run in
-// small batches so no transaction holds the write lock for long.
+// small batches so no transaction holds the write lock for long. Every response that goes is
+// written to the deletion journal first (store/deletion-journal.ts), inside the delete's
+// transaction, so a restored older store can have it removed again.
+import type { Deletion } from '../store/deletion-journal.js';
 import type { Db } from '../store/open.js';
+
+/** Where deletions are journalled (the data dir's DeletionJournal). */
+export interface DeletionRecorder {
+  record(entries: readonly Deletion[]): void;
+}
+
+const TERMINAL = "('completed','failed','cancelled')";
 
 const BATCH = 500;
 
-export function sweepTerminalTasks(db: Db, nowS: number, retentionDays: number): number {
+export function sweepTerminalTasks(db: Db, nowS: number, retentionDays: number, journal: DeletionRecorder): number {
   const cutoff = nowS - retentionDays * 86_400;
   const pick = db.prepare<[number, number], { response_id: string }>(
     `SELECT response_id FROM tasks
-     WHERE status IN ('completed','failed','cancelled') AND updated_at < ? LIMIT ?`,
+     WHERE status IN ${TERMINAL} AND updated_at < ? LIMIT ?`,
   );
   const del = db.prepare(
     `DELETE FROM responses WHERE id = ? AND EXISTS (
-       SELECT 1 FROM tasks WHERE response_id = responses.id AND status IN ('completed','failed','cancelled'))`,
+       SELECT 1 FROM tasks WHERE response_id = responses.id AND status IN ${TERMINAL})`,
   );
   let removed = 0;
   for (;;) {
     const batch = pick.all(cutoff, BATCH);
     if (batch.length === 0) return removed;
-    removed += db.transaction(() => batch.reduce((n, r) => n + del.run(r.response_id).changes, 0))();
+    removed += db.transaction(() => {
+      journal.record(batch.map((r) => ({ kind: 'response', id: r.response_id, at: nowS, why: 'retention' })));
+      return batch.reduce((n, r) => n + del.run(r.response_id).changes, 0);
+    })();
     if (batch.length < BATCH) return removed;
   }
 }
@@ -29,13 +42,16 @@ export function sweepTerminalTasks(db: Db, nowS: number, retentionDays: number):
  * process died before that (and which recovery then finished) has no one left to answer: it goes
  * once it has been terminal for `graceS` seconds.
  */
-export function sweepUnstoredResponses(db: Db, nowS: number, graceS = 300): number {
-  return db
-    .prepare(
-      `DELETE FROM responses WHERE store = 0 AND id IN (
-         SELECT response_id FROM tasks WHERE status IN ('completed','failed','cancelled') AND updated_at < ?)`,
-    )
-    .run(nowS - graceS).changes;
+export function sweepUnstoredResponses(db: Db, nowS: number, journal: DeletionRecorder, graceS = 300): number {
+  return db.transaction(() => {
+    const ids = db.prepare<[number], { id: string }>(
+      `SELECT id FROM responses WHERE store = 0 AND id IN (
+         SELECT response_id FROM tasks WHERE status IN ${TERMINAL} AND updated_at < ?)`,
+    ).all(nowS - graceS);
+    journal.record(ids.map((r) => ({ kind: 'response', id: r.id, at: nowS, why: 'unstored' })));
+    const del = db.prepare('DELETE FROM responses WHERE id = ?');
+    return ids.reduce((n, r) => n + del.run(r.id).changes, 0);
+  })();
 }
 
 export function sweepIdempotencyKeys(db: Db, nowS: number): number {
@@ -45,12 +61,37 @@ export function sweepIdempotencyKeys(db: Db, nowS: number): number {
 export type DeleteOutcome = 'deleted' | 'not_terminal' | 'not_found';
 
 /** Deletes one response with its task and events, only if the task is terminal. */
-export function deleteTerminalResponse(db: Db, responseId: string): DeleteOutcome {
+export function deleteTerminalResponse(db: Db, responseId: string, journal: DeletionRecorder, nowS: number, why: Deletion['why'] = 'deleted'): DeleteOutcome {
   return db.transaction((): DeleteOutcome => {
     const task = db.prepare<[string], { status: string }>('SELECT status FROM tasks WHERE response_id = ?').get(responseId);
     if (!task) return 'not_found';
     if (!['completed', 'failed', 'cancelled'].includes(task.status)) return 'not_terminal';
+    journal.record([{ kind: 'response', id: responseId, at: nowS, why }]);
     db.prepare('DELETE FROM responses WHERE id = ?').run(responseId);
     return 'deleted';
+  })();
+}
+
+/**
+ * Applies a deletion journal to a store (a restored one, before anything opens it): every
+ * journalled response still there goes with its task and events, whatever its status (a restored
+ * store's tasks are not running). Returns the ids removed. One transaction.
+ */
+export function applyDeletions(db: Db, deletions: readonly Deletion[]): string[] {
+  const has = db.prepare<[string], { id: string }>('SELECT id FROM responses WHERE id = ?');
+  const delEvents = db.prepare('DELETE FROM task_events WHERE task_id IN (SELECT id FROM tasks WHERE response_id = ?)');
+  const delTask = db.prepare('DELETE FROM tasks WHERE response_id = ?');
+  const delResponse = db.prepare('DELETE FROM responses WHERE id = ?');
+  return db.transaction(() => {
+    const removed: string[] = [];
+    for (const d of deletions) {
+      if (d.kind !== 'response' || !has.get(d.id)) continue;
+      // Explicit, not through ON DELETE CASCADE: the connection may not have foreign keys on.
+      delEvents.run(d.id);
+      delTask.run(d.id);
+      delResponse.run(d.id);
+      removed.push(d.id);
+    }
+    return removed;
   })();
 }

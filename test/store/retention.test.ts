@@ -8,6 +8,17 @@ import { EventHub } from '../../src/tasks/event-hub.js';
 import { TaskLedger } from '../../src/tasks/ledger.js';
 import { deleteTerminalResponse, sweepIdempotencyKeys, sweepTerminalTasks, sweepUnstoredResponses } from '../../src/tasks/retention.js';
 import type { TaskRow, TaskStatus } from '../../src/tasks/types.js';
+import type { Deletion } from '../../src/store/deletion-journal.js';
+
+/** A journal kept in memory: what the sweeps wrote to it. */
+class Journal {
+  entries: Deletion[] = [];
+  record(e: readonly Deletion[]): void {
+    this.entries.push(...e);
+  }
+}
+
+const journal = new Journal();
 
 const DAY_MS = 86_400_000;
 
@@ -75,17 +86,20 @@ test('the sweep removes only terminal tasks older than the period, with their ev
   s.clock.advance(2 * DAY_MS);
   const eventsBefore = [...oldUnfinished, lateFinisher, recent].map((x) => has(s.db, x).events);
 
-  const removed = sweepTerminalTasks(s.db, unixSeconds(s.clock), 30);
+  const removed = sweepTerminalTasks(s.db, unixSeconds(s.clock), 30, journal);
 
   assert.equal(removed, 3);
+  const swept = journal.entries.filter((e) => e.why === 'retention').map((e) => e.id);
+  for (const x of oldTerminal) assert.ok(swept.includes(x.response_id), `${x.status} journalled as retention`);
+  for (const x of [...oldUnfinished, lateFinisher, recent]) assert.ok(!swept.includes(x.response_id), 'a kept one is not journalled');
   for (const x of oldTerminal) assert.deepEqual(has(s.db, x), { task: false, response: false, events: 0 }, `${x.status} swept`);
   [...oldUnfinished, lateFinisher, recent].forEach((x, i) => {
     assert.deepEqual(has(s.db, x), { task: true, response: true, events: eventsBefore[i] }, `${x.status} ${x.id} kept whole`);
   });
-  assert.equal(sweepTerminalTasks(s.db, unixSeconds(s.clock), 30), 0, 'a second sweep finds nothing');
+  assert.equal(sweepTerminalTasks(s.db, unixSeconds(s.clock), 30, journal), 0, 'a second sweep finds nothing');
   // Even a retention of one day leaves every unfinished task alone.
   s.clock.advance(3650 * DAY_MS);
-  assert.equal(sweepTerminalTasks(s.db, unixSeconds(s.clock), 1), 2);
+  assert.equal(sweepTerminalTasks(s.db, unixSeconds(s.clock), 1, journal), 2);
   for (const x of oldUnfinished) assert.equal(has(s.db, x).task, true, `${x.status} never swept`);
 });
 
@@ -96,7 +110,7 @@ test('the period is measured exactly: a task one second past it goes, one at it 
   s.clock.advance(1000);
   const second = taskIn(s.ledger, 'cancelled');
   const now = unixSeconds(s.clock) + 7 * 86_400; // `second` is exactly 7 days old, `first` a second more
-  assert.equal(sweepTerminalTasks(s.db, now, 7), 1);
+  assert.equal(sweepTerminalTasks(s.db, now, 7, journal), 1);
   assert.equal(has(s.db, first).task, false);
   assert.equal(has(s.db, second).task, true);
 });
@@ -107,7 +121,7 @@ test('the sweep works through more terminal tasks than one batch, and no unfinis
   const terminal = Array.from({ length: 1_050 }, (_, i) => taskIn(s.ledger, i % 2 ? 'cancelled' : 'failed'));
   const waiting = Array.from({ length: 3 }, () => taskIn(s.ledger, 'queued'));
   s.clock.advance(40 * DAY_MS);
-  assert.equal(sweepTerminalTasks(s.db, unixSeconds(s.clock), 30), terminal.length);
+  assert.equal(sweepTerminalTasks(s.db, unixSeconds(s.clock), 30, journal), terminal.length);
   assert.equal(s.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM tasks').get()?.n, waiting.length);
   assert.equal(s.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM responses').get()?.n, waiting.length);
   const leftEvents = s.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM task_events').get()?.n;
@@ -132,11 +146,12 @@ test('deleting one response refuses unfinished tasks and removes a terminal one 
   t.after(() => s.close());
   const running = taskIn(s.ledger, 'running');
   const done = taskIn(s.ledger, 'completed');
-  assert.equal(deleteTerminalResponse(s.db, running.response_id), 'not_terminal');
+  assert.equal(deleteTerminalResponse(s.db, running.response_id, journal, 1), 'not_terminal');
   assert.deepEqual(has(s.db, running).task, true);
-  assert.equal(deleteTerminalResponse(s.db, done.response_id), 'deleted');
+  assert.equal(deleteTerminalResponse(s.db, done.response_id, journal, 1), 'deleted');
   assert.deepEqual(has(s.db, done), { task: false, response: false, events: 0 });
-  assert.equal(deleteTerminalResponse(s.db, done.response_id), 'not_found');
+  assert.equal(deleteTerminalResponse(s.db, done.response_id, journal, 1), 'not_found');
+  assert.deepEqual(journal.entries.filter((e) => e.id === done.response_id || e.id === running.response_id), [{ kind: 'response', id: done.response_id, at: 1, why: 'deleted' }], 'the deleted one is journalled once, the refused one not');
 });
 
 test('store: false responses left terminal by a crash are swept after a grace period, stored ones are not', () => {
@@ -158,8 +173,8 @@ test('store: false responses left terminal by a crash are swept after a grace pe
     make(false);
     const stored = make(true);
     const now = unixSeconds(clock);
-    assert.equal(sweepUnstoredResponses(db, now, 300), 0, 'nothing goes within the grace period');
-    assert.equal(sweepUnstoredResponses(db, now + 301, 300), 1);
+    assert.equal(sweepUnstoredResponses(db, now, journal, 300), 0, 'nothing goes within the grace period');
+    assert.equal(sweepUnstoredResponses(db, now + 301, journal, 300), 1);
     assert.deepEqual(db.prepare<[], { id: string }>('SELECT id FROM responses').all().map((r) => r.id), [stored]);
     assert.equal(db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM tasks').get()?.n, 1, 'its task and events went with it');
   } finally {

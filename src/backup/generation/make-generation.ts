@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unixSeconds, type Clock } from '../../clock.js';
 import { sha256File } from '../../engine/hash-file.js';
+import { DeletionJournal, JOURNAL_FILE, parseJournal } from '../../store/deletion-journal.js';
 import { STORE_FILE, type Db } from '../../store/open.js';
 import { fsyncPath, writeNewFileDurable } from './durable.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, type Manifest, type ManifestItem } from './manifest.js';
@@ -94,6 +95,11 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
 
     report({ step: 'vault_key' });
     const keyPath = await writeVaultKey(partial, vaultKey);
+    // After the store copy: a deletion journalled meanwhile is in the copy of the journal too, so
+    // the journal always covers the store it travels with.
+    const journalBytes = DeletionJournal.of(options.dataDir).bytes() ?? Buffer.alloc(0);
+    const journalCopy = join(partial, JOURNAL_FILE);
+    await writeNewFileDurable(journalCopy, journalBytes, 0o600);
 
     report({ step: 'models' });
     const models = await modelItems(db, (modelId) => report({ step: 'rehashing_model', modelId }));
@@ -101,9 +107,11 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
     report({ step: 'hashing' });
     const store = await sha256File(storeCopy);
     const key = await sha256File(keyPath);
+    const journal = await sha256File(journalCopy);
     const items: ManifestItem[] = [
       { kind: 'sqlite', path: STORE_FILE, size: store.bytes, sha256: store.sha256, tables },
       { kind: 'vault_key', path: VAULT_KEY_FILE, size: key.bytes, sha256: key.sha256 },
+      { kind: 'journal', path: JOURNAL_FILE, size: journal.bytes, sha256: journal.sha256, entries: parseJournal(journalBytes.toString('utf8')).length },
       ...models.items,
     ];
     const manifest: Manifest = {

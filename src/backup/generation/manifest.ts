@@ -35,7 +35,16 @@ const ModelItem = z.object({
   model_id: z.string().min(1),
 });
 
-export const ManifestItemSchema = z.discriminatedUnion('kind', [SqliteItem, VaultKeyItem, ModelItem]);
+/** The deletion journal as it was when the generation was made (store/deletion-journal.ts). */
+const JournalItem = z.object({
+  kind: z.literal('journal'),
+  path: z.string().min(1),
+  size,
+  sha256,
+  entries: z.number().int().nonnegative(),
+});
+
+export const ManifestItemSchema = z.discriminatedUnion('kind', [SqliteItem, VaultKeyItem, ModelItem, JournalItem]);
 
 // Unknown keys are dropped, not refused: a newer writer may add fields without breaking this reader;
 // anything incompatible bumps format_version instead.
@@ -52,6 +61,7 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 export type ManifestItem = z.infer<typeof ManifestItemSchema>;
 export type SqliteManifestItem = z.infer<typeof SqliteItem>;
 export type ModelManifestItem = z.infer<typeof ModelItem>;
+export type JournalManifestItem = z.infer<typeof JournalItem>;
 
 /** One line naming what is wrong, for an error message (zod's own text is a JSON dump). */
 export function describeManifestProblem(error: z.ZodError): string {

@@ -1,5 +1,6 @@
 // POST/GET/DELETE /v1/responses and cancel: the Responses-API surface over LMSP tasks.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { unixSeconds } from '../../clock.js';
 import { cancelTask } from '../../tasks/cancel.js';
 import { emittedText, getResponseRow, getTask } from '../../tasks/queries.js';
 import { deleteTerminalResponse } from '../../tasks/retention.js';
@@ -111,7 +112,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     req.raw.once('close', onGone);
     reply.raw.once('close', onGone);
     const finished = await waiter.done;
-    if (!parsed.store) deleteTerminalResponse(ctx.writer, response.id);
+    if (!parsed.store) deleteTerminalResponse(ctx.writer, response.id, ctx.deletions, unixSeconds(ctx.clock), 'unstored');
     return reply.code(200).send(finished);
   });
 
@@ -144,7 +145,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const principal = principalOf(req);
     const { task } = readableResponse(ctx, principal, id);
     if (!canDelete(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'Only the client that created this response (or admin) may delete it.');
-    const outcome = deleteTerminalResponse(ctx.writer, id);
+    const outcome = deleteTerminalResponse(ctx.writer, id, ctx.deletions, unixSeconds(ctx.clock));
     if (outcome === 'not_terminal') {
       throw new ApiError(409, 'conflict_error', 'response_not_terminal', 'This response is still being generated; cancel it first, then delete it.');
     }
