@@ -26,6 +26,7 @@ export const LAYERS = [
   ['src/backup'],
   ['src/restore'],
   ['src/drill'],
+  ['src/history'],
   ['src/doctor'],
   ['src/jobs'],
   ['src/service'],

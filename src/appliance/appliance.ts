@@ -1,5 +1,8 @@
 // The composition root: one data dir in, a running appliance out. Order matters: the store is
 // migrated and every leftover task is recovered (LMSP §11.3) before the port opens.
+import { removeLeftoverHistoryScratch } from '../history/generation-copy.js';
+import { GenerationViews } from '../jobs/generations.js';
+import { repositorySourceFor } from '../restore/restore-source.js';
 import { DeletionJournal } from '../store/deletion-journal.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -126,6 +129,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     // restic's password files from a run that was killed (SIGKILL, power cut): nothing else runs yet.
     clearSecretFiles(join(dataDir, 'backups', 'cache'));
     const leftovers = await settleLeftovers({ db, dataDir, clock, logger, secretsFor: (dir) => secretStore.forDataDir?.(dir) ?? null });
+    // Scratch copies of generations a killed process was looking inside (history/): nothing reads them yet.
+    await removeLeftoverHistoryScratch(dataDir);
 
     let settings = readSettings(db);
     const engine = options.engine ? options.engine(settings) : new LlamaEngine(engineOptions(settings));
@@ -151,6 +156,10 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       backups: new BackupJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents, liveAlerts: () => [...disk.alerts(), ...secretsFileAlerts(opened, startedAt)] }),
       drills: new DrillJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents }),
       restores: new RestoreJobs({ db, clock, jobs, events: adminEvents }),
+      generations: new GenerationViews({
+        dataDir, jobs, events: adminEvents, clock, logger,
+        source: (repo) => repositorySourceFor({ db, dataDir, repoName: repo, vault, secretsDescription: secretStore.description, knownPassphrase: master.resticPassphrase }),
+      }),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
       login: new LoginCodes(options.loginCode, clock),
@@ -177,6 +186,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     jobs.startSchedules();
     // Before the server and the store close: every job this appliance started is aborted and
     // waited for (restic removes its lock, a restore puts its target back).
+    // After the jobs (a read in flight is aborted there): every opened generation copy removed.
+    cleanups.unshift(() => ctx.generations.stop());
     cleanups.unshift(() => jobs.stop(jobsWaitMs));
     cleanups.unshift(startHousekeeping(ctx));
     writeServiceFile(dataDir, { pid: process.pid, port, url });

@@ -18,6 +18,7 @@ import { passphraseCommand } from './commands/passphrase.js';
 import { recoveryKitCommand } from './commands/recovery-kit.js';
 import { repoCommand } from './commands/repo.js';
 import { restoreCommand } from './commands/restore.js';
+import { generationsCommand } from './commands/generations.js';
 import { tokenCommand } from './commands/token.js';
 import { createIo } from './io.js';
 
@@ -43,6 +44,11 @@ Commands:
   restore --list [--repo NAME]              restorable generations, newest data first
   restore --target DIR [--generation E] [--repo NAME] [--models-in-place] [--passphrase-stdin]
                                             restore into an empty or absent DIR and verify it (exit 1: failed or refused)
+  restore --generation E --response ID [--response ID …] [--undelete] [--repo NAME]
+                                            bring those responses (task and events) back into the live data, never overwriting
+  generations show E [--repo NAME] [--search TEXT] [--after ID] [--limit N]
+                                            what generation E holds and its responses, without restoring
+  generations diff E [E2] [--repo NAME]     what changed from E to E2 (default: the live data)
   doctor                                    check this machine and data dir, one line each with the fix (exit 1: something failed)
   secrets move-to-keychain                  move the secrets from the secrets file into the OS keychain, verified
 
@@ -54,7 +60,7 @@ Options for every command:
                    (default: $SANAD_SECRETS_FILE, else the OS keychain)
 Scopes: models:read, responses:write, tasks:read, tasks:write, admin`;
 
-const COMMANDS = ['serve', 'login-link', 'token', 'models', 'backup', 'drill', 'repo', 'recovery-kit', 'passphrase', 'restore', 'doctor', 'secrets', 'help'];
+const COMMANDS = ['serve', 'login-link', 'token', 'models', 'backup', 'drill', 'repo', 'recovery-kit', 'passphrase', 'restore', 'generations', 'doctor', 'secrets', 'help'];
 
 /** The command a typo most likely meant (at most two edits away), for the error it gets. */
 function nearest(word: string, words: readonly string[]): string | null {
@@ -135,6 +141,8 @@ export async function main(argv: string[]): Promise<number> {
         return await passphraseCommand(args, dataDir, io, secretsFile);
       case 'restore':
         return await restoreCommand(args, dataDir, io, secretsFile);
+      case 'generations':
+        return await generationsCommand(args, dataDir, io, secretsFile);
       case 'doctor':
         return await doctorCommand(args, dataDir, io, secretsFile);
       case 'secrets':

@@ -8,6 +8,10 @@ export type AdminEventType =
   | 'drill.finished'
   | 'restore.progress'
   | 'restore.finished'
+  // A generation's store being read out of its repository to look inside it (history/).
+  | 'generation.progress'
+  // Responses were brought back from a generation into the live data.
+  | 'history.changed'
   | 'passphrase.rotated'
   | 'vault.rotated'
   | 'alerts.changed'

@@ -2,6 +2,8 @@
 // queue one more after it), maintenance when due as its own job right after, and the status the GUI
 // and the tray read. The work itself is backup/run-backup.ts and backup/maintenance.ts; nothing here
 // holds a run's state: the job does.
+import { DeletionJournal } from '../store/deletion-journal.js';
+import { compactJournal } from './journal-retention.js';
 import { unixSeconds } from '../clock.js';
 import type { Db } from '../store/open.js';
 import { openAlerts, type Alert } from '../backup/alerts.js';
@@ -132,6 +134,11 @@ export class BackupJobs {
           if (control.signal.aborted) return;
           await runMaintenance(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase), { db, clock, logger, signal: control.signal });
         }
+        // forget --prune may have removed the oldest generations: older deletions can go now.
+        await compactJournal({
+          restic: deps.restic, repositories: listRepositories(db), resticRepo: (r) => toResticRepo(r, deps.vault, deps.passphrase),
+          journal: DeletionJournal.of(dataDir), live: db, logger, signal: control.signal,
+        });
       }, signal ? { signal } : {});
     } catch (error) {
       // Sanad is stopping: the maintenance is due again after the next backup.

@@ -7,8 +7,11 @@
 // passphrase rotation all write the repositories' keys or packs; a drill or restore reading a
 // repository that a backup or prune is changing would prove nothing or fail half-way; the vault key
 // rotation rewrites the vault a backup copies. Offsite copies are a step of the backup job (they run
-// under its lock), not a job of their own.
-export const JOB_KINDS = ['backup', 'maintenance', 'drill', 'restore', 'passphrase-rotation', 'vault-rotation'] as const;
+// under its lock), not a job of their own. `inspect` reads one generation's store out of a
+// repository to look inside it (history/): beside anything that only adds to or reads the
+// repository, but not while maintenance prunes the packs it reads or a rotation changes the keys;
+// one at a time (generations.ts queues the next; it usually finds the first's copy in the cache).
+export const JOB_KINDS = ['backup', 'maintenance', 'drill', 'restore', 'passphrase-rotation', 'vault-rotation', 'inspect'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export type Overlap = 'together' | 'wait' | 'refuse';
 
@@ -17,13 +20,14 @@ const W = 'wait';
 const R = 'refuse';
 
 export const OVERLAP: { readonly [K in JobKind]: { readonly [R in JobKind]: Overlap } } = {
-  //                     backup  maintenance  drill  restore  passphrase-rotation  vault-rotation
-  'backup':              { backup: R, maintenance: W, drill: T, restore: W, 'passphrase-rotation': W, 'vault-rotation': W },
-  'maintenance':         { backup: W, maintenance: R, drill: W, restore: W, 'passphrase-rotation': W, 'vault-rotation': T },
-  'drill':               { backup: W, maintenance: W, drill: R, restore: T, 'passphrase-rotation': W, 'vault-rotation': T },
-  'restore':             { backup: W, maintenance: W, drill: T, restore: R, 'passphrase-rotation': W, 'vault-rotation': T },
-  'passphrase-rotation': { backup: R, maintenance: R, drill: W, restore: W, 'passphrase-rotation': R, 'vault-rotation': W },
-  'vault-rotation':      { backup: W, maintenance: T, drill: T, restore: T, 'passphrase-rotation': W, 'vault-rotation': R },
+  //                     backup  maintenance  drill  restore  passphrase-rotation  vault-rotation  inspect
+  'backup':              { backup: R, maintenance: W, drill: T, restore: W, 'passphrase-rotation': W, 'vault-rotation': W, inspect: T },
+  'maintenance':         { backup: W, maintenance: R, drill: W, restore: W, 'passphrase-rotation': W, 'vault-rotation': T, inspect: W },
+  'drill':               { backup: W, maintenance: W, drill: R, restore: T, 'passphrase-rotation': W, 'vault-rotation': T, inspect: T },
+  'restore':             { backup: W, maintenance: W, drill: T, restore: R, 'passphrase-rotation': W, 'vault-rotation': T, inspect: T },
+  'passphrase-rotation': { backup: R, maintenance: R, drill: W, restore: W, 'passphrase-rotation': R, 'vault-rotation': W, inspect: W },
+  'vault-rotation':      { backup: W, maintenance: T, drill: T, restore: T, 'passphrase-rotation': W, 'vault-rotation': R, inspect: T },
+  'inspect':             { backup: T, maintenance: W, drill: T, restore: T, 'passphrase-rotation': W, 'vault-rotation': T, inspect: R },
 };
 
 export function overlap(wanted: JobKind, other: JobKind): Overlap {

@@ -65,7 +65,7 @@ function partsOf(manifest: Manifest, manifestBytes: number, g: SnapshotGeneratio
   return { manifest, manifestBytes, stores, models, keyItem, journal };
 }
 
-function parseManifest(text: string, g: SnapshotGeneration): Parts {
+export function parseManifest(text: string, g: SnapshotGeneration): Parts {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -2,6 +2,7 @@
 import type { AdminEvents } from '../jobs/admin-events.js';
 import type { BackupJobs } from '../jobs/backups.js';
 import type { DrillJobs } from '../jobs/drills.js';
+import type { GenerationViews } from '../jobs/generations.js';
 import type { Jobs } from '../jobs/jobs.js';
 import type { RestoreJobs } from '../jobs/restores.js';
 import type { SwitchDataDir } from './switch-request.js';
@@ -45,6 +46,8 @@ export interface ServiceContext {
   backups: BackupJobs;
   drills: DrillJobs;
   restores: RestoreJobs;
+  /** Generations opened to look inside (history/), cached for a while. */
+  generations: GenerationViews;
   clock: Clock;
   logger: Logger;
   ledger: TaskLedger;

@@ -19,6 +19,7 @@ import { PAIRING_WINDOW_MS, registerPairRoutes } from './routes/pair.js';
 import { registerPassphraseRoutes } from './routes/passphrase.js';
 import { registerResponseRoutes } from './routes/responses.js';
 import { registerRestoreRoutes } from './routes/restore.js';
+import { registerGenerationRoutes } from './routes/generations.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 
@@ -101,6 +102,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerPassphraseRoutes(app, kit);
   registerAdminEventRoutes(app, kit);
   registerRestoreRoutes(app, kit);
+  registerGenerationRoutes(app, kit);
   registerDrillRoutes(app, kit);
   registerMaintenanceRoutes(app, kit);
   registerDiagnosticsRoutes(app, kit);

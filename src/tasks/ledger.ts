@@ -13,7 +13,7 @@ import type { Db } from '../store/open.js';
 import type { EventHub } from './event-hub.js';
 import { emittedText, getResponseRow, getTask } from './queries.js';
 import { buildResponseObject } from './response-object.js';
-import type { EventType, OnRestart, ResponseRequest, ResponseRow, TaskError, TaskEvent, TaskRow, TaskStatus } from './types.js';
+import { isTaskStatus, isTerminal, type EventType, type OnRestart, type ResponseRequest, type ResponseRow, type TaskError, type TaskEvent, type TaskRow, type TaskStatus } from './types.js';
 
 export interface EventSpec {
   type: EventType;
@@ -299,5 +299,38 @@ export class TaskLedger {
     const row = getResponseRow(this.db, task.response_id);
     if (!row) throw new Error(`Response ${task.response_id} of task ${task.id} is missing.`);
     return buildResponseObject(row, task, row.output_text ?? emittedText(this.db, task.id));
+  }
+}
+
+/** One finished response as another store holds it: its row, its task's row, every event's row. */
+export interface FinishedTaskRows {
+  response: Record<string, unknown>;
+  task: Record<string, unknown>;
+  events: Array<Record<string, unknown>>;
+}
+
+function insertRow(db: Db, table: 'responses' | 'tasks' | 'task_events', row: Record<string, unknown>, columns: readonly string[]): void {
+  const names = columns.filter((c) => Object.hasOwn(row, c));
+  db.prepare(`INSERT INTO ${table} (${names.map((c) => `"${c}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...names.map((c) => row[c]));
+}
+
+/** The live table's own columns: only those are copied (a forged store cannot name others). */
+function columnsOf(db: Db, table: 'responses' | 'tasks' | 'task_events'): string[] {
+  return db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
+}
+
+/**
+ * Adds finished tasks copied whole from another store (a generation: history/bring-back.ts), with
+ * their own ids and their gap-free sequence numbers as they were. Runs inside the caller's
+ * transaction; a task that is not terminal is refused (nothing would ever run or end it here).
+ */
+export function adoptFinishedTasks(db: Db, rows: readonly FinishedTaskRows[]): void {
+  const columns = { responses: columnsOf(db, 'responses'), tasks: columnsOf(db, 'tasks'), task_events: columnsOf(db, 'task_events') };
+  for (const r of rows) {
+    const status = r.task.status;
+    if (typeof status !== 'string' || !isTaskStatus(status) || !isTerminal(status)) throw new Error(`Task ${String(r.task.id)} is not finished; only finished tasks can be brought back.`);
+    insertRow(db, 'responses', r.response, columns.responses);
+    insertRow(db, 'tasks', r.task, columns.tasks);
+    for (const e of r.events) insertRow(db, 'task_events', e, columns.task_events);
   }
 }

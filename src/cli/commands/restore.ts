@@ -19,6 +19,7 @@ import { isStoreDamage, StoreDamagedError } from '../../store/store-check.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { readSecretFromStdin } from '../read-secret.js';
+import { bringBackCommand } from './bring-back.js';
 
 const OPTIONS = {
   list: { type: 'boolean' },
@@ -27,14 +28,23 @@ const OPTIONS = {
   repo: { type: 'string' },
   'passphrase-stdin': { type: 'boolean' },
   'models-in-place': { type: 'boolean' },
+  response: { type: 'string', multiple: true },
+  undelete: { type: 'boolean' },
 } as const;
 
-function parse(args: string[]): { list: boolean; target?: string; generation?: number; repo: string; stdin: boolean; inPlace: boolean } {
+function parse(args: string[]): { list: boolean; target?: string; generation?: number; repo: string; stdin: boolean; inPlace: boolean; responses: string[]; undelete: boolean } {
   const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+  const responses = values.response ?? [];
+  if (responses.length > 0) {
+    if (values.list || values.target !== undefined || values['models-in-place']) throw usageError('--response brings responses back into the live data; it does not go with --list, --target or --models-in-place.');
+    if (values.generation === undefined) throw usageError('Say which generation to bring them back from: --generation E (see `sanad restore --list`).');
+    if (responses.some((r) => !/^[A-Za-z0-9_-]{1,200}$/.test(r))) throw usageError('--response takes a response id (resp_…), as `sanad generations show E` lists them.');
+  } else if (values.undelete) throw usageError('--undelete goes with --response.');
+  if (responses.length > 0) return { list: false, repo: values.repo ?? 'local', stdin: false, inPlace: false, responses, undelete: values.undelete ?? false, generation: parseGeneration(values.generation) };
   if (values.list && values.target !== undefined) throw usageError('Give either --list or --target DIR, not both.');
   if (!values.list && values.target === undefined) throw usageError('Say what to do: `sanad restore --list` or `sanad restore --target DIR`.');
   if (values.target === '') throw usageError('--target needs a folder.');
-  if (values.generation !== undefined && !/^[1-9][0-9]*$/.test(values.generation)) throw usageError(`--generation takes a generation number (see \`sanad restore --list\`), not "${values.generation}".`);
+  if (values.generation !== undefined) parseGeneration(values.generation);
   if (values.list && (values.generation !== undefined || values['models-in-place'])) throw usageError('--generation and --models-in-place go with --target.');
   return {
     list: values.list ?? false,
@@ -43,7 +53,14 @@ function parse(args: string[]): { list: boolean; target?: string; generation?: n
     repo: values.repo ?? 'local',
     stdin: values['passphrase-stdin'] ?? false,
     inPlace: values['models-in-place'] ?? false,
+    responses: [],
+    undelete: false,
   };
+}
+
+function parseGeneration(raw: string | undefined): number {
+  if (raw === undefined || !/^[1-9][0-9]*$/.test(raw)) throw usageError(`--generation takes a generation number (see \`sanad restore --list\`), not "${raw ?? ''}".`);
+  return Number(raw);
 }
 
 function cliError(err: unknown): never {
@@ -53,6 +70,7 @@ function cliError(err: unknown): never {
 
 export async function restoreCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
   const opts = parse(args);
+  if (opts.responses.length > 0 && opts.generation !== undefined) return bringBackCommand({ dataDir, io, secretsFile, generation: opts.generation, repo: opts.repo, ids: opts.responses, undelete: opts.undelete });
   const live = await openSecretStore(dataDir, secretsFile);
   if (!existsSync(storePath(dataDir))) {
     throw new CliError(`There is no Sanad data at ${dataDir}. On a new machine: run \`sanad serve\` once, add the repository with \`sanad repo add\`, then restore.`);

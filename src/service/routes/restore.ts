@@ -44,7 +44,7 @@ async function sourceFor(ctx: ServiceContext, repo: string, passphrase: string |
   });
 }
 
-function repositoryError(err: unknown): never {
+export function repositoryError(err: unknown): never {
   if (err instanceof UnknownRepositoryError) throw new ApiError(404, 'not_found_error', 'repository_not_found', err.message, 'repo');
   if (err instanceof PassphraseNeededError || (err instanceof ResticError && err.kind === 'wrong_password')) {
     throw badRequest(err.message, 'passphrase', 'passphrase_refused');

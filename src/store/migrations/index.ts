@@ -6,8 +6,9 @@ import { offsiteCopies } from './0004-offsite-copies.js';
 import { drills } from './0005-drills.js';
 import { taskFilters } from './0006-task-filters.js';
 import { runRecords } from './0007-run-records.js';
+import { bringBacks } from './0008-bring-backs.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks];

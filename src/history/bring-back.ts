@@ -1,0 +1,90 @@
+// Bringing responses back from a generation into the live data: each with its task and every event,
+// merged, never overwriting. One transaction for all of them, recorded in bring_backs. An id the
+// live store has is skipped (`exists`), one the deletion journal holds is skipped (`deleted`)
+// unless the user asks to undelete it, one still being generated when the backup ran is skipped
+// (`unfinished`: nothing here would ever end it). A second run changes nothing.
+//
+// The undelete takes the ids out of the journal after the commit: a crash in between leaves the
+// response back and its id still journalled, so a later restore removes it again (deletions stay
+// deleted is the stronger promise); running the bring-back again with --undelete mends it.
+import type { BringBackEntry, BringBackResult, SkipReason } from '../contract/history.js';
+import type { DeletionJournal } from '../store/deletion-journal.js';
+import type { ReadableDB, WritableDB } from '../store/open.js';
+import { adoptFinishedTasks, type FinishedTaskRows } from '../tasks/ledger.js';
+import { isTaskStatus, isTerminal } from '../tasks/types.js';
+import type { OpenedGeneration } from './generation-copy.js';
+
+export interface BringBackInput {
+  live: WritableDB;
+  journal: DeletionJournal;
+  opened: Pick<OpenedGeneration, 'db' | 'g'>;
+  ids: readonly string[];
+  undelete: boolean;
+  /** Who asked: an admin client's name, or "cli". */
+  by: string;
+  nowS: number;
+}
+
+type Row = Record<string, unknown>;
+
+function rowsOf(db: ReadableDB, id: string): FinishedTaskRows | null {
+  const response = db.prepare<[string], Row>('SELECT * FROM responses WHERE id = ?').get(id);
+  if (!response) return null;
+  const task = db.prepare<[string], Row>('SELECT * FROM tasks WHERE response_id = ?').get(id);
+  if (!task) return null;
+  const events = db.prepare<[unknown], Row>('SELECT * FROM task_events WHERE task_id = ? ORDER BY sequence_number').all(task.id);
+  return { response, task, events };
+}
+
+function finished(rows: FinishedTaskRows): boolean {
+  const s = rows.task.status;
+  return typeof s === 'string' && isTaskStatus(s) && isTerminal(s);
+}
+
+/** A client the live data does not know (a new machine) is not invented: the copy belongs to no client (admin sees it). */
+function withKnownClient(live: WritableDB, rows: FinishedTaskRows): FinishedTaskRows {
+  const known = (id: unknown): boolean => typeof id === 'string' && live.prepare('SELECT 1 FROM clients WHERE id = ?').get(id) !== undefined;
+  const fix = (row: Row): Row => (row.client_id === null || known(row.client_id) ? row : { ...row, client_id: null });
+  return { ...rows, response: fix(rows.response), task: fix(rows.task) };
+}
+
+export function bringBack(input: BringBackInput): BringBackResult {
+  const { live, opened } = input;
+  const deleted = new Set(input.journal.read().map((d) => d.id));
+  const unique = [...new Set(input.ids)];
+  const result = input.live.transaction((): BringBackResult => {
+    const brought: string[] = [];
+    const skipped: Array<{ id: string; reason: SkipReason }> = [];
+    const copies: FinishedTaskRows[] = [];
+    for (const id of unique) {
+      const rows = rowsOf(opened.db, id);
+      let reason: SkipReason | null = null;
+      if (!rows) reason = 'not_in_generation';
+      else if (live.prepare('SELECT 1 FROM responses WHERE id = ?').get(id) !== undefined) reason = 'exists';
+      else if (deleted.has(id) && !input.undelete) reason = 'deleted';
+      else if (!finished(rows)) reason = 'unfinished';
+      if (reason !== null || !rows) {
+        skipped.push({ id, reason: reason ?? 'not_in_generation' });
+        continue;
+      }
+      copies.push(withKnownClient(live, rows));
+      brought.push(id);
+    }
+    adoptFinishedTasks(live, copies);
+    const audit = live.prepare('INSERT INTO bring_backs (response_id, generation, repo, snapshot_id, by_whom, undeleted, at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const id of brought) audit.run(id, opened.g.generation, opened.g.repo, opened.g.snapshot_id, input.by, deleted.has(id) ? 1 : 0, input.nowS);
+    return { generation: opened.g.generation, repo: opened.g.repo, brought_back: brought, skipped };
+  })();
+  const undeleted = new Set(result.brought_back.filter((id) => deleted.has(id)));
+  if (undeleted.size > 0) input.journal.rewrite((d) => !undeleted.has(d.id));
+  return result;
+}
+
+export function listBringBacks(db: ReadableDB, limit = 100): BringBackEntry[] {
+  return db
+    .prepare<[number], { response_id: string; generation: number; repo: string; snapshot_id: string; by_whom: string; undeleted: number; at: number }>(
+      'SELECT response_id, generation, repo, snapshot_id, by_whom, undeleted, at FROM bring_backs ORDER BY id DESC LIMIT ?',
+    )
+    .all(limit)
+    .map((r) => ({ response_id: r.response_id, generation: r.generation, repo: r.repo, snapshot_id: r.snapshot_id, by: r.by_whom, undeleted: r.undeleted === 1, at: r.at }));
+}

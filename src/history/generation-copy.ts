@@ -1,0 +1,161 @@
+// Looking inside a generation without restoring it: its manifest read into memory, its store
+// alone restored by restic (read-only, `--no-lock`: nothing is ever written to the repository)
+// into a private scratch folder (0700) under `<data-dir>/history/`, checked against the manifest,
+// migrated there if an older Sanad made it, and opened with Sanad's own store code with
+// `query_only` on. The caller closes it; closing removes the scratch folder.
+import { mkdir, mkdtemp, readdir, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MANIFEST_FORMAT_VERSION } from '../backup/generation/manifest.js';
+import type { Restic, ResticRepo } from '../backup/restic/index.js';
+import type { InspectProgress } from '../contract/history.js';
+import { removeTree } from '../drill/scratch.js';
+import { CheckFailed } from '../restore/checks.js';
+import { parseManifest, type Parts } from '../restore/fetch-generation.js';
+import { watchRestoredBytes } from '../restore/restore-progress.js';
+import { generationFile, manifestPath, type SnapshotGeneration } from '../restore/snapshot-generations.js';
+import { verifyFile } from '../restore/verify-file.js';
+import { parseJournal, type Deletion } from '../store/deletion-journal.js';
+import { currentVersion, StoreTooNewError } from '../store/migrate.js';
+import { openStore, STORE_FILE, type ReadableDB, type WritableDB } from '../store/open.js';
+import Database from 'better-sqlite3';
+
+export const SCRATCH_PREFIX = 'scratch-';
+
+export function historyDir(dataDir: string): string {
+  return join(dataDir, 'history');
+}
+
+/** Scratch folders left by a process that died; call before any generation is opened. */
+export async function removeLeftoverHistoryScratch(dataDir: string): Promise<number> {
+  const names = await readdir(historyDir(dataDir)).catch(() => []);
+  const doomed = names.filter((n) => n.startsWith(SCRATCH_PREFIX));
+  for (const n of doomed) await removeTree(join(historyDir(dataDir), n));
+  return doomed.length;
+}
+
+export class GenerationTooNewError extends Error {
+  constructor(generation: number, what: string) {
+    super(`Generation ${generation} was made by a newer Sanad (${what}); install that Sanad (or a newer one) to look inside it.`);
+    this.name = 'GenerationTooNewError';
+  }
+}
+
+export class GenerationUnreadableError extends Error {
+  constructor(generation: number, why: string) {
+    super(`Generation ${generation} cannot be read: ${why} Run \`sanad drill --deep\` to check the repository.`);
+    this.name = 'GenerationUnreadableError';
+  }
+}
+
+export interface OpenedGeneration {
+  g: SnapshotGeneration;
+  parts: Parts;
+  db: ReadableDB;
+  /** The store's schema version as backed up. */
+  storeVersion: number;
+  /** The generation's own deletion journal (empty for generations made before it existed). */
+  journal: Deletion[];
+  /** The scratch folder (for tests and the log). */
+  scratch: string;
+  close(): Promise<void>;
+}
+
+async function readManifest(restic: Restic, repo: ResticRepo, g: SnapshotGeneration, signal?: AbortSignal): Promise<Parts> {
+  const text = await restic.dumpText(repo, g.snapshot_id, manifestPath(g), signal ? { signal } : {});
+  let version: unknown;
+  try {
+    const json: unknown = JSON.parse(text);
+    version = typeof json === 'object' && json !== null && 'format_version' in json ? json.format_version : undefined;
+  } catch {
+    version = undefined;
+  }
+  if (typeof version === 'number' && version > MANIFEST_FORMAT_VERSION) throw new GenerationTooNewError(g.generation, `manifest format ${version}; this Sanad reads ${MANIFEST_FORMAT_VERSION}`);
+  try {
+    return parseManifest(text, g);
+  } catch (err) {
+    if (err instanceof CheckFailed) throw new GenerationUnreadableError(g.generation, err.detail);
+    throw err;
+  }
+}
+
+function storeVersionOf(path: string): number {
+  const raw = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return currentVersion(raw);
+  } finally {
+    raw.close();
+  }
+}
+
+export async function openGenerationCopy(input: {
+  restic: Restic;
+  repo: ResticRepo;
+  g: SnapshotGeneration;
+  dataDir: string;
+  onProgress?: (p: InspectProgress) => void;
+  signal?: AbortSignal;
+}): Promise<OpenedGeneration> {
+  const { restic, repo, g, signal } = input;
+  const progress = (p: InspectProgress): void => {
+    try {
+      input.onProgress?.(p);
+    } catch {
+      // A broken listener must not stop the read.
+    }
+  };
+  await mkdir(historyDir(input.dataDir), { recursive: true, mode: 0o700 });
+  const scratch = await mkdtemp(join(historyDir(input.dataDir), SCRATCH_PREFIX));
+  let db: WritableDB | null = null;
+  try {
+    progress({ phase: 'manifest' });
+    const parts = await readManifest(restic, repo, g, signal);
+    const item = parts.stores.find((s) => s.path === STORE_FILE);
+    if (!item) throw new GenerationUnreadableError(g.generation, `its manifest lists no ${STORE_FILE}.`);
+    const files = join(scratch, 'files');
+    const include = [generationFile(g, STORE_FILE), ...(parts.journal ? [generationFile(g, parts.journal.path)] : [])];
+    const total = item.size + (parts.journal?.size ?? 0);
+    progress({ phase: 'downloading', bytes_done: 0, bytes_total: total });
+    const stop = watchRestoredBytes(files, (b) => progress({ phase: 'downloading', bytes_done: Math.min(b, total), bytes_total: total }));
+    try {
+      await restic.restore(repo, g.snapshot_id, { target: files, include, ...(signal ? { signal } : {}) });
+    } finally {
+      stop();
+    }
+    progress({ phase: 'downloading', bytes_done: total, bytes_total: total });
+    progress({ phase: 'verifying' });
+    const restored = join(files, g.generation_path, STORE_FILE);
+    try {
+      await verifyFile(restored, item);
+      if (parts.journal) await verifyFile(join(files, g.generation_path, parts.journal.path), parts.journal);
+    } catch (err) {
+      if (err instanceof CheckFailed) throw new GenerationUnreadableError(g.generation, err.detail);
+      throw err;
+    }
+    const journal = parts.journal ? parseJournal(await readFile(join(files, g.generation_path, parts.journal.path), 'utf8')) : [];
+    const storeFile = join(scratch, STORE_FILE);
+    await rename(restored, storeFile);
+    await removeTree(files);
+    progress({ phase: 'opening' });
+    const storeVersion = storeVersionOf(storeFile);
+    try {
+      // Sanad's own store code: an older store is migrated here, in the private copy only.
+      db = openStore(storeFile);
+    } catch (err) {
+      if (err instanceof StoreTooNewError) throw new GenerationTooNewError(g.generation, `store version ${storeVersion}`);
+      throw err;
+    }
+    db.pragma('query_only = ON');
+    const opened = db;
+    return {
+      g, parts, db: opened, storeVersion, journal, scratch,
+      close: async () => {
+        opened.close();
+        await removeTree(scratch);
+      },
+    };
+  } catch (err) {
+    db?.close();
+    await removeTree(scratch);
+    throw err;
+  }
+}

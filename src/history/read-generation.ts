@@ -1,0 +1,119 @@
+// What a generation holds, read from its opened store copy (generation-copy.ts): counts, settings,
+// the app version, and a paged, searchable list of its responses with a preview of each and where
+// it stands in the live data.
+import type { GenerationCounts, GenerationResponse, GenerationResponsePage, GenerationSummary } from '../contract/history.js';
+import type { ReadableDB } from '../store/open.js';
+import { readSettings } from '../store/settings.js';
+import type { OpenedGeneration } from './generation-copy.js';
+
+const PREVIEW = 160;
+export const MAX_PAGE = 100;
+
+function count(db: ReadableDB, sql: string): number {
+  return db.prepare<[], { n: number }>(sql).get()?.n ?? 0;
+}
+
+export function countsOf(db: ReadableDB): GenerationCounts {
+  return {
+    tasks: count(db, 'SELECT COUNT(*) AS n FROM tasks'),
+    responses: count(db, 'SELECT COUNT(*) AS n FROM responses'),
+    events: count(db, 'SELECT COUNT(*) AS n FROM task_events'),
+    clients: count(db, 'SELECT COUNT(*) AS n FROM clients'),
+    clients_revoked: count(db, 'SELECT COUNT(*) AS n FROM clients WHERE revoked_at IS NOT NULL'),
+    models: count(db, 'SELECT COUNT(*) AS n FROM models'),
+  };
+}
+
+export function summaryOf(opened: OpenedGeneration): GenerationSummary {
+  const { g, parts, db } = opened;
+  return {
+    generation: g.generation,
+    repo: g.repo,
+    snapshot_id: g.snapshot_id,
+    created_at: parts.manifest.created_at,
+    host: parts.manifest.host,
+    app_version: parts.manifest.app_version,
+    store_version: opened.storeVersion,
+    counts: countsOf(db),
+    settings: { ...readSettings(db) },
+    journal_entries: opened.journal.length,
+  };
+}
+
+function preview(text: string | null): string {
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW ? `${flat.slice(0, PREVIEW - 1)}…` : flat;
+}
+
+/** The last thing the user said in a stored request (its `input`, a string or messages). */
+function inputText(request: string): string {
+  try {
+    const parsed: unknown = JSON.parse(request);
+    if (typeof parsed !== 'object' || parsed === null || !('input' in parsed)) return '';
+    const input: unknown = parsed.input;
+    if (typeof input === 'string') return input;
+    if (!Array.isArray(input)) return '';
+    const texts = input.map((m: unknown) => (typeof m === 'object' && m !== null && 'content' in m && typeof m.content === 'string' ? m.content : ''));
+    return texts.filter((t) => t !== '').at(-1) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** `%` and `_` in the user's words match themselves. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface PageQuery {
+  q?: string;
+  /** The id of the last response of the previous page. */
+  after?: string;
+  limit?: number;
+}
+
+interface Row {
+  id: string;
+  model: string;
+  client_id: string | null;
+  created_at: number;
+  request: string;
+  output_text: string | null;
+  task_id: string | null;
+  status: string | null;
+  events: number;
+}
+
+export function responsesPage(db: ReadableDB, query: PageQuery, liveState: (id: string) => GenerationResponse['live']): GenerationResponsePage {
+  const limit = Math.min(Math.max(query.limit ?? 20, 1), MAX_PAGE);
+  const where: string[] = [];
+  const params: string[] = [];
+  if (query.q && query.q.trim() !== '') {
+    where.push("(r.output_text LIKE ? ESCAPE '\\' OR r.request LIKE ? ESCAPE '\\' OR r.id = ?)");
+    const p = likePattern(query.q.trim());
+    params.push(p, p, query.q.trim());
+  }
+  const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const total = db.prepare<string[], { n: number }>(`SELECT COUNT(*) AS n FROM responses r ${filter}`).get(...params)?.n ?? 0;
+  // Ids sort by creation time (ids.ts): newest first, keyset-paged by id.
+  const page = query.after ? [...where, 'r.id < ?'] : where;
+  const pageParams = query.after ? [...params, query.after] : params;
+  const rows = db.prepare<string[], Row>(
+    `SELECT r.id, r.model, r.client_id, r.created_at, r.request, r.output_text, t.id AS task_id, t.status,
+            (SELECT COUNT(*) FROM task_events e WHERE e.task_id = t.id) AS events
+     FROM responses r LEFT JOIN tasks t ON t.response_id = r.id
+     ${page.length > 0 ? `WHERE ${page.join(' AND ')}` : ''}
+     ORDER BY r.id DESC LIMIT ${limit + 1}`,
+  ).all(...pageParams);
+  const data = rows.slice(0, limit).map((r): GenerationResponse => ({
+    id: r.id, task_id: r.task_id, status: r.status, model: r.model, client_id: r.client_id, created_at: r.created_at,
+    input_preview: preview(inputText(r.request)), output_preview: preview(r.output_text), events: r.events, live: liveState(r.id),
+  }));
+  return { object: 'list', data, has_more: rows.length > limit, total };
+}
+
+/** Where a response of a generation stands in the live data: there, deleted on purpose since, or neither. */
+export function liveStateOf(live: ReadableDB, deleted: ReadonlySet<string>): (id: string) => GenerationResponse['live'] {
+  const has = live.prepare<[string], { id: string }>('SELECT id FROM responses WHERE id = ?');
+  return (id) => (has.get(id) ? 'present' : deleted.has(id) ? 'deleted' : 'absent');
+}
