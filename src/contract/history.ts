@@ -83,7 +83,7 @@ export const BringBackEntry = z.object({
   generation: z.number(),
   repo: z.string(),
   snapshot_id: z.string(),
-  /** Who asked: an admin client's name, or "cli". */
+  /** Who asked: an admin client's name, "gui" (a signed-in GUI) or "cli" (the command without a service). */
   by: z.string(),
   undeleted: z.boolean(),
   /** Unix seconds. */

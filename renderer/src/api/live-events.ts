@@ -22,14 +22,20 @@ export const INVALIDATES: Record<string, ReadonlyArray<readonly string[]>> = {
   'passphrase.rotated': [['recovery-kit'], ['status'], ['health']],
   'alerts.changed': [['alerts'], ['health']],
   'clients.changed': [['clients']],
+  // Responses brought back from a generation: the live data and the record changed.
+  'history.changed': [['history'], ['tasks']],
 };
 
 /** Where progress events are kept: the latest one per operation kind. */
-export const progressKey = (kind: 'backup' | 'drill' | 'restore') => ['progress', kind] as const;
+export type ProgressKind = 'backup' | 'drill' | 'restore' | 'generation';
+export const progressKey = (kind: ProgressKind) => ['progress', kind] as const;
+
+const PROGRESS_KINDS: readonly string[] = ['backup', 'drill', 'restore', 'generation'];
+const isProgressKind = (k: string | undefined): k is ProgressKind => k !== undefined && PROGRESS_KINDS.includes(k);
 
 export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
   const kind = event.type.split('.')[0];
-  if (event.type.endsWith('.progress') && (kind === 'backup' || kind === 'drill' || kind === 'restore')) {
+  if (event.type.endsWith('.progress') && isProgressKind(kind)) {
     client.setQueryData(progressKey(kind), event.data);
     return;
   }

@@ -18,6 +18,12 @@ import { CopyLine, RunBadge, RunsTable, runStatus } from './backups/RunsTable';
 import './recovery.css';
 import { useLiveProgress } from './use-live-progress';
 import { backupStrings } from './backups/strings';
+import { lazy, Suspense } from 'react';
+import { parseGenerationRef } from './history/generation-ref';
+import { ProtectionTimeline } from './history/ProtectionTimeline';
+
+// Looking inside a generation is rare and its screen is large: it loads when first opened.
+const GenerationView = lazy(() => import('./history/GenerationView').then((m) => ({ default: m.GenerationView })));
 
 /** The fixed retention policy (src/backup/maintenance.ts RETENTION_POLICY). */
 const RETENTION = { hourly: 24, daily: 30, weekly: 8, monthly: 12 };
@@ -106,7 +112,19 @@ function Schedule({ status }: { status: BackupStatus | undefined }) {
   );
 }
 
-export function BackupsScreen(_props: { id: string | null }) {
+export function BackupsScreen({ id }: { id: string | null }) {
+  const inside = id === null ? null : parseGenerationRef(id);
+  if (inside) {
+    return (
+      <Suspense fallback={<div className="card"><span className="skeleton" /></div>}>
+        <GenerationView repo={inside.repo} generation={inside.generation} />
+      </Suspense>
+    );
+  }
+  return <BackupsOverview />;
+}
+
+function BackupsOverview() {
   const { t, language } = useStrings(backupStrings);
   const status = useBackupStatus();
   return (
@@ -117,6 +135,7 @@ export function BackupsScreen(_props: { id: string | null }) {
         <BackupNow status={status.data} />
         <Schedule status={status.data} />
       </div>
+      <ProtectionTimeline />
       <h2>{t('repositories')}</h2>
       {status.isPending && <div className="card"><span className="skeleton" /><span className="skeleton" /></div>}
       {status.data?.repositories.map((repo) => (

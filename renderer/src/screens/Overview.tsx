@@ -13,6 +13,7 @@ import { overviewStrings } from './overview/strings';
 import { useNowSeconds } from './overview/use-now';
 import { overallVerdict, type Verdict } from './overview/verdict';
 import { VerdictLine } from './overview/VerdictLine';
+import { ProtectionTimeline } from './history/ProtectionTimeline';
 import './overview.css';
 
 function KitWarning() {
@@ -53,6 +54,7 @@ export function OverviewScreen(_props: { id: string | null }) {
       <VerdictLine verdict={verdict} failed={failed} nowS={nowS} />
       <FirstRunChecklist />
       {status.data?.secrets.recovery_kit_confirmed_at === null && <KitWarning />}
+      <ProtectionTimeline />
       <div className="grid overview-grid">
         <BackupsCard nowS={nowS} />
         <DrillCard nowS={nowS} />

@@ -91,7 +91,7 @@ export function registerGenerationRoutes(app: FastifyInstance, kit: RouteKit): v
     const p = principalOf(req);
     const result = bringBack({
       live: ctx.writer, journal: ctx.deletions, opened, ids: parsed.data.responses, undelete: parsed.data.undelete ?? false,
-      by: p.kind === 'client' ? p.client.name : 'the GUI', nowS: unixSeconds(ctx.clock),
+      by: p.kind === 'client' ? p.client.name : 'gui', nowS: unixSeconds(ctx.clock),
     });
     ctx.logger.info('responses brought back from a generation', { generation, repo: opened.g.repo, brought: result.brought_back.length, skipped: result.skipped.length });
     if (result.brought_back.length > 0) ctx.adminEvents.publish('history.changed', { generation, brought_back: result.brought_back });

@@ -4,6 +4,8 @@
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatBytes, formatDateTime } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
+import { href } from '../../app/routes';
+import { generationRef } from '../history/generation-ref';
 import { useGenerations } from './api';
 import { generationStrings } from './strings';
 
@@ -22,20 +24,21 @@ export function GenerationsTable({ repo, limit = 10 }: { repo: string; limit?: n
             <th scope="col">{t('snapshot')}</th>
             <th scope="col">{t('taken')}</th>
             <th scope="col">{t('size')}</th>
+            <th scope="col"><span className="visually-hidden">{t('inside')}</span></th>
           </tr>
         </thead>
         <tbody>
           {q.isPending &&
             [0, 1].map((i) => (
               <tr key={i}>
-                <td colSpan={4}>
+                <td colSpan={5}>
                   <span className="skeleton" />
                 </td>
               </tr>
             ))}
           {q.data?.length === 0 && (
             <tr>
-              <td colSpan={4} className="muted">
+              <td colSpan={5} className="muted">
                 {t('none')}
               </td>
             </tr>
@@ -50,6 +53,9 @@ export function GenerationsTable({ repo, limit = 10 }: { repo: string; limit?: n
               </td>
               <td>{formatDateTime(language, Date.parse(g.time) / 1000)}</td>
               <td>{g.size_bytes === null ? t('unknown') : formatBytes(language, g.size_bytes)}</td>
+              <td>
+                <a href={href('backups', generationRef(repo, g.generation))} data-testid={`inside-${repo}-${g.generation}`}>{t('inside')}</a>
+              </td>
             </tr>
           ))}
         </tbody>

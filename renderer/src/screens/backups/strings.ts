@@ -62,6 +62,7 @@ export const generationStrings = defineStrings('backups-generations', {
     newest: 'newest',
     caption: 'Generations in “{{repo}}”',
     unknown: '—',
+    inside: 'Look inside',
   },
   ar: {
     generation: 'بيانات بتاريخ',
@@ -72,6 +73,7 @@ export const generationStrings = defineStrings('backups-generations', {
     newest: 'الأحدث',
     caption: 'الأجيال في «{{repo}}»',
     unknown: '—',
+    inside: 'انظر داخله',
   },
 });
 
