@@ -3,6 +3,7 @@ import { rawInsertRate, serviceAcceptRate } from './accept.js';
 import { backupBench } from './backup.js';
 import { jobsBench } from './jobs.js';
 import { restoreBench } from './restore.js';
+import { historyBench } from './history.js';
 import { storeCheckBench } from './store-check.js';
 import { fmt } from './stats.js';
 import { rawEngineTokensPerSecond, serviceTokensPerSecond } from './streaming.js';
@@ -70,6 +71,14 @@ if (want('restore')) {
   console.log(`  sanad restore to a verified data dir (${r.checks} checks):   ${fmt(r.sanadMs, 0)} ms -> ratio ${fmt(r.sanadMs / r.rawMs, 2)}x raw`);
   console.log(`  RTO for this data set: ${fmt(r.sanadMs / 1000, 2)} s; by phase: ` +
     Object.entries(r.phases).map(([phase, ms]) => `${phase} ${fmt(ms, 0)}`).join(', ') + ' (ms)');
+}
+if (want('history')) {
+  const r = await historyBench(5000, 3, 200);
+  console.log(`history: a generation of ${r.tasks} tasks, local repo, median of ${r.runs} (fresh restic cache each)`);
+  console.log(`  raw \`restic restore --include\` of its store:                 ${fmt(r.rawRestoreMs, 0)} ms`);
+  console.log(`  sanad opens it to look inside (list, manifest, store, sha256, open): ${fmt(r.openMs, 0)} ms -> ratio ${fmt(r.openMs / r.rawRestoreMs, 2)}x raw`);
+  console.log(`  a search over its responses: ${fmt(r.searchMs, 1)} ms vs the same LIKE in raw SQL ${fmt(r.rawSearchMs, 1)} ms -> ratio ${fmt(r.searchMs / r.rawSearchMs, 2)}x`);
+  console.log(`  DELETE of a response with its journal line (append + fsync): ${fmt(r.deleteJournalUs, 0)} µs vs without ${fmt(r.deleteBareUs, 0)} µs (median of ${r.deletes} each)`);
 }
 
 if (want('store-check')) {

@@ -14,7 +14,7 @@ import { parseManifest, type Parts } from '../restore/fetch-generation.js';
 import { watchRestoredBytes } from '../restore/restore-progress.js';
 import { generationFile, manifestPath, type SnapshotGeneration } from '../restore/snapshot-generations.js';
 import { verifyFile } from '../restore/verify-file.js';
-import { parseJournal, type Deletion } from '../store/deletion-journal.js';
+import { JOURNAL_FILE, parseJournal, type Deletion } from '../store/deletion-journal.js';
 import { currentVersion, StoreTooNewError } from '../store/migrate.js';
 import { openStore, STORE_FILE, type ReadableDB, type WritableDB } from '../store/open.js';
 import Database from 'better-sqlite3';
@@ -107,20 +107,36 @@ export async function openGenerationCopy(input: {
   const scratch = await mkdtemp(join(historyDir(input.dataDir), SCRATCH_PREFIX));
   let db: WritableDB | null = null;
   try {
-    progress({ phase: 'manifest' });
-    const parts = await readManifest(restic, repo, g, signal);
-    const item = parts.stores.find((s) => s.path === STORE_FILE);
-    if (!item) throw new GenerationUnreadableError(g.generation, `its manifest lists no ${STORE_FILE}.`);
+    // One restic run restores the store (and the journal, when the generation has one) while a
+    // second reads the manifest into memory: each run pays its own start and key derivation.
     const files = join(scratch, 'files');
-    const include = [generationFile(g, STORE_FILE), ...(parts.journal ? [generationFile(g, parts.journal.path)] : [])];
-    const total = item.size + (parts.journal?.size ?? 0);
-    progress({ phase: 'downloading', bytes_done: 0, bytes_total: total });
-    const stop = watchRestoredBytes(files, (b) => progress({ phase: 'downloading', bytes_done: Math.min(b, total), bytes_total: total }));
-    try {
-      await restic.restore(repo, g.snapshot_id, { target: files, include, ...(signal ? { signal } : {}) });
-    } finally {
-      stop();
-    }
+    const abort = new AbortController();
+    const onAbort = (): void => abort.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const include = [generationFile(g, STORE_FILE), generationFile(g, JOURNAL_FILE)];
+    const restoring = restic.restore(repo, g.snapshot_id, { target: files, include, signal: abort.signal }).then(() => null, (error: unknown) => ({ error }));
+    let stop = (): void => undefined;
+    const { parts, item, total } = await (async () => {
+      try {
+        progress({ phase: 'manifest' });
+        const p = await readManifest(restic, repo, g, abort.signal);
+        const store = p.stores.find((x) => x.path === STORE_FILE);
+        if (!store) throw new GenerationUnreadableError(g.generation, `its manifest lists no ${STORE_FILE}.`);
+        const bytes = store.size + (p.journal?.size ?? 0);
+        progress({ phase: 'downloading', bytes_done: 0, bytes_total: bytes });
+        stop = watchRestoredBytes(files, (done) => progress({ phase: 'downloading', bytes_done: Math.min(done, bytes), bytes_total: bytes }));
+        const failed = await restoring;
+        if (failed) throw failed.error;
+        return { parts: p, item: store, total: bytes };
+      } catch (err) {
+        abort.abort();
+        await restoring;
+        throw err;
+      } finally {
+        stop();
+        signal?.removeEventListener('abort', onAbort);
+      }
+    })();
     progress({ phase: 'downloading', bytes_done: total, bytes_total: total });
     progress({ phase: 'verifying' });
     const restored = join(files, g.generation_path, STORE_FILE);

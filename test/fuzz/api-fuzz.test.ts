@@ -16,12 +16,12 @@ const RUNS = Number(process.env.SANAD_FUZZ_RUNS ?? 250);
 // the endless admin stream are left out: a random request must not start an hour of restic.
 const ROUTES = [
   'DELETE /admin/models/:id', 'DELETE /admin/repositories/:name', 'DELETE /admin/secrets/:name', 'DELETE /v1/responses/:id',
-  'GET /', 'GET /admin/alerts', 'GET /admin/backups', 'GET /admin/backups/status', 'GET /admin/clients', 'GET /admin/drills',
+  'GET /', 'GET /admin/alerts', 'GET /admin/backups', 'GET /admin/bring-backs', 'GET /admin/generations/:generation/responses', 'GET /admin/backups/status', 'GET /admin/clients', 'GET /admin/drills',
   'GET /admin/drills/:id', 'GET /admin/drills/status', 'GET /admin/first-run', 'GET /admin/maintenance', 'GET /admin/recovery-kit',
   'GET /admin/repositories', 'GET /admin/restore/:id', 'GET /admin/secrets', 'GET /admin/settings', 'GET /admin/status',
   'GET /assets/:name', 'GET /favicon.ico', 'GET /health/live', 'GET /health/ready', 'GET /login', 'GET /v1/models', 'GET /v1/models/:id',
   'GET /v1/responses/:id', 'GET /v1/tasks', 'GET /v1/tasks/:id', 'GET /v1/tasks/:id/events', 'PATCH /admin/repositories/:name',
-  'PATCH /admin/settings', 'POST /admin/clients', 'POST /admin/clients/:id/revoke', 'POST /admin/login-link', 'POST /admin/logout',
+  'PATCH /admin/settings', 'POST /admin/clients', 'POST /admin/clients/:id/revoke', 'POST /admin/generations/:generation/bring-back', 'POST /admin/login-link', 'POST /admin/logout',
   'POST /admin/models', 'POST /admin/pairing-codes', 'POST /admin/recovery-kit/confirm', 'POST /admin/repositories',
   'POST /admin/restore/check-target', 'POST /admin/restore/generations', 'POST /login', 'POST /v1/pair', 'POST /v1/responses',
   'POST /v1/responses/:id/cancel', 'POST /v1/tasks/:id/cancel', 'PUT /admin/secrets/:name',

@@ -7,19 +7,19 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addRepository } from '../../src/backup/repositories.js';
+import { backupDepsFor } from '../../src/backup/backup-deps.js';
+import { addRepository, listRepositories, type Repository } from '../../src/backup/repositories.js';
+import { toResticRepo } from '../../src/backup/restic-target.js';
+import { compactJournal } from '../../src/jobs/journal-retention.js';
+import { silentLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/clock.js';
-import { ensureMasterSecrets } from '../../src/secrets/master-secrets.js';
-import { KeychainStore } from '../../src/secrets/keychain.js';
-import { dataDirScope } from '../../src/secrets/scope.js';
-import { Vault } from '../../src/secrets/vault.js';
 import { journalPath, parseJournal } from '../../src/store/deletion-journal.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { storePath } from '../../src/store/open.js';
 import { str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
-import { prepareDataDir, tempDir } from '../harness/data-dir.js';
+import { tempDir } from '../harness/data-dir.js';
 import { freePort, RestServer } from '../backup/run/rest-server.js';
-import { backupNow, check, restoreCli } from '../restore/kit.js';
+import { backupNow, check, newMachineWithOffsite, restoreCli } from '../restore/kit.js';
 
 let t: TestAppliance | null = null;
 let rest: RestServer | null = null;
@@ -71,19 +71,34 @@ test('a response deleted after a backup stays deleted when an older generation i
 
   // A new machine: its own (empty) journal, the offsite repository, the kit's passphrase.
   const kitPassphrase = t.appliance.ctx.secrets.master.resticPassphrase;
-  const machine = (await prepareDataDir()).dataDir;
-  const db = openStore(storePath(machine));
-  const own = await ensureMasterSecrets(db, new KeychainStore(dataDirScope(machine)), systemClock);
-  addRepository(db, new Vault(db, own.vaultKey), { name: 'offsite', type: 'rest', location: rest.url }, systemClock);
-  db.close();
+  const machine = (await newMachineWithOffsite(rest.url)).dataDir;
   const there = join(tempDir('sanad-restore-'), 'there');
   const far = await restoreCli(machine, ['--target', there, '--repo', 'offsite', '--generation', String(older), '--passphrase-stdin'], `${kitPassphrase}\n`);
   assert.equal(far.ran.code, 0, JSON.stringify(far.checks, null, 1));
   assert.match(check(far, 'deletions:reapplied').detail, /^1 deletion\(s\) applied again \(the journal holds 1: this data dir's 0, the newest generation's 1\)/);
   assert.deepEqual(responsesIn(storePath(there)).responses, [keptId]);
 
-  // The generation itself still holds what it held: restoring never rewrites a backup.
-  const db2 = new Database(storePath(t.dataDir), { readonly: true });
-  assert.equal(db2.prepare('SELECT id FROM responses WHERE id = ?').get(goneId), undefined);
-  db2.close();
+});
+
+test('the journal keeps what a generation anywhere could bring back, and an id the live store still has', async () => {
+  assert.ok(t && rest, 'the first test ran');
+  const ctx = t.appliance.ctx;
+  const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+  const still = await t.api.post('/v1/responses', { model: 'tiny', input: 'journalled but not deleted', max_output_tokens: 2 });
+  const stillId = str(still.body, 'id');
+  // Long before any generation: one whose delete committed, one whose delete never did (a crash).
+  ctx.deletions.record([{ kind: 'response', id: 'resp_ancient', at: 1000, why: 'retention' }, { kind: 'response', id: stillId, at: 1000, why: 'deleted' }]);
+  const before = ctx.deletions.read().map((d) => d.id);
+  const compact = (repositories: Repository[]): Promise<number | null> => compactJournal({
+    restic: deps.restic, repositories, resticRepo: (r) => toResticRepo(r, deps.vault, deps.passphrase), journal: ctx.deletions, live: ctx.db, logger: silentLogger,
+  });
+  // A repository that cannot be listed might hold older generations: nothing goes.
+  const dead: Repository = { name: 'dead', type: 'rest', location: 'rest:http://127.0.0.1:9/', options: {}, enabled: true, created_at: 0, last_ok_at: null, last_error: null, last_error_at: null };
+  assert.equal(await compact([...listRepositories(ctx.writer), dead]), null);
+  assert.deepEqual(ctx.deletions.read().map((d) => d.id), before);
+  assert.equal(await compact(listRepositories(ctx.writer)), 1);
+  const after = ctx.deletions.read().map((d) => d.id);
+  assert.ok(!after.includes('resp_ancient'), 'older than every generation in every repository: gone');
+  assert.ok(after.includes(stillId), 'the live store still has it: its deletion intent stays');
+  assert.ok(after.length === before.length - 1, 'the newer entries stay');
 });

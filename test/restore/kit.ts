@@ -9,6 +9,12 @@ import { dataDirScope } from '../../src/secrets/scope.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../src/secrets/secret-store.js';
 import { field } from '../harness/api.js';
 import { runSanad, type Ran } from '../harness/run-sanad.js';
+import { prepareDataDir } from '../harness/data-dir.js';
+import { addRepository } from '../../src/backup/repositories.js';
+import { systemClock } from '../../src/clock.js';
+import { ensureMasterSecrets } from '../../src/secrets/master-secrets.js';
+import { Vault } from '../../src/secrets/vault.js';
+import { openStore, storePath } from '../../src/store/open.js';
 
 export async function backupNow(dataDir: string): Promise<number> {
   const ran = await runSanad(['backup', 'now', '--data-dir', dataDir, '--json']);
@@ -75,4 +81,17 @@ export function treePicture(dir: string): string[] {
   out.push(`. ${top.mode.toString(8)} ${top.mtimeMs}`);
   walk(dir, '');
   return out;
+}
+
+/** A new machine: a data dir with master secrets of its own and the REST repository `offsite` added by name. */
+export async function newMachineWithOffsite(restUrl: string): Promise<{ dataDir: string; ownPassphrase: string }> {
+  const machine = (await prepareDataDir()).dataDir;
+  const db = openStore(storePath(machine));
+  try {
+    const own = await ensureMasterSecrets(db, new KeychainStore(dataDirScope(machine)), systemClock);
+    addRepository(db, new Vault(db, own.vaultKey), { name: 'offsite', type: 'rest', location: restUrl }, systemClock);
+    return { dataDir: machine, ownPassphrase: own.resticPassphrase };
+  } finally {
+    db.close();
+  }
 }

@@ -7,18 +7,15 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { addRepository } from '../../src/backup/repositories.js';
 import { systemClock } from '../../src/clock.js';
-import { ensureMasterSecrets } from '../../src/secrets/master-secrets.js';
 import { KeychainStore } from '../../src/secrets/keychain.js';
 import { dataDirScope } from '../../src/secrets/scope.js';
 import { RESTIC_PASSPHRASE } from '../../src/secrets/secret-store.js';
-import { Vault } from '../../src/secrets/vault.js';
-import { openStore, storePath } from '../../src/store/open.js';
 import { field } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
-import { prepareDataDir, tempDir } from '../harness/data-dir.js';
+import { tempDir } from '../harness/data-dir.js';
 import { runSanad } from '../harness/run-sanad.js';
 import { freePort, RestServer } from '../backup/run/rest-server.js';
-import { backupNow, check, keychainEntries, restoreCli } from './kit.js';
+import { backupNow, check, keychainEntries, newMachineWithOffsite, restoreCli } from './kit.js';
 
 let t: TestAppliance | null = null;
 let rest: RestServer | null = null;
@@ -36,12 +33,8 @@ test('restore from an offsite repository on a new machine, with the recovery-kit
   const kitPassphrase = t.appliance.ctx.secrets.master.resticPassphrase;
 
   // The new machine: its own data dir and secrets, and the offsite repository added by name.
-  const machine = (await prepareDataDir()).dataDir;
-  const db = openStore(storePath(machine));
-  const own = await ensureMasterSecrets(db, new KeychainStore(dataDirScope(machine)), systemClock);
-  addRepository(db, new Vault(db, own.vaultKey), { name: 'offsite', type: 'rest', location: rest.url }, systemClock);
-  db.close();
-  assert.notEqual(own.resticPassphrase, kitPassphrase);
+  const { dataDir: machine, ownPassphrase } = await newMachineWithOffsite(rest.url);
+  assert.notEqual(ownPassphrase, kitPassphrase);
 
   const noStdin = await runSanad(['restore', '--list', '--repo', 'offsite', '--data-dir', machine]);
   assert.equal(noStdin.code, 1);
@@ -64,7 +57,7 @@ test('restore from an offsite repository on a new machine, with the recovery-kit
   const secrets = await keychainEntries(target);
   assert.equal(secrets.passphrase, kitPassphrase, 'the restored dir keeps the passphrase that opened the backups');
   assert.equal(secrets.vaultKey, t.appliance.ctx.secrets.master.vaultKey.toString('base64'));
-  assert.equal(await new KeychainStore(dataDirScope(machine)).get(RESTIC_PASSPHRASE), own.resticPassphrase, "the new machine's own data dir is untouched");
+  assert.equal(await new KeychainStore(dataDirScope(machine)).get(RESTIC_PASSPHRASE), ownPassphrase, "the new machine's own data dir is untouched");
 
   // The restored dir carries on: its vault opens the offsite credentials, its passphrase the repository.
   const again = await runSanad(['backup', 'now', '--data-dir', target, '--json']);

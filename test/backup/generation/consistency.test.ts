@@ -88,9 +88,10 @@ test('the manifest matches the files, the vault key and the registered model', a
   assert.equal(gen.manifest.format_version, 1);
   assert.equal(gen.manifest.generation, gen.epoch);
   assert.equal(gen.manifest.app_version, '0.1.0-test');
-  assert.deepEqual(gen.manifest.items.map((i) => i.kind).sort(), ['model', 'sqlite', 'vault_key']);
-  // No journal, WAL or shared-memory file beside the copy: a restore must find no strays.
-  assert.deepEqual(readdirSync(gen.dir).sort(), ['manifest.json', 'sanad.db', 'vault.key']);
+  assert.deepEqual(gen.manifest.items.map((i) => i.kind).sort(), ['journal', 'model', 'sqlite', 'vault_key']);
+  // No SQLite -journal, WAL or shared-memory file beside the copy: a restore must find no strays.
+  // deletions.jsonl is the deletion journal's copy (empty here: nothing was deleted).
+  assert.deepEqual(readdirSync(gen.dir).sort(), ['deletions.jsonl', 'manifest.json', 'sanad.db', 'vault.key']);
 
   for (const item of gen.manifest.items) {
     if (item.kind === 'model') continue;
