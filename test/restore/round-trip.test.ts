@@ -71,14 +71,14 @@ test('round trip: back up a serving appliance, restore into an empty folder, ser
   assert.ok(out.ok && out.checks.every((c) => c.ok));
   assert.equal(out.generation, generation);
   for (const name of ['target:empty', 'snapshot:found', 'manifest:valid', 'item:vault.key', 'snapshot:restored', 'item:sanad.db', 'sqlite:integrity',
-    'sqlite:tables', 'registry:updated', 'models:tiny', 'vault:decrypt', 'store:located', 'target:layout', 'keychain:stored']) check(out, name);
+    'sqlite:tables', 'registry:updated', 'models:tiny', 'vault:decrypt', 'store:located', 'deletions:reapplied', 'target:layout', 'keychain:stored']) check(out, name);
   assert.match(out.ran.stdout, /"next_step":"sanad serve --data-dir [^"]*restored"/);
   assert.match(check(out, 'vault:decrypt').detail, /the backup's vault key opens the restored vault/);
 
   // What the restore put down, before anything serves it.
   const restoredDb = storePath(target);
   assert.equal(integrity(restoredDb), 'ok');
-  assert.deepEqual(readdirSync(target).sort(), ['models', 'sanad.db'], 'a whole data dir: the store where Sanad reads it, models, no -wal/-shm');
+  assert.deepEqual(readdirSync(target).sort(), ['deletions.jsonl', 'models', 'sanad.db'], 'a whole data dir: the store where Sanad reads it, its deletion journal, models, no -wal/-shm');
   const after = rows(restoredDb);
   for (const table of Object.keys(QUERIES)) assert.deepEqual(after[table], before[table], `${table} restored as backed up`);
   const db = new Database(restoredDb, { readonly: true });

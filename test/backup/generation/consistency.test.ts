@@ -115,5 +115,5 @@ test('the manifest matches the files, the vault key and the registered model', a
   assert.equal(gen.vault, 'ok');
 
   await removeVaultKey(gen.dir);
-  assert.deepEqual(readdirSync(gen.dir).sort(), ['manifest.json', 'sanad.db']);
+  assert.deepEqual(readdirSync(gen.dir).sort(), ['deletions.jsonl', 'manifest.json', 'sanad.db']);
 });
