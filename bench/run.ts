@@ -4,6 +4,7 @@ import { backupBench } from './backup.js';
 import { jobsBench } from './jobs.js';
 import { restoreBench } from './restore.js';
 import { historyBench } from './history.js';
+import { loadBench } from './load.js';
 import { storeCheckBench } from './store-check.js';
 import { fmt } from './stats.js';
 import { rawEngineTokensPerSecond, serviceTokensPerSecond } from './streaming.js';
@@ -28,6 +29,14 @@ if (want('accept')) {
   const floor = queued.httpFloorPerSecond ?? NaN;
   console.log(`  for scale, GET /health/live through the same client: ${fmt(floor)} /s` +
     ` (accepts reach ${fmt(queued.perSecond / floor, 3)} of the bare HTTP rate)`);
+}
+
+if (want('load')) {
+  const { sanad, ceiling } = await loadBench(10, 50);
+  console.log('load: autocannon -c 50 for 10 s, POST /v1/responses {background: true}, tasks queue behind a busy engine');
+  console.log(`  a bare Fastify route answering 202 (own process): ${fmt(ceiling.perSecond)} /s, p50 ${fmt(ceiling.p50Ms, 1)} ms, p99 ${fmt(ceiling.p99Ms, 1)} ms`);
+  console.log(`  sanad (202 after the commit):                     ${fmt(sanad.perSecond)} /s, p50 ${fmt(sanad.p50Ms, 1)} ms, p99 ${fmt(sanad.p99Ms, 1)} ms` +
+    ` -> ratio ${fmt(sanad.perSecond / ceiling.perSecond, 3)} (non-2xx ${sanad.non2xx}, errors ${sanad.errors})`);
 }
 
 if (want('streaming')) {

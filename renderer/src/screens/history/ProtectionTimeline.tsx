@@ -39,16 +39,18 @@ function gapLength(language: Language, seconds: number): string {
 }
 
 /** Generations of every repository, as the Backups screen's tables read them (cached a minute). */
-function useAllGenerations(names: string[]): { repos: Array<{ name: string; generations: number[] }>; pending: boolean } {
-  // A fixed number of hooks: at most four repositories are drawn (the rest are on the Backups screen).
-  const a = useGenerations(names[0] ?? null, names.length > 0);
-  const b = useGenerations(names[1] ?? null, names.length > 1);
-  const c = useGenerations(names[2] ?? null, names.length > 2);
-  const d = useGenerations(names[3] ?? null, names.length > 3);
-  const qs = [a, b, c, d].slice(0, Math.min(4, names.length));
+function useAllGenerations(repos: Array<{ name: string; backedUp: boolean }>): { repos: Array<{ name: string; generations: number[] }>; pending: boolean } {
+  // A fixed number of hooks: at most four repositories are drawn (the rest are on the Backups
+  // screen). One that never got a backup is not asked (it has no repository yet, and nothing to draw).
+  const ask = (i: number): boolean => repos[i]?.backedUp === true;
+  const a = useGenerations(repos[0]?.name ?? null, ask(0));
+  const b = useGenerations(repos[1]?.name ?? null, ask(1));
+  const c = useGenerations(repos[2]?.name ?? null, ask(2));
+  const d = useGenerations(repos[3]?.name ?? null, ask(3));
+  const qs = [a, b, c, d].slice(0, Math.min(4, repos.length));
   return {
-    repos: qs.map((q, i) => ({ name: names[i] ?? '', generations: (q.data ?? []).map((g) => g.generation) })),
-    pending: qs.some((q) => q.isPending),
+    repos: qs.map((q, i) => ({ name: repos[i]?.name ?? '', generations: (q.data ?? []).map((g) => g.generation) })),
+    pending: qs.some((q, i) => ask(i) && q.isPending),
   };
 }
 
@@ -56,8 +58,8 @@ export function ProtectionTimeline() {
   const { t, language } = useStrings(timelineStrings);
   const nowS = useNowSeconds();
   const status = useBackupStatus();
-  const names = (status.data?.repositories ?? []).filter((r) => r.enabled).map((r) => r.name);
-  const { repos, pending } = useAllGenerations(names);
+  const shown = (status.data?.repositories ?? []).filter((r) => r.enabled).map((r) => ({ name: r.name, backedUp: r.last_ok_at !== null }));
+  const { repos, pending } = useAllGenerations(shown);
   const drills = useDrillHistory();
   const [focused, setFocused] = useState<string | null>(null);
   const intervalHours = status.data?.interval_hours ?? 6;
@@ -88,7 +90,7 @@ export function ProtectionTimeline() {
     <section className="card timeline" aria-labelledby="timeline-title" data-testid="protection-timeline">
       <h2 id="timeline-title">{t('title')}</h2>
       <p className="muted small">{t('summary', { hours: intervalHours })}</p>
-      {pending && names.length > 0 && <p className="muted" aria-live="polite">{t('loading')}</p>}
+      {pending && shown.length > 0 && <p className="muted" aria-live="polite">{t('loading')}</p>}
       {empty && <p className="warn">{t('none')}</p>}
       <svg viewBox={`0 0 ${WIDTH} ${height}`} width="100%" className="timeline-svg" aria-describedby="timeline-detail" data-rtl={rtl} direction="ltr">
         <defs>
