@@ -1,5 +1,6 @@
 // Paired clients and their tokens (table `clients`). A token is 256 random bits shown once; only
 // its SHA-256 is stored. Lookup goes through the hash index, then a constant-time comparison.
+import { cachedStatement } from './statements.js';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newId } from '../ids.js';
 import { SCOPES, type Scope } from '../contract/clients.js';
@@ -65,9 +66,13 @@ export function createClient(db: Db, name: string, scopes: Scope[], nowS: number
  *  command polls while it waits), so a killed command leaves no admin token that lives on. */
 export const TEMPORARY_IDLE_S = 10 * 60;
 
+const byTokenHash = cachedStatement<[string, string], ClientRow & { temporary: number }>(
+  'SELECT *, 0 AS temporary FROM clients WHERE token_hash = ? UNION ALL SELECT *, 1 AS temporary FROM temporary_clients WHERE token_hash = ?',
+);
+
 export function findClientByToken(db: ReadableDB, token: string, nowS?: number): Client | null {
   const hash = hashToken(token);
-  const row = db.prepare<[string, string], ClientRow & { temporary: number }>('SELECT *, 0 AS temporary FROM clients WHERE token_hash = ? UNION ALL SELECT *, 1 AS temporary FROM temporary_clients WHERE token_hash = ?').get(hash, hash);
+  const row = byTokenHash(db).get(hash, hash);
   if (!row || row.revoked_at !== null) return null;
   if (row.temporary === 1 && nowS !== undefined && nowS - Math.max(row.created_at, row.last_used_at ?? 0) > TEMPORARY_IDLE_S) return null;
   const a = Buffer.from(row.token_hash, 'hex');

@@ -1,5 +1,6 @@
 // Registered model files (table `models`): where the file is and its fingerprint. Never the bytes.
 import type { Db } from './open.js';
+import { cachedStatement } from './statements.js';
 
 export interface ModelRow {
   id: string;
@@ -20,8 +21,10 @@ export function insertModel(db: Db, row: ModelRow): void {
   ).run(row);
 }
 
+const byId = cachedStatement<[string], ModelRow>('SELECT * FROM models WHERE id = ?');
+
 export function getModel(db: Db, id: string): ModelRow | undefined {
-  return db.prepare<[string], ModelRow>('SELECT * FROM models WHERE id = ?').get(id);
+  return byId(db).get(id);
 }
 
 export function listModels(db: Db): ModelRow[] {

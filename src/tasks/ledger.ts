@@ -7,7 +7,7 @@
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import { newId } from '../ids.js';
-import type { Statement } from 'better-sqlite3';
+import type { Statement, Transaction } from 'better-sqlite3';
 import { isWriteFailure } from '../store/disk.js';
 import type { Db } from '../store/open.js';
 import type { EventHub } from './event-hub.js';
@@ -69,13 +69,17 @@ export class TaskLedger {
   private flushTimer: NodeJS.Timeout | null = null;
   private flushFailed = false;
   private readonly statements = new Map<string, Statement>();
+  /** One create in its own savepoint, made once (not per create: the accept path is hot). */
+  private readonly insertOne: Transaction<(input: NewTask, inSameTransaction: InTransaction | undefined) => Created>;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly hub: EventHub,
     private readonly writes: WriteObserver = { noteFailure: () => false, noteWriteOk: () => undefined },
-  ) {}
+  ) {
+    this.insertOne = db.transaction((input: NewTask, inSameTransaction: InTransaction | undefined) => this.insertNew(input, inSameTransaction));
+  }
 
   /**
    * Runs one write transaction. If it fails (a full disk, an I/O error) nothing of it happened:
@@ -111,7 +115,7 @@ export class TaskLedger {
     const results = this.write(() =>
       items.map((item) => {
         try {
-          return this.db.transaction(() => this.insertNew(item.input, item.inSameTransaction))();
+          return this.insertOne(item.input, item.inSameTransaction);
         } catch (err) {
           this.writes.noteFailure(err);
           return err instanceof Error ? err : new Error(String(err));

@@ -36,14 +36,24 @@ export interface RecoveryReport {
   moved: Array<{ task_id: string; from: TaskStatus; to: TaskStatus }>;
 }
 
+/** Leftovers moved under one commit: one fsync per batch, not per task (30,000 queued tasks took
+ *  11.5 s to recover one commit each; bench/load.ts left that many behind). */
+const BATCH = 1000;
+
 export function recoverTasks(db: Db, ledger: TaskLedger): RecoveryReport {
   const leftovers = tasksInStatus(db, UNFINISHED);
   const report: RecoveryReport = { examined: leftovers.length, moved: [] };
-  for (const task of leftovers) {
-    const change = recoveryChange(task.status, task.on_restart);
-    if (!change) continue;
-    const result = ledger.transition(task.id, change);
-    if (result.ok) report.moved.push({ task_id: task.id, from: task.status, to: change.to });
-  }
+  // Each transition is still its own compare-and-set with its events (a savepoint inside the
+  // batch). Nothing listens yet (recovery runs before the service accepts a request), so no event
+  // reaches a client before its batch commits.
+  const batch = db.transaction((tasks: typeof leftovers) => {
+    for (const task of tasks) {
+      const change = recoveryChange(task.status, task.on_restart);
+      if (!change) continue;
+      const result = ledger.transition(task.id, change);
+      if (result.ok) report.moved.push({ task_id: task.id, from: task.status, to: change.to });
+    }
+  });
+  for (let i = 0; i < leftovers.length; i += BATCH) batch(leftovers.slice(i, i + BATCH));
   return report;
 }
