@@ -5,6 +5,7 @@ import { jobsBench } from './jobs.js';
 import { restoreBench } from './restore.js';
 import { historyBench } from './history.js';
 import { loadBench } from './load.js';
+import { contentionBench } from './contention.js';
 import { storeCheckBench } from './store-check.js';
 import { fmt } from './stats.js';
 import { rawEngineTokensPerSecond, serviceTokensPerSecond } from './streaming.js';
@@ -37,6 +38,12 @@ if (want('load')) {
   console.log(`  a bare Fastify route answering 202 (own process): ${fmt(ceiling.perSecond)} /s, p50 ${fmt(ceiling.p50Ms, 1)} ms, p99 ${fmt(ceiling.p99Ms, 1)} ms`);
   console.log(`  sanad (202 after the commit):                     ${fmt(sanad.perSecond)} /s, p50 ${fmt(sanad.p50Ms, 1)} ms, p99 ${fmt(sanad.p99Ms, 1)} ms` +
     ` -> ratio ${fmt(sanad.perSecond / ceiling.perSecond, 3)} (non-2xx ${sanad.non2xx}, errors ${sanad.errors})`);
+}
+
+if (want('contention')) {
+  const r = await contentionBench(1024, 1500);
+  console.log(`contention: streamed generations (1500 tokens, tiny model) while the service backs up a 1 GiB model (restic at low priority)`);
+  console.log(`  nothing else running: ${fmt(r.idle)} tok/s; during the backup (${r.duringBackup} generations inside its ${fmt(r.backupMs / 1000, 1)} s): ${fmt(r.during)} tok/s -> ratio ${fmt(r.during / r.idle, 3)} (goal >= 0.9)`);
 }
 
 if (want('streaming')) {

@@ -19,7 +19,8 @@ export async function backupDepsFor(input: { db: Db; dataDir: string; store: Sec
   if (!key) throw new MissingSecretError('vault key', input.store.description);
   const vaultKey = Buffer.from(key, 'base64');
   const binary = await findRestic({ ...(process.env.SANAD_RESTIC ? { configuredPath: process.env.SANAD_RESTIC } : {}) });
-  const restic = createRestic({ binary, cacheDir: join(input.dataDir, 'backups', 'cache'), logger: input.logger });
+  // Below the engine: a backup nobody watches must not slow the text someone is reading (low-priority.ts).
+  const restic = createRestic({ binary, cacheDir: join(input.dataDir, 'backups', 'cache'), logger: input.logger, lowPriority: true });
   const settings = readSettings(input.db);
   const offsiteCopy = settings.offsite_copy_destination
     ? {

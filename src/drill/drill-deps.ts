@@ -44,7 +44,7 @@ export async function drillDepsFor(input: {
   let resticProblem: string | null = null;
   try {
     const binary = await findRestic(process.env.SANAD_RESTIC ? { configuredPath: process.env.SANAD_RESTIC } : {});
-    restic = createRestic({ binary, cacheDir: join(input.dataDir, 'backups', 'cache'), logger: input.logger, noLock: true });
+    restic = createRestic({ binary, cacheDir: join(input.dataDir, 'backups', 'cache'), logger: input.logger, noLock: true, lowPriority: true });
   } catch (error) {
     if (!(error instanceof ResticError)) throw error;
     resticProblem = error.message;

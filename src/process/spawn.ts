@@ -9,6 +9,7 @@
 // - is logged at debug level with every `secrets` value redacted from its args.
 import { spawn } from 'node:child_process';
 import { childEnv } from './child-env.js';
+import { lowPriorityLaunch, reniceLow } from './low-priority.js';
 import { LineSplitter, RingBuffer } from './line-buffer.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { systemClock } from '../clock.js';
@@ -33,6 +34,8 @@ export interface RunChildOptions {
   /** Lines kept in each tail. Default 200. */
   tailLines?: number;
   logger?: Logger;
+  /** Below the engine: nice and idle I/O (low-priority.ts), for work nobody waits on. */
+  lowPriority?: boolean;
 }
 
 export interface ChildResult {
@@ -84,13 +87,15 @@ export function runChild(options: RunChildOptions): Promise<ChildResult> {
   }
   log.debug('child start', { command: options.command, args: redactArgs(options.args, secrets), cwd: options.cwd });
 
-  const child = spawn(options.command, options.args, {
+  const launch = options.lowPriority ? lowPriorityLaunch(options.command, options.args) : { command: options.command, args: options.args, reniceAfterStart: false };
+  const child = spawn(launch.command, launch.args, {
     shell: false,
     cwd: options.cwd,
     env: childEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
+  if (launch.reniceAfterStart && options.lowPriority && child.pid !== undefined) reniceLow(child.pid);
   let killTimer: NodeJS.Timeout | undefined;
   const stop = (graceMs: number): void => {
     if (child.exitCode !== null || child.signalCode !== null || killTimer) return;

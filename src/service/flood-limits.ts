@@ -49,9 +49,9 @@ export function openStreams(ctx: ServiceContext, owner: string): number {
 /** Throws 429 when `clientId` (null: the GUI session / an admin without a client) already has the limit of tasks waiting. */
 export function checkQueuedTasks(ctx: ServiceContext, clientId: string | null): void {
   const limit = ctx.settings().max_queued_tasks_per_client;
-  // The runner's queue, not a COUNT(*) over the tasks table: counting the queued rows cost a scan of
-  // every waiting task on every create (quadratic under load; measured in bench/load.ts).
-  if (ctx.runner.queuedFor(clientId) >= limit) throw tooMany('tasks waiting', limit, 'max_queued_tasks_per_client', 10);
+  // The ledger's count, not a COUNT(*) over the tasks table: counting the queued rows cost a scan
+  // of every waiting task on every create (quadratic under load; measured in bench/load.ts).
+  if (ctx.ledger.queuedFor(clientId) >= limit) throw tooMany('tasks waiting', limit, 'max_queued_tasks_per_client', 10);
 }
 
 /** The one heartbeat timer for every open stream. */

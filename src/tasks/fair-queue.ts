@@ -49,11 +49,6 @@ export class FairQueue {
     return false;
   }
 
-  /** How many tasks of one client wait: constant time (the flood limit asks on every create). */
-  sizeOf(clientKey: string): number {
-    return this.byClient.get(clientKey)?.length ?? 0;
-  }
-
   get size(): number {
     let n = 0;
     for (const list of this.byClient.values()) n += list.length;

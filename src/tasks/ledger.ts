@@ -69,6 +69,7 @@ export class TaskLedger {
   private flushTimer: NodeJS.Timeout | null = null;
   private flushFailed = false;
   private readonly statements = new Map<string, Statement>();
+  private readonly queuedByClient = new Map<string, number>();
   /** One create in its own savepoint, made once (not per create: the accept path is hot). */
   private readonly insertOne: Transaction<(input: NewTask, inSameTransaction: InTransaction | undefined) => Created>;
 
@@ -79,6 +80,23 @@ export class TaskLedger {
     private readonly writes: WriteObserver = { noteFailure: () => false, noteWriteOk: () => undefined },
   ) {
     this.insertOne = db.transaction((input: NewTask, inSameTransaction: InTransaction | undefined) => this.insertNew(input, inSameTransaction));
+    // Read once (the status index); from here on every create and transition keeps it right.
+    for (const r of db.prepare<[], { client_id: string | null; n: number }>("SELECT client_id, COUNT(*) AS n FROM tasks WHERE status = 'queued' GROUP BY client_id").all()) {
+      this.queuedByClient.set(r.client_id ?? '', r.n);
+    }
+  }
+
+  /** Tasks of one client (null: no client) in status `queued`, in constant time: the flood limit
+   *  asks on every create, and a COUNT over the queued rows made each create scan them all. */
+  queuedFor(clientId: string | null): number {
+    return this.queuedByClient.get(clientId ?? '') ?? 0;
+  }
+
+  private countQueued(clientId: string | null, delta: number): void {
+    const key = clientId ?? '';
+    const n = (this.queuedByClient.get(key) ?? 0) + delta;
+    if (n > 0) this.queuedByClient.set(key, n);
+    else this.queuedByClient.delete(key);
   }
 
   /**
@@ -122,6 +140,7 @@ export class TaskLedger {
         }
       }),
     );
+    for (const r of results) if (!(r instanceof Error)) this.countQueued(r.task.client_id, 1);
     this.hub.publish(results.flatMap((r) => (r instanceof Error ? [] : [r.event])));
     return results;
   }
@@ -172,9 +191,11 @@ export class TaskLedger {
 
   /** Compare-and-set of a task's status with its events, in one transaction. */
   transition(taskId: string, change: TransitionChange): TransitionResult {
+    let previous: TaskStatus | null = null;
     const result = this.write((): TransitionResult => {
       const before = getTask(this.db, taskId);
       if (!before || !change.from.includes(before.status)) return { ok: false, task: before };
+      previous = before.status;
       const flushed = this.flushTaskInTransaction(before);
       const now = unixSeconds(this.clock);
       const seq0 = flushed.at(-1)?.sequence_number ?? before.last_sequence_number;
@@ -205,7 +226,11 @@ export class TaskLedger {
       });
       return { ok: true, task, events: [...flushed, ...events] };
     });
-    if (result.ok) this.hub.publish(result.events);
+    if (result.ok) {
+      if (previous === 'queued' && result.task.status !== 'queued') this.countQueued(result.task.client_id, -1);
+      if (previous !== 'queued' && result.task.status === 'queued') this.countQueued(result.task.client_id, 1);
+      this.hub.publish(result.events);
+    }
     return result;
   }
 

@@ -69,11 +69,6 @@ export class TaskRunner {
     return this.active.size;
   }
 
-  /** Tasks of one client (null: no client, the GUI's) waiting for a slot, from the in-memory queue. */
-  queuedFor(clientId: string | null): number {
-    return this.queue.sizeOf(clientId ?? '');
-  }
-
   queuedCount(): number {
     return this.queue.size;
   }
