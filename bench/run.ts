@@ -6,6 +6,7 @@ import { restoreBench } from './restore.js';
 import { historyBench } from './history.js';
 import { loadBench } from './load.js';
 import { contentionBench } from './contention.js';
+import { firstScreenBench } from './first-screen.js';
 import { storeCheckBench } from './store-check.js';
 import { fmt } from './stats.js';
 import { rawEngineTokensPerSecond, serviceTokensPerSecond } from './streaming.js';
@@ -13,8 +14,17 @@ import { rawEngineTokensPerSecond, serviceTokensPerSecond } from './streaming.js
 process.env.SANAD_THREADS ??= '1';
 process.env.SANAD_GPU ??= 'off';
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const only = args.filter((a) => a !== '--json');
 const want = (name: string): boolean => only.length === 0 || only.includes(name);
+
+/** Every line as Sanad / baseline / ratio, for `--json` (printed last, one object). */
+interface Measured { path: string; sanad: number; baseline: number; unit: string; ratio: number; goal?: string }
+const summary: Measured[] = [];
+function record(path: string, sanad: number, baseline: number, unit: string, goal?: string): void {
+  summary.push({ path, sanad, baseline, unit, ratio: sanad / baseline, ...(goal ? { goal } : {}) });
+}
 
 if (want('accept')) {
   const count = 600;
@@ -38,12 +48,23 @@ if (want('load')) {
   console.log(`  a bare Fastify route answering 202 (own process): ${fmt(ceiling.perSecond)} /s, p50 ${fmt(ceiling.p50Ms, 1)} ms, p99 ${fmt(ceiling.p99Ms, 1)} ms`);
   console.log(`  sanad (202 after the commit):                     ${fmt(sanad.perSecond)} /s, p50 ${fmt(sanad.p50Ms, 1)} ms, p99 ${fmt(sanad.p99Ms, 1)} ms` +
     ` -> ratio ${fmt(sanad.perSecond / ceiling.perSecond, 3)} (non-2xx ${sanad.non2xx}, errors ${sanad.errors})`);
+  record('background accepts, autocannon -c 50 (rate)', sanad.perSecond, ceiling.perSecond, 'req/s', '>= 0.5');
+  record('background accepts, autocannon -c 50 (p99)', sanad.p99Ms, ceiling.p99Ms, 'ms', 'sanad p99 <= 10 ms');
 }
 
 if (want('contention')) {
   const r = await contentionBench(1024, 1500);
   console.log(`contention: streamed generations (1500 tokens, tiny model) while the service backs up a 1 GiB model (restic at low priority)`);
   console.log(`  nothing else running: ${fmt(r.idle)} tok/s; during the backup (${r.duringBackup} generations inside its ${fmt(r.backupMs / 1000, 1)} s): ${fmt(r.during)} tok/s -> ratio ${fmt(r.during / r.idle, 3)} (goal >= 0.9)`);
+  record('tokens/s during a backup vs idle', r.during, r.idle, 'tok/s', '>= 0.9');
+}
+
+if (want('first-screen')) {
+  const r = await firstScreenBench(5);
+  console.log(`first screen: headless Chromium, signed in, reload of the Overview, median of ${r.runs}`);
+  console.log(`  the login page (static HTML, no data) loaded: ${fmt(r.loginPageMs, 0)} ms`);
+  console.log(`  navigation start to the Overview's verdict drawn from data: ${fmt(r.drawnMs, 0)} ms (goal < 1000 ms) -> ratio ${fmt(r.drawnMs / r.loginPageMs, 2)}x the static page`);
+  record('GUI first screen (Overview drawn)', r.drawnMs, r.loginPageMs, 'ms', 'sanad < 1000 ms');
 }
 
 if (want('streaming')) {
@@ -55,6 +76,7 @@ if (want('streaming')) {
   console.log(`  raw node-llama-cpp:                     ${fmt(raw)} tok/s`);
   console.log(`  sanad stream: true, every event stored: ${fmt(svc.rate)} tok/s (${svc.events} SSE events)`);
   console.log(`  ratio ${fmt(svc.rate / raw, 3)} (target >= 0.9)`);
+  record('streaming, every event stored', svc.rate, raw, 'tok/s', '>= 0.95');
 }
 if (want('backup')) {
   const r = await backupBench(5000, 100, 3);
@@ -65,6 +87,8 @@ if (want('backup')) {
   console.log(`  sanad first backup (generation + restic), fresh repo:         ${fmt(r.sanadFirst.ms, 0)} ms` +
     ` (generation ${fmt(r.sanadFirst.generationMs, 0)} ms, slowest step ${r.sanadFirst.slowestStep}; ${added(r.sanadFirst.summary)})`);
   console.log(`  ratio ${fmt(r.sanadFirst.ms / r.rawFirstMs, 2)}x raw`);
+  record('first backup', r.sanadFirst.ms, r.rawFirstMs, 'ms', '<= 1.05x');
+  record('unchanged re-backup', r.sanadSecond.ms, r.rawSecondMs, 'ms', '<= 1.2x');
   console.log(`  raw restic second backup, unchanged (parent):                 ${fmt(r.rawSecondMs, 0)} ms`);
   console.log(`  sanad second backup, unchanged:                                ${fmt(r.sanadSecond.ms, 0)} ms` +
     ` (generation ${fmt(r.sanadSecond.generationMs, 0)} ms, slowest step ${r.sanadSecond.slowestStep}; ${added(r.sanadSecond.summary)})`);
@@ -76,6 +100,7 @@ if (want('jobs')) {
   const r = await jobsBench(2000, 32, 5);
   console.log(`jobs: an unchanged backup through the job owner vs runBackup directly, same data, median of ${r.runs}`);
   console.log(`  runBackup directly:      ${fmt(r.directMs, 0)} ms`);
+  record('a backup through the job owner', r.viaJobsMs, r.directMs, 'ms');
   console.log(`  through src/jobs/:       ${fmt(r.viaJobsMs, 0)} ms -> ratio ${fmt(r.viaJobsMs / r.directMs, 3)}`);
   console.log(`  one job's bookkeeping: ${fmt(r.jobUs, 1)} µs per job vs ${fmt(r.bareUs, 2)} µs for a bare awaited promise (${r.jobs} jobs)`);
 }
@@ -85,6 +110,7 @@ if (want('restore')) {
   console.log(`restore: store ${mib(r.data.storeBytes)} MiB (${r.data.tasks} tasks) + models ${mib(r.data.modelBytes)} MiB, local repo, median of ${r.runs}`);
   console.log(`  raw \`restic restore\` of the same snapshot, fresh cache: ${fmt(r.rawMs, 0)} ms`);
   console.log(`  sanad restore to a verified data dir (${r.checks} checks):   ${fmt(r.sanadMs, 0)} ms -> ratio ${fmt(r.sanadMs / r.rawMs, 2)}x raw`);
+  record('restore to a verified data dir', r.sanadMs, r.rawMs, 'ms', '<= 1.2x');
   console.log(`  RTO for this data set: ${fmt(r.sanadMs / 1000, 2)} s; by phase: ` +
     Object.entries(r.phases).map(([phase, ms]) => `${phase} ${fmt(ms, 0)}`).join(', ') + ' (ms)');
 }
@@ -93,6 +119,8 @@ if (want('history')) {
   console.log(`history: a generation of ${r.tasks} tasks, local repo, median of ${r.runs} (fresh restic cache each)`);
   console.log(`  raw \`restic restore --include\` of its store:                 ${fmt(r.rawRestoreMs, 0)} ms`);
   console.log(`  sanad opens it to look inside (list, manifest, store, sha256, open): ${fmt(r.openMs, 0)} ms -> ratio ${fmt(r.openMs / r.rawRestoreMs, 2)}x raw`);
+  record('open a generation to look inside', r.openMs, r.rawRestoreMs, 'ms');
+  record('DELETE with its journal line', r.deleteJournalUs, r.deleteBareUs, 'µs');
   console.log(`  a search over its responses: ${fmt(r.searchMs, 1)} ms vs the same LIKE in raw SQL ${fmt(r.rawSearchMs, 1)} ms -> ratio ${fmt(r.searchMs / r.rawSearchMs, 2)}x`);
   console.log(`  DELETE of a response with its journal line (append + fsync): ${fmt(r.deleteJournalUs, 0)} µs vs without ${fmt(r.deleteBareUs, 0)} µs (median of ${r.deletes} each)`);
 }
@@ -104,4 +132,5 @@ if (want('store-check')) {
     console.log(`  raw read of the file: ${fmt(r.rawReadMs, 1)} ms; quick_check (read-only): ${fmt(r.quickCheckMs, 1)} ms -> ratio ${fmt(r.quickCheckMs / r.rawReadMs, 2)}x`);
   }
 }
+if (json) console.log(JSON.stringify({ measured: summary }));
 process.exit(0);
