@@ -2,6 +2,7 @@
 // no header, only cookies, which Sanad no longer uses: session.ts). It behaves as EventSource does:
 // it reconnects after a drop, sending Last-Event-ID so a task stream resumes after the last event
 // seen, and stops for good on an answer that a retry cannot change (401, 403, 404).
+import type { z } from 'zod';
 import { sessionHeaders } from './session';
 
 export interface StreamHandlers {
@@ -78,4 +79,16 @@ export function openEventStream(path: string, handlers: StreamHandlers): { close
   };
   void connect();
   return { close: () => abort.abort() };
+}
+
+/** One frame's data as the contract's shape, or null (not JSON, or not that shape: a reader skips it). */
+export function parseFrame<T>(data: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): T | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }

@@ -4,7 +4,7 @@
 // every live query is refetched, because events sent while disconnected are not replayed.
 import type { QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { openEventStream } from './event-stream';
+import { openEventStream, parseFrame } from './event-stream';
 
 export const LiveEvent = z.object({
   id: z.number(),
@@ -55,14 +55,8 @@ export function listenToLiveEvents(client: QueryClient, onState?: (connected: bo
         void client.invalidateQueries();
         return;
       }
-      let value: unknown;
-      try {
-        value = JSON.parse(data);
-      } catch {
-        return;
-      }
-      const parsed = LiveEvent.safeParse(value);
-      if (parsed.success) applyLiveEvent(client, parsed.data);
+      const event = parseFrame(data, LiveEvent);
+      if (event !== null) applyLiveEvent(client, event);
     },
     onError: () => onState?.(false),
   });

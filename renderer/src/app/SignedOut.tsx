@@ -6,7 +6,7 @@ const ns = defineStrings('signed-out', {
   en: {
     app: 'Sanad',
     title: 'This window is not signed in',
-    body: 'Sanad opens only through a one-time login link. In a terminal on this computer run `sanad login-link` (or restart `sanad serve`, which prints one), then open the link it prints. A link works once, for 10 minutes.',
+    body: 'Sanad opens only through a one-time login link. In a terminal on this computer run {{login}} (or restart {{serve}}, which prints one), then open the link it prints. A link works once, for 10 minutes.',
     desktop: 'The desktop app signs in by itself.',
     switchTo: 'العربية',
     language: 'Language',
@@ -14,12 +14,28 @@ const ns = defineStrings('signed-out', {
   ar: {
     app: 'سند',
     title: 'هذه النافذة غير مسجّلة الدخول',
-    body: 'لا يُفتح سند إلا برابط دخول لمرة واحدة. شغّل في طرفية على هذا الحاسوب الأمر `sanad login-link` (أو أعد تشغيل `sanad serve` الذي يطبع رابطًا)، ثم افتح الرابط الذي يطبعه. يعمل الرابط مرة واحدة ولمدة 10 دقائق.',
+    body: 'لا يُفتح سند إلا برابط دخول لمرة واحدة. شغّل في طرفية على هذا الحاسوب الأمر {{login}} (أو أعد تشغيل {{serve}} الذي يطبع رابطًا)، ثم افتح الرابط الذي يطبعه. يعمل الرابط مرة واحدة ولمدة 10 دقائق.',
     desktop: 'تطبيق سطح المكتب يسجّل الدخول بنفسه.',
     switchTo: 'English',
     language: 'اللغة',
   },
 });
+
+const COMMANDS = { login: 'sanad login-link', serve: 'sanad serve' } as const;
+const MARK = '\u0000';
+
+/** The sentence with each command as left-to-right code, so it reads whole inside Arabic. */
+function WithCommands({ text }: { text: string }) {
+  const parts = text.split(MARK);
+  return (
+    <>
+      {parts.map((part, i) => {
+        const command = i % 2 === 1 && (part === 'login' || part === 'serve') ? COMMANDS[part] : null;
+        return command ? <code key={i} dir="ltr">{command}</code> : <span key={i}>{part}</span>;
+      })}
+    </>
+  );
+}
 
 export function SignedOut() {
   const { t, language } = useStrings(ns);
@@ -33,7 +49,7 @@ export function SignedOut() {
       </header>
       <main id="main" className="content signed-out" data-testid="signed-out">
         <h1>{t('title')}</h1>
-        <p>{t('body')}</p>
+        <p><WithCommands text={t('body', { login: `${MARK}login${MARK}`, serve: `${MARK}serve${MARK}` })} /></p>
         <p className="muted">{t('desktop')}</p>
       </main>
     </div>

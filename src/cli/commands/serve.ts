@@ -46,7 +46,7 @@ export async function serveCommand(args: string[], dataDir: string, io: Io, secr
         io.result({ pid: process.pid, port: appliance.port, url: appliance.url, login_url: loginUrl, data_dir: dir, reason }, () =>
           [
             reason === 'start' ? `Sanad is serving at ${appliance.url} (data: ${dir})` : `Sanad is now serving ${dir} at ${appliance.url}`,
-            `Open the GUI once with this one-time link: ${loginUrl}`,
+            `Open the GUI with this link (it works once, for 10 minutes; later, \`sanad login-link\` prints a new one): ${loginUrl}`,
           ].join('\n'),
         );
       },

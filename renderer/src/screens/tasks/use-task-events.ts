@@ -5,7 +5,7 @@
 // per token). After the terminal event the stream is closed: otherwise it would reconnect forever
 // to a stream that has nothing more to say.
 import { useEffect, useReducer, useRef, useState } from 'react';
-import { openEventStream } from '../../api/event-stream';
+import { openEventStream, parseFrame } from '../../api/event-stream';
 import { changesState, initialStream, StreamEvent, streamReducer, TERMINAL_EVENTS, type StreamState } from './task-stream';
 
 const EVENT_TYPES = [
@@ -48,16 +48,10 @@ export function useTaskEvents(taskId: string, onStateChange: () => void): { stre
     };
     const onEvent = (type: string, data: string) => {
       if (!types.has(type)) return;
-      let value: unknown;
-      try {
-        value = JSON.parse(data);
-      } catch {
-        return;
-      }
-      const parsed = StreamEvent.safeParse(value);
-      if (!parsed.success) return;
-      pending.push(parsed.data);
-      if (TERMINAL_EVENTS.includes(parsed.data.type)) {
+      const event = parseFrame(data, StreamEvent);
+      if (event === null) return;
+      pending.push(event);
+      if (TERMINAL_EVENTS.includes(event.type)) {
         source.close();
         setConnection('closed');
         if (timer !== null) clearTimeout(timer);
