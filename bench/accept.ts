@@ -70,7 +70,7 @@ export function rawInsertRate(count: number): RateResult {
  * and its loading/running/completed commits compete with the accepts (the end-to-end cost).
  */
 export async function serviceAcceptRate(count: number, concurrency: number, queueBehindBusyEngine: boolean): Promise<RateResult> {
-  const prepared = await prepareDataDir({ requests_per_minute_per_client: 1_000_000 });
+  const prepared = await prepareDataDir({ requests_per_minute_per_client: 1_000_000, max_queued_tasks_per_client: 1_000_000 });
   const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
   try {
     const body = { model: 'tiny', input: 'Hello', max_output_tokens: 1, background: true };

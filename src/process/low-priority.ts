@@ -1,11 +1,13 @@
 // Work a person does not wait for (scheduled backups, maintenance, drills) runs below the text a
 // person is generating: nice 10 for the CPU and, on Linux, the idle I/O class, set at exec time
 // through `nice` and `ionice` (util-linux) so every thread restic starts inherits it (Linux nice is
-// per thread: renicing the pid afterwards would miss the Go runtime's threads). Go's own GOMAXPROCS
-// keeps one core free for the engine. Where the wrappers are missing (Windows), the process gets
-// the OS's "below normal" priority right after it starts instead.
+// per thread: renicing the pid afterwards would miss the Go runtime's threads). Its thread count is
+// left alone: limiting GOMAXPROCS to keep a core free made every backup slower when nothing else ran
+// (first backup 1.26x raw instead of ~1.0 on 2 cores, bench/backup.ts), and nice already gives the
+// engine the CPU when both want it (bench/contention.ts). Where the wrappers are missing (Windows),
+// the process gets the OS's "below normal" priority right after it starts instead.
 import { existsSync } from 'node:fs';
-import { availableParallelism, constants, setPriority } from 'node:os';
+import { constants, setPriority } from 'node:os';
 
 const NICE = 10;
 
@@ -41,9 +43,4 @@ export function reniceLow(pid: number): void {
   } catch {
     // Not allowed or already gone: the work still runs, at normal priority.
   }
-}
-
-/** Go's scheduler threads for a low-priority child: all cores but one (at least one). */
-export function lowPriorityGoMaxProcs(): string {
-  return String(Math.max(1, availableParallelism() - 1));
 }

@@ -3,7 +3,6 @@
 // credentials go in the child's environment; the exit is mapped to a typed ResticError.
 // The cache stays on (it makes repeated backups and forgets much cheaper) but lives where the
 // caller says (RESTIC_CACHE_DIR), inside Sanad's data dir rather than a shared ~/.cache.
-import { lowPriorityGoMaxProcs } from '../../process/low-priority.js';
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { runChild, withSecretFile } from '../../process/spawn.js';
@@ -23,8 +22,9 @@ export interface ResticRuntime {
   logger?: Logger;
   /** SIGINT → SIGKILL grace on cancel; default 10 s (restic needs a moment to remove its lock). */
   killGraceMs?: number;
-  /** Below the engine (nice, idle I/O, one core left free): backups, maintenance and drills, which
-   *  nobody watches token by token. A restore someone waits for runs at normal priority. */
+  /** Below the engine (nice 10, idle I/O): backups, maintenance and drills, which nobody watches
+   *  token by token; with nothing else running they still use every core. A restore someone
+   *  waits for runs at normal priority. */
   lowPriority?: boolean;
   /**
    * `--no-lock` on every command, for read-only callers (a drill must never write to a backup, and
@@ -105,7 +105,6 @@ export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: Re
     ...(inUrl ? { RESTIC_REPOSITORY: repo.url } : {}),
     ...(rt.cacheDir !== undefined ? { RESTIC_CACHE_DIR: rt.cacheDir } : {}),
     ...(repo.rcloneConfig !== undefined ? { RCLONE_CONFIG: repo.rcloneConfig } : {}),
-    ...(rt.lowPriority ? { GOMAXPROCS: lowPriorityGoMaxProcs() } : {}),
     ...options.env,
   };
 
