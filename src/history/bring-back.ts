@@ -27,13 +27,16 @@ export interface BringBackInput {
 
 type Row = Record<string, unknown>;
 
-function rowsOf(db: ReadableDB, id: string): FinishedTaskRows | null {
-  const response = db.prepare<[string], Row>('SELECT * FROM responses WHERE id = ?').get(id);
-  if (!response) return null;
-  const task = db.prepare<[string], Row>('SELECT * FROM tasks WHERE response_id = ?').get(id);
-  if (!task) return null;
-  const events = db.prepare<[unknown], Row>('SELECT * FROM task_events WHERE task_id = ? ORDER BY sequence_number').all(task.id);
-  return { response, task, events };
+/** Reads one response with its task and events out of a generation's store; prepared once per bring-back. */
+function rowReader(db: ReadableDB): (id: string) => FinishedTaskRows | null {
+  const response = db.prepare<[string], Row>('SELECT * FROM responses WHERE id = ?');
+  const task = db.prepare<[string], Row>('SELECT * FROM tasks WHERE response_id = ?');
+  const events = db.prepare<[unknown], Row>('SELECT * FROM task_events WHERE task_id = ? ORDER BY sequence_number');
+  return (id) => {
+    const r = response.get(id);
+    const t = r ? task.get(id) : undefined;
+    return r && t ? { response: r, task: t, events: events.all(t.id) } : null;
+  };
 }
 
 function finished(rows: FinishedTaskRows): boolean {
@@ -42,8 +45,8 @@ function finished(rows: FinishedTaskRows): boolean {
 }
 
 /** A client the live data does not know (a new machine) is not invented: the copy belongs to no client (admin sees it). */
-function withKnownClient(live: WritableDB, rows: FinishedTaskRows): FinishedTaskRows {
-  const known = (id: unknown): boolean => typeof id === 'string' && live.prepare('SELECT 1 FROM clients WHERE id = ?').get(id) !== undefined;
+function withKnownClient(knownClient: (id: string) => boolean, rows: FinishedTaskRows): FinishedTaskRows {
+  const known = (id: unknown): boolean => typeof id === 'string' && knownClient(id);
   const fix = (row: Row): Row => (row.client_id === null || known(row.client_id) ? row : { ...row, client_id: null });
   return { ...rows, response: fix(rows.response), task: fix(rows.task) };
 }
@@ -56,18 +59,21 @@ export function bringBack(input: BringBackInput): BringBackResult {
     const brought: string[] = [];
     const skipped: Array<{ id: string; reason: SkipReason }> = [];
     const copies: FinishedTaskRows[] = [];
+    const read = rowReader(opened.db);
+    const liveHas = live.prepare<[string], unknown>('SELECT 1 FROM responses WHERE id = ?');
+    const clientKnown = live.prepare<[string], unknown>('SELECT 1 FROM clients WHERE id = ?');
     for (const id of unique) {
-      const rows = rowsOf(opened.db, id);
-      let reason: SkipReason | null = null;
-      if (!rows) reason = 'not_in_generation';
-      else if (live.prepare('SELECT 1 FROM responses WHERE id = ?').get(id) !== undefined) reason = 'exists';
-      else if (deleted.has(id) && !input.undelete) reason = 'deleted';
-      else if (!finished(rows)) reason = 'unfinished';
-      if (reason !== null || !rows) {
+      const rows = read(id);
+      const reason: SkipReason | null = !rows ? 'not_in_generation'
+        : liveHas.get(id) !== undefined ? 'exists'
+        : deleted.has(id) && !input.undelete ? 'deleted'
+        : !finished(rows) ? 'unfinished'
+        : null;
+      if (!rows || reason !== null) {
         skipped.push({ id, reason: reason ?? 'not_in_generation' });
         continue;
       }
-      copies.push(withKnownClient(live, rows));
+      copies.push(withKnownClient((c) => clientKnown.get(c) !== undefined, rows));
       brought.push(id);
     }
     adoptFinishedTasks(live, copies);

@@ -63,8 +63,7 @@ export function registerGenerationRoutes(app: FastifyInstance, kit: RouteKit): v
     const { q, after, limit } = req.query;
     if (q !== undefined && q.length > 200) throw badRequest('q is at most 200 characters.', 'q');
     if (after !== undefined && !Id.safeParse(after).success) throw badRequest('after must be a response id.', 'after');
-    if (limit !== undefined && !/^[1-9][0-9]{0,2}$/.test(limit)) throw badRequest(`limit must be a number from 1 to ${MAX_PAGE}.`, 'limit');
-    if (limit !== undefined && Number(limit) > MAX_PAGE) throw badRequest(`limit must be a number from 1 to ${MAX_PAGE}.`, 'limit');
+    if (limit !== undefined && (!/^[1-9][0-9]{0,2}$/.test(limit) || Number(limit) > MAX_PAGE)) throw badRequest(`limit must be a number from 1 to ${MAX_PAGE}.`, 'limit');
     const opened = await open(repoParam(req.query.repo), generation);
     const deleted = new Set(ctx.deletions.read().map((d) => d.id));
     return responsesPage(opened.db, { ...(q !== undefined ? { q } : {}), ...(after !== undefined ? { after } : {}), ...(limit !== undefined ? { limit: Number(limit) } : {}) }, liveStateOf(ctx.db, deleted));
