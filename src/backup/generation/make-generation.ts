@@ -5,11 +5,11 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unixSeconds, type Clock } from '../../clock.js';
-import { sha256File } from '../../engine/hash-file.js';
+import { sha256File, sha256FileInWorker } from '../../engine/hash-file.js';
 import { DeletionJournal, JOURNAL_FILE, parseJournal } from '../../store/deletion-journal.js';
 import { STORE_FILE, type Db } from '../../store/open.js';
 import { fsyncPath, writeNewFileDurable } from './durable.js';
-import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, type Manifest, type ManifestItem } from './manifest.js';
+import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, manifestText, type Manifest, type ManifestItem } from './manifest.js';
 import { modelItems } from './model-items.js';
 import { highestEpoch, listPartials, PARTIAL_SUFFIX, stagingDir, type Generation } from './staging.js';
 import { checkStoreCopy, checkVaultInCopy, copyStore, dropTemporaryClientsInCopy, leaveWalMode } from './store-copy.js';
@@ -89,6 +89,10 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
     report({ step: 'checking_store' });
     leaveWalMode(storeCopy);
     dropTemporaryClientsInCopy(storeCopy);
+    // The copy is final from here: a worker hashes it while this thread checks it (the check
+    // failing removes the folder; the worker's result is then dropped).
+    const storeHash = sha256FileInWorker(storeCopy);
+    storeHash.catch(() => undefined);
     const { tables } = checkStoreCopy(storeCopy);
     const vault = checkVaultInCopy(storeCopy, vaultKey);
     await fsyncPath(storeCopy);
@@ -105,9 +109,7 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
     const models = await modelItems(db, (modelId) => report({ step: 'rehashing_model', modelId }));
 
     report({ step: 'hashing' });
-    const store = await sha256File(storeCopy);
-    const key = await sha256File(keyPath);
-    const journal = await sha256File(journalCopy);
+    const [store, key, journal] = await Promise.all([storeHash, sha256File(keyPath), sha256File(journalCopy)]);
     const items: ManifestItem[] = [
       { kind: 'sqlite', path: STORE_FILE, size: store.bytes, sha256: store.sha256, tables },
       { kind: 'vault_key', path: VAULT_KEY_FILE, size: key.bytes, sha256: key.sha256 },
@@ -123,7 +125,7 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
       items,
     };
     report({ step: 'manifest' });
-    await writeNewFileDurable(join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
+    await writeNewFileDurable(join(partial, MANIFEST_FILE), manifestText(manifest), 0o600);
 
     report({ step: 'renaming' });
     const dir = join(staging, String(epoch));
