@@ -7,10 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { recordedCopies } from '../src/backup/backup-runs.js';
 import { getRepository } from '../src/backup/repositories.js';
 import { toResticRepo } from '../src/backup/restic-target.js';
 import { runBackup } from '../src/backup/run-backup.js';
 import { restoreGeneration, type RestoreResult } from '../src/restore/restore-generation.js';
+import { localSnapshotIds } from '../src/restore/restore-source.js';
 import type { RestorePhase } from '../src/restore/restore-progress.js';
 import { dataDirScope } from '../src/secrets/scope.js';
 import { SecretsFileStore } from '../src/secrets/secrets-file.js';
@@ -21,11 +23,14 @@ import { median } from './stats.js';
 export interface RestoreBenchResult {
   data: Pick<BackupDataSet, 'tasks' | 'storeBytes' | 'modelBytes'>;
   runs: number;
-  /** Median Sanad restore, ms: the RTO for this data set. */
+  /** Median Sanad restore on the machine that made the backup (from its records), ms: the RTO. */
   sanadMs: number;
+  /** The same restore without records (a new machine: restic lists the snapshots, dumps the manifest). */
+  newMachineMs: number;
   rawMs: number;
   /** Of the median Sanad run: ms spent in each phase. */
   phases: Partial<Record<RestorePhase, number>>;
+  newMachinePhases: Partial<Record<RestorePhase, number>>;
   checks: number;
 }
 
@@ -37,7 +42,7 @@ function rawRestore(binary: string, passphrase: string, repo: string, snapshotId
   return performance.now() - t0;
 }
 
-async function sanadRestore(data: BackupDataSet, secretsFile: string, target: string): Promise<{ ms: number; result: RestoreResult; phases: Partial<Record<RestorePhase, number>> }> {
+async function sanadRestore(data: BackupDataSet, secretsFile: string, target: string, records: boolean): Promise<{ ms: number; result: RestoreResult; phases: Partial<Record<RestorePhase, number>> }> {
   const local = getRepository(data.db, 'local');
   if (!local) throw new Error('the bench data dir has no local repository');
   const marks: Array<{ phase: RestorePhase; at: number }> = [];
@@ -48,6 +53,10 @@ async function sanadRestore(data: BackupDataSet, secretsFile: string, target: st
       binary: data.deps.restic.runtime.binary,
       repoFor: (p) => toResticRepo(local, data.deps.vault, p),
       knownPassphrase: data.deps.passphrase,
+      // This machine's restore reads its records and uses its own vault key; a new machine has neither.
+      recorded: records ? recordedCopies(data.db, 'local') : [],
+      snapshotIds: async () => (records ? localSnapshotIds(local.location) : null),
+      knownVaultKey: records ? data.deps.vaultKey : null,
     },
     liveDataDir: data.dataDir,
     target,
@@ -74,22 +83,27 @@ export async function restoreBench(tasks: number, modelMiB: number, runs: number
     if (backup.status !== 'ok' || !snapshotId) throw new Error(`the bench backup failed: ${JSON.stringify(backup)}`);
     const repoPath = getRepository(data.db, 'local')?.location ?? '';
     const sanad: Array<Awaited<ReturnType<typeof sanadRestore>>> = [];
+    const fresh: Array<Awaited<ReturnType<typeof sanadRestore>>> = [];
     const raw: number[] = [];
     for (let i = 0; i < runs; i++) {
       // Alternate which goes first, so neither always finds the page cache warmed by the other.
       const doRaw = (): void => void raw.push(rawRestore(data.deps.restic.runtime.binary.path, data.deps.passphrase, repoPath, snapshotId, join(root, `raw-${i}`)));
       if (i % 2 === 1) doRaw();
-      sanad.push(await sanadRestore(data, secretsFile, join(root, `sanad-${i}`)));
+      sanad.push(await sanadRestore(data, secretsFile, join(root, `sanad-${i}`), true));
+      fresh.push(await sanadRestore(data, secretsFile, join(root, `new-${i}`), false));
       if (i % 2 === 0) doRaw();
     }
     const mid = median(sanad.map((s) => s.ms));
     const pick = sanad.find((s) => s.ms === mid) ?? sanad[0];
+    const freshMid = median(fresh.map((s) => s.ms));
     return {
       data: { tasks: data.tasks, storeBytes: data.storeBytes, modelBytes: data.modelBytes },
       runs,
       sanadMs: mid,
+      newMachineMs: freshMid,
       rawMs: median(raw),
       phases: pick?.phases ?? {},
+      newMachinePhases: (fresh.find((s) => s.ms === freshMid) ?? fresh[0])?.phases ?? {},
       checks: pick?.result.checks.length ?? 0,
     };
   } finally {

@@ -2,6 +2,7 @@
 // records one copy per repository, and ends with a status. A run still `running` when no backup
 // holds the backup lock was cut short by a crash; jobs/leftovers.ts settles it as `interrupted`.
 import { BackupCopySummary as BackupCopySummarySchema, OffsiteCopyOutcome as OffsiteCopyOutcomeSchema, type BackupCopySummary, type OffsiteCopyOutcome } from '../contract/backups.js';
+import { z } from 'zod';
 import { parseJsonColumn } from '../store/json-column.js';
 import type { Db, ReadableDB } from '../store/open.js';
 
@@ -39,9 +40,21 @@ export function setRunGeneration(db: Db, runId: number, generation: number): voi
   db.prepare('UPDATE backup_runs SET generation = ? WHERE id = ?').run(generation, runId);
 }
 
-export function recordCopy(db: Db, copy: BackupCopyRow): void {
-  db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at, summary) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at, copy.summary);
+/** What Sanad sent restic for one copy: the snapshot's paths (absolute, as given), host and time. */
+export interface SentSnapshot {
+  paths: string[];
+  host: string;
+  time: string;
+}
+
+export function recordCopy(db: Db, copy: BackupCopyRow, sent: SentSnapshot | null = null): void {
+  db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at, summary, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at, copy.summary, sent ? JSON.stringify(sent) : null);
+}
+
+/** The generation's manifest exactly as written into it (manifest.json's bytes). */
+export function setRunManifest(db: Db, runId: number, manifestText: string): void {
+  db.prepare('UPDATE backup_runs SET manifest = ? WHERE id = ?').run(manifestText, runId);
 }
 
 export function finishBackupRun(db: Db, runId: number, status: Exclude<BackupRunStatus, 'running'>, error: string | null, nowS: number, offsiteCopy: OffsiteCopyOutcome | null = null): void {
@@ -76,9 +89,41 @@ export function lastGoodBackupAt(db: ReadableDB): number | null {
 export type ShownRun = BackupRunRow & { offsite_copy: OffsiteCopyOutcome | null };
 
 export function recentBackupRuns(db: ReadableDB, limit: number): { runs: ShownRun[]; copies: ShownCopy[] } {
-  const rows = db.prepare<[number], BackupRunRow & { offsite_copy: string | null }>('SELECT * FROM backup_runs ORDER BY id DESC LIMIT ?').all(limit);
+  const rows = db.prepare<[number], BackupRunRow & { offsite_copy: string | null }>(
+    'SELECT id, generation, trigger, status, error, started_at, finished_at, offsite_copy FROM backup_runs ORDER BY id DESC LIMIT ?',
+  ).all(limit);
   const runs = rows.map((r) => ({ ...r, offsite_copy: parseJsonColumn(OffsiteCopyOutcomeSchema, r.offsite_copy) }));
-  const copies = db.prepare<[number], BackupCopyRow>('SELECT * FROM backup_copies WHERE run_id IN (SELECT id FROM backup_runs ORDER BY id DESC LIMIT ?)').all(limit);
+  const copies = db.prepare<[number], BackupCopyRow>(
+    'SELECT run_id, repository, ok, snapshot_id, error, finished_at, summary FROM backup_copies WHERE run_id IN (SELECT id FROM backup_runs ORDER BY id DESC LIMIT ?)',
+  ).all(limit);
   return { runs, copies: copies.map((c) => ({ ...c, summary: parseJsonColumn(BackupCopySummarySchema, c.summary) })) };
 }
 
+
+const SentSnapshotSchema = z.object({ paths: z.array(z.string()).min(1), host: z.string(), time: z.string() });
+
+/** A generation as this data dir recorded sending it to a repository. */
+export interface RecordedCopy extends SentSnapshot {
+  generation: number;
+  /** restic's id of the snapshot, as its backup reported it (the short form). */
+  snapshot_id: string;
+  manifest: string;
+}
+
+/**
+ * Every generation this data dir recorded in `repository` (ok copies with their snapshot and
+ * manifest; runs from before these were recorded are absent), newest data first.
+ */
+export function recordedCopies(db: ReadableDB, repository: string): RecordedCopy[] {
+  const rows = db.prepare<[string], { generation: number; snapshot_id: string; manifest: string; snapshot: string }>(
+    `SELECT r.generation, c.snapshot_id, r.manifest, c.snapshot FROM backup_copies c JOIN backup_runs r ON r.id = c.run_id
+     WHERE c.repository = ? AND c.ok = 1 AND c.snapshot_id IS NOT NULL AND c.snapshot IS NOT NULL AND r.manifest IS NOT NULL AND r.generation IS NOT NULL
+     ORDER BY r.generation DESC, c.finished_at DESC`,
+  ).all(repository);
+  const out: RecordedCopy[] = [];
+  for (const row of rows) {
+    const sent = parseJsonColumn(SentSnapshotSchema, row.snapshot);
+    if (sent) out.push({ generation: row.generation, snapshot_id: row.snapshot_id, manifest: row.manifest, ...sent });
+  }
+  return out;
+}

@@ -1,10 +1,10 @@
 // One backup run: make a generation, send it to every enabled repository (local first), record
 // the outcome, raise or resolve alerts. An offsite failure never fails the local backup and is
 // never silent. Never two runs at once on a data dir, across processes (a file lock).
-import { finishBackupRun, recordCopy, setRunGeneration, startBackupRun } from './backup-runs.js';
+import { finishBackupRun, recordCopy, setRunGeneration, setRunManifest, startBackupRun, type SentSnapshot } from './backup-runs.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Logger } from '../log/logger.js';
@@ -15,6 +15,7 @@ import { raiseAlert, resolveAlert } from './alerts.js';
 import { listModels } from '../store/models.js';
 import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js';
 import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
+import { manifestText } from './generation/manifest.js';
 import { stagingDir } from './generation/staging.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
 import { writeLastGood } from './last-good.js';
@@ -57,6 +58,8 @@ export interface RepositoryOutcome {
   error: string | null;
   /** restic's summary: what this run read and added (an unchanged model adds nothing). */
   summary?: BackupSummary;
+  /** What was sent (paths, host, time): the record a restore on this machine reads. */
+  sent?: SentSnapshot;
 }
 
 export const modelChangedKey = (id: string): string => `model.changed:${id}`;
@@ -128,10 +131,11 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
     dir = gen.dir;
     noteChangedModels(deps, gen.changedModels);
     setRunGeneration(db, runId, gen.epoch);
+    setRunManifest(db, runId, manifestText(gen.manifest));
     for (const repo of listRepositories(db).filter((r) => r.enabled)) {
       const outcome = await sendTo(deps, repo, backupTargets(gen), options);
       outcomes.push(outcome);
-      recordCopy(db, { run_id: runId, repository: repo.name, ok: outcome.ok ? 1 : 0, snapshot_id: outcome.snapshot_id, error: outcome.error, finished_at: unixSeconds(clock), summary: outcome.summary ? JSON.stringify(outcome.summary) : null });
+      recordCopy(db, { run_id: runId, repository: repo.name, ok: outcome.ok ? 1 : 0, snapshot_id: outcome.snapshot_id, error: outcome.error, finished_at: unixSeconds(clock), summary: outcome.summary ? JSON.stringify(outcome.summary) : null }, outcome.sent ?? null);
     }
     // Old keys a passphrase rotation could not remove (old-keys.ts): retried under this lock.
     if (pendingOldKeys(db).length > 0) {
@@ -179,11 +183,13 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     if (repo.type === 'local') mkdirSync(repo.location, { recursive: true, mode: 0o700 });
     const signal = options.signal ? { signal: options.signal } : {};
     const report = (p: BackupProgress): void => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p });
+    // One time and host for every attempt, as recorded: a retried upload is the same snapshot's.
+    const sent: SentSnapshot = { paths: targets.map((t) => resolve(t)), host: hostname(), time: new Date(clock.now()).toISOString() };
     const attempt = (parent: string | null): Attempt<BackupResult> => (attemptSignal, onProgress) =>
       restic.backup(target, targets, {
         tags: SNAPSHOT_TAGS,
-        host: hostname(),
-        time: new Date(clock.now()),
+        host: sent.host,
+        time: new Date(sent.time),
         ...(parent ? { parent } : {}),
         signal: attemptSignal,
         // Four status lines a second: what the live progress events (jobs/backups.ts) pass on.
@@ -228,7 +234,7 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     }
     recordRepositoryResult(db, repo.name, unixSeconds(clock), null);
     if (repo.name !== LOCAL) resolveAlert(db, clock, alertKey);
-    return { name: repo.name, ok: true, snapshot_id: result.snapshotId, error: null, summary: result.summary };
+    return { name: repo.name, ok: true, snapshot_id: result.snapshotId, error: null, summary: result.summary, sent };
   } catch (err) {
     // A local repository on a full disk: say which disk, not restic's "write …: no space left".
     const error = repo.type === 'local' && (isOutOfSpace(err) || isNearlyFull(repo.location))

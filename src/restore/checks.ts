@@ -49,6 +49,11 @@ export class CheckList {
     return outcome.value;
   }
 
+  /** Takes over another list's checks, in order (an attempt's, once it counts). */
+  adopt(other: CheckList): void {
+    this.all.push(...other.all);
+  }
+
   get ok(): boolean {
     return this.all.every((c) => c.ok);
   }

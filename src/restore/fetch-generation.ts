@@ -3,11 +3,13 @@
 // restore` already writes everything else (the vault key excluded by path) into the work folder.
 // A manifest or key that fails its check stops the restore and waits for every restic to exit,
 // so nothing writes into a target that is being put back.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describeManifestProblem, ManifestSchema, type JournalManifestItem, type Manifest, type ModelManifestItem, type SqliteManifestItem } from '../backup/generation/manifest.js';
 import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { VAULT_KEY_FILE } from '../backup/generation/vault-key-file.js';
-import type { Restic, ResticRepo } from '../backup/restic/index.js';
+import { ResticError, type Restic, type ResticRepo } from '../backup/restic/index.js';
 import { CheckFailed, type CheckList } from './checks.js';
 import { RestoreMeter, watchRestoredBytes, type RestoreProgress } from './restore-progress.js';
 import { generationFile, manifestPath, type SnapshotGeneration } from './snapshot-generations.js';
@@ -77,7 +79,46 @@ export function parseManifest(text: string, g: SnapshotGeneration): Parts {
   return partsOf(parsed.data, Buffer.byteLength(text) + 1, g);
 }
 
-export async function fetchGeneration(f: FetchInput): Promise<Fetched> {
+/** This data dir's record of the generation (backup-runs.ts) and its own vault key, when it has them. */
+export interface FromRecord {
+  manifest: string;
+  /** The live vault key: used when it is the generation's (same sha256 as its vault.key). */
+  vaultKey: Buffer | null;
+}
+
+/** restic does not know the recorded snapshot (forgotten, or a repository replaced under the same
+ *  name), or refuses the passphrase: the record cannot be used; ask restic for its list instead. */
+export class StaleRecordError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'StaleRecordError';
+  }
+}
+
+/** The vault key of any generation, at any depth: `<data-dir>/backups/staging/<epoch>/vault.key`. */
+const ANY_VAULT_KEY = `backups/staging/*/${VAULT_KEY_FILE}`;
+
+const STALE_ID = /no matching ID found|multiple IDs with prefix/i;
+
+function staleReason(err: unknown): string | null {
+  if (!(err instanceof ResticError)) return null;
+  if (err.kind === 'wrong_password') return 'the passphrase does not open the repository';
+  return STALE_ID.test([err.message, ...err.stderrTail].join('\n')) ? 'restic does not know the recorded snapshot' : null;
+}
+
+function throwIfStale(outcome: Settled<unknown> | null): void {
+  const stale = outcome && 'error' in outcome ? staleReason(outcome.error) : null;
+  if (stale) throw new StaleRecordError(stale);
+}
+
+/** The live key, as the key file a generation holds would read: usable when the manifest says so. */
+function liveKeyFits(key: Buffer | null, item: Parts['keyItem']): key is Buffer {
+  if (!key) return false;
+  const text = Buffer.from(key.toString('base64'), 'utf8');
+  return text.length === item.size && createHash('sha256').update(text).digest('hex') === item.sha256;
+}
+
+export async function fetchGeneration(f: FetchInput & { fromRecord?: FromRecord }): Promise<Fetched> {
   const { restic, repo, g, checks } = f;
   const filesDir = join(f.work, 'files');
   const abort = new AbortController();
@@ -88,20 +129,35 @@ export async function fetchGeneration(f: FetchInput): Promise<Fetched> {
   const stopWatching = watchRestoredBytes(filesDir, (b) => meter.bytes(b));
   // Models kept in place are every snapshot path besides the generation folder.
   const exclude = [generationFile(g, VAULT_KEY_FILE), ...(f.inPlace ? g.paths.filter((p) => p !== g.generation_path) : [])];
-  const restored = settle(restic.restore(repo, g.snapshot_id, { target: filesDir, exclude, ...opt }));
-  const keyDump = settle(restic.dumpText(repo, g.snapshot_id, generationFile(g, VAULT_KEY_FILE), { ...opt, maxBytes: 4096 }));
+  // Any generation's vault key, too, by pattern: a snapshot that is not the one `g` describes (a
+  // record gone wrong) must not put its key on disk before the mismatch is found.
+  const restored = settle(restic.restore(repo, g.snapshot_id, { target: filesDir, exclude, excludePatterns: [ANY_VAULT_KEY], ...opt }));
+  // From a record, the manifest is known now and restic starts once; the key is dumped (a second
+  // restic, alongside) only when the live one is not the generation's.
+  const recordedParts = f.fromRecord ? settle(Promise.resolve().then(() => parseManifest(f.fromRecord?.manifest ?? '', g))) : null;
+  const known = f.fromRecord?.vaultKey ?? null;
+  const recordedKeyFits = recordedParts ? await recordedParts.then((p) => 'value' in p && liveKeyFits(known, p.value.keyItem)) : false;
+  const keyDump = recordedKeyFits ? null : settle(restic.dumpText(repo, g.snapshot_id, generationFile(g, VAULT_KEY_FILE), { ...opt, maxBytes: 4096 }));
   try {
     f.progress({ phase: 'reading_manifest' });
+    if (recordedParts && 'error' in (await recordedParts)) throw new StaleRecordError('the recorded manifest does not read as this generation\'s');
     const parts = await checks.run('manifest:valid', async () => {
-      const p = parseManifest(await restic.dumpText(repo, g.snapshot_id, manifestPath(g), opt), g);
+      const p = recordedParts ? unwrap(await recordedParts) : parseManifest(await restic.dumpText(repo, g.snapshot_id, manifestPath(g), opt), g);
       const m = p.manifest;
+      const from = recordedParts ? ' (from this data dir\'s record of the backup; the restored manifest.json must match it)' : '';
       return {
-        detail: `format ${m.format_version}, Sanad ${m.app_version}, host ${m.host}, made ${m.created_at}: ${p.stores.length} database(s), ${p.models.length} model(s), a vault key.`,
+        detail: `format ${m.format_version}, Sanad ${m.app_version}, host ${m.host}, made ${m.created_at}: ${p.stores.length} database(s), ${p.models.length} model(s), a vault key${from}.`,
         value: p,
       };
     });
+    const dumped = keyDump ? await keyDump : null;
+    // A record restic cannot honour is not a failed restore: the caller asks restic instead.
+    if (f.fromRecord) throwIfStale(dumped);
     const vaultKey = await checks.run(`item:${VAULT_KEY_FILE}`, async () => {
-      const dumped = await keyDump;
+      if (dumped === null && known) {
+        return { detail: `${parts.keyItem.size} bytes, sha256 ${parts.keyItem.sha256.slice(0, 12)}… as in the manifest: this data dir's own vault key (never written to disk).`, value: Buffer.from(known) };
+      }
+      if (dumped === null) throw new Error('the vault key was not read');
       if ('error' in dumped) throw dumped.error;
       const detail = verifyBytes(VAULT_KEY_FILE, Buffer.from(dumped.value, 'utf8'), parts.keyItem);
       const key = Buffer.from(dumped.value, 'base64');
@@ -111,11 +167,13 @@ export async function fetchGeneration(f: FetchInput): Promise<Fetched> {
     const total = parts.manifestBytes + (parts.journal?.size ?? 0) + parts.stores.reduce((n, s) => n + s.size, 0) + (f.inPlace ? 0 : parts.models.reduce((n, m) => n + m.size, 0));
     meter.start(total);
     const outcome = await restored;
+    if (f.fromRecord) throwIfStale(outcome);
     await checks.run('snapshot:restored', async () => {
       if ('error' in outcome) throw outcome.error;
       const kept = f.inPlace ? ', models left where they are' : '';
       return { detail: `restic restored ${mib(total)} into the work folder (the vault key excluded${kept}).`, value: undefined };
     });
+    if (f.fromRecord) await sameAsRecorded(join(filesDir, manifestPath(g)), f.fromRecord.manifest);
     meter.done();
     return { parts, vaultKey, filesDir };
   } catch (err) {
@@ -126,4 +184,16 @@ export async function fetchGeneration(f: FetchInput): Promise<Fetched> {
     stopWatching();
     f.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+function unwrap<T>(s: Settled<T>): T {
+  if ('error' in s) throw s.error;
+  return s.value;
+}
+
+/** The snapshot's manifest.json must be the one recorded; a different one means the record named
+ *  another snapshot (a short id that now matches something else): ask restic for its list. */
+async function sameAsRecorded(path: string, recorded: string): Promise<void> {
+  const text = await readFile(path, 'utf8').catch(() => null);
+  if (text !== recorded) throw new StaleRecordError('the restored manifest.json is not the one recorded');
 }

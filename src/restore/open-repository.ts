@@ -1,6 +1,7 @@
 // Opening a repository for a restore: this data dir's own passphrase first; when restic refuses
 // it (a new machine, whose keychain holds a passphrase of its own), the recovery kit's, asked for
 // once. Whatever opened the repository is what the restored data dir keeps as its passphrase.
+import type { RecordedCopy } from '../backup/backup-runs.js';
 import type { ResticBinary, Restic, ResticRepo } from '../backup/restic/index.js';
 import { ResticError } from '../backup/restic/index.js';
 import { listSnapshotGenerations, type SnapshotGeneration } from './snapshot-generations.js';
@@ -16,6 +17,15 @@ export interface RepositorySource {
   askPassphrase?: () => Promise<string | null>;
   /** How this caller gives a passphrase, for the message when none worked ("send it as …"). */
   passphraseHint?: string;
+  /** What this data dir recorded sending to the repository, newest first (a restore starts restic
+   *  once with them); absent or empty on a new machine. */
+  recorded?: RecordedCopy[];
+  /** The full ids of every snapshot in the repository, read without restic (a local repository's
+   *  `snapshots/` folder); null where that cannot be done. Records are only used when they account
+   *  for every one of them, so "newest" still means the newest in the repository. */
+  snapshotIds?: () => Promise<string[] | null>;
+  /** This data dir's vault key: a restore of a generation that holds the same key need not dump it. */
+  knownVaultKey?: Buffer | null;
 }
 
 export interface OpenedRepository {

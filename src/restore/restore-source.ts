@@ -1,5 +1,7 @@
 // Where a restore reads from, as named in a data dir: its repository row (local or offsite), the
 // credentials in its vault, and its own passphrase. Reads only; the CLI opens the store read-only.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { defaultLocalLocation, getRepository, LOCAL, type Repository } from '../backup/repositories.js';
 import { findRestic } from '../backup/restic/index.js';
 import { toResticRepo } from '../backup/restic-target.js';
@@ -8,6 +10,7 @@ import type { Vault } from '../secrets/vault.js';
 import type { Db } from '../store/open.js';
 import { isStoreDamage } from '../store/store-check.js';
 import { readLastGood } from '../backup/last-good.js';
+import { recordedCopies, type RecordedCopy } from '../backup/backup-runs.js';
 import type { RepositorySource } from './open-repository.js';
 
 export class UnknownRepositoryError extends Error {
@@ -29,6 +32,25 @@ export interface SourceInput {
   knownPassphrase: string | null;
   askPassphrase?: () => Promise<string | null>;
   passphraseHint?: string;
+  /** The data dir's vault key, when its keychain has one. */
+  knownVaultKey?: Buffer | null;
+}
+
+/** A local restic repository names each snapshot file by its id; null when the folder cannot be read. */
+export async function localSnapshotIds(location: string): Promise<string[] | null> {
+  const names = await readdir(join(location, 'snapshots')).catch(() => null);
+  return names === null ? null : names.filter((n) => /^[0-9a-f]{64}$/.test(n));
+}
+
+/** What the store recorded sending to the repository; nothing when it cannot be read. */
+function readRecords(db: Db | null, name: string): RecordedCopy[] {
+  if (db === null) return [];
+  try {
+    return recordedCopies(db, name);
+  } catch (err) {
+    if (isStoreDamage(err)) return [];
+    throw err;
+  }
 }
 
 /** The repository's row, or null; a damaged store reads as null (the local default is then used). */
@@ -63,6 +85,9 @@ export async function repositorySourceFor(input: SourceInput): Promise<Repositor
     repoName: row.name,
     binary,
     knownPassphrase: input.knownPassphrase,
+    knownVaultKey: input.knownVaultKey ?? null,
+    recorded: found === 'damaged' ? [] : readRecords(input.db, row.name),
+    snapshotIds: async () => (row.type === 'local' ? localSnapshotIds(row.location) : null),
     ...(input.askPassphrase ? { askPassphrase: input.askPassphrase } : {}),
     ...(input.passphraseHint ? { passphraseHint: input.passphraseHint } : {}),
     repoFor: (passphrase) => (vault ? toResticRepo(row, vault, passphrase) : { name: row.name, url: row.location, password: passphrase }),

@@ -6,17 +6,18 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelManifestItem } from '../backup/generation/manifest.js';
 import { createRestic, type Restic, type ResticRepo } from '../backup/restic/index.js';
+import { startHashWorkers, type Hasher } from '../engine/hash-file.js';
 import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import { placeFiles, type Placement } from './assemble.js';
 import { checkRestoredStores } from './check-restored.js';
-import { CheckFailed, type CheckList } from './checks.js';
-import { fetchGeneration, type Parts } from './fetch-generation.js';
+import { CheckFailed, CheckList } from './checks.js';
+import { fetchGeneration, StaleRecordError, type Fetched, type FromRecord, type Parts } from './fetch-generation.js';
 import { openRepository } from './open-repository.js';
 import { reapplyDeletions } from './reapply-deletions.js';
 import type { RestoreRequest } from './restore-request.js';
 import type { RestoreProgress } from './restore-progress.js';
-import type { SnapshotGeneration } from './snapshot-generations.js';
+import { recordedGeneration, type SnapshotGeneration } from './snapshot-generations.js';
 import { integrityReadOnly, sqliteStrays } from './store-checks.js';
 import type { PreparedTarget } from './target-dir.js';
 import { settleInOrder, verifyFile } from './verify-file.js';
@@ -29,6 +30,23 @@ export interface StepState {
 }
 
 export async function restoreSteps(
+  req: RestoreRequest,
+  target: PreparedTarget,
+  checks: CheckList,
+  state: StepState,
+  progress: (p: RestoreProgress) => void,
+): Promise<void> {
+  // The two workers that will hash the restored files start now, while restic runs.
+  const hashers = startHashWorkers(2);
+  try {
+    await stepsWith(hashers.hash, req, target, checks, state, progress);
+  } finally {
+    hashers.close();
+  }
+}
+
+async function stepsWith(
+  hash: Hasher,
   req: RestoreRequest,
   target: PreparedTarget,
   checks: CheckList,
@@ -50,16 +68,20 @@ export async function restoreSteps(
   const restic: Restic = createRestic({ binary: req.source.binary, cacheDir: join(target.work, 'cache'), ...(req.logger ? { logger: req.logger } : {}) });
 
   progress({ phase: 'opening' });
-  const { repo, passphrase, g, newest } = await findGeneration(restic, req, checks);
+  const fetchOf = (x: { repo: ResticRepo; g: SnapshotGeneration }, list: CheckList, fromRecord?: FromRecord): Promise<Fetched> =>
+    fetchGeneration({ restic, repo: x.repo, g: x.g, work: target.work, inPlace, checks: list, progress, ...(signal ? { signal } : {}), ...(fromRecord ? { fromRecord } : {}) });
+  const viaRecord = await fromRecord(req, checks, fetchOf, target.work);
+  const found = viaRecord ?? (await findGeneration(restic, req, checks));
+  const { repo, passphrase, g, newest } = found;
   state.generation = g.generation;
   state.snapshotId = g.snapshot_id;
   cancelled();
 
-  const { parts, vaultKey, filesDir } = await fetchGeneration({ restic, repo, g, work: target.work, inPlace, checks, progress, ...(signal ? { signal } : {}) });
+  const { parts, vaultKey, filesDir } = viaRecord ?? (await fetchOf(found, checks));
   cancelled();
 
   progress({ phase: 'verifying' });
-  await verifyItems(parts, filesDir, g.generation_path, inPlace, checks);
+  await verifyItems(parts, filesDir, g.generation_path, inPlace, checks, hash);
   cancelled();
 
   progress({ phase: 'assembling' });
@@ -80,10 +102,12 @@ export async function restoreSteps(
         chosenJournal: parts.journal ? join(filesDir, g.generation_path, parts.journal.path) : null,
         ...(signal ? { signal } : {}),
       });
-      integrityReadOnly(store.path);
+      // The store was checked once placed; only a store these deletions changed is checked again.
+      if (r.applied.length > 0) integrityReadOnly(store.path);
       const newestSaid = r.fromNewest === null ? 'the newest generation carries none' : `the newest generation's ${r.fromNewest}`;
+      const after = r.applied.length > 0 ? '; integrity_check ok afterwards' : '; nothing to change';
       return {
-        detail: `${r.applied.length} deletion(s) applied again (the journal holds ${r.journal}: this data dir's ${r.fromLive}, ${newestSaid}); integrity_check ok afterwards.`,
+        detail: `${r.applied.length} deletion(s) applied again (the journal holds ${r.journal}: this data dir's ${r.fromLive}, ${newestSaid})${after}.`,
         value: undefined,
       };
     });
@@ -95,7 +119,51 @@ export async function restoreSteps(
   await storeSecrets(state, target.path, vaultKey, passphrase, checks);
 }
 
-async function findGeneration(restic: Restic, req: RestoreRequest, checks: CheckList): Promise<{ repo: ResticRepo; passphrase: string; g: SnapshotGeneration; newest: SnapshotGeneration }> {
+type Found = { repo: ResticRepo; passphrase: string; g: SnapshotGeneration; newest: SnapshotGeneration };
+
+/**
+ * The generation as this data dir recorded sending it (no `restic snapshots`, no manifest dump: one
+ * restic start where there were three). Null when there is no usable record, or when restic does
+ * not honour it (StaleRecordError): then nothing of the attempt is kept, and the caller asks restic.
+ */
+async function fromRecord(
+  req: RestoreRequest,
+  checks: CheckList,
+  fetchOf: (x: { repo: ResticRepo; g: SnapshotGeneration }, list: CheckList, fromRecord: FromRecord) => Promise<Fetched>,
+  work: string,
+): Promise<(Found & Fetched) | null> {
+  const passphrase = req.source.knownPassphrase;
+  if (!passphrase || (req.source.recorded ?? []).length === 0) return null;
+  // Only when the records account for every snapshot there (another machine's, or one whose record
+  // was lost in a crash, would be missed): "newest" must stay the newest in the repository.
+  const ids = (await req.source.snapshotIds?.()) ?? null;
+  const knownId = (id: string): boolean => (req.source.recorded ?? []).some((c) => id.startsWith(c.snapshot_id));
+  if (ids === null || !ids.every(knownId)) return null;
+  const recorded = (req.source.recorded ?? [])
+    .filter((copy) => ids.some((id) => id.startsWith(copy.snapshot_id)))
+    .map((copy) => ({ copy, g: recordedGeneration(copy, req.source.repoName) }));
+  const pick = req.generation === undefined ? recorded[0] : recorded.find((r) => r.g?.generation === req.generation);
+  const newest = recorded[0]?.g;
+  if (!pick?.g || !newest) return null;
+  const found: Found = { repo: req.source.repoFor(passphrase), passphrase, g: pick.g, newest };
+  const attempt = new CheckList();
+  attempt.pass('snapshot:found', `generation ${pick.g.generation} (${req.generation === undefined ? 'the newest this data dir backed up here' : 'as asked'}): snapshot ${pick.g.snapshot_id.slice(0, 8)} taken ${pick.g.time} on ${pick.g.host}, repository "${req.source.repoName}", from this data dir's record of its backups.`);
+  try {
+    const fetched = await fetchOf(found, attempt, { manifest: pick.copy.manifest, vaultKey: req.source.knownVaultKey ?? null });
+    checks.adopt(attempt);
+    return { ...found, ...fetched };
+  } catch (err) {
+    if (!(err instanceof StaleRecordError)) {
+      checks.adopt(attempt);
+      throw err;
+    }
+    req.logger?.info('the restore asks restic for its snapshots: this data dir\'s record was not usable', { repository: req.source.repoName, generation: pick.g.generation, reason: err.message });
+    await rm(join(work, 'files'), { recursive: true, force: true });
+    return null;
+  }
+}
+
+async function findGeneration(restic: Restic, req: RestoreRequest, checks: CheckList): Promise<Found> {
   return checks.run('snapshot:found', async () => {
     const opened = await openRepository(restic, req.source, req.signal);
     const found = req.generation === undefined ? opened.generations[0] : opened.generations.find((x) => x.generation === req.generation);
@@ -113,11 +181,11 @@ async function findGeneration(restic: Restic, req: RestoreRequest, checks: Check
   });
 }
 
-async function verifyItems(parts: Parts, filesDir: string, generationPath: string, inPlace: boolean, checks: CheckList): Promise<void> {
+async function verifyItems(parts: Parts, filesDir: string, generationPath: string, inPlace: boolean, checks: CheckList, hash: Hasher): Promise<void> {
   const items: Array<{ name: string; verify: () => Promise<string> }> = [
-    ...parts.stores.map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item) })),
-    ...parts.models.map((item) => ({ name: `item:${item.path}`, verify: () => verifyModel(item, filesDir, inPlace) })),
-    ...(parts.journal ? [parts.journal].map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item) })) : []),
+    ...parts.stores.map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item, hash) })),
+    ...parts.models.map((item) => ({ name: `item:${item.path}`, verify: () => verifyModel(item, filesDir, inPlace, hash) })),
+    ...(parts.journal ? [parts.journal].map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item, hash) })) : []),
   ];
   // Hashing is the long part of verifying: two files at a time, reported in manifest order.
   const verdicts = await settleInOrder(items.map((i) => i.verify), 2);
@@ -162,10 +230,10 @@ async function storeSecrets(state: StepState, target: string, vaultKey: Buffer, 
   });
 }
 
-async function verifyModel(item: ModelManifestItem, filesDir: string, inPlace: boolean): Promise<string> {
-  if (!inPlace) return verifyFile(join(filesDir, item.path), item);
+async function verifyModel(item: ModelManifestItem, filesDir: string, inPlace: boolean, hash: Hasher): Promise<string> {
+  if (!inPlace) return verifyFile(join(filesDir, item.path), item, hash);
   try {
-    return `at its original place: ${await verifyFile(item.path, item)}`;
+    return `at its original place: ${await verifyFile(item.path, item, hash)}`;
   } catch (err) {
     if (!(err instanceof CheckFailed)) throw err;
     throw new CheckFailed(`model "${item.model_id}" kept in place (--models-in-place): ${err.detail} Put back the file the backup had, or restore without --models-in-place.`);

@@ -3,6 +3,7 @@
 // "newest" always means the highest epoch, never restic's `latest` (the newest snapshot time: an
 // old generation sent again later would win there).
 import { posix } from 'node:path';
+import type { RecordedCopy } from '../backup/backup-runs.js';
 import type { Restic, ResticRepo, Snapshot } from '../backup/restic/index.js';
 import { SNAPSHOT_TAGS } from '../backup/run-backup.js';
 import { MANIFEST_FILE } from '../backup/generation/index.js';
@@ -24,7 +25,7 @@ export interface SnapshotGeneration {
 
 const STAGING_PATH = /[/\\]backups[/\\]staging[/\\]([1-9][0-9]*)$/;
 
-export function generationOf(snapshot: Snapshot): { generation: number; path: string } | null {
+export function generationOf(snapshot: Pick<Snapshot, 'paths'>): { generation: number; path: string } | null {
   for (const p of snapshot.paths) {
     const m = STAGING_PATH.exec(p);
     if (m?.[1]) return { generation: Number(m[1]), path: p };
@@ -55,4 +56,11 @@ export async function listSnapshotGenerations(restic: Restic, repo: ResticRepo, 
     found.push({ generation: g.generation, snapshot_id: s.id, repo: repo.name, time: s.time, host: s.hostname, generation_path: g.path, paths: s.paths, size_bytes: sizeOf(s) });
   }
   return found.sort((a, b) => b.generation - a.generation || b.time.localeCompare(a.time));
+}
+
+/** A generation as this data dir recorded sending it; null when its paths name no generation folder. */
+export function recordedGeneration(copy: RecordedCopy, repo: string): SnapshotGeneration | null {
+  const g = generationOf({ paths: copy.paths });
+  if (!g || g.generation !== copy.generation) return null;
+  return { generation: g.generation, snapshot_id: copy.snapshot_id, repo, time: copy.time, host: copy.host, generation_path: g.path, paths: copy.paths, size_bytes: null };
 }

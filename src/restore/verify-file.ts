@@ -2,14 +2,14 @@
 // then sha256. Throws CheckFailed with what differs; returns the detail for the checklist.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { sha256File } from '../engine/hash-file.js';
+import { sha256File, type Hasher } from '../engine/hash-file.js';
 import { CheckFailed } from './checks.js';
 
-export async function verifyFile(path: string, expected: { size: number; sha256: string }): Promise<string> {
+export async function verifyFile(path: string, expected: { size: number; sha256: string }, hasher: Hasher = sha256File): Promise<string> {
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw new CheckFailed(`${path} is missing.`);
   if (info.size !== expected.size) throw new CheckFailed(`${path} is ${info.size} bytes, the manifest says ${expected.size}.`);
-  const { sha256 } = await sha256File(path);
+  const { sha256 } = await hasher(path);
   if (sha256 !== expected.sha256) throw new CheckFailed(`${path} has sha256 ${sha256.slice(0, 12)}…, the manifest says ${expected.sha256.slice(0, 12)}….`);
   return `${info.size} bytes, sha256 ${sha256.slice(0, 12)}… as in the manifest.`;
 }

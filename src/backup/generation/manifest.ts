@@ -71,3 +71,8 @@ export function describeManifestProblem(error: z.ZodError): string {
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
   return `${where}: ${first.message}${more}`;
 }
+
+/** manifest.json's exact bytes: what the generation holds and what a run's record keeps. */
+export function manifestText(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}

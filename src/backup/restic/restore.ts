@@ -12,6 +12,8 @@ export interface RestoreOptions {
   include?: readonly string[];
   /** Absolute paths inside the snapshot never to write (the vault key, for one). */
   exclude?: readonly string[];
+  /** restic patterns (not escaped) never to write: a second guard that does not depend on a path. */
+  excludePatterns?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -35,5 +37,6 @@ export async function restore(rt: ResticRuntime, repo: ResticRepo, snapshotId: s
   const args = ['restore', snapshotId, `--target=${options.target}`];
   for (const p of options.include ?? []) args.push(`--include=${literalPattern(p)}`);
   for (const p of options.exclude ?? []) args.push(`--exclude=${literalPattern(p)}`);
+  for (const p of options.excludePatterns ?? []) args.push(`--exclude=${p}`);
   await runRestic(rt, repo, { args, json: false, signal: options.signal });
 }

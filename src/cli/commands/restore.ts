@@ -86,6 +86,7 @@ export async function restoreCommand(args: string[], dataDir: string, io: Io, se
       vault: key && db ? vaultUnlessDamaged(db, key) : null,
       secretsDescription: live.description,
       knownPassphrase: await live.get(RESTIC_PASSPHRASE),
+      knownVaultKey: key ? Buffer.from(key, 'base64') : null,
       askPassphrase: async () => {
         if (opts.stdin) return readSecretFromStdin('');
         if (!process.stdin.isTTY) return null;

@@ -39,6 +39,7 @@ async function sourceFor(ctx: ServiceContext, repo: string, passphrase: string |
   return repositorySourceFor({
     db: ctx.writer, dataDir: ctx.dataDir, repoName: repo, vault: ctx.secrets.vault, secretsDescription: ctx.secrets.store.description,
     knownPassphrase: ctx.secrets.master.resticPassphrase,
+    knownVaultKey: ctx.secrets.master.vaultKey,
     askPassphrase: async () => passphrase ?? null,
     passphraseHint: 'send it as "passphrase"',
   });

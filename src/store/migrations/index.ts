@@ -7,8 +7,10 @@ import { drills } from './0005-drills.js';
 import { taskFilters } from './0006-task-filters.js';
 import { runRecords } from './0007-run-records.js';
 import { bringBacks } from './0008-bring-backs.js';
+import { snapshotRecords } from './0009-snapshot-records.js';
+import { sweepIndex } from './0010-sweep-index.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex];
