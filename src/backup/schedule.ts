@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import { ScheduleLoop, type ScheduledRun } from '../schedule/loop.js';
 
-export const DEFAULT_INTERVAL_MS = 6 * 3_600_000;
+export const DEFAULT_INTERVAL_MS = 3_600_000;
 /** A misconfigured interval below this would turn the schedule into a loop of back-to-back runs. */
 export const MIN_INTERVAL_MS = 60_000;
 export { DEFAULT_TICK_MS } from '../schedule/loop.js';

@@ -16,7 +16,7 @@ const DEFAULTS: Settings = {
   max_streams_per_client: 32,
   max_queued_tasks_per_client: 256,
   max_connections: 1024,
-  backup_interval_hours: 6,
+  backup_interval_hours: 1,
   backup_paused: false,
   offsite_copy_destination: null,
   offsite_copy_keep: 7,
