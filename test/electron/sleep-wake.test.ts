@@ -49,7 +49,7 @@ test('resume decisions: retry only an interrupted, unpaused backup; only a later
 
 test('a schedule due during sleep runs exactly once on resume (moved clock), then keeps its cadence', async () => {
   const clock = new ManualClock(Date.parse('2026-03-02T08:00:00Z'));
-  const t = await startTestAppliance({ clock, settings: { backup_paused: false } });
+  const t = await startTestAppliance({ clock, settings: { backup_paused: false, backup_interval_hours: 6 } });
   open.push(t);
   const ctx = t.appliance.ctx;
   // First start: no backup yet, so the schedule's own catch-up runs at once.
