@@ -9,78 +9,98 @@ import { readSse } from '../test/harness/sse.js';
 import { tinyModelPath } from '../test/fixtures/tiny-model.js';
 import { median } from './stats.js';
 
-export async function rawEngineTokensPerSecond(tokens: number, runs: number): Promise<{ rate: number; ttftMs: number }> {
+interface Run {
+  rate: number;
+  ttftMs: number | null;
+}
+
+/** node-llama-cpp driven directly: one generation on a fresh sequence of a context kept open. */
+async function openRaw(): Promise<{ run: (tokens: number) => Promise<Run>; close: () => Promise<void> }> {
   const llama = await getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath: await tinyModelPath(1) });
   // The same context size the engine picks for this model (its training size, at most 8192).
   const context = await model.createContext({ contextSize: { max: Math.min(model.trainContextSize || 8192, 8192) } });
-  const rates: number[] = [];
-  const firsts: number[] = [];
-  try {
-    for (let i = 0; i < runs + 1; i++) {
-      let first: number | null = null;
-      const sequence = context.getSequence();
-      const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: new GeneralChatWrapper() });
-      let produced = 0;
-      const t0 = performance.now();
-      await chat.generateResponse([{ type: 'user', text: 'Hello' }, { type: 'model', response: [] }], {
-        maxTokens: tokens,
-        repeatPenalty: false,
-        onToken: (t) => {
-          first ??= performance.now() - t0;
-          produced += t.length;
-        },
-      });
-      const seconds = (performance.now() - t0) / 1000;
-      chat.dispose({ disposeSequence: true });
-      if (i > 0) {
-        // the first run warms caches
-        rates.push(produced / seconds);
-        if (first !== null) firsts.push(first);
-      }
-    }
-  } finally {
+  const run = async (tokens: number): Promise<Run> => {
+    let first: number | null = null;
+    const chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: new GeneralChatWrapper() });
+    let produced = 0;
+    const t0 = performance.now();
+    await chat.generateResponse([{ type: 'user', text: 'Hello' }, { type: 'model', response: [] }], {
+      maxTokens: tokens,
+      repeatPenalty: false,
+      onToken: (t) => {
+        first ??= performance.now() - t0;
+        produced += t.length;
+      },
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    chat.dispose({ disposeSequence: true });
+    return { rate: produced / seconds, ttftMs: first };
+  };
+  const close = async (): Promise<void> => {
     await context.dispose();
     await model.dispose();
     await llama.dispose();
-  }
-  return { rate: median(rates), ttftMs: median(firsts) };
+  };
+  return { run, close };
 }
 
-/** Through the service: time to first token is from sending the request to the first delta frame. */
-export async function serviceTokensPerSecond(tokens: number, runs: number): Promise<{ rate: number; events: number; ttftMs: number }> {
+/** One streamed response through the service; time to first token is request sent to first delta frame read. */
+async function serviceRun(url: string, token: string, tokens: number): Promise<Run & { events: number }> {
+  let first: number | null = null;
+  const t0 = performance.now();
+  const { frames } = await readSse(`${url}/v1/responses`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
+  }, (f) => {
+    if (f.event === 'response.output_text.delta') first ??= performance.now() - t0;
+    return f.event === 'response.completed' || f.event === 'response.failed';
+  }, 120_000);
+  const seconds = (performance.now() - t0) / 1000;
+  const last = frames.at(-1);
+  if (last?.event !== 'response.completed') throw new Error(`stream ended with ${String(last?.event)}`);
+  const usage = JSON.stringify(last.data).match(/"output_tokens":(\d+)/);
+  return { rate: Number(usage?.[1] ?? 0) / seconds, ttftMs: first, events: frames.length };
+}
+
+export interface StreamingResult {
+  raw: { rate: number; ttftMs: number };
+  sanad: { rate: number; ttftMs: number; events: number };
+  /** The median of each round's own ratio (raw and Sanad back to back, order alternating). */
+  pairedRatio: number;
+  runs: number;
+}
+
+/**
+ * Raw and Sanad alternate, round by round (raw first in even rounds, Sanad first in odd ones),
+ * so a slow or fast spell of the machine falls on both: the raw engine alone moves ±13% between
+ * runs here. A first round of each warms caches and loads the model, and is not counted.
+ */
+export async function streamingBench(tokens: number, runs: number): Promise<StreamingResult> {
+  const raw = await openRaw();
   const prepared = await prepareDataDir();
   const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
-  const rates: number[] = [];
-  const firsts: number[] = [];
-  let events = 0;
+  const raws: Run[] = [];
+  const sanads: Array<Run & { events: number }> = [];
   try {
-    for (let i = 0; i < runs + 1; i++) {
-      let first: number | null = null;
-      const t0 = performance.now();
-      const { frames } = await readSse(`${service.url}/v1/responses`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${prepared.adminToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
-      }, (f) => {
-        if (f.event === 'response.output_text.delta') first ??= performance.now() - t0;
-        return f.event === 'response.completed' || f.event === 'response.failed';
-      }, 120_000);
-      const seconds = (performance.now() - t0) / 1000;
-      const last = frames.at(-1);
-      if (last?.event !== 'response.completed') throw new Error(`stream ended with ${String(last?.event)}`);
-      const usage = JSON.stringify(last.data).match(/"output_tokens":(\d+)/);
-      const produced = Number(usage?.[1] ?? 0);
-      events = frames.length;
-      if (i > 0) {
-        // the first run loads the model
-        rates.push(produced / seconds);
-        if (first !== null) firsts.push(first);
-      }
+    await raw.run(tokens);
+    await serviceRun(service.url, prepared.adminToken, tokens);
+    for (let i = 0; i < runs; i++) {
+      if (i % 2 === 0) raws.push(await raw.run(tokens));
+      sanads.push(await serviceRun(service.url, prepared.adminToken, tokens));
+      if (i % 2 === 1) raws.push(await raw.run(tokens));
     }
   } finally {
     await service.stop();
     prepared.cleanup();
+    await raw.close();
   }
-  return { rate: median(rates), events, ttftMs: median(firsts) };
+  const ttfts = (list: Run[]): number[] => list.map((r) => r.ttftMs).filter((t): t is number => t !== null);
+  return {
+    raw: { rate: median(raws.map((r) => r.rate)), ttftMs: median(ttfts(raws)) },
+    sanad: { rate: median(sanads.map((r) => r.rate)), ttftMs: median(ttfts(sanads)), events: sanads.at(-1)?.events ?? 0 },
+    pairedRatio: median(sanads.map((r, i) => r.rate / (raws[i]?.rate ?? r.rate))),
+    runs,
+  };
 }
