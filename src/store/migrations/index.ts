@@ -9,8 +9,9 @@ import { runRecords } from './0007-run-records.js';
 import { bringBacks } from './0008-bring-backs.js';
 import { snapshotRecords } from './0009-snapshot-records.js';
 import { sweepIndex } from './0010-sweep-index.js';
+import { dropSweepIndex } from './0011-drop-sweep-index.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex];
