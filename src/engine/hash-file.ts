@@ -33,15 +33,8 @@ async function hashIfSmall(path: string): Promise<{ sha256: string; bytes: numbe
 
 /** Always in a worker, started now: for a file known to be big, hashed while this thread does other work. */
 export function sha256FileInWorker(path: string): Promise<{ sha256: string; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: path });
-    worker.once('message', (msg: { sha256?: string; bytes?: number; error?: string }) => {
-      void worker.terminate();
-      if (msg.sha256 !== undefined && msg.bytes !== undefined) resolve({ sha256: msg.sha256, bytes: msg.bytes });
-      else reject(new Error(`Could not read ${path}: ${msg.error ?? 'unknown error'}.`));
-    });
-    worker.once('error', reject);
-  });
+  const one = startHashWorkers(1);
+  return one.inWorker(path).finally(one.close);
 }
 
 export type Hasher = (path: string) => Promise<{ sha256: string; bytes: number }>;
@@ -51,7 +44,7 @@ export type Hasher = (path: string) => Promise<{ sha256: string; bytes: number }
  * verifying does not wait ~40 ms per worker start). Small files are still hashed in-process.
  * `close()` ends the workers; a hash asked for after it fails.
  */
-export function startHashWorkers(count: number): { hash: Hasher; close: () => void } {
+export function startHashWorkers(count: number): { hash: Hasher; inWorker: Hasher; close: () => void } {
   const workers = Array.from({ length: count }, () => new Worker(new URL('./hash-worker.js', import.meta.url)));
   const waiting = new Map<number, { resolve: (r: { sha256: string; bytes: number }) => void; reject: (e: Error) => void; path: string }>();
   let nextId = 0;
@@ -69,20 +62,19 @@ export function startHashWorkers(count: number): { hash: Hasher; close: () => vo
       waiting.clear();
     });
   }
-  const hash: Hasher = async (path) => {
-    const small = await hashIfSmall(path);
-    if (small) return small;
-    if (closed) throw new Error(`Could not hash ${path}: the hash workers were closed.`);
+  const inWorker: Hasher = (path) => {
     const id = nextId++;
     const worker = workers[id % workers.length];
-    if (!worker) return sha256FileInWorker(path);
+    if (closed || !worker) return Promise.reject(new Error(`Could not hash ${path}: the hash workers were closed.`));
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject, path });
       worker.postMessage({ id, path });
     });
   };
+  const hash: Hasher = async (path) => (await hashIfSmall(path)) ?? inWorker(path);
   return {
     hash,
+    inWorker,
     close: () => {
       closed = true;
       for (const w of workers) void w.terminate();

@@ -1,9 +1,9 @@
 // Worker thread body: streams a file through SHA-256 so hashing a multi-GB model never blocks the
-// service's event loop. Started with a path (workerData), it hashes that one file; started without,
-// it hashes each path it is sent, one after another (a pool started ahead of the files it hashes).
+// service's event loop. It hashes each path it is sent, one after another (hash-file.ts starts one
+// for a single file, or a few ahead of the files a restore will verify).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 
 if (!parentPort) throw new Error('hash-worker runs as a worker thread.');
 const port = parentPort;
@@ -20,13 +20,8 @@ function hash(path: string, reply: (msg: { sha256?: string; bytes?: number; erro
     .on('end', () => reply({ sha256: h.digest('hex'), bytes }));
 }
 
-const initial: unknown = workerData;
-if (typeof initial === 'string') {
-  hash(initial, (msg) => port.postMessage(msg));
-} else {
-  port.on('message', (msg: { id?: unknown; path?: unknown }) => {
-    const { id, path } = msg;
-    if (typeof id !== 'number' || typeof path !== 'string') return;
-    hash(path, (reply) => port.postMessage({ id, ...reply }));
-  });
-}
+port.on('message', (msg: { id?: unknown; path?: unknown }) => {
+  const { id, path } = msg;
+  if (typeof id !== 'number' || typeof path !== 'string') return;
+  hash(path, (reply) => port.postMessage({ id, ...reply }));
+});

@@ -134,17 +134,16 @@ export async function fetchGeneration(f: FetchInput & { fromRecord?: FromRecord 
   const restored = settle(restic.restore(repo, g.snapshot_id, { target: filesDir, exclude, excludePatterns: [ANY_VAULT_KEY], ...opt }));
   // From a record, the manifest is known now and restic starts once; the key is dumped (a second
   // restic, alongside) only when the live one is not the generation's.
-  const recordedParts = f.fromRecord ? settle(Promise.resolve().then(() => parseManifest(f.fromRecord?.manifest ?? '', g))) : null;
+  const recorded = f.fromRecord ? recordedManifest(f.fromRecord.manifest, g) : null;
   const known = f.fromRecord?.vaultKey ?? null;
-  const recordedKeyFits = recordedParts ? await recordedParts.then((p) => 'value' in p && liveKeyFits(known, p.value.keyItem)) : false;
-  const keyDump = recordedKeyFits ? null : settle(restic.dumpText(repo, g.snapshot_id, generationFile(g, VAULT_KEY_FILE), { ...opt, maxBytes: 4096 }));
+  const keyDump = recorded && liveKeyFits(known, recorded.keyItem) ? null : settle(restic.dumpText(repo, g.snapshot_id, generationFile(g, VAULT_KEY_FILE), { ...opt, maxBytes: 4096 }));
   try {
     f.progress({ phase: 'reading_manifest' });
-    if (recordedParts && 'error' in (await recordedParts)) throw new StaleRecordError('the recorded manifest does not read as this generation\'s');
+    if (f.fromRecord && !recorded) throw new StaleRecordError('the recorded manifest does not read as this generation\'s');
     const parts = await checks.run('manifest:valid', async () => {
-      const p = recordedParts ? unwrap(await recordedParts) : parseManifest(await restic.dumpText(repo, g.snapshot_id, manifestPath(g), opt), g);
+      const p = recorded ?? parseManifest(await restic.dumpText(repo, g.snapshot_id, manifestPath(g), opt), g);
       const m = p.manifest;
-      const from = recordedParts ? ' (from this data dir\'s record of the backup; the restored manifest.json must match it)' : '';
+      const from = recorded ? ' (from this data dir\'s record of the backup; the restored manifest.json must match it)' : '';
       return {
         detail: `format ${m.format_version}, Sanad ${m.app_version}, host ${m.host}, made ${m.created_at}: ${p.stores.length} database(s), ${p.models.length} model(s), a vault key${from}.`,
         value: p,
@@ -186,9 +185,14 @@ export async function fetchGeneration(f: FetchInput & { fromRecord?: FromRecord 
   }
 }
 
-function unwrap<T>(s: Settled<T>): T {
-  if ('error' in s) throw s.error;
-  return s.value;
+/** The recorded manifest as this generation's parts; null when it does not read as them. */
+function recordedManifest(text: string, g: SnapshotGeneration): Parts | null {
+  try {
+    return parseManifest(text, g);
+  } catch (err) {
+    if (err instanceof CheckFailed) return null;
+    throw err;
+  }
 }
 
 /** The snapshot's manifest.json must be the one recorded; a different one means the record named

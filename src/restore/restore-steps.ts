@@ -133,13 +133,13 @@ async function fromRecord(
   work: string,
 ): Promise<(Found & Fetched) | null> {
   const passphrase = req.source.knownPassphrase;
-  if (!passphrase || (req.source.recorded ?? []).length === 0) return null;
+  const copies = req.source.recorded ?? [];
+  if (!passphrase || copies.length === 0) return null;
   // Only when the records account for every snapshot there (another machine's, or one whose record
   // was lost in a crash, would be missed): "newest" must stay the newest in the repository.
   const ids = (await req.source.snapshotIds?.()) ?? null;
-  const knownId = (id: string): boolean => (req.source.recorded ?? []).some((c) => id.startsWith(c.snapshot_id));
-  if (ids === null || !ids.every(knownId)) return null;
-  const recorded = (req.source.recorded ?? [])
+  if (ids === null || !ids.every((id) => copies.some((c) => id.startsWith(c.snapshot_id)))) return null;
+  const recorded = copies
     .filter((copy) => ids.some((id) => id.startsWith(copy.snapshot_id)))
     .map((copy) => ({ copy, g: recordedGeneration(copy, req.source.repoName) }));
   const pick = req.generation === undefined ? recorded[0] : recorded.find((r) => r.g?.generation === req.generation);
