@@ -50,7 +50,8 @@ import { assertStoreWhole } from '../restore/damaged-store.js';
 import { engineOptions } from './engine-options.js';
 import { startHousekeeping } from './housekeeping.js';
 import { removeServiceFile, writeServiceFile } from '../store/service-file.js';
-import { listenOrExplain } from './port.js';
+import { assertLoopbackHost, listenOrExplain } from './port.js';
+import { LanListener, type LanListenerOptions } from './lan/lan-listener.js';
 import type { SwitchDataDir } from '../service/switch-request.js';
 
 export interface ApplianceOptions {
@@ -71,6 +72,8 @@ export interface ApplianceOptions {
   onSwitchDataDir?: SwitchDataDir;
   /** A one-time GUI login code made before this appliance started (a switch hands it out early). */
   loginCode?: string;
+  /** The network listener for devices (`sanad serve --lan [--lan-port N]`); else the saved switch. */
+  lan?: LanListenerOptions;
 }
 
 export interface Appliance {
@@ -88,6 +91,8 @@ export interface Appliance {
 
 export async function startAppliance(options: ApplianceOptions): Promise<Appliance> {
   const { dataDir } = options;
+  // Before anything: the GUI, /admin and the login link never cross the network in clear text.
+  assertLoopbackHost(options.host ?? '127.0.0.1');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ level: levelFromEnv(process.env.SANAD_LOG) });
   // Before anything is written: a data dir path that is not a folder, or no usable keychain (or
@@ -145,6 +150,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const adminEvents = new AdminEvents(clock);
     const jobs = new Jobs({ clock, logger });
     let jobsWaitMs = 15_000;
+    const lan = new LanListener(() => ctx, logger, options.lan);
     watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));
     const ctx: ServiceContext = {
       db, writer: db, clock, logger, ledger, hub, runner, models, bootId, disk,
@@ -168,6 +174,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       adminEvents,
       address: { host: options.host ?? '127.0.0.1', port: 0 },
       loadedModel: () => engine.loadedModel(),
+      lan,
     };
     ctx.healthChecks.push(...coreHealthChecks(ctx), ...backupHealthChecks(ctx), ...drillHealthChecks(ctx));
     // The GUI and the tray hear of a full disk (and of space coming back) as an alert change.
@@ -182,6 +189,9 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const port = typeof addr === 'object' && addr ? addr.port : options.port ?? 7437;
     ctx.address.port = port;
     const url = `http://${ctx.address.host.includes(':') ? `[${ctx.address.host}]` : ctx.address.host}:${port}`;
+    // After the main listener: a saved switch whose port is taken is said in status, not fatal.
+    await lan.start();
+    cleanups.unshift(() => lan.stop());
     runner.start();
     jobs.startSchedules();
     // Before the server and the store close: every job this appliance started is aborted and

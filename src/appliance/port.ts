@@ -31,3 +31,22 @@ export async function listenOrExplain(app: FastifyInstance, host: string, port: 
     throw err;
   }
 }
+
+const LOOPBACK = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+
+export class NotLoopbackError extends Error {
+  constructor(host: string) {
+    super(
+      `Sanad's main listener (the GUI, /admin and its login link) stays on this machine, so it does not serve ${host}: ` +
+        'it has no TLS and its session would cross the network in clear text. ' +
+        'To let other devices use Sanad, run `sanad serve --lan` (TLS, paired devices, model routes only) and pair them from the GUI.',
+    );
+    this.name = 'NotLoopbackError';
+  }
+}
+
+/** The main listener binds loopback only (127.0.0.0/8 counts: it never leaves the machine). */
+export function assertLoopbackHost(host: string): void {
+  if (LOOPBACK.includes(host.toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return;
+  throw new NotLoopbackError(host);
+}

@@ -14,12 +14,20 @@ export const ClientInfo = z.object({
   scopes: z.array(z.string()),
   created_at: z.number(),
   last_used_at: z.number().nullable(),
+  // Where its last request came from (an IP address); absent from a core before devices on the network.
+  last_address: z.string().nullable().optional(),
   revoked_at: z.number().nullable(),
 });
 export type ClientInfo = z.infer<typeof ClientInfo>;
 export const ClientList = listOf(ClientInfo);
 
-export const PairingCode = z.object({ code: z.string(), expires_at: z.number() });
+export const PairingCode = z.object({
+  code: z.string(),
+  expires_at: z.number(),
+  // While the network listener is on: where a device pairs, and the certificate it must pin first.
+  lan_url: z.string().optional(),
+  tls_fingerprint_sha256: z.string().optional(),
+});
 export type PairingCode = z.infer<typeof PairingCode>;
 export const NewClient = z.object({ client_id: z.string(), token: z.string(), scopes: z.array(z.string()) });
 export type NewClient = z.infer<typeof NewClient>;

@@ -19,6 +19,9 @@ export const SettingsSchema = z.object({
   // 3.8 CPU s and +13 MiB per run on a 438 MiB store, bench/scale.ts), and a pause the user can set.
   backup_interval_hours: z.number().int().min(1).max(24 * 7).default(1),
   backup_paused: z.boolean().default(false),
+  // Devices on the network (src/appliance/lan/): a second listener, TLS only, LMSP routes only.
+  lan_enabled: z.boolean().default(false),
+  lan_port: z.number().int().min(1).max(65535).default(7438),
   // The optional compressed offsite copy: an rclone folder ("remote:folder"), how many to keep
   // (0 = all), and the rclone config file to use (else rclone's default).
   offsite_copy_destination: z.string().min(3).max(4096).nullable().default(null),

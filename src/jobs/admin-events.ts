@@ -16,7 +16,9 @@ export type AdminEventType =
   | 'vault.rotated'
   | 'alerts.changed'
   // A client paired, was made or was revoked (the GUI's client list refreshes; no token in it).
-  | 'clients.changed';
+  | 'clients.changed'
+  // The network listener went on or off, or its certificate changed (appliance/lan/).
+  | 'lan.changed';
 
 export interface AdminEvent {
   /** Increases by one per event in this process; an SSE client may use it as Last-Event-ID. */

@@ -8,7 +8,8 @@ import { findClientByToken, touchClient, type Client, type Scope } from '../stor
 import { unixSeconds } from '../clock.js';
 import type { ServiceContext } from './context.js';
 import { ApiError } from './errors.js';
-import { RateLimiter } from './rate-limit.js';
+import type { ListenerPolicy } from './listener.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export type Principal = { kind: 'client'; client: Client } | { kind: 'session' };
 
@@ -58,39 +59,34 @@ export function cookie(req: Pick<FastifyRequest, 'headers'>, name: string): stri
   return null;
 }
 
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
-const WILDCARDS = ['0.0.0.0', '::', '[::]'];
-
-/** The host names a request may give: the loopback names, the address Sanad is bound to (unless a
- *  wildcard), and those named in SANAD_ALLOWED_HOSTS (comma-separated). Never "anything". */
-export function allowedHostNames(host: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const bound = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const extra = (env.SANAD_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
-  return [...new Set([...LOOPBACK_NAMES, ...(WILDCARDS.includes(host) ? [] : [bound.toLowerCase()]), ...extra])];
-}
-
-/** Rejects requests whose Host (and Origin, when sent) is not one of this service's own names. */
-export function checkHostAndOrigin(ctx: ServiceContext, req: FastifyRequest): void {
-  const allowed = allowedHostNames(ctx.address.host).map((n) => `${n}:${ctx.address.port}`);
+/** Rejects requests whose Host (and Origin, when sent) is not one of this listener's own names. */
+export function checkHostAndOrigin(listener: ListenerPolicy, req: FastifyRequest): void {
   const host = (req.headers.host ?? '').toLowerCase();
-  if (!allowed.includes(host)) {
-    throw new ApiError(403, 'permission_error', 'forbidden_host', 'This request names a host other than the Sanad service; use http://127.0.0.1 with its port (or a name listed in SANAD_ALLOWED_HOSTS).');
+  if (!listener.hosts().includes(host)) {
+    throw new ApiError(403, 'permission_error', 'forbidden_host', `This request names a host other than the Sanad service; ${listener.hostHint}.`);
   }
   const origin = req.headers.origin;
-  if (origin !== undefined && !allowed.some((a) => origin.toLowerCase() === `http://${a}`)) {
+  if (origin !== undefined && !listener.origins().includes(origin.toLowerCase())) {
     throw new ApiError(403, 'permission_error', 'forbidden_origin', 'Requests from other web pages are not allowed.');
   }
 }
 
+/** The caller's address without the IPv4-in-IPv6 prefix (what the Clients screen shows). */
+export function remoteAddress(req: Pick<FastifyRequest, 'socket'>): string | null {
+  const a = req.socket.remoteAddress;
+  if (a === undefined) return null;
+  return a.startsWith('::ffff:') ? a.slice(7) : a;
+}
+
 /** Identifies the caller or throws 401. */
-export function authenticate(ctx: ServiceContext, req: FastifyRequest): Principal {
-  checkHostAndOrigin(ctx, req);
+export function authenticate(ctx: ServiceContext, listener: ListenerPolicy, req: FastifyRequest): Principal {
+  checkHostAndOrigin(listener, req);
   const token = bearer(req);
   if (token) {
     const client = findClientByToken(ctx.db, token, unixSeconds(ctx.clock));
     if (!client) throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'The API key is unknown or was revoked; pair again or ask for a new token.');
     try {
-      touchClient(ctx.writer, client, unixSeconds(ctx.clock));
+      touchClient(ctx.writer, client, unixSeconds(ctx.clock), remoteAddress(req));
     } catch (err) {
       // "Last used" is a courtesy: a full disk must not turn every read into an error.
       if (!ctx.disk.noteFailure(err)) throw err;
@@ -98,22 +94,32 @@ export function authenticate(ctx: ServiceContext, req: FastifyRequest): Principa
     return { kind: 'client', client };
   }
   const session = sessionToken(req);
-  if (session !== null) {
+  // The GUI's session belongs to this machine: on the network listener it is no credential at all.
+  if (session !== null && listener.kind === 'local') {
     if (ctx.login.isSession(session)) return { kind: 'session' };
     throw new ApiError(401, 'authentication_error', 'session_expired', 'This window is no longer signed in (signed out, idle for 12 hours, or Sanad restarted); open a new login link.');
   }
   throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'No API key was given; send Authorization: Bearer <token>.');
 }
 
+export interface GuardKit {
+  ctx: ServiceContext;
+  listener: ListenerPolicy;
+  limiter: RateLimiter;
+  /** Requests a minute one client may make on this listener. */
+  requestsPerMinute: () => number;
+}
+
 /** A preHandler: authenticate, require `scope`, and count the call against the caller's rate. */
-export function guard(ctx: ServiceContext, limiter: RateLimiter, scope: Scope | Scope[]) {
+export function guard(kit: GuardKit, scope: Scope | Scope[]) {
+  const { ctx, listener, limiter } = kit;
   const needed = Array.isArray(scope) ? scope : [scope];
   return async (req: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    const principal = authenticate(ctx, req);
+    const principal = authenticate(ctx, listener, req);
     if (!needed.some((s) => hasScope(principal, s))) {
       throw new ApiError(403, 'permission_error', 'insufficient_scope', `This token lacks the scope this needs (${needed.join(' or ')}).`);
     }
     req.principal = principal;
-    if (principal.kind === 'client') limiter.hit(principal.client.id, ctx.settings().requests_per_minute_per_client);
+    if (principal.kind === 'client') limiter.hit(principal.client.id, kit.requestsPerMinute());
   };
 }

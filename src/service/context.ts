@@ -7,6 +7,7 @@ import type { Jobs } from '../jobs/jobs.js';
 import type { RestoreJobs } from '../jobs/restores.js';
 import type { SwitchDataDir } from './switch-request.js';
 import type { Clock } from '../clock.js';
+import type { LanStatus } from '../contract/lan.js';
 import type { ModelRegistry } from '../engine/registry.js';
 import type { Logger } from '../log/logger.js';
 import type { MasterSecrets } from '../secrets/master-secrets.js';
@@ -22,6 +23,18 @@ import type { TaskLedger } from '../tasks/ledger.js';
 import type { TaskRunner } from '../tasks/runner.js';
 import type { LoginCodes } from './login-codes.js';
 import type { HealthCheck } from './health-check.js';
+
+/** The network listener for paired devices (appliance/lan/ owns it). */
+export interface LanControl {
+  status(): LanStatus;
+  /** Starts or stops it to match the settings (and `sanad serve --lan`); throws a sentence when it cannot start. */
+  apply(): Promise<void>;
+  /** A new authority: every paired device must check the new fingerprint and trust it again. */
+  newCertificate(): Promise<void>;
+  /** The certificate a device trusts (made on first need), PEM. */
+  certificatePem(): Promise<string>;
+  fingerprint(): string | null;
+}
 
 export interface ServiceSecrets {
   store: SecretStore;
@@ -67,6 +80,7 @@ export interface ServiceContext {
   /** Filled in once the server listens (for Host/Origin checks and status). */
   address: { host: string; port: number };
   loadedModel: () => string | null;
+  lan: LanControl;
   /** Set when the host can restart this service on another data dir (appliance/data-dir-switch.ts). */
   switchDataDir?: SwitchDataDir;
 }

@@ -4,7 +4,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.js';
 import { ApiError, installErrorHandlers, badRequest, sendError } from './errors.js';
 import { storeOnSend } from './idempotency.js';
+import { localListener, type ListenerPolicy } from './listener.js';
+import { addressBackoff, bothThrottles, sharedBudget } from './pairing-throttle.js';
 import { RateLimiter } from './rate-limit.js';
+import type { RouteKit } from './routes/kit.js';
+import { registerTlsRoutes } from './routes/tls.js';
+import { registerLanRoutes } from './routes/lan.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAdminEventRoutes } from './routes/admin-events.js';
 import { registerBackupRoutes } from './routes/backups.js';
@@ -15,7 +20,7 @@ import { registerGuiRoutes } from './routes/gui.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMaintenanceRoutes } from './routes/maintenance.js';
 import { registerModelRoutes } from './routes/models.js';
-import { PAIRING_WINDOW_MS, registerPairRoutes } from './routes/pair.js';
+import { PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS, registerPairRoutes } from './routes/pair.js';
 import { registerPassphraseRoutes } from './routes/passphrase.js';
 import { registerResponseRoutes } from './routes/responses.js';
 import { registerRestoreRoutes } from './routes/restore.js';
@@ -41,7 +46,8 @@ export function jsonDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
-export function buildServer(ctx: ServiceContext): FastifyInstance {
+/** Fastify with the contract's error shape, the body parsers and the answer hooks; no routes. */
+function createApp(ctx: ServiceContext, maxConnections: number): FastifyInstance {
   const app = Fastify({
     logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true,
     // A path that is not a valid URL (a stray %) never reaches a route: answer it in the contract's shape too.
@@ -50,7 +56,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
     },
   });
   // All connections together (a flood of sockets); past it Node refuses new ones. Read at start.
-  app.server.maxConnections = ctx.settings().max_connections;
+  app.server.maxConnections = maxConnections;
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
 
@@ -90,13 +96,27 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
     ctx.logger.debug('request', { method: req.method, url: req.routeOptions.url, status: reply.statusCode });
   });
 
-  const kit = { ctx, limiter: new RateLimiter(ctx.clock, 60_000), pairingLimiter: new RateLimiter(ctx.clock, PAIRING_WINDOW_MS) };
+  return app;
+}
+
+/** The main listener, on this machine: everything (LMSP, /admin, health, the GUI). */
+export function buildServer(ctx: ServiceContext): FastifyInstance {
+  const app = createApp(ctx, ctx.settings().max_connections);
+  const kit: RouteKit = {
+    ctx,
+    listener: localListener(ctx),
+    limiter: new RateLimiter(ctx.clock, 60_000),
+    requestsPerMinute: () => ctx.settings().requests_per_minute_per_client,
+    pairing: sharedBudget(ctx.clock, PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS),
+  };
   registerHealthRoutes(app, kit);
+  registerTlsRoutes(app, kit);
   registerPairRoutes(app, kit);
   registerModelRoutes(app, kit);
   registerResponseRoutes(app, kit);
   registerTaskRoutes(app, kit);
   registerAdminRoutes(app, kit);
+  registerLanRoutes(app, kit);
   registerSecretRoutes(app, kit);
   registerBackupRoutes(app, kit);
   registerPassphraseRoutes(app, kit);
@@ -108,5 +128,31 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerDiagnosticsRoutes(app, kit);
   registerFirstRunRoutes(app, kit);
   registerGuiRoutes(app, kit);
+  return app;
+}
+
+/** Requests a minute one device may make on the network listener, at most (the setting may be lower). */
+export const LAN_REQUESTS_PER_MINUTE = 300;
+/** Connections the network listener holds at most, all devices together. */
+export const LAN_MAX_CONNECTIONS = 128;
+
+/** The network listener's app: only what a paired device needs (pairing, the certificate, models,
+ *  responses, tasks and their events); /admin, /login, health and the GUI are not there (404). TLS
+ *  is the caller's (appliance/lan/): this app gets the decrypted connections. */
+export function buildLanServer(ctx: ServiceContext, listener: ListenerPolicy): FastifyInstance {
+  const app = createApp(ctx, LAN_MAX_CONNECTIONS);
+  const kit: RouteKit = {
+    ctx,
+    listener,
+    limiter: new RateLimiter(ctx.clock, 60_000),
+    requestsPerMinute: () => Math.min(LAN_REQUESTS_PER_MINUTE, ctx.settings().requests_per_minute_per_client),
+    // Its own budgets: a guessing device never slows the desktop's pairing (nor the GUI, which does not pair).
+    pairing: bothThrottles(addressBackoff(ctx.clock), sharedBudget(ctx.clock, PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS)),
+  };
+  registerTlsRoutes(app, kit);
+  registerPairRoutes(app, kit);
+  registerModelRoutes(app, kit);
+  registerResponseRoutes(app, kit);
+  registerTaskRoutes(app, kit);
   return app;
 }

@@ -18,6 +18,8 @@ export interface Client {
   scopes: Scope[];
   created_at: number;
   last_used_at: number | null;
+  /** The address of its last request (recorded with last_used_at). */
+  last_address: string | null;
   revoked_at: number | null;
 }
 
@@ -28,6 +30,7 @@ interface ClientRow {
   scopes: string;
   created_at: number;
   last_used_at: number | null;
+  last_address: string | null;
   revoked_at: number | null;
 }
 
@@ -43,7 +46,7 @@ export function hashToken(token: string): string {
 function toClient(row: ClientRow): Client {
   const parsed: unknown = JSON.parse(row.scopes);
   const scopes = Array.isArray(parsed) ? parsed.filter((s): s is Scope => typeof s === 'string' && isScope(s)) : [];
-  return { id: row.id, name: row.name, scopes, created_at: row.created_at, last_used_at: row.last_used_at, revoked_at: row.revoked_at };
+  return { id: row.id, name: row.name, scopes, created_at: row.created_at, last_used_at: row.last_used_at, last_address: row.last_address, revoked_at: row.revoked_at };
 }
 
 /**
@@ -58,7 +61,7 @@ export function createClient(db: Db, name: string, scopes: Scope[], nowS: number
   const unique = [...new Set(scopes)];
   db.prepare(`INSERT INTO ${options.temporary ? 'temporary_clients' : 'clients'}(id, name, token_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)`)
     .run(id, name, hashToken(token), JSON.stringify(unique), nowS);
-  return { client: { id, name, scopes: unique, created_at: nowS, last_used_at: null, revoked_at: null }, token };
+  return { client: { id, name, scopes: unique, created_at: nowS, last_used_at: null, last_address: null, revoked_at: null }, token };
 }
 
 /** The live client a token belongs to, or null (unknown or revoked). */
@@ -80,11 +83,15 @@ export function findClientByToken(db: ReadableDB, token: string, nowS?: number):
   return a.length === b.length && timingSafeEqual(a, b) ? toClient(row) : null;
 }
 
-/** Records use at most once a minute per client, so authentication does not write on every call. */
-export function touchClient(db: Db, client: Client, nowS: number): void {
-  if (client.last_used_at !== null && nowS - client.last_used_at < 60) return;
-  for (const table of CLIENT_TABLES) db.prepare(`UPDATE ${table} SET last_used_at = ? WHERE id = ?`).run(nowS, client.id);
+/** Records use at most once a minute per client (or at once from a new address), so
+ *  authentication does not write on every call. */
+export function touchClient(db: Db, client: Client, nowS: number, address: string | null = null): void {
+  const moved = address !== null && address !== client.last_address;
+  if (!moved && client.last_used_at !== null && nowS - client.last_used_at < 60) return;
+  const where = address ?? client.last_address;
+  for (const table of CLIENT_TABLES) db.prepare(`UPDATE ${table} SET last_used_at = ?, last_address = ? WHERE id = ?`).run(nowS, where, client.id);
   client.last_used_at = nowS;
+  client.last_address = where;
 }
 
 export function listClients(db: ReadableDB): Client[] {

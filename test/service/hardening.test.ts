@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { allowedHostNames } from '../../src/service/auth.js';
+import { allowedHostNames } from '../../src/service/listener.js';
 import { ManualClock, unixSeconds } from '../../src/clock.js';
 import { createClient, TEMPORARY_IDLE_S } from '../../src/store/clients.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/service/server.js';

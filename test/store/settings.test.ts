@@ -18,6 +18,8 @@ const DEFAULTS: Settings = {
   max_connections: 1024,
   backup_interval_hours: 1,
   backup_paused: false,
+  lan_enabled: false,
+  lan_port: 7438,
   offsite_copy_destination: null,
   offsite_copy_keep: 7,
   offsite_copy_rclone_config: null,

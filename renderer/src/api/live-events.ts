@@ -22,6 +22,7 @@ export const INVALIDATES: Record<string, ReadonlyArray<readonly string[]>> = {
   'passphrase.rotated': [['recovery-kit'], ['status'], ['health']],
   'alerts.changed': [['alerts'], ['health']],
   'clients.changed': [['clients']],
+  'lan.changed': [['lan'], ['settings']],
   // Responses brought back from a generation: the live data and the record changed.
   'history.changed': [['history'], ['tasks']],
 };

@@ -37,7 +37,12 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   app.post('/admin/pairing-codes', { preHandler: admin }, async (req, reply) => {
     const body = parse(PairingBody, req.body);
-    const answer: PairingCode = createPairingCode(ctx.writer, body.scopes, body.ttl_s, now());
+    const made = createPairingCode(ctx.writer, body.scopes, body.ttl_s, now());
+    // While devices on the network may pair: where, and the certificate they pin before the code.
+    const lan = ctx.lan.status();
+    const answer: PairingCode = lan.running && lan.url !== null && lan.tls_fingerprint_sha256 !== null
+      ? { ...made, lan_url: lan.url, tls_fingerprint_sha256: lan.tls_fingerprint_sha256 }
+      : made;
     return reply.code(201).send(answer);
   });
 
@@ -88,7 +93,19 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
         throw badRequest(err instanceof Error ? err.message : String(err), 'offsite_copy_destination');
       }
     }
-    return ctx.updateSettings(patch);
+    if (patch.lan_enabled === undefined && patch.lan_port === undefined) return ctx.updateSettings(patch);
+    const before = ctx.settings();
+    const next = ctx.updateSettings(patch);
+    try {
+      await ctx.lan.apply();
+    } catch (err) {
+      // The switch stays where it was: a port in use must not leave "on" saved with nothing listening.
+      ctx.updateSettings({ lan_enabled: before.lan_enabled, lan_port: before.lan_port });
+      await ctx.lan.apply().catch(() => undefined);
+      throw new ApiError(409, 'conflict_error', 'lan_unavailable', err instanceof Error ? err.message : String(err), patch.lan_port !== undefined ? 'lan_port' : 'lan_enabled');
+    }
+    ctx.adminEvents.publish('lan.changed', { change: next.lan_enabled ? 'on' : 'off' });
+    return next;
   });
 
   app.get('/admin/status', { preHandler: admin }, async (): Promise<AdminStatus> => ({

@@ -54,7 +54,7 @@ function secureHeaders(reply: FastifyReply): FastifyReply {
 export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit, guiDir: string = GUI_DIR): void {
   const { ctx } = kit;
   app.post<{ Body: unknown }>('/login', async (req) => {
-    checkHostAndOrigin(ctx, req);
+    checkHostAndOrigin(kit.listener, req);
     const body = req.body;
     const code = typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : null;
     if (code === null) throw new ApiError(400, 'invalid_request_error', 'missing_code', 'Send the login code as JSON: {"code": "…"}.', 'code');
@@ -71,14 +71,14 @@ export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit, guiDir: s
   }));
 
   app.post('/admin/logout', async (req, reply) => {
-    checkHostAndOrigin(ctx, req);
+    checkHostAndOrigin(kit.listener, req);
     const token = sessionToken(req);
     if (token !== null) ctx.login.endSession(token);
     return reply.code(204).send();
   });
 
   const page = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    checkHostAndOrigin(ctx, req);
+    checkHostAndOrigin(kit.listener, req);
     const html = await readFile(join(guiDir, 'index.html'), 'utf8').catch(() => NOT_BUILT);
     return secureHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', GUI_CSP).send(html);
   };

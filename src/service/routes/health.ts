@@ -26,7 +26,7 @@ export async function runChecks(checks: readonly HealthCheck[]): Promise<{ ready
 /** True when the caller is admin (token or GUI session); never throws: the route also serves anyone. */
 function callerIsAdmin(kit: RouteKit, req: FastifyRequest): boolean {
   try {
-    return hasScope(authenticate(kit.ctx, req), 'admin');
+    return hasScope(authenticate(kit.ctx, kit.listener, req), 'admin');
   } catch {
     return false;
   }
@@ -37,7 +37,7 @@ export function registerHealthRoutes(app: FastifyInstance, kit: RouteKit): void 
   // Anyone (a supervisor, a script) may ask whether Sanad is ready and which checks fail; the
   // details name paths, repositories and where the secrets are, so only admin gets them.
   app.get('/health/ready', async (req, reply) => {
-    checkHostAndOrigin(kit.ctx, req);
+    checkHostAndOrigin(kit.listener, req);
     const { ready, checks } = await runChecks(kit.ctx.healthChecks);
     const named = (pick: (r: CheckResult) => boolean): string[] => Object.entries(checks).filter(([, r]) => pick(r)).map(([name]) => name);
     const summary = {

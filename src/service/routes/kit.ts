@@ -2,15 +2,15 @@
 // run in the contract's order: authenticate, check scope, count the rate, then idempotency.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../../store/clients.js';
-import { guard } from '../auth.js';
+import { guard, type GuardKit } from '../auth.js';
+import type { PairingThrottle } from '../pairing-throttle.js';
 import type { ServiceContext } from '../context.js';
 import { reserveOrReplay, type Replay } from '../idempotency.js';
-import type { RateLimiter } from '../rate-limit.js';
 
-export interface RouteKit {
+export interface RouteKit extends GuardKit {
   ctx: ServiceContext;
-  limiter: RateLimiter;
-  pairingLimiter: RateLimiter;
+  /** Failed pairing codes on this listener (pair.ts). */
+  pairing: PairingThrottle;
 }
 
 type PreHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -19,7 +19,7 @@ type PreHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>
 export type ReplayHandler = (req: FastifyRequest, reply: FastifyReply, replay: Replay) => Promise<boolean>;
 
 export function secured(kit: RouteKit, scope: Scope | Scope[], onReplay?: ReplayHandler): PreHandler[] {
-  const auth = guard(kit.ctx, kit.limiter, scope);
+  const auth = guard(kit, scope);
   const idem: PreHandler = async (req, reply) => {
     // Keys belong to POSTs (the contract); a read with one must show the current state.
     if (req.method !== 'POST') return undefined;
