@@ -1,6 +1,7 @@
 // The appliance in the test's own process, on a free port, with its own data dir.
 import { startAppliance, type Appliance } from '../../src/appliance/appliance.js';
 import type { Clock } from '../../src/clock.js';
+import type { LanListenerOptions } from '../../src/appliance/lan/lan-listener.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { Settings } from '../../src/store/settings.js';
 import { Api } from './api.js';
@@ -14,7 +15,7 @@ export interface TestAppliance {
   close(): Promise<void>;
 }
 
-export async function startTestAppliance(options: { settings?: Partial<Settings>; clock?: Clock; dataDir?: string; adminToken?: string } = {}): Promise<TestAppliance> {
+export async function startTestAppliance(options: { settings?: Partial<Settings>; clock?: Clock; dataDir?: string; adminToken?: string; lan?: LanListenerOptions } = {}): Promise<TestAppliance> {
   process.env.SANAD_THREADS ??= '1';
   process.env.SANAD_GPU ??= 'off';
   const prepared = options.dataDir && options.adminToken
@@ -25,6 +26,7 @@ export async function startTestAppliance(options: { settings?: Partial<Settings>
     port: 0,
     logger: silentLogger,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.lan ? { lan: options.lan } : {}),
   });
   return {
     appliance,

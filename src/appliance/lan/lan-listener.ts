@@ -57,10 +57,12 @@ export class LanListener implements LanControl {
   private certs: LoadedCertificates | null = null;
   private lastError: string | null = null;
   private forced: boolean | undefined;
+  private portOverride: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly ctx: () => ServiceContext, private readonly logger: Logger, private readonly options: LanListenerOptions = {}) {
     this.forced = options.forced;
+    this.portOverride = options.port;
   }
 
   private enabled(): boolean {
@@ -68,7 +70,7 @@ export class LanListener implements LanControl {
   }
 
   private port(): number {
-    return this.options.port ?? this.ctx().settings().lan_port;
+    return this.portOverride ?? this.ctx().settings().lan_port;
   }
 
   /** One change at a time: a switch flipped twice quickly ends where it was last put. */
@@ -93,8 +95,9 @@ export class LanListener implements LanControl {
 
   apply(): Promise<void> {
     return this.serial(async () => {
-      // The user moved the switch: it wins over `--lan` from here on.
+      // The user moved the switch (or the port): it wins over `--lan [--lan-port]` from here on.
       this.forced = undefined;
+      this.portOverride = undefined;
       await this.reconcile();
     });
   }
