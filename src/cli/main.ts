@@ -2,9 +2,11 @@
 // (exit 1; 2 for a usage mistake), never a stack trace.
 import { DataDirError, resolveDataDir } from '../appliance/data-dir.js';
 import { loginLinkCommand } from './commands/login-link.js';
+import { clientConfigCommand } from './commands/client-config.js';
 import { AlreadyRunningError } from '../appliance/instance-lock.js';
 import { KeychainUnavailableError, MissingSecretError, NoSecretsYetError, SecretsFileUnsafeError } from '../secrets/errors.js';
-import { PortInUseError } from '../appliance/port.js';
+import { NotLoopbackError, PortInUseError } from '../appliance/port.js';
+import { LanUnavailableError } from '../appliance/lan/errors.js';
 import { StoreTooNewError } from '../store/migrate.js';
 import { StoreDamagedError } from '../store/store-check.js';
 import { withRestoreAdvice } from '../restore/damaged-store.js';
@@ -25,9 +27,11 @@ import { createIo } from './io.js';
 const USAGE = `Usage: sanad <command> [options]
 
 Commands:
-  serve [--port N] [--host H] [--secrets-file-if-no-keychain]
-                                            run the appliance headless (LMSP service, GUI); the flag (what
-                                            \`npm start\` uses) keeps the secrets in a file when there is no keychain
+  serve [--port N] [--lan [--lan-port N]] [--secrets-file-if-no-keychain]
+                                            run the appliance headless (LMSP service, GUI) on this machine; --lan also
+                                            serves paired devices on the network (TLS, model routes only); the last
+                                            flag (what \`npm start\` uses) keeps the secrets in a file when there is no keychain
+  client-config [--out FILE] [--pair]       the network address and certificate (and a pairing code) for a device
   login-link                                a new one-time GUI login link from the running Sanad (works once, 10 min)
   token create --name NAME --scopes s1,s2   make a client and print its token once
   models add PATH [--id ID]                 register a GGUF model file (never copied)
@@ -60,7 +64,7 @@ Options for every command:
                    (default: $SANAD_SECRETS_FILE, else the OS keychain)
 Scopes: models:read, responses:write, tasks:read, tasks:write, admin`;
 
-const COMMANDS = ['serve', 'login-link', 'token', 'models', 'backup', 'drill', 'repo', 'recovery-kit', 'passphrase', 'restore', 'generations', 'doctor', 'secrets', 'help'];
+const COMMANDS = ['serve', 'login-link', 'client-config', 'token', 'models', 'backup', 'drill', 'repo', 'recovery-kit', 'passphrase', 'restore', 'generations', 'doctor', 'secrets', 'help'];
 
 /** The command a typo most likely meant (at most two edits away), for the error it gets. */
 function nearest(word: string, words: readonly string[]): string | null {
@@ -125,6 +129,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./commands/serve.js')).serveCommand(args, dataDir, io, secretsFile);
       case 'login-link':
         return await loginLinkCommand(args, dataDir, io);
+      case 'client-config':
+        return await clientConfigCommand(args, dataDir, io);
       case 'token':
         return await tokenCommand(args, dataDir, io);
       case 'models':
@@ -171,7 +177,8 @@ function report(err: unknown, io: ReturnType<typeof createIo>): number {
   if (
     err instanceof CliError || err instanceof AlreadyRunningError || err instanceof StoreTooNewError ||
     err instanceof KeychainUnavailableError || err instanceof MissingSecretError || err instanceof SecretsFileUnsafeError ||
-    err instanceof StoreDamagedError || err instanceof NoSecretsYetError || err instanceof PortInUseError || err instanceof DataDirError
+    err instanceof StoreDamagedError || err instanceof NoSecretsYetError || err instanceof PortInUseError || err instanceof DataDirError ||
+    err instanceof NotLoopbackError || err instanceof LanUnavailableError
   ) {
     io.note(`sanad: ${err.message}`);
     return err instanceof CliError ? err.exitCode : 1;

@@ -12,6 +12,8 @@ export const LanStatus = z.object({
   urls: z.array(z.string()),
   /** SHA-256 of the certificate a device pins (GET /v1/tls/certificate), lower-case hex. */
   tls_fingerprint_sha256: z.string().nullable(),
+  /** That certificate itself (public), for a device to trust; null before it is first made. */
+  certificate_pem: z.string().nullable(),
   /** The names and addresses the listener's certificate carries (Host must be one of them). */
   names: z.array(z.string()),
   /** Announced as `_lmsp._tcp` on the network (mDNS / DNS-SD). */

@@ -19,8 +19,8 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
 }
 
-export async function startServiceProcess(dataDir: string, token: string | null, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--json'], {
+export async function startServiceProcess(dataDir: string, token: string | null, env: Record<string, string> = {}, args: string[] = []): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--json', ...args], {
     env: { ...process.env, SANAD_THREADS: '1', SANAD_GPU: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

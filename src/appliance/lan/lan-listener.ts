@@ -16,6 +16,9 @@ import { buildLanServer } from '../../service/server.js';
 import { startAdvert, type Advert } from './advert.js';
 import { ensureDeviceCertificates, type LoadedCertificates } from './certificates.js';
 import { lanAddresses, lanNames } from './names.js';
+import { LanUnavailableError } from './errors.js';
+
+export { LanUnavailableError } from './errors.js';
 
 export const DEFAULT_LAN_PORT = 7438;
 const RECHECK_NAMES_MS = 5 * 60_000;
@@ -36,13 +39,6 @@ interface Running {
   port: number;
   advert: Advert | null;
   timer: NodeJS.Timeout;
-}
-
-export class LanUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LanUnavailableError';
-  }
 }
 
 function explainListenError(err: unknown, port: number): LanUnavailableError {
@@ -253,6 +249,7 @@ export class LanListener implements LanControl {
       url: urls[0] ?? null,
       urls,
       tls_fingerprint_sha256: certs?.fingerprint ?? null,
+      certificate_pem: certs?.authority.certPem ?? null,
       names: certs?.names ?? [],
       advertising: this.running?.advert != null,
       certificate_expires_at: certs?.leafExpiresAt ?? null,
