@@ -17,7 +17,7 @@ const RUNS = Number(process.env.SANAD_FUZZ_RUNS ?? 250);
 const ROUTES = [
   'DELETE /admin/models/:id', 'DELETE /admin/repositories/:name', 'DELETE /admin/secrets/:name', 'DELETE /v1/responses/:id',
   'GET /', 'GET /admin/alerts', 'GET /admin/backups', 'GET /admin/bring-backs', 'GET /admin/generations/:generation/responses', 'GET /admin/backups/status', 'GET /admin/clients', 'GET /admin/drills',
-  'GET /admin/drills/:id', 'GET /admin/drills/status', 'GET /admin/first-run', 'GET /admin/maintenance', 'GET /admin/recovery-kit',
+  'GET /admin/drills/:id', 'GET /admin/drills/status', 'GET /admin/lan', 'GET /v1/tls/certificate', 'GET /admin/first-run', 'GET /admin/maintenance', 'GET /admin/recovery-kit',
   'GET /admin/repositories', 'GET /admin/restore/:id', 'GET /admin/secrets', 'GET /admin/settings', 'GET /admin/status',
   'GET /assets/:name', 'GET /favicon.ico', 'GET /health/live', 'GET /health/ready', 'GET /login', 'GET /v1/models', 'GET /v1/models/:id',
   'GET /v1/responses/:id', 'GET /v1/tasks', 'GET /v1/tasks/:id', 'GET /v1/tasks/:id/events', 'PATCH /admin/repositories/:name',
