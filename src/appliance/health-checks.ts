@@ -40,6 +40,16 @@ export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
           : { ok: true, detail: 'the master secrets are in the OS keychain' },
     },
     {
+      // Only a warning: the desktop works; devices on the network cannot reach it until it is fixed.
+      name: 'network_devices',
+      run: () => {
+        const lan = ctx.lan.status();
+        if (!lan.enabled) return { ok: true, detail: 'devices on the network are off' };
+        if (!lan.running) return { ok: false, severity: 'warning', detail: `devices on the network are switched on but cannot reach Sanad: ${lan.error ?? 'the listener is not running'}` };
+        return { ok: true, detail: `devices on the network use ${lan.url ?? `port ${lan.port}`} (TLS, certificate SHA-256 ${lan.tls_fingerprint_sha256 ?? '?'})` };
+      },
+    },
+    {
       name: 'recovery_kit',
       run: () =>
         recoveryKitConfirmedAt(ctx.db) === null

@@ -119,3 +119,22 @@ test('turning devices on where the port is taken is a 409 with the fix, and the 
   const code = await ta.api.post('/admin/pairing-codes', { scopes: ['models:read'] });
   assert.deepEqual(Object.keys(code.body ?? {}).sort(), ['code', 'expires_at'], 'no address while devices are off');
 });
+
+test('a saved switch whose port is taken at start: Sanad starts, says why in status and health; `--lan` on that port refuses to start', async (t) => {
+  const squatter = createServer();
+  await new Promise<void>((resolve) => squatter.listen(0, '0.0.0.0', resolve));
+  t.after(() => squatter.close());
+  const address = squatter.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const ta = await startTestAppliance({ settings: { lan_enabled: true, lan_port: port } });
+  const status = ta.appliance.ctx.lan.status();
+  assert.equal(status.enabled, true);
+  assert.equal(status.running, false);
+  assert.match(String(status.error), new RegExp(`Port ${port} .* already taken`));
+  const health = await ta.api.get('/health/ready');
+  assert.equal(field(health.body, 'checks', 'network_devices', 'ok'), false);
+  assert.equal(field(health.body, 'checks', 'network_devices', 'severity'), 'warning');
+  assert.equal(health.status, 200, 'a warning: the desktop itself is ready');
+  await ta.close();
+  await assert.rejects(startTestAppliance({ dataDir: ta.dataDir, adminToken: ta.adminToken, lan: { forced: true, port } }), /already taken by another program; choose another port/);
+});

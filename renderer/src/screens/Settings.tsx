@@ -1,5 +1,6 @@
-// Settings: schedules and defaults, the backup retention policy, the backup passphrase, the
+// Settings: schedules and defaults, devices on the network, the backup retention policy, the backup passphrase, the
 // recovery kit and the language.
+import { lazy, Suspense } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
 import { useStrings } from '../i18n/i18n';
 import { Diagnostics } from './settings/Diagnostics';
@@ -11,6 +12,9 @@ import { Retention } from './settings/Retention';
 import { ScheduleForm } from './settings/ScheduleForm';
 import { settingsStrings } from './settings/strings';
 import './settings.css';
+
+// Fetched with the screen part that needs it (the GUI's size budget; most people never turn it on).
+const NetworkDevices = lazy(() => import('./settings/NetworkDevices').then((m) => ({ default: m.NetworkDevices })));
 
 export function SettingsScreen(_props: { id: string | null }) {
   const { t } = useStrings(settingsStrings);
@@ -27,6 +31,9 @@ export function SettingsScreen(_props: { id: string | null }) {
       )}
       {settings.isError && <ErrorNote error={settings.error} onRetry={() => void settings.refetch()} />}
       {settings.data && <ScheduleForm saved={settings.data} />}
+      <Suspense fallback={<div className="card settings-skeleton" aria-hidden="true"><span className="skeleton" /></div>}>
+        <NetworkDevices />
+      </Suspense>
       <Retention />
       <RecoveryKit />
       <PassphraseRotation />

@@ -1,5 +1,5 @@
-// Every client with its permissions, when it was made and last used (dates in the language's
-// format), whether it is revoked, and a revoke that asks first.
+// Every client with its permissions, when it was made and last used and from which address (dates
+// in the language's format), whether it is revoked, and a revoke that asks first.
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatDateTime } from '../../i18n/format';
@@ -26,7 +26,14 @@ function ClientRow({ client }: { client: ClientInfo }) {
         </ul>
       </td>
       <td>{formatDateTime(language, client.created_at)}</td>
-      <td>{client.last_used_at === null ? <span className="muted">{t('never')}</span> : formatDateTime(language, client.last_used_at)}</td>
+      <td data-testid="client-last-use">
+        {client.last_used_at === null ? <span className="muted">{t('never')}</span> : formatDateTime(language, client.last_used_at)}
+        {client.last_address != null && (
+          <div className="muted small">
+            {t('fromAddress')} <code dir="ltr">{client.last_address}</code>
+          </div>
+        )}
+      </td>
       <td data-testid="client-state">
         {client.revoked_at === null ? <span className="badge ok">{t('active')}</span> : <span className="badge fail">{t('revokedAt', { when: formatDateTime(language, client.revoked_at) })}</span>}
       </td>

@@ -41,7 +41,7 @@ export function PairForm() {
         </div>
       </form>
       {make.isError && <ErrorNote error={make.error} />}
-      {make.data && <PairingCode key={make.data.code} code={make.data.code} deadlineMs={make.data.deadlineMs} />}
+      {make.data && <PairingCode key={make.data.code} code={make.data.code} deadlineMs={make.data.deadlineMs} lan={make.data.lan} />}
     </section>
   );
 }

@@ -1,13 +1,19 @@
 // A pairing code shown large for typing into another program, with a live countdown; at zero it
-// is greyed out and says it expired (the server refuses it from then on). Pure presentation: the
-// code and its deadline come in as props, the clock from useCountdown.
+// is greyed out and says it expired (the server refuses it from then on). While devices on the
+// network are on, also the address, the certificate fingerprint the device must see before it
+// sends the code, and a QR code holding all three. Pure presentation: the code, its deadline and
+// the network details come in as props, the clock from useCountdown.
 import { CopyButton } from '../../components/CopyButton';
 import { useStrings } from '../../i18n/i18n';
 import { formatCountdown } from './countdown';
+import { lazy, Suspense } from 'react';
+
+// Fetched only when a code for a network device is shown, with the QR library (the GUI's size budget).
+const PairingLan = lazy(() => import('./PairingLan').then((m) => ({ default: m.PairingLan })));
 import { clientStrings } from './strings';
 import { useCountdown } from './use-countdown';
 
-export function PairingCode({ code, deadlineMs }: { code: string; deadlineMs: number }) {
+export function PairingCode({ code, deadlineMs, lan = null }: { code: string; deadlineMs: number; lan?: { url: string; fingerprint: string } | null }) {
   const { t, language } = useStrings(clientStrings);
   const { remainingS, expired } = useCountdown(deadlineMs);
   return (
@@ -29,6 +35,15 @@ export function PairingCode({ code, deadlineMs }: { code: string; deadlineMs: nu
             <CopyButton value={code} label={t('copyCode')} />
           </div>
           <p className="muted">{t('codeHelp')}</p>
+          {lan === null ? (
+            <p className="muted small" data-testid="pairing-lan-off">
+              {t('lanOffHint')}
+            </p>
+          ) : (
+            <Suspense fallback={<span className="qr-code qr-placeholder" aria-hidden="true" />}>
+              <PairingLan code={code} url={lan.url} fingerprint={lan.fingerprint} />
+            </Suspense>
+          )}
         </>
       )}
     </div>

@@ -32,6 +32,8 @@ export interface ShownCode {
   code: string;
   /** When it stops working, on this machine's clock (see countdown.ts). */
   deadlineMs: number;
+  /** While devices on the network are on: where they pair, and the certificate they pin first. */
+  lan: { url: string; fingerprint: string } | null;
 }
 
 export function useMakePairingCode() {
@@ -39,7 +41,8 @@ export function useMakePairingCode() {
     mutationFn: async ({ scopes, ttlS }: { scopes: Scope[]; ttlS: number }): Promise<ShownCode> => {
       const requestedAt = browserNow();
       const made = await api('POST', '/admin/pairing-codes', PairingCode, { scopes, ttl_s: ttlS });
-      return { code: made.code, deadlineMs: pairingDeadline(requestedAt, ttlS) };
+      const lan = made.lan_url !== undefined && made.tls_fingerprint_sha256 !== undefined ? { url: made.lan_url, fingerprint: made.tls_fingerprint_sha256 } : null;
+      return { code: made.code, deadlineMs: pairingDeadline(requestedAt, ttlS), lan };
     },
   });
 }

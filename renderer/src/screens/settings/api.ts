@@ -6,6 +6,7 @@ import { SettingsSchema, type Settings as SettingsValues } from '../../../../src
 import { AdminStatus } from '../../../../src/contract/status';
 
 export { DiagnosticList } from '../../../../src/contract/diagnostics';
+export { LanStatus } from '../../../../src/contract/lan';
 export { KitConfirmed, RecoveryKit, RotationReport } from '../../../../src/contract/secrets';
 export { ON_RESTART, OnRestart } from '../../../../src/contract/tasks';
 /** Every setting (GET and PATCH /admin/settings answer all of them); this screen edits a few. */
