@@ -5,6 +5,7 @@ import { jobsBench } from './jobs.js';
 import { restoreBench } from './restore.js';
 import { historyBench } from './history.js';
 import { loadBench } from './load.js';
+import { lanBench } from './lan.js';
 import { contentionBench } from './contention.js';
 import { firstScreenBench } from './first-screen.js';
 import { storeCheckBench } from './store-check.js';
@@ -51,6 +52,18 @@ if (want('load')) {
     ` -> ratio ${fmt(sanad.perSecond / ceiling.perSecond, 3)} (non-2xx ${sanad.non2xx}, errors ${sanad.errors})`);
   record('background accepts, autocannon -c 50 (rate)', sanad.perSecond, ceiling.perSecond, 'req/s', '>= 0.5');
   record('background accepts, autocannon -c 50 (p99)', sanad.p99Ms, ceiling.p99Ms, 'ms', 'sanad p99 <= 10 ms');
+}
+
+if (want('lan')) {
+  const r = await lanBench(4, 1000);
+  console.log('lan: a paired device on the network listener (TLS 1.3, pinned certificate) against the main listener (plain HTTP), both over loopback, same token, undici');
+  console.log(`  pairing (fetch the certificate, redeem the code over TLS): ${fmt(r.pairMs, 1)} ms`);
+  console.log(`  GET /v1/models kept alive, 4 at a time: main ${fmt(r.reads.main)} /s, network ${fmt(r.reads.lan)} /s -> ratio ${fmt(r.reads.lan / r.reads.main, 3)}`);
+  console.log(`  a fresh connection per GET: main ${fmt(r.freshMs.main, 2)} ms, network ${fmt(r.freshMs.lan, 2)} ms (the TLS handshake) -> +${fmt(r.freshMs.lan - r.freshMs.main, 2)} ms`);
+  console.log(`  streaming ${1000} tokens, median of ${r.rounds} alternating: main ${fmt(r.streaming.main)} tok/s, network ${fmt(r.streaming.lan)} tok/s -> ratio ${fmt(r.streaming.lan / r.streaming.main, 3)} (goal >= 0.95)`);
+  record('network listener: kept-alive reads vs main listener', r.reads.lan, r.reads.main, 'req/s');
+  record('network listener: fresh-connection GET vs main listener', r.freshMs.lan, r.freshMs.main, 'ms');
+  record('network listener: streaming vs main listener', r.streaming.lan, r.streaming.main, 'tok/s', '>= 0.95');
 }
 
 if (want('contention')) {
