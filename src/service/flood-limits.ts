@@ -14,9 +14,21 @@ const tooMany = (what: string, limit: number, setting: string, retryS: number): 
   new ApiError(429, 'rate_limit_error', 'rate_limited', `This client already has ${limit} ${what} (the ${setting} setting); close one or wait, then try again.`, null, { 'retry-after': String(retryS) });
 
 const open = new WeakMap<ServiceContext, Map<string, number>>();
+/** How to end each open stream, by owner: a revoked client's streams end with its token. */
+const enders = new WeakMap<ServiceContext, Map<string, Set<() => void>>>();
 
-/** Claims one stream slot for `owner`, or throws 429; the returned function gives it back (once). */
-export function claimStream(ctx: ServiceContext, owner: string): () => void {
+/** Ends every open stream of `owner` (a client just revoked); returns how many. */
+export function endStreamsOf(ctx: ServiceContext, owner: string): number {
+  const set = enders.get(ctx)?.get(owner);
+  if (!set) return 0;
+  const all = [...set];
+  for (const end of all) end();
+  return all.length;
+}
+
+/** Claims one stream slot for `owner`, or throws 429; the returned function gives it back (once).
+ *  `end` is how endStreamsOf ends this stream. */
+export function claimStream(ctx: ServiceContext, owner: string, end?: () => void): () => void {
   let counts = open.get(ctx);
   if (counts === undefined) {
     counts = new Map();
@@ -26,11 +38,21 @@ export function claimStream(ctx: ServiceContext, owner: string): () => void {
   const now = counts.get(owner) ?? 0;
   if (now >= limit) throw tooMany('event streams open', limit, 'max_streams_per_client', 5);
   counts.set(owner, now + 1);
+  let byOwner = enders.get(ctx);
+  if (byOwner === undefined) {
+    byOwner = new Map();
+    enders.set(ctx, byOwner);
+  }
+  const ends = byOwner.get(owner) ?? new Set<() => void>();
+  byOwner.set(owner, ends);
+  if (end) ends.add(end);
   let released = false;
   const map = counts;
   return () => {
     if (released) return;
     released = true;
+    if (end) ends.delete(end);
+    if (ends.size === 0) byOwner.delete(owner);
     const n = (map.get(owner) ?? 1) - 1;
     if (n <= 0) map.delete(owner);
     else map.set(owner, n);

@@ -25,9 +25,10 @@ export function formatSse(event: TaskEvent): string {
 /** Takes over the reply and streams; resolves when the stream ends. */
 export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task: TaskRow, options: StreamOptions): Promise<void> {
   // Before the reply is taken over, so a refusal is an ordinary 429 in the contract's shape.
-  const release = claimStream(ctx, options.owner);
-  reply.hijack();
   const res = reply.raw;
+  // Ended by endStreamsOf when the owner is revoked: the connection goes, as if the client left.
+  const release = claimStream(ctx, options.owner, () => res.destroy());
+  reply.hijack();
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',

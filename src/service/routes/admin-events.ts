@@ -28,7 +28,7 @@ export function registerAdminEventRoutes(app: FastifyInstance, kit: RouteKit): v
   });
   app.get('/admin/events', { preHandler: secured(kit, 'admin') }, async (req, reply) => {
     // Counted like task streams: one admin client cannot open them without limit either.
-    const release = claimStream(ctx, principalKey(principalOf(req)));
+    const release = claimStream(ctx, principalKey(principalOf(req)), () => reply.raw.destroy());
     open.add(stream(ctx, reply, open, release));
   });
 }

@@ -15,6 +15,7 @@ import { SettingsSchema } from '../../store/settings.js';
 import { recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
 import { countTasksByStatus } from '../../tasks/queries.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import { endStreamsOf } from '../flood-limits.js';
 import { secured, type RouteKit } from './kit.js';
 
 const Scopes = z.array(z.enum(SCOPES)).min(1);
@@ -58,6 +59,8 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   app.post<{ Params: { id: string } }>('/admin/clients/:id/revoke', { preHandler: admin }, async (req) => {
     if (!revokeClient(ctx.writer, req.params.id, now())) throw notFound(`Client ${req.params.id}`, 'client_not_found');
+    // At once: its open event streams end too (its next request is 401 anyway).
+    endStreamsOf(ctx, req.params.id);
     ctx.adminEvents.publish('clients.changed', { client_id: req.params.id, change: 'revoked' });
     const answer: ClientRevoked = { id: req.params.id, revoked: true };
     return answer;
