@@ -15,7 +15,7 @@ export interface LanBench {
   /** A fresh connection for each GET (the TLS handshake each time), median ms. */
   freshMs: { main: number; lan: number };
   /** Streamed responses (stream: true), tokens/s, median of the rounds (alternating). */
-  streaming: { main: number; lan: number };
+  streaming: { main: number; lan: number; pairedRatio: number };
   /** Pairing over TLS: fetch the certificate, compare, redeem the code (ms). */
   pairMs: number;
   rounds: number;
@@ -95,6 +95,7 @@ export async function lanBench(rounds: number, tokens: number): Promise<LanBench
     const freshMs = { main: await fresh(sp.url, () => new Agent()), lan: await fresh(lanBase, () => new Agent({ connect: { ca: pem } })) };
     const main: number[] = [];
     const lan: number[] = [];
+    const ratios: number[] = [];
     await streamed(sp.url, token, plain, tokens);
     for (let i = 0; i < rounds; i += 1) {
       if (i % 2 === 0) {
@@ -104,8 +105,9 @@ export async function lanBench(rounds: number, tokens: number): Promise<LanBench
         lan.push(await streamed(lanBase, token, pinned, tokens));
         main.push(await streamed(sp.url, token, plain, tokens));
       }
+      ratios.push((lan.at(-1) ?? NaN) / (main.at(-1) ?? NaN));
     }
-    return { reads, freshMs, streaming: { main: median(main), lan: median(lan) }, pairMs, rounds };
+    return { reads, freshMs, streaming: { main: median(main), lan: median(lan), pairedRatio: median(ratios) }, pairMs, rounds };
   } finally {
     await sp.stop();
   }
