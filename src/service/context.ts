@@ -31,8 +31,8 @@ export interface LanControl {
   apply(): Promise<void>;
   /** A new authority: every paired device must check the new fingerprint and trust it again. */
   newCertificate(): Promise<void>;
-  /** The certificate a device trusts (made on first need), PEM. */
-  certificatePem(): Promise<string>;
+  /** The certificate a device trusts, PEM; null while none was ever made (devices never turned on). */
+  certificatePem(): Promise<string | null>;
   fingerprint(): string | null;
 }
 

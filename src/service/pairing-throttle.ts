@@ -21,13 +21,8 @@ export function sharedBudget(clock: Clock, failuresPerWindow: number, windowMs: 
   const limiter = new RateLimiter(clock, windowMs);
   return {
     check: () => limiter.check(EVERYONE, failuresPerWindow),
-    failed: () => {
-      try {
-        limiter.hit(EVERYONE, Number.MAX_SAFE_INTEGER);
-      } catch {
-        // Only counting here: the next check refuses.
-      }
-    },
+    // Only counting here (a limit no count reaches): the next check refuses.
+    failed: () => limiter.hit(EVERYONE, Number.MAX_SAFE_INTEGER),
     succeeded: () => undefined,
   };
 }

@@ -86,7 +86,7 @@ test('with the listener on: pairing codes carry the pin and address, keys are in
     assert.ok(!bytes.includes('PRIVATE KEY') && keyLines.every((l) => !bytes.includes(l)), `${file} holds no private key`);
   }
 
-  const oldPem = await lan.certificatePem();
+  const oldPem = (await lan.certificatePem()) ?? assert.fail('the listener has its certificate');
   const url = `https://127.0.0.1:${status.port}`;
   const trusting = (pem: string): Agent => new Agent({ connect: { ca: pem } });
   assert.equal((await undiciFetch(`${url}/v1/tls/certificate`, { dispatcher: trusting(oldPem) })).status, 200);
@@ -95,7 +95,7 @@ test('with the listener on: pairing codes carry the pin and address, keys are in
   const newFingerprint = str(renewed.body, 'tls_fingerprint_sha256');
   assert.notEqual(newFingerprint, status.tls_fingerprint_sha256);
   await assert.rejects(undiciFetch(`${url}/v1/tls/certificate`, { dispatcher: trusting(oldPem) }), 'a device that trusts the old certificate is refused');
-  const newPem = await lan.certificatePem();
+  const newPem = (await lan.certificatePem()) ?? assert.fail('the new certificate is there');
   const fetched = await undiciFetch(`${url}/v1/tls/certificate`, { dispatcher: trusting(newPem) });
   assert.equal(fetched.status, 200);
   assert.equal(fetched.headers.get('x-tls-fingerprint-sha256'), newFingerprint);
@@ -105,6 +105,9 @@ test('with the listener on: pairing codes carry the pin and address, keys are in
 test('turning devices on where the port is taken is a 409 with the fix, and the switch stays off', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
+  // Never on: no certificate, and asking for it (no auth) does not make one.
+  assertError(await ta.api.withToken(null).get('/v1/tls/certificate'), 404, 'lan_off');
+  assert.equal(ta.appliance.ctx.secrets.vault.get(CERTIFICATES_SECRET), null, 'an unauthenticated GET wrote nothing');
   const squatter = createServer();
   await new Promise<void>((resolve) => squatter.listen(0, '0.0.0.0', resolve));
   t.after(() => squatter.close());

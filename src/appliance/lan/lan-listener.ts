@@ -14,7 +14,8 @@ import type { LanControl, ServiceContext } from '../../service/context.js';
 import { bracketed, lanListener } from '../../service/listener.js';
 import { buildLanServer } from '../../service/server.js';
 import { startAdvert, type Advert } from './advert.js';
-import { ensureDeviceCertificates, type LoadedCertificates } from './certificates.js';
+import { parseDeviceCertificates } from '../../secrets/device-certificate.js';
+import { CERTIFICATES_SECRET, ensureDeviceCertificates, type LoadedCertificates } from './certificates.js';
 import { lanAddresses, lanNames } from './names.js';
 import { LanUnavailableError } from './errors.js';
 
@@ -223,9 +224,9 @@ export class LanListener implements LanControl {
     });
   }
 
-  async certificatePem(): Promise<string> {
-    const certs = this.certs ?? (await this.serial(() => this.loadCertificates()));
-    return certs.authority.certPem;
+  /** Never makes one: an unauthenticated GET must not write to the vault. */
+  async certificatePem(): Promise<string | null> {
+    return this.certs?.authority.certPem ?? parseDeviceCertificates(this.ctx().secrets.vault.get(CERTIFICATES_SECRET))?.authority.certPem ?? null;
   }
 
   fingerprint(): string | null {
