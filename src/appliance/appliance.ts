@@ -17,6 +17,7 @@ import type { ServiceContext } from '../service/context.js';
 import { releaseStaleReservations } from '../service/idempotency.js';
 import { LoginCodes } from '../service/login-codes.js';
 import { buildServer } from '../service/server.js';
+import { serviceBaseUrl } from '../service/base-url.js';
 import { DiskState } from '../store/disk-state.js';
 import { openStore, storePath } from '../store/open.js';
 import { readSettings, writeSettings, type Settings } from '../store/settings.js';
@@ -188,7 +189,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : options.port ?? 7437;
     ctx.address.port = port;
-    const url = `http://${ctx.address.host.includes(':') ? `[${ctx.address.host}]` : ctx.address.host}:${port}`;
+    const url = serviceBaseUrl(ctx);
     // After the main listener: a saved switch whose port is taken is said in status, not fatal.
     await lan.start();
     cleanups.unshift(() => lan.stop());

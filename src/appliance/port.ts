@@ -2,6 +2,7 @@
 // Sanad (on another data dir: one on this data dir is refused earlier by the instance lock) or
 // another program holds it, and `--port`.
 import type { FastifyInstance } from 'fastify';
+import { bracketed } from '../service/listener.js';
 
 export class PortInUseError extends Error {
   constructor(host: string, port: number, bySanad: boolean) {
@@ -15,7 +16,7 @@ export class PortInUseError extends Error {
 
 async function answersLikeSanad(host: string, port: number): Promise<boolean> {
   try {
-    const res = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/health/live`, { signal: AbortSignal.timeout(1000) });
+    const res = await fetch(`http://${bracketed(host)}:${port}/health/live`, { signal: AbortSignal.timeout(1000) });
     const body: unknown = await res.json();
     return typeof body === 'object' && body !== null && 'status' in body && body.status === 'live';
   } catch {

@@ -9,7 +9,7 @@ const WILDCARDS = ['0.0.0.0', '::', '[::]'];
 /** The host names a request may give: the loopback names, the address Sanad is bound to (unless a
  *  wildcard), and those named in SANAD_ALLOWED_HOSTS (comma-separated). Never "anything". */
 export function allowedHostNames(host: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const bound = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const bound = bracketed(host);
   const extra = (env.SANAD_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
   return [...new Set([...LOOPBACK_NAMES, ...(WILDCARDS.includes(host) ? [] : [bound.toLowerCase()]), ...extra])];
 }

@@ -21,7 +21,6 @@ import { LanUnavailableError } from './errors.js';
 
 export { LanUnavailableError } from './errors.js';
 
-export const DEFAULT_LAN_PORT = 7438;
 const RECHECK_NAMES_MS = 5 * 60_000;
 
 export interface LanListenerOptions {
