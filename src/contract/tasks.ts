@@ -47,10 +47,11 @@ export const Model = z.object({
   sha256: z.string(),
   // Parsed as any string by the GUI, so a newer core's word still shows.
   status: z.string(),
-  path: z.string(),
+  /** Where the file is on this machine: shown to admin only (the GUI), never to other clients. */
+  path: z.string().optional(),
 });
 export type Model = z.infer<typeof Model>;
 export const ModelList = listOf(Model);
 
 /** The 202 answer of POST /v1/responses with background: true (the GUI reads these two fields). */
-export const CreatedResponse = z.object({ id: z.string(), task_id: z.string() });
+export { CreatedResponse } from './responses.js';

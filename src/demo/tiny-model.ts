@@ -1,8 +1,15 @@
 // The generator of Sanad's demo and test model: a tiny random-weight GGUF v3 "llama" model (no model
 // can be downloaded here), written by `npm run setup` (scripts/demo-model.mjs) and by the tests.
 // The layout follows what llama.cpp was verified to need (shared notes, "Local inference").
-// The weights are rigged so the model only ever emits visible ASCII byte tokens and never `</s>`:
-// every generation runs to its token limit, which makes cancel and crash timings predictable.
+// Two kinds, both deterministic:
+// - `finishes` (the default, the demo model): an exact bigram model that answers "OK,demo!" and
+//   then `</s>`, for any prompt, so a client sees `completed` as it would with a real model. Every
+//   token's embedding is one channel (the attention and feed-forward outputs are zero, so the last
+//   hidden state is the token's own embedding): after a chain byte comes the next one, after the
+//   last `</s>`, after anything else the first. At most 9 tokens, whatever came before.
+// - `endless`: random weights rigged so the model only ever emits visible ASCII byte tokens and
+//   never `</s>`: every generation runs to its token limit, which makes cancel and crash timings
+//   and load tests predictable.
 import { writeFile } from 'node:fs/promises';
 
 const EMBEDDING = 64;
@@ -44,7 +51,12 @@ export interface TinyModelOptions {
   seed?: number;
   /** `llama.context_length` written in the metadata. */
   contextLength?: number;
+  /** Whether answers end by themselves ("OK,demo!" then `</s>`); false: they run to the limit. Default true. */
+  finishes?: boolean;
 }
+
+/** What the finishing model answers, every time: distinct bytes, so each has one successor. */
+export const TINY_MODEL_ANSWER = 'OK,demo!';
 
 /** The byte a token id stands for, when it is one of the `<0xNN>` tokens. */
 export function tinyModelByteOfToken(id: number): number | null {
@@ -72,7 +84,7 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
   const seed = options.seed ?? 1;
   const contextLength = options.contextLength ?? 2048;
   const random = mulberry32(seed);
-  const tensors = buildTensors(random);
+  const tensors = options.finishes === false ? buildTensors(random) : buildFinishingTensors(random);
   const out = new ByteWriter();
 
   out.bytes(Buffer.from('GGUF', 'latin1'));
@@ -223,6 +235,60 @@ function buildTensors(random: () => number): Tensor[] {
   );
   return tensors;
 }
+
+/** Token id of a printable byte. */
+function byteToken(byte: number): number {
+  return FIRST_BYTE_ID + byte;
+}
+
+/** The bigram model of TINY_MODEL_ANSWER (see the top of this file). */
+function buildFinishingTensors(random: () => number): Tensor[] {
+  const chain = [...Buffer.from(TINY_MODEL_ANSWER, 'latin1')].map(byteToken);
+  if (new Set(chain).size !== chain.length || chain.length + 1 > EMBEDDING) throw new Error('tiny-model: the answer needs distinct bytes');
+  // Token -> its channel: chain tokens 1..n, everything else 0.
+  const channel = new Map(chain.map((token, i) => [token, i + 1]));
+  const embedding = new Float32Array(EMBEDDING * VOCAB_SIZE);
+  for (let token = 0; token < VOCAB_SIZE; token++) embedding[token * EMBEDDING + (channel.get(token) ?? 0)] = 1;
+  // After the RMS norm a one-hot state is 8 in its channel: a weight of 3 is a logit of 24 against
+  // 0 for every other token, so even sampling at temperature 2 follows the chain (odds ~1e-3 per
+  // answer of a stray token; greedy never strays).
+  const output = new Float32Array(EMBEDDING * VOCAB_SIZE);
+  const first = chain[0] ?? EOS_ID;
+  output[first * EMBEDDING] = FINISHING_LOGIT_WEIGHT;
+  chain.forEach((token, i) => {
+    const next = chain[i + 1] ?? EOS_ID;
+    output[next * EMBEDDING + i + 1] = FINISHING_LOGIT_WEIGHT;
+  });
+  const zeros = (n: number): Float32Array => new Float32Array(n);
+  const small = (n: number): Float32Array => Float32Array.from({ length: n }, () => (random() * 2 - 1) * 0.1);
+  const ones = (n: number): Float32Array => new Float32Array(n).fill(1);
+  const tensors: Tensor[] = [{ name: 'token_embd.weight', shape: [EMBEDDING, VOCAB_SIZE], data: embedding }];
+  for (let layer = 0; layer < LAYERS; layer++) {
+    const p = `blk.${layer}.`;
+    const square = EMBEDDING * EMBEDDING;
+    const wide = EMBEDDING * FEED_FORWARD;
+    tensors.push(
+      { name: `${p}attn_norm.weight`, shape: [EMBEDDING], data: ones(EMBEDDING) },
+      { name: `${p}attn_q.weight`, shape: [EMBEDDING, EMBEDDING], data: small(square) },
+      { name: `${p}attn_k.weight`, shape: [EMBEDDING, EMBEDDING], data: small(square) },
+      { name: `${p}attn_v.weight`, shape: [EMBEDDING, EMBEDDING], data: small(square) },
+      // Zero: attention adds nothing to the residual stream.
+      { name: `${p}attn_output.weight`, shape: [EMBEDDING, EMBEDDING], data: zeros(square) },
+      { name: `${p}ffn_norm.weight`, shape: [EMBEDDING], data: ones(EMBEDDING) },
+      { name: `${p}ffn_gate.weight`, shape: [EMBEDDING, FEED_FORWARD], data: small(wide) },
+      { name: `${p}ffn_up.weight`, shape: [EMBEDDING, FEED_FORWARD], data: small(wide) },
+      // Zero: nor does the feed-forward block.
+      { name: `${p}ffn_down.weight`, shape: [FEED_FORWARD, EMBEDDING], data: zeros(wide) },
+    );
+  }
+  tensors.push(
+    { name: 'output_norm.weight', shape: [EMBEDDING], data: ones(EMBEDDING) },
+    { name: 'output.weight', shape: [EMBEDDING, VOCAB_SIZE], data: output },
+  );
+  return tensors;
+}
+
+const FINISHING_LOGIT_WEIGHT = 3;
 
 /** mulberry32: a tiny, well-mixed 32-bit PRNG; enough for reproducible test weights. */
 function mulberry32(seed: number): () => number {

@@ -45,6 +45,10 @@ export interface Engine {
   loadedModel(): string | null;
   /** Counts the tokens of a text with the loaded model's tokenizer (used to budget a resume). */
   countTokens(modelId: string, text: string): number;
+  /** Tokens of the prompt these messages render to with the model's chat template (it must be loaded). */
+  promptTokens(modelId: string, messages: ChatMessage[]): number;
+  /** The loaded model's context window in tokens. */
+  contextSize(modelId: string): number;
   /** Frees the model and the backend. */
   close(): Promise<void>;
 }

@@ -3,7 +3,7 @@
 import { getLlama, LlamaChat, LlamaLogLevel, type ChatHistoryItem, type Llama, type LlamaContextSequence, type LlamaModel } from 'node-llama-cpp';
 import { firstLine, settleWithin, untilAborted } from './async-waits.js';
 import { chatWrapperFor, countPromptTokens, toHistory, toStopReason, type Loaded } from './chat-history.js';
-import type { Engine, EngineOptions, GenerateRequest, GenerateResult } from './engine.js';
+import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult } from './engine.js';
 import { NotGgufError, readGgufHeader } from './gguf-header.js';
 import { ModelSlot } from './model-slot.js';
 
@@ -58,10 +58,22 @@ export class LlamaEngine implements Engine {
   }
 
   countTokens(modelId: string, text: string): number {
+    // Counted as text inside the conversation, hence without the leading space SentencePiece adds.
+    return this.loadedOf(modelId).model.tokenize(text, false, 'trimLeadingSpace').length;
+  }
+
+  promptTokens(modelId: string, messages: ChatMessage[]): number {
+    return countPromptTokens(this.loadedOf(modelId), toHistory(messages, undefined));
+  }
+
+  contextSize(modelId: string): number {
+    return this.loadedOf(modelId).context.contextSize;
+  }
+
+  private loadedOf(modelId: string): Loaded {
     const loaded = this.slot?.modelId === modelId ? this.slot.loaded : null;
     if (!loaded) throw new Error(`Model ${modelId} is not loaded, so its tokens cannot be counted.`);
-    // Counted as text inside the conversation, hence without the leading space SentencePiece adds.
-    return loaded.model.tokenize(text, false, 'trimLeadingSpace').length;
+    return loaded;
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {

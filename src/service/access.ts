@@ -14,6 +14,13 @@ export function canRead(p: Principal, task: TaskRow): boolean {
   return hasScope(p, 'tasks:read') || owns(p, task);
 }
 
+/** Whether the caller may read what the client `clientId` made (a response, a conversation). */
+export function readerOf(p: Principal): (clientId: string | null) => boolean {
+  const all = hasScope(p, 'tasks:read');
+  const own = hasScope(p, 'responses:write') ? clientIdOf(p) : null;
+  return (clientId) => all || (own !== null && clientId === own);
+}
+
 export function canCancel(p: Principal, task: TaskRow): boolean {
   return hasScope(p, 'tasks:write') || owns(p, task);
 }

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../log/logger.js';
 import { KeychainUnavailableError } from '../secrets/errors.js';
 import { diskFullSentence, isOutOfSpace } from '../store/disk.js';
+import { TurnInputError } from '../tasks/turn-context.js';
 
 export type ErrorType =
   | 'invalid_request_error'
@@ -39,8 +40,20 @@ export const badRequest = (message: string, param: string | null = null, code = 
 
 export const notFound = (what: string, code = 'not_found'): ApiError => new ApiError(404, 'not_found_error', code, `${what} was not found.`);
 
+/**
+ * A 4xx that asking again cannot change (a bad body, a missing thing, a refused scope, a state that
+ * will not come back): the OpenAI SDKs retry 408, 409 and 429 unless told so, and lose seconds.
+ * Waiting can change a rate limit, a timeout and a key still in progress; those are left alone.
+ */
+function retryCannotHelp(err: ApiError): boolean {
+  if (err.status < 400 || err.status >= 500) return false;
+  if (err.status === 408 || err.status === 429) return false;
+  return err.code !== 'idempotency_key_in_progress' && err.code !== 'previous_response_in_progress';
+}
+
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) void reply.header(k, v);
+  if (retryCannotHelp(err)) void reply.header('x-should-retry', 'false');
   return reply.code(err.status).type('application/json').send(err.toBody());
 }
 
@@ -52,6 +65,10 @@ export function insufficientStorage(path: string): ApiError {
 /** Maps anything thrown in a route to the contract's shape; `dataDir` names the disk when it is full. */
 export function toApiError(err: unknown, dataDir?: string): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof TurnInputError) {
+    const type: ErrorType = err.status === 404 ? 'not_found_error' : err.status === 409 ? 'conflict_error' : 'invalid_request_error';
+    return new ApiError(err.status, type, err.code, err.message, err.param);
+  }
   if (dataDir !== undefined && isOutOfSpace(err)) return insufficientStorage(dataDir);
   // The keychain went away under a running service: what needs a secret waits for it.
   if (err instanceof KeychainUnavailableError) return new ApiError(503, 'service_unavailable_error', 'keychain_unavailable', err.message, null, { 'retry-after': '30' });

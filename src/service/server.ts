@@ -23,6 +23,7 @@ import { registerModelRoutes } from './routes/models.js';
 import { PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS, registerPairRoutes } from './routes/pair.js';
 import { registerPassphraseRoutes } from './routes/passphrase.js';
 import { registerResponseRoutes } from './routes/responses.js';
+import { registerConversationRoutes } from './routes/conversations.js';
 import { registerRestoreRoutes } from './routes/restore.js';
 import { registerGenerationRoutes } from './routes/generations.js';
 import { registerSecretRoutes } from './routes/secrets.js';
@@ -114,6 +115,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerPairRoutes(app, kit);
   registerModelRoutes(app, kit);
   registerResponseRoutes(app, kit);
+  registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
   registerAdminRoutes(app, kit);
   registerLanRoutes(app, kit);
@@ -153,6 +155,7 @@ export function buildLanServer(ctx: ServiceContext, listener: ListenerPolicy): F
   registerPairRoutes(app, kit);
   registerModelRoutes(app, kit);
   registerResponseRoutes(app, kit);
+  registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
   return app;
 }

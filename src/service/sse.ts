@@ -2,6 +2,7 @@
 // events until the terminal one. Live events that arrive while the replay reads the store are
 // held back and de-duplicated by sequence number, so the stream has no gap and no repeat.
 import type { FastifyReply } from 'fastify';
+import { LMSP_ONLY_EVENT_TYPES } from '../contract/responses.js';
 import type { ServiceContext } from './context.js';
 import { claimStream, heartbeatFor, writeOrDrop } from './flood-limits.js';
 import { eventRowsAfter, getTask, toTaskEvent } from '../tasks/queries.js';
@@ -16,6 +17,36 @@ export interface StreamOptions {
   /** Called if the client goes away before the terminal event (foreground requests cancel). */
   onClientGone?: () => void;
   headers?: Record<string, string>;
+  /**
+   * The Responses stream (what OpenAI's clients read): only OpenAI's event types with their fields,
+   * unless `lifecycle` (the client sent `LMSP-Events: all`). The task's stream: every event as stored.
+   */
+  view?: { kind: 'responses'; lifecycle: boolean } | { kind: 'task' };
+}
+
+const TEXT_EVENTS: readonly string[] = ['response.output_text.delta', 'response.output_text.done'];
+
+function responseStatusOf(event: TaskEvent): unknown {
+  const response = event.response;
+  return typeof response === 'object' && response !== null && 'status' in response ? response.status : undefined;
+}
+
+/**
+ * One event of the task's log as the Responses stream shows it, or null when it has no place there.
+ * OpenAI ends an answer cut short by its token limit with `response.incomplete`, and has no event
+ * for LMSP's loading and cancelling; a cancelled response ends with `response.incomplete` too (its
+ * `response.status` says `cancelled`), so the SDKs' stream helpers see a terminal event they know.
+ */
+export function forResponsesStream(event: TaskEvent, lifecycle: boolean): TaskEvent | null {
+  if (TEXT_EVENTS.includes(event.type) && !('logprobs' in event)) return { ...event, logprobs: [] };
+  if (event.type === 'response.completed' && responseStatusOf(event) === 'incomplete') return { ...event, type: 'response.incomplete' };
+  if (LMSP_ONLY_EVENT_TYPES.includes(event.type)) {
+    if (lifecycle) return event;
+    return event.type === 'response.cancelled' ? { ...event, type: 'response.incomplete' } : null;
+  }
+  // A restart's re-queue from an older store carries no response object, which the SDKs require.
+  if (event.type === 'response.queued' && !('response' in event)) return null;
+  return event;
 }
 
 export function formatSse(event: TaskEvent): string {
@@ -38,6 +69,7 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
   });
   res.flushHeaders();
 
+  const view = options.view ?? { kind: 'task' };
   return new Promise((resolve) => {
     let last = options.after;
     let replaying = true;
@@ -67,9 +99,11 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
           res.uncork();
         });
       }
+      const terminal = TERMINAL_EVENTS.includes(event.type);
+      const shown = view.kind === 'responses' ? forResponsesStream(event, view.lifecycle) : event;
       // A reader too far behind is dropped ('close' then ends this stream); it may resume later.
-      if (!writeOrDrop(res, formatSse(event))) return;
-      if (TERMINAL_EVENTS.includes(event.type)) finish(false);
+      if (shown !== null && !writeOrDrop(res, formatSse(shown))) return;
+      if (terminal) finish(false);
     };
     const unsubscribe = ctx.hub.subscribe(task.id, (event) => (replaying ? held.push(event) : write(event)));
     const stopHeartbeat = heartbeatFor(res);

@@ -1,5 +1,6 @@
 // The deletion journal: every response deleted on purpose (DELETE /v1/responses/{id}, the
-// retention sweep, a `store: false` answer), by id and time only, never its content. It lives
+// retention sweep, a `store: false` answer), every conversation and conversation item deleted
+// (DELETE /v1/conversations/{id}, …/items/{item}), by id and time only, never its content. It lives
 // beside the store, outside it (`<data-dir>/deletions.jsonl`), so restoring an older store cannot
 // take it back in time; each generation carries a copy, so a new machine has it too. A restore
 // applies it again (the Kazma lesson: a restored copy brought back what had been deleted).
@@ -17,8 +18,10 @@ import { z } from 'zod';
 export const JOURNAL_FILE = 'deletions.jsonl';
 
 export const DeletionSchema = z.object({
-  kind: z.literal('response'),
+  kind: z.enum(['response', 'conversation', 'conversation_item']),
   id: z.string().min(1).max(200),
+  /** The conversation of a deleted conversation item (item ids are unique within one). */
+  conversation_id: z.string().min(1).max(200).optional(),
   /** Unix seconds of the deletion. */
   at: z.number().int().nonnegative(),
   why: z.enum(['deleted', 'retention', 'unstored']),
@@ -46,12 +49,18 @@ export function parseJournal(text: string): Deletion[] {
   return out;
 }
 
-/** The union of several journals, one entry per id (the earliest deletion kept). */
+/** What a deletion is of: its kind and id (and an item's conversation). */
+export function deletionKey(d: Pick<Deletion, 'kind' | 'id' | 'conversation_id'>): string {
+  return `${d.kind}:${d.conversation_id ?? ''}:${d.id}`;
+}
+
+/** The union of several journals, one entry per deleted thing (the earliest deletion kept). */
 export function unionOf(...journals: Deletion[][]): Deletion[] {
   const byId = new Map<string, Deletion>();
   for (const d of journals.flat()) {
-    const seen = byId.get(d.id);
-    if (!seen || d.at < seen.at) byId.set(d.id, d);
+    const key = deletionKey(d);
+    const seen = byId.get(key);
+    if (!seen || d.at < seen.at) byId.set(key, d);
   }
   return [...byId.values()].sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
 }

@@ -5,7 +5,7 @@ import type { EventSpec } from './ledger.js';
 import { getResponseRow } from './queries.js';
 import type { TaskRow } from './types.js';
 
-const part = (text: string): Record<string, unknown> => ({ type: 'output_text', text, annotations: [] });
+const part = (text: string): Record<string, unknown> => ({ type: 'output_text', text, annotations: [], logprobs: [] });
 
 function message(itemId: string, status: string, text: string | null): Record<string, unknown> {
   return { id: itemId, type: 'message', status, role: 'assistant', content: text === null ? [] : [part(text)] };
@@ -26,7 +26,7 @@ export function startEvents(db: Db, task: TaskRow): EventSpec[] {
 /** Generation finished: the whole text, then the part and the message closed. */
 export function textDoneEvents(itemId: string, text: string): EventSpec[] {
   return [
-    { type: 'response.output_text.done', fields: { item_id: itemId, output_index: 0, content_index: 0, text } },
+    { type: 'response.output_text.done', fields: { item_id: itemId, output_index: 0, content_index: 0, text, logprobs: [] } },
     { type: 'response.content_part.done', fields: { item_id: itemId, output_index: 0, content_index: 0, part: part(text) } },
     { type: 'response.output_item.done', fields: { output_index: 0, item: message(itemId, 'completed', text) } },
   ];

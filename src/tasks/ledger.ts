@@ -12,7 +12,9 @@ import { isWriteFailure } from '../store/disk.js';
 import type { Db } from '../store/open.js';
 import type { EventHub } from './event-hub.js';
 import { emittedText, getResponseRow, getTask } from './queries.js';
-import { buildResponseObject } from './response-object.js';
+import { appendTurn } from './conversations.js';
+import { asItem, inputItems, outputMessage } from './items.js';
+import { buildResponseObject, parseRequest } from './response-object.js';
 import { isTaskStatus, isTerminal, type EventType, type OnRestart, type ResponseRequest, type ResponseRow, type TaskError, type TaskEvent, type TaskRow, type TaskStatus } from './types.js';
 
 export interface EventSpec {
@@ -27,8 +29,8 @@ export interface TransitionChange {
   to: TaskStatus;
   events: EventSpec[];
   error?: TaskError | null;
-  /** Set on completion. */
-  output?: { text: string; inputTokens: number; outputTokens: number; incompleteReason: string | null };
+  /** Set on completion; a turn of a conversation is added to it in the same transaction. */
+  output?: { text: string; inputTokens: number; outputTokens: number; incompleteReason: string | null; truncatedItems?: number };
   /** A retry: usage from the failed attempt is dropped. */
   resetOutput?: boolean;
 }
@@ -45,6 +47,10 @@ export interface NewTask {
   background: boolean;
   store: boolean;
   onRestart: OnRestart;
+  /** The response this one continues (checked by the caller: stored, finished, readable). */
+  previousResponseId?: string | null;
+  /** The conversation this turn belongs to (checked by the caller). */
+  conversationId?: string | null;
 }
 
 // Each group commit is an fsync on the event loop, and llama.cpp waits for the loop between
@@ -154,6 +160,9 @@ export class TaskLedger {
     const now = unixSeconds(this.clock);
     const response: ResponseRow = {
       id: newId('resp'),
+      previous_response_id: input.previousResponseId ?? null,
+      conversation_id: input.conversationId ?? null,
+      truncated_items: 0,
       client_id: input.clientId,
       model: input.model,
       item_id: newId('msg'),
@@ -182,9 +191,10 @@ export class TaskLedger {
       updated_at: now,
     };
     this.stmt(
-      `INSERT INTO responses(id, client_id, model, item_id, request, metadata, background, store, created_at)
-       VALUES (@id, @client_id, @model, @item_id, @request, @metadata, @background, @store, @created_at)`,
+      `INSERT INTO responses(id, client_id, model, item_id, request, metadata, background, store, created_at, previous_response_id, conversation_id)
+       VALUES (@id, @client_id, @model, @item_id, @request, @metadata, @background, @store, @created_at, @previous_response_id, @conversation_id)`,
     ).run(response);
+    this.indexInputItems(response.id, input.request);
     this.stmt(
       `INSERT INTO tasks(id, response_id, client_id, model, status, on_restart, last_sequence_number, created_at, updated_at)
        VALUES (@id, @response_id, @client_id, @model, @status, @on_restart, @last_sequence_number, @created_at, @updated_at)`,
@@ -220,8 +230,10 @@ export class TaskLedger {
         )
         .run({ ...task, previous: before.status });
       if (change.output) {
-        this.stmt('UPDATE responses SET output_text = ?, input_tokens = ?, output_tokens = ?, incomplete_reason = ? WHERE id = ?')
-          .run(change.output.text, change.output.inputTokens, change.output.outputTokens, change.output.incompleteReason, task.response_id);
+        const o = change.output;
+        this.stmt('UPDATE responses SET output_text = ?, input_tokens = ?, output_tokens = ?, incomplete_reason = ?, truncated_items = ? WHERE id = ?')
+          .run(o.text, o.inputTokens, o.outputTokens, o.incompleteReason, o.truncatedItems ?? 0, task.response_id);
+        this.addTurnToConversation(task, o.text, o.incompleteReason, now);
       } else if (change.resetOutput) {
         this.stmt('UPDATE responses SET input_tokens = NULL, output_tokens = NULL WHERE id = ?').run(task.response_id);
       }
@@ -321,6 +333,19 @@ export class TaskLedger {
     return events;
   }
 
+  /** Input item ids of a new response, so a later turn can refer to them (`item_reference`). */
+  private indexInputItems(responseId: string, request: ResponseRequest): void {
+    for (const [id, position] of inputItemIds(request)) this.stmt(INDEX_INPUT_ITEM).run(id, responseId, position);
+  }
+
+  /** A completed turn of a conversation: its input and its answer, in this same transaction. */
+  private addTurnToConversation(task: TaskRow, text: string, incompleteReason: string | null, nowS: number): void {
+    const row = getResponseRow(this.db, task.response_id);
+    if (!row?.conversation_id) return;
+    const answer = asItem(outputMessage(row, text, incompleteReason ? 'incomplete' : 'completed'));
+    appendTurn(this.db, row.conversation_id, [...inputItems(parseRequest(row)), answer], row.id, nowS);
+  }
+
   private stmt(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
@@ -341,6 +366,14 @@ export class TaskLedger {
     if (!row) throw new Error(`Response ${task.response_id} of task ${task.id} is missing.`);
     return buildResponseObject(row, task, row.output_text ?? emittedText(this.db, task.id));
   }
+}
+
+const INDEX_INPUT_ITEM = 'INSERT INTO response_input_items (id, response_id, position) VALUES (?, ?, ?)';
+
+/** The ids of a request's own input items with their positions (requests of older stores have none). */
+function inputItemIds(request: ResponseRequest): Array<[string, number]> {
+  if (typeof request.input === 'string') return [];
+  return request.input.flatMap((item, position): Array<[string, number]> => ('id' in item && item.id !== '' ? [[item.id, position]] : []));
 }
 
 /** One finished response as another store holds it: its row, its task's row, every event's row. */
@@ -371,6 +404,10 @@ export function adoptFinishedTasks(db: Db, rows: readonly FinishedTaskRows[]): v
     const status = r.task.status;
     if (typeof status !== 'string' || !isTaskStatus(status) || !isTerminal(status)) throw new Error(`Task ${String(r.task.id)} is not finished; only finished tasks can be brought back.`);
     insertRow(db, 'responses', r.response, columns.responses);
+    // The index of its input items is rebuilt here (a generation's store may predate it).
+    if (typeof r.response.request === 'string') {
+      for (const [id, position] of inputItemIds(parseRequest({ request: r.response.request }))) db.prepare(INDEX_INPUT_ITEM).run(id, r.response.id, position);
+    }
     insertRow(db, 'tasks', r.task, columns.tasks);
     for (const e of r.events) insertRow(db, 'task_events', e, columns.task_events);
   }

@@ -27,7 +27,7 @@ export function recoveryChange(found: TaskStatus, policy: OnRestart): Transition
     from,
     to: 'queued',
     resetOutput: found === 'running',
-    events: [{ type: 'response.queued', fields: { reason: 'server_restarted' } }],
+    events: [{ type: 'response.queued', fields: { reason: 'server_restarted' }, withResponse: true }],
   };
 }
 

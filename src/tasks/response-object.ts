@@ -1,7 +1,11 @@
 // The Responses-API object for a response, derived from its stored row and its task's state.
+// Every field of OpenAI's Response is there (strict typed clients validate the whole object);
+// parameters Sanad only echoes show the defaults they selected.
+import type { ErrorDetail, ResponseObject, ResponseStatus } from '../contract/responses.js';
+import { outputMessage } from './items.js';
 import type { ResponseRequest, ResponseRow, TaskRow, TaskStatus } from './types.js';
 
-export type ResponseStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
+export type { ResponseObject, ResponseStatus } from '../contract/responses.js';
 
 export function responseStatus(task: TaskStatus, incompleteReason: string | null): ResponseStatus {
   switch (task) {
@@ -21,7 +25,7 @@ export function responseStatus(task: TaskStatus, incompleteReason: string | null
 }
 
 /** The stored request. Only the ledger writes it, from a validated ResponseRequest. */
-export function parseRequest(row: ResponseRow): ResponseRequest {
+export function parseRequest(row: Pick<ResponseRow, 'request'>): ResponseRequest {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by TaskLedger.create from a typed value
   const parsed: ResponseRequest = JSON.parse(row.request);
   return parsed;
@@ -37,68 +41,75 @@ function parseMetadata(text: string | null): Record<string, string> {
   return out;
 }
 
-export interface ResponseObject {
-  id: string;
-  object: 'response';
-  created_at: number;
-  status: ResponseStatus;
-  model: string;
-  output: unknown[];
-  output_text?: string;
-  usage: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
-  error: { code: string; message: string } | null;
-  incomplete_details: { reason: string } | null;
-  instructions: string | null;
-  max_output_tokens: number | null;
-  temperature: number | null;
-  top_p: number | null;
-  metadata: Record<string, string>;
-  background: boolean;
-  store: boolean;
-  task_id: string;
-  on_restart: string;
+/** The error type and param each failure code goes with (the contract's error shape). */
+function errorOf(code: string, message: string): ErrorDetail {
+  switch (code) {
+    case 'context_length_exceeded':
+      return { type: 'invalid_request_error', code, message, param: 'input' };
+    case 'previous_response_not_found':
+      return { type: 'invalid_request_error', code, message, param: 'previous_response_id' };
+    case 'conversation_not_found':
+      return { type: 'invalid_request_error', code, message, param: 'conversation' };
+    case 'model_not_found':
+    case 'model_missing':
+    case 'model_changed':
+      return { type: 'invalid_request_error', code, message, param: 'model' };
+    default:
+      return { type: 'server_error', code, message, param: null };
+  }
 }
 
 /** `text` is the output so far (the stored output once terminal, else the emitted deltas). */
 export function buildResponseObject(row: ResponseRow, task: TaskRow, text: string): ResponseObject {
   const status = responseStatus(task.status, row.incomplete_reason);
   const req = parseRequest(row);
+  const echo = req.echo ?? {};
   const itemStatus = status === 'completed' ? 'completed' : status === 'in_progress' || status === 'queued' ? 'in_progress' : 'incomplete';
-  const output =
-    text.length > 0 || status === 'completed' || status === 'incomplete'
-      ? [
-          {
-            type: 'message',
-            id: row.item_id,
-            status: itemStatus,
-            role: 'assistant',
-            content: [{ type: 'output_text', text, annotations: [] }],
-          },
-        ]
-      : [];
+  const output = text.length > 0 || status === 'completed' || status === 'incomplete' ? [outputMessage(row, text, itemStatus)] : [];
   const usage =
     row.input_tokens !== null && row.output_tokens !== null
-      ? { input_tokens: row.input_tokens, output_tokens: row.output_tokens, total_tokens: row.input_tokens + row.output_tokens }
+      ? {
+          input_tokens: row.input_tokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: row.output_tokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: row.input_tokens + row.output_tokens,
+        }
       : null;
-  const metadata = parseMetadata(row.metadata);
   return {
     id: row.id,
     object: 'response',
     created_at: row.created_at,
+    completed_at: task.status === 'completed' ? task.updated_at : null,
     status,
+    background: row.background === 1,
     model: row.model,
     output,
     usage,
-    error: task.error_code ? { code: task.error_code, message: task.error_message ?? '' } : null,
+    error: task.error_code ? errorOf(task.error_code, task.error_message ?? '') : null,
     incomplete_details: status === 'incomplete' && row.incomplete_reason ? { reason: row.incomplete_reason } : null,
     instructions: req.instructions,
     max_output_tokens: req.max_output_tokens,
+    max_tool_calls: echo.max_tool_calls ?? null,
     temperature: req.temperature,
     top_p: req.top_p,
-    metadata,
-    background: row.background === 1,
+    top_logprobs: 0,
+    metadata: parseMetadata(row.metadata),
     store: row.store === 1,
+    previous_response_id: row.previous_response_id ?? null,
+    conversation: row.conversation_id ? { id: row.conversation_id } : null,
+    truncation: req.truncation ?? 'disabled',
+    parallel_tool_calls: echo.parallel_tool_calls ?? true,
+    tool_choice: echo.tool_choice ?? 'auto',
+    tools: [],
+    text: { format: { type: 'text' }, verbosity: 'medium' },
+    reasoning: { effort: null, summary: null },
+    service_tier: 'default',
+    prompt_cache_key: echo.prompt_cache_key ?? null,
+    safety_identifier: echo.safety_identifier ?? null,
+    user: echo.user ?? null,
     task_id: task.id,
     on_restart: task.on_restart,
+    truncated_items: row.truncated_items ?? 0,
   };
 }

@@ -8,7 +8,8 @@ import type { Db } from '../store/open.js';
 import { FairQueue } from './fair-queue.js';
 import { isWriteFailure } from '../store/disk.js';
 import type { TaskLedger, TransitionChange, TransitionResult } from './ledger.js';
-import { toChatMessages } from './messages.js';
+import { inputItems } from './items.js';
+import { earlierItems, fitToContext, TurnFailure } from './turn-context.js';
 import { emittedText, getResponseRow, getTask, tasksInStatus } from './queries.js';
 import { parseRequest } from './response-object.js';
 import type { TaskRow } from './types.js';
@@ -164,7 +165,7 @@ export class TaskRunner {
       await this.generate(task, path, signal);
     } catch (err) {
       if (this.stopping || err instanceof Stopping) return;
-      const code = err instanceof ModelUnavailableError ? err.code : 'engine_error';
+      const code = err instanceof ModelUnavailableError || err instanceof TurnFailure ? err.code : 'engine_error';
       const message = err instanceof Error ? err.message : String(err);
       this.ledger.discardPending(taskId);
       const failed = await this.commit(taskId, {
@@ -181,15 +182,26 @@ export class TaskRunner {
     const response = getResponseRow(this.db, task.response_id);
     if (!response) throw new Error(`The response of task ${task.id} is missing from the store.`);
     const request = parseRequest(response);
+    const maxOutputTokens = request.max_output_tokens ?? this.options.defaultMaxOutputTokens;
+    // The earlier turns, then this one, fitted into the model's context (truncation).
+    const { messages, dropped } = fitToContext({
+      instructions: request.instructions,
+      items: [...earlierItems(this.db, response), ...inputItems(request)],
+      truncation: request.truncation ?? 'disabled',
+      countTokens: (m) => this.engine.promptTokens(task.model, m),
+      contextSize: this.engine.contextSize(task.model),
+      maxOutputTokens,
+      model: task.model,
+    });
     const continuation = emittedText(this.db, task.id);
     const usedTokens = continuation ? this.engine.countTokens(task.model, continuation) : 0;
-    const budget = (request.max_output_tokens ?? this.options.defaultMaxOutputTokens) - usedTokens;
+    const budget = maxOutputTokens - usedTokens;
     const result =
       budget > 0
         ? await this.engine.generate({
             modelId: task.model,
             modelPath: path,
-            messages: toChatMessages(request),
+            messages,
             ...(continuation ? { continuation } : {}),
             maxTokens: budget,
             ...(request.temperature !== null ? { temperature: request.temperature } : {}),
@@ -210,6 +222,7 @@ export class TaskRunner {
         inputTokens: Math.max(0, result.inputTokens - usedTokens),
         outputTokens: usedTokens + result.outputTokens,
         incompleteReason: result.stopReason === 'max_tokens' ? 'max_output_tokens' : null,
+        truncatedItems: dropped,
       },
       events: [...textDoneEvents(response.item_id, text), { type: 'response.completed', withResponse: true }],
     });

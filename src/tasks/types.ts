@@ -1,4 +1,5 @@
 // Task and response records as stored, and the event shape every client sees.
+import type { MessageItem, MessageRole, Truncation } from '../contract/responses.js';
 
 export const TASK_STATUSES = ['queued', 'loading', 'running', 'cancelling', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -31,17 +32,43 @@ export interface TaskRow {
   updated_at: number;
 }
 
+/** A message as stores before conversations kept it (no id, text only); still read. */
+export interface LegacyMessage {
+  role: MessageRole;
+  content: string;
+}
+
+/** Parameters that only select OpenAI's defaults: kept to be echoed back as they were sent. */
+export interface EchoedParams {
+  parallel_tool_calls?: boolean;
+  tool_choice?: 'none' | 'auto';
+  max_tool_calls?: number | null;
+  user?: string | null;
+  safety_identifier?: string | null;
+  prompt_cache_key?: string | null;
+}
+
 /** What the client asked for, kept so a task can be (re)run after a restart. */
 export interface ResponseRequest {
-  input: string | Array<{ role: 'system' | 'developer' | 'user' | 'assistant'; content: string }>;
+  /** This turn's own input, resolved: item references replaced by the items they named (ids kept). */
+  input: string | Array<MessageItem | LegacyMessage>;
   instructions: string | null;
   max_output_tokens: number | null;
   temperature: number | null;
   top_p: number | null;
+  /** Absent in stores before conversations: "disabled", OpenAI's default. */
+  truncation?: Truncation;
+  echo?: EchoedParams;
 }
 
 export interface ResponseRow {
   id: string;
+  /** The response this one continues (its context comes first), or null. */
+  previous_response_id: string | null;
+  /** The conversation this turn belongs to: its items are the context, and the turn is added on completion. */
+  conversation_id: string | null;
+  /** How many of the oldest context items `truncation: "auto"` left out. */
+  truncated_items: number;
   client_id: string | null;
   model: string;
   item_id: string;

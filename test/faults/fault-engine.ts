@@ -1,7 +1,7 @@
 // The real llama.cpp engine with a hook at each point of a task's life where a fault test wants
 // to act: the test fills a real disk there, synchronously, before the runner's next write. The
 // model, the generation and the text are real; only the moment is the test's choice.
-import type { Engine, GenerateRequest, GenerateResult } from '../../src/engine/engine.js';
+import type { ChatMessage, Engine, GenerateRequest, GenerateResult } from '../../src/engine/engine.js';
 
 export type FaultPoint = 'load' | 'delta' | 'abort' | 'done';
 
@@ -69,6 +69,14 @@ export class FaultEngine implements Engine {
 
   countTokens(modelId: string, text: string): number {
     return this.inner.countTokens(modelId, text);
+  }
+
+  promptTokens(modelId: string, messages: ChatMessage[]): number {
+    return this.inner.promptTokens(modelId, messages);
+  }
+
+  contextSize(modelId: string): number {
+    return this.inner.contextSize(modelId);
   }
 
   close(): Promise<void> {

@@ -4,17 +4,20 @@ import { unixSeconds } from '../../clock.js';
 import { cancelTask } from '../../tasks/cancel.js';
 import { emittedText, getResponseRow, getTask } from '../../tasks/queries.js';
 import { deleteTerminalResponse } from '../../tasks/retention.js';
-import { buildResponseObject, type ResponseObject } from '../../tasks/response-object.js';
+import { buildResponseObject, parseRequest, type ResponseObject } from '../../tasks/response-object.js';
 import { TERMINAL_EVENTS, type TaskRow } from '../../tasks/types.js';
-import { canCancel, canDelete, principalOf, readableResponse } from '../access.js';
+import { LMSP_EVENTS_HEADER } from '../../contract/responses.js';
+import { inputItems } from '../../tasks/items.js';
+import { checkConversation, checkPrevious, resolveInput } from '../../tasks/turn-context.js';
+import { canCancel, canDelete, principalOf, readableResponse, readerOf } from '../access.js';
 import { assertStreamRoom, checkQueuedTasks } from '../flood-limits.js';
 import { clientIdOf, principalKey } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { completeReservation, type Replay } from '../idempotency.js';
 import { parseJsonObject } from '../json-object.js';
-import { parseCreateResponse } from '../response-request.js';
-import { streamTaskEvents } from '../sse.js';
+import { parseCreateResponse, storedRequest } from '../response-request.js';
+import { streamTaskEvents, type StreamOptions } from '../sse.js';
 import type { RouteKit } from './kit.js';
 import { secured } from './kit.js';
 
@@ -32,6 +35,28 @@ function parseAfter(value: unknown, param: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw badRequest(`${param} must be a whole number of at least 0.`, param);
   return n;
+}
+
+/** The Responses stream's view: OpenAI's events, and LMSP's lifecycle too when the client asks. */
+function responsesView(req: FastifyRequest): NonNullable<StreamOptions['view']> {
+  const asked = req.headers[LMSP_EVENTS_HEADER];
+  return { kind: 'responses', lifecycle: typeof asked === 'string' && asked.trim().toLowerCase() === 'all' };
+}
+
+/** A page of a list in memory: OpenAI's `after` (an id), `limit` and `order` (newest first by default). */
+function pageOf<T extends { id: string }>(all: readonly T[], query: { after?: string; limit?: string; order?: string }): { object: 'list'; data: T[]; first_id: string | null; last_id: string | null; has_more: boolean } {
+  const limit = query.limit === undefined || query.limit === '' ? 20 : Number(query.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw badRequest('limit must be a whole number from 1 to 100.', 'limit');
+  if (query.order !== undefined && query.order !== 'asc' && query.order !== 'desc') throw badRequest('order must be "asc" or "desc".', 'order');
+  const ordered = query.order === 'asc' ? [...all] : [...all].reverse();
+  let from = 0;
+  if (query.after !== undefined && query.after !== '') {
+    const at = ordered.findIndex((x) => x.id === query.after);
+    if (at < 0) throw badRequest(`No item ${query.after} is in this list; pass the last id of the page before.`, 'after');
+    from = at + 1;
+  }
+  const data = ordered.slice(from, from + limit);
+  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: from + limit < ordered.length };
 }
 
 /** Waits for the task's terminal event and returns its response object. */
@@ -55,7 +80,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const body = parseJsonObject(replay.body);
     if (typeof body?.stream_response_id === 'string') {
       const { task } = readableResponse(ctx, principalOf(req), body.stream_response_id);
-      await streamTaskEvents(ctx, reply, task, { after: 0, owner: principalKey(principalOf(req)), headers: { 'idempotent-replayed': 'true' } });
+      await streamTaskEvents(ctx, reply, task, { after: 0, owner: principalKey(principalOf(req)), headers: { 'idempotent-replayed': 'true' }, view: responsesView(req) });
       return true;
     }
     if (replay.status === 202 && typeof body?.task_id === 'string') void reply.header('location', `/v1/tasks/${body.task_id}`);
@@ -69,6 +94,14 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
       throw new ApiError(404, 'not_found_error', 'model_not_found', `The model "${parsed.model}" is not registered here; see GET /v1/models.`, 'model');
     }
     const principal = principalOf(req);
+    const mayRead = readerOf(principal);
+    // What the turn names must exist and be the caller's to read, before anything is written.
+    if (parsed.previousResponseId !== null) {
+      const deletedWhy = (id: string): string | undefined => ctx.deletions.read().find((d) => d.kind === 'response' && d.id === id)?.why;
+      checkPrevious(ctx.db, parsed.previousResponseId, mayRead, deletedWhy);
+    }
+    if (parsed.conversationId !== null) checkConversation(ctx.db, parsed.conversationId, mayRead);
+    const input = resolveInput(ctx.db, parsed.input, mayRead);
     // A background task waits in the queue: one client may not fill it (a foreground one is the
     // client's own open request, held by its connection).
     if (parsed.background) checkQueuedTasks(ctx, clientIdOf(principal));
@@ -80,8 +113,10 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
       {
         clientId: clientIdOf(principal),
         model: parsed.model,
-        request: parsed.request,
+        request: storedRequest(parsed, input),
         metadata: parsed.metadata,
+        previousResponseId: parsed.previousResponseId,
+        conversationId: parsed.conversationId,
         background: parsed.background,
         store: parsed.store,
         onRestart: parsed.onRestart ?? settings.default_on_restart,
@@ -99,7 +134,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
 
     if (parsed.stream) {
       const cancelIfForeground = parsed.background ? undefined : (): void => void cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
-      await streamTaskEvents(ctx, reply, task, { after: 0, owner: principalKey(principal), ...(cancelIfForeground ? { onClientGone: cancelIfForeground } : {}) });
+      await streamTaskEvents(ctx, reply, task, { after: 0, owner: principalKey(principal), view: responsesView(req), ...(cancelIfForeground ? { onClientGone: cancelIfForeground } : {}) });
       return reply;
     }
     if (parsed.background) {
@@ -113,6 +148,10 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     reply.raw.once('close', onGone);
     const finished = await waiter.done;
     if (!parsed.store) deleteTerminalResponse(ctx.writer, response.id, ctx.deletions, unixSeconds(ctx.clock), 'unstored');
+    // Too long for the model: OpenAI answers that with a 400 (the failed response stays stored).
+    if (finished.error?.code === 'context_length_exceeded') {
+      throw new ApiError(400, 'invalid_request_error', 'context_length_exceeded', `${finished.error.message} (response ${finished.id})`, 'input');
+    }
     return reply.code(200).send(finished);
   });
 
@@ -121,10 +160,17 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const query = req.query;
     const { task } = readableResponse(ctx, principalOf(req), id);
     if (query.stream === 'true') {
-      await streamTaskEvents(ctx, reply, task, { after: parseAfter(query.starting_after, 'starting_after'), owner: principalKey(principalOf(req)) });
+      await streamTaskEvents(ctx, reply, task, { after: parseAfter(query.starting_after, 'starting_after'), owner: principalKey(principalOf(req)), view: responsesView(req) });
       return reply;
     }
     return currentResponse(ctx, task);
+  });
+
+  // The items of a response's own input, as kept (referenced items resolved).
+  app.get<{ Params: IdParams; Querystring: { after?: string; limit?: string; order?: string } }>('/v1/responses/:id/input_items', { preHandler: secured(kit, ['responses:write', 'tasks:read']) }, async (req) => {
+    const { response } = readableResponse(ctx, principalOf(req), req.params.id);
+    const items = inputItems(parseRequest(response)).filter((item) => item.id !== '');
+    return pageOf(items, req.query);
   });
 
   app.post<{ Params: IdParams }>('/v1/responses/:id/cancel', { preHandler: secured(kit, ['responses:write', 'tasks:write']) }, async (req, reply) => {

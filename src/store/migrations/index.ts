@@ -11,8 +11,9 @@ import { snapshotRecords } from './0009-snapshot-records.js';
 import { sweepIndex } from './0010-sweep-index.js';
 import { dropSweepIndex } from './0011-drop-sweep-index.js';
 import { clientAddresses } from './0012-client-addresses.js';
+import { conversations } from './0013-conversations.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations];

@@ -1,0 +1,44 @@
+// The Conversations API on the wire: request bodies (strict, like every body) and the objects.
+// A conversation's items are the messages of its turns, in order, each with the id it was made with.
+import { z } from 'zod';
+import { InputItem, Metadata, type MessageItem } from './responses.js';
+
+/** OpenAI's limit: items a conversation is created with, or added in one call. */
+export const MAX_ITEMS_PER_CALL = 20;
+
+export const CreateConversationBody = z
+  .object({
+    items: z.array(InputItem).max(MAX_ITEMS_PER_CALL, { message: `at most ${MAX_ITEMS_PER_CALL} items at a time` }).nullable().optional(),
+    metadata: Metadata.nullable().optional(),
+  })
+  .strict();
+
+export const UpdateConversationBody = z.object({ metadata: Metadata }).strict();
+
+export const AddItemsBody = z
+  .object({ items: z.array(InputItem).min(1).max(MAX_ITEMS_PER_CALL, { message: `at most ${MAX_ITEMS_PER_CALL} items at a time` }) })
+  .strict();
+
+export const Conversation = z.object({
+  id: z.string(),
+  object: z.literal('conversation'),
+  created_at: z.number(),
+  metadata: z.record(z.string()),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+export interface ItemList {
+  object: 'list';
+  data: MessageItem[];
+  first_id: string | null;
+  last_id: string | null;
+  has_more: boolean;
+}
+
+export const ConversationList = z.object({
+  object: z.literal('list'),
+  data: z.array(Conversation),
+  first_id: z.string().nullable(),
+  last_id: z.string().nullable(),
+  has_more: z.boolean(),
+});

@@ -1,0 +1,287 @@
+// The Responses API on the wire, declared once: the request body of POST /v1/responses (strict: an
+// unknown field, or a value Sanad does not honour, is a 400 naming it), the input items, the
+// response object, the event types of both streams and the error body. The routes validate with
+// these schemas, the GUI parses with them, and docs/api.md's parameter table follows them.
+import { z } from 'zod';
+
+// ---- Input items ------------------------------------------------------------------------------
+
+/** A schema that accepts nothing: a thing OpenAI defines that a local model cannot do. */
+const refused = (message: string): z.ZodEffects<z.ZodUnknown> => z.unknown().superRefine((_, ctx) => ctx.addIssue({ code: z.ZodIssueCode.custom, message }));
+
+/**
+ * An object told apart by its `type`: each known type parsed by its own schema (whose issues keep
+ * their paths), each refused type a 400 with its reason, any other type a 400 naming `type`.
+ * zod 3's discriminatedUnion cannot hold refusals, nor say which types there are.
+ */
+function byType<T>(options: Record<string, z.ZodType<T, z.ZodTypeDef, unknown>>, refusals: Record<string, string>): z.ZodType<T, z.ZodTypeDef, unknown> {
+  return z.unknown().transform((value, ctx): T => {
+    const type = typeof value === 'object' && value !== null && 'type' in value ? value.type : undefined;
+    const known = Object.keys(options);
+    const fail = (message: string): T => {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['type'], message });
+      return z.NEVER;
+    };
+    if (typeof type !== 'string') return fail(`is required (one of ${known.join(', ')})`);
+    const refusal = refusals[type];
+    if (refusal !== undefined) return fail(`${type}: ${refusal}`);
+    const schema = options[type];
+    if (!schema) return fail(`"${type}" is not a known type (one of ${known.join(', ')})`);
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue(issue);
+    return z.NEVER;
+  });
+}
+
+const InputText = z.object({ type: z.literal('input_text'), text: z.string() }).strict();
+// An earlier answer sent back as input (LangChain and others echo what they got).
+const OutputText = z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()).optional(), logprobs: z.array(z.unknown()).optional() }).strict();
+const Refusal = z.object({ type: z.literal('refusal'), refusal: z.string() }).strict();
+
+const ContentPart = byType<ContentPart>(
+  { input_text: InputText, output_text: OutputText, refusal: Refusal },
+  {
+    input_image: 'images are not supported: Sanad runs text models',
+    input_file: 'files are not supported as input; send their text as input_text',
+    input_audio: 'audio is not supported: Sanad runs text models',
+  },
+);
+export type ContentPart = z.infer<typeof InputText> | z.infer<typeof OutputText> | z.infer<typeof Refusal>;
+
+export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+const InputMessage = z
+  .object({
+    type: z.literal('message'),
+    role: z.enum(MESSAGE_ROLES),
+    content: z.union([z.string(), z.array(ContentPart)]),
+    id: z.string().min(1).max(200).optional(),
+    status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
+    // OpenAI's label of an assistant message (commentary or final answer); kept as it came.
+    phase: z.string().nullable().optional(),
+  })
+  .strict();
+
+const ItemReference = z.object({ type: z.literal('item_reference'), id: z.string().min(1).max(200) }).strict();
+
+/** An input item as sent: a message (its `type` may be left out), or a reference to a stored item. */
+export const InputItem = z.preprocess(
+  (value) => (typeof value === 'object' && value !== null && !('type' in value) && 'role' in value ? { ...value, type: 'message' } : value),
+  byType<InputItem>(
+    { message: InputMessage, item_reference: ItemReference },
+    {
+      function_call: 'function calls are not supported by this service yet',
+      function_call_output: 'function call outputs are not supported by this service yet',
+      reasoning: 'reasoning items are not supported: this model does not reason',
+    },
+  ),
+);
+export type InputMessage = z.infer<typeof InputMessage>;
+export type InputItem = InputMessage | z.infer<typeof ItemReference>;
+
+// ---- Stored items (what a response's input and output, and a conversation, hold) ---------------
+
+export interface TextPart {
+  type: 'input_text' | 'output_text';
+  text: string;
+}
+export interface OutputTextPart {
+  type: 'output_text';
+  text: string;
+  annotations: unknown[];
+  logprobs: unknown[];
+}
+
+/** A message as Sanad keeps it, with its id: `input_text` parts from people, `output_text` from the model. */
+export interface MessageItem {
+  type: 'message';
+  id: string;
+  status: 'in_progress' | 'completed' | 'incomplete';
+  role: MessageRole;
+  content: TextPart[];
+}
+
+// ---- The request body ---------------------------------------------------------------------------
+
+const Metadata = z
+  .record(z.string().max(64), z.string().max(512))
+  .refine((m) => Object.keys(m).length <= 16, { message: 'metadata can have at most 16 keys' });
+export { Metadata };
+
+const ConversationParam = z.union([z.string().min(1).max(200), z.object({ id: z.string().min(1).max(200) }).strict()]);
+
+const TextFormat = byType<{ type: 'text' }>(
+  { text: z.object({ type: z.literal('text') }).strict() },
+  {
+    json_schema: 'structured output (json_schema) is not supported by this service yet',
+    json_object: 'JSON mode (json_object) is not supported by this service yet',
+  },
+);
+
+export const TRUNCATION = ['disabled', 'auto'] as const;
+export type Truncation = (typeof TRUNCATION)[number];
+
+/** What each OpenAI parameter gets here; docs/api.md lists the same (test/docs checks it). */
+export const PARAMETERS = {
+  honoured: ['model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'stream', 'background', 'store', 'metadata', 'previous_response_id', 'conversation', 'truncation', 'on_restart'],
+  echoed: ['include', 'parallel_tool_calls', 'tool_choice', 'tools', 'text', 'reasoning', 'service_tier', 'top_logprobs', 'max_tool_calls', 'user', 'safety_identifier', 'prompt_cache_key', 'stream_options'],
+  refused: ['prompt', 'prompt_cache_retention', 'context_management'],
+} as const;
+
+export function createResponseBody(maxOutputTokens: number) {
+  return z
+    .object({
+      model: z.string().min(1).max(256),
+      input: z.union([z.string().min(1), z.array(InputItem).min(1)]),
+      instructions: z.string().nullable().optional(),
+      max_output_tokens: z.number().int().min(1).max(maxOutputTokens).nullable().optional(),
+      temperature: z.number().min(0).max(2).nullable().optional(),
+      top_p: z.number().gt(0).max(1).nullable().optional(),
+      stream: z.boolean().nullable().optional(),
+      background: z.boolean().nullable().optional(),
+      store: z.boolean().nullable().optional(),
+      metadata: Metadata.nullable().optional(),
+      on_restart: z.enum(['fail', 'retry', 'resume']).optional(),
+      previous_response_id: z.string().min(1).max(200).nullable().optional(),
+      conversation: ConversationParam.nullable().optional(),
+      truncation: z.enum(TRUNCATION).nullable().optional(),
+      // Only the defaults, echoed back (tools come with function calling).
+      include: z.array(z.string()).max(0, { message: 'no include value is available from a local model' }).nullable().optional(),
+      parallel_tool_calls: z.boolean().nullable().optional(),
+      tool_choice: z.enum(['none', 'auto']).nullable().optional(),
+      tools: z.array(z.unknown()).max(0, { message: 'tools are not supported by this service yet' }).nullable().optional(),
+      text: z
+        .object({ format: TextFormat.optional(), verbosity: z.literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) }).nullable().optional() })
+        .strict()
+        .nullable()
+        .optional(),
+      reasoning: z
+        .object({
+          effort: z.literal('none', { errorMap: () => ({ message: 'this model does not reason; leave reasoning out or use effort none' }) }).nullable().optional(),
+          summary: z.null().optional(),
+        })
+        .strict()
+        .nullable()
+        .optional(),
+      service_tier: z.enum(['auto', 'default']).nullable().optional(),
+      top_logprobs: z.literal(0, { errorMap: () => ({ message: 'log probabilities are not available' }) }).nullable().optional(),
+      max_tool_calls: z.number().int().min(1).nullable().optional(),
+      user: z.string().max(256).nullable().optional(),
+      safety_identifier: z.string().max(256).nullable().optional(),
+      prompt_cache_key: z.string().max(256).nullable().optional(),
+      stream_options: z
+        .object({ include_obfuscation: z.literal(false, { errorMap: () => ({ message: 'streams are never obfuscated here; leave it out or set false' }) }).optional() })
+        .strict()
+        .nullable()
+        .optional(),
+      prompt: refused('stored prompts are not available here; send the text as input').optional(),
+      prompt_cache_retention: refused('prompt cache retention is not available here').optional(),
+    })
+    .strict();
+}
+export type CreateResponseBody = z.infer<ReturnType<typeof createResponseBody>>;
+
+// ---- The response object -------------------------------------------------------------------------
+
+export type ResponseStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
+
+export interface OutputMessage {
+  type: 'message';
+  id: string;
+  status: 'in_progress' | 'completed' | 'incomplete';
+  role: 'assistant';
+  content: OutputTextPart[];
+}
+
+export interface ErrorDetail {
+  type: string;
+  code: string;
+  message: string;
+  param: string | null;
+}
+
+export interface Usage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
+/** Every field of OpenAI's Response, plus LMSP's `task_id`, `on_restart` and `truncated_items`. */
+export interface ResponseObject {
+  id: string;
+  object: 'response';
+  created_at: number;
+  completed_at: number | null;
+  status: ResponseStatus;
+  background: boolean;
+  model: string;
+  output: OutputMessage[];
+  usage: Usage | null;
+  error: ErrorDetail | null;
+  incomplete_details: { reason: string } | null;
+  instructions: string | null;
+  max_output_tokens: number | null;
+  max_tool_calls: number | null;
+  temperature: number | null;
+  top_p: number | null;
+  top_logprobs: number;
+  metadata: Record<string, string>;
+  store: boolean;
+  previous_response_id: string | null;
+  conversation: { id: string } | null;
+  truncation: Truncation;
+  parallel_tool_calls: boolean;
+  tool_choice: 'none' | 'auto';
+  tools: unknown[];
+  text: { format: { type: 'text' }; verbosity: 'medium' };
+  reasoning: { effort: null; summary: null };
+  service_tier: 'default';
+  prompt_cache_key: string | null;
+  safety_identifier: string | null;
+  user: string | null;
+  /** LMSP: the task that generates this response. */
+  task_id: string;
+  on_restart: string;
+  /** Sanad: how many of the oldest input items `truncation: "auto"` left out to fit the context. */
+  truncated_items: number;
+}
+
+/** What the GUI reads of the 202 of a background create. */
+export const CreatedResponse = z.object({ id: z.string(), task_id: z.string() });
+
+// ---- Events ----------------------------------------------------------------------------------------
+
+/** The task's stream (GET /v1/tasks/{id}/events) carries all of these. */
+export const TASK_EVENT_TYPES = [
+  'response.created',
+  'response.queued',
+  'response.loading',
+  'response.in_progress',
+  'response.output_item.added',
+  'response.content_part.added',
+  'response.output_text.delta',
+  'response.output_text.done',
+  'response.content_part.done',
+  'response.output_item.done',
+  'response.cancelling',
+  'response.completed',
+  'response.failed',
+  'response.cancelled',
+] as const;
+export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
+
+/** LMSP's own lifecycle: on the Responses stream only when the client asks (header `LMSP-Events: all`). */
+export const LMSP_ONLY_EVENT_TYPES: readonly string[] = ['response.loading', 'response.cancelling', 'response.cancelled'];
+
+/** The header a client sends to see LMSP's lifecycle events on the Responses stream too. */
+export const LMSP_EVENTS_HEADER = 'lmsp-events';
+
+// ---- Errors ------------------------------------------------------------------------------------------
+
+export interface ErrorBody {
+  error: ErrorDetail;
+}

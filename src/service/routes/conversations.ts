@@ -1,0 +1,133 @@
+// The Conversations API: /v1/conversations, its items, and (Sanad's extension) a list of them.
+// A client reads and changes its own; tasks:read reads every one, admin changes every one.
+// Every change is committed before it is answered (tasks/conversations.ts is the writer).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AddItemsBody, CreateConversationBody, UpdateConversationBody, type ItemList } from '../../contract/conversations.js';
+import type { MessageItem } from '../../contract/responses.js';
+import { unixSeconds } from '../../clock.js';
+import {
+  addItems,
+  conversationObject,
+  createConversation,
+  deleteConversation,
+  deleteItem,
+  getConversation,
+  getItem,
+  itemPage,
+  listConversations,
+  updateConversationMetadata,
+  type ConversationRow,
+} from '../../tasks/conversations.js';
+import { resolveInput } from '../../tasks/turn-context.js';
+import { principalOf, readerOf } from '../access.js';
+import { clientIdOf, hasScope } from '../auth.js';
+import { ApiError, badRequest } from '../errors.js';
+import { parseBody } from '../validate.js';
+import { secured, type RouteKit } from './kit.js';
+
+type IdParams = { id: string };
+type ItemParams = { id: string; item: string };
+type PageQuery = { after?: string; limit?: string; order?: string };
+
+const READ = ['responses:write', 'tasks:read'] as const;
+
+function limitOf(value: string | undefined): number {
+  if (value === undefined || value === '') return 20;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw badRequest('limit must be a whole number from 1 to 100.', 'limit');
+  return n;
+}
+
+function orderOf(value: string | undefined): 'asc' | 'desc' {
+  if (value === undefined || value === '' || value === 'desc') return 'desc';
+  if (value === 'asc') return 'asc';
+  throw badRequest('order must be "asc" or "desc".', 'order');
+}
+
+function listOf(data: MessageItem[], hasMore: boolean): ItemList {
+  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: hasMore };
+}
+
+const notFound = (id: string): ApiError =>
+  new ApiError(404, 'not_found_error', 'conversation_not_found', `No conversation ${id} was found; see GET /v1/conversations.`, 'conversation_id');
+
+export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const { ctx } = kit;
+  const now = (): number => unixSeconds(ctx.clock);
+
+  const readable = (req: FastifyRequest, id: string): ConversationRow => {
+    const row = getConversation(ctx.db, id);
+    if (!row || !readerOf(principalOf(req))(row.client_id)) throw notFound(id);
+    return row;
+  };
+  // Changing one is its owner's, or admin's: reading every one (tasks:read) is not enough.
+  const writable = (req: FastifyRequest, id: string): ConversationRow => {
+    const row = readable(req, id);
+    const p = principalOf(req);
+    if (!hasScope(p, 'admin') && (row.client_id === null || row.client_id !== clientIdOf(p))) {
+      throw new ApiError(403, 'permission_error', 'insufficient_scope', 'Only the client that created this conversation (or admin) may change it.');
+    }
+    return row;
+  };
+  const itemsOf = (req: FastifyRequest, input: Parameters<typeof resolveInput>[1]): MessageItem[] => resolveInput(ctx.db, input, readerOf(principalOf(req)));
+
+  app.post('/v1/conversations', { preHandler: secured(kit, 'responses:write') }, async (req) => {
+    const body = parseBody(CreateConversationBody, req.body ?? {});
+    const items = body.items && body.items.length > 0 ? itemsOf(req, body.items) : [];
+    const row = createConversation(ctx.writer, { clientId: clientIdOf(principalOf(req)), metadata: body.metadata ?? null, items }, now());
+    return conversationObject(row);
+  });
+
+  app.get<{ Querystring: PageQuery }>('/v1/conversations', { preHandler: secured(kit, [...READ]) }, async (req) => {
+    const p = principalOf(req);
+    const page = listConversations(ctx.db, { clientId: hasScope(p, 'tasks:read') ? null : clientIdOf(p) ?? '', limit: limitOf(req.query.limit), ...(req.query.after ? { after: req.query.after } : {}) });
+    const data = page.data.map(conversationObject);
+    return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.has_more };
+  });
+
+  app.get<{ Params: IdParams }>('/v1/conversations/:id', { preHandler: secured(kit, [...READ]) }, async (req) => conversationObject(readable(req, req.params.id)));
+
+  app.post<{ Params: IdParams }>('/v1/conversations/:id', { preHandler: secured(kit, 'responses:write') }, async (req) => {
+    writable(req, req.params.id);
+    const body = parseBody(UpdateConversationBody, req.body);
+    const row = updateConversationMetadata(ctx.writer, req.params.id, body.metadata);
+    if (!row) throw notFound(req.params.id);
+    return conversationObject(row);
+  });
+
+  app.delete<{ Params: IdParams }>('/v1/conversations/:id', { preHandler: secured(kit, 'responses:write') }, async (req) => {
+    writable(req, req.params.id);
+    if (!deleteConversation(ctx.writer, req.params.id, ctx.deletions, now())) throw notFound(req.params.id);
+    return { id: req.params.id, object: 'conversation.deleted', deleted: true };
+  });
+
+  app.get<{ Params: IdParams; Querystring: PageQuery & { include?: unknown } }>('/v1/conversations/:id/items', { preHandler: secured(kit, [...READ]) }, async (req) => {
+    readable(req, req.params.id);
+    if (req.query.include !== undefined) throw badRequest('No include value is available from a local model; leave include out.', 'include');
+    const page = itemPage(ctx.db, req.params.id, { limit: limitOf(req.query.limit), order: orderOf(req.query.order), ...(req.query.after ? { after: req.query.after } : {}) });
+    if ('unknownCursor' in page) throw badRequest(`No item ${req.query.after ?? ''} is in this conversation; pass the last id of the page before.`, 'after');
+    return listOf(page.data, page.has_more);
+  });
+
+  app.post<{ Params: IdParams }>('/v1/conversations/:id/items', { preHandler: secured(kit, 'responses:write') }, async (req) => {
+    writable(req, req.params.id);
+    const body = parseBody(AddItemsBody, req.body);
+    const added = addItems(ctx.writer, req.params.id, itemsOf(req, body.items), now());
+    return listOf(added, false);
+  });
+
+  app.get<{ Params: ItemParams }>('/v1/conversations/:id/items/:item', { preHandler: secured(kit, [...READ]) }, async (req) => {
+    readable(req, req.params.id);
+    const item = getItem(ctx.db, req.params.id, req.params.item);
+    if (!item) throw new ApiError(404, 'not_found_error', 'item_not_found', `No item ${req.params.item} is in conversation ${req.params.id}.`, 'item_id');
+    return item;
+  });
+
+  app.delete<{ Params: ItemParams }>('/v1/conversations/:id/items/:item', { preHandler: secured(kit, 'responses:write') }, async (req) => {
+    const row = writable(req, req.params.id);
+    if (!deleteItem(ctx.writer, req.params.id, req.params.item, ctx.deletions, now())) {
+      throw new ApiError(404, 'not_found_error', 'item_not_found', `No item ${req.params.item} is in conversation ${req.params.id}.`, 'item_id');
+    }
+    return conversationObject(row);
+  });
+}

@@ -1,0 +1,183 @@
+// THE writer of conversations and their items (tables `conversations`, `conversation_items`).
+// Every change is one transaction, committed before the route answers (LMSP §11.2: durable before
+// acknowledged). A turn's items are added by the ledger, inside the transaction that completes the
+// response (appendTurn), so a crash leaves a conversation as it was before the turn or with the
+// whole turn, never half of it. Deletions are journalled inside their transaction, before the
+// commit (store/deletion-journal.ts), so a restored older store has them removed again.
+import type { Conversation } from '../contract/conversations.js';
+import type { MessageItem } from '../contract/responses.js';
+import { newId } from '../ids.js';
+import type { Db, ReadableDB } from '../store/open.js';
+import type { DeletionRecorder } from './retention.js';
+
+export interface ConversationRow {
+  id: string;
+  client_id: string | null;
+  metadata: string | null;
+  created_at: number;
+}
+
+interface ItemRow {
+  conversation_id: string;
+  position: number;
+  id: string;
+  data: string;
+  response_id: string | null;
+  created_at: number;
+}
+
+export type ConversationObject = Conversation;
+
+function parseItem(row: ItemRow): MessageItem {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by addItems from a typed MessageItem
+  const item: MessageItem = JSON.parse(row.data);
+  return item;
+}
+
+function parseMetadata(text: string | null): Record<string, string> {
+  if (!text) return {};
+  const value: unknown = JSON.parse(text);
+  const out: Record<string, string> = {};
+  if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+export function conversationObject(row: ConversationRow): ConversationObject {
+  return { id: row.id, object: 'conversation', created_at: row.created_at, metadata: parseMetadata(row.metadata) };
+}
+
+export function getConversation(db: ReadableDB, id: string): ConversationRow | undefined {
+  return db.prepare<[string], ConversationRow>('SELECT * FROM conversations WHERE id = ?').get(id);
+}
+
+/** Appends items in order, after the last one; an item whose id the conversation has already is left out. */
+function addItemsInTransaction(db: Db, conversationId: string, items: readonly MessageItem[], responseId: string | null, nowS: number): MessageItem[] {
+  const last = db.prepare<[string], { p: number | null }>('SELECT MAX(position) AS p FROM conversation_items WHERE conversation_id = ?').get(conversationId)?.p ?? 0;
+  const has = db.prepare<[string, string], { id: string }>('SELECT id FROM conversation_items WHERE conversation_id = ? AND id = ?');
+  const insert = db.prepare('INSERT INTO conversation_items (conversation_id, position, id, data, response_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const added: MessageItem[] = [];
+  let position = last;
+  for (const item of items) {
+    if (item.id === '' || has.get(conversationId, item.id)) continue;
+    position += 1;
+    insert.run(conversationId, position, item.id, JSON.stringify(item), responseId, nowS);
+    added.push(item);
+  }
+  return added;
+}
+
+export function createConversation(db: Db, input: { clientId: string | null; metadata: Record<string, string> | null; items: readonly MessageItem[] }, nowS: number): ConversationRow {
+  const row: ConversationRow = { id: newId('conv'), client_id: input.clientId, metadata: input.metadata ? JSON.stringify(input.metadata) : null, created_at: nowS };
+  db.transaction(() => {
+    db.prepare('INSERT INTO conversations (id, client_id, metadata, created_at) VALUES (@id, @client_id, @metadata, @created_at)').run(row);
+    addItemsInTransaction(db, row.id, input.items, null, nowS);
+  })();
+  return row;
+}
+
+export function updateConversationMetadata(db: Db, id: string, metadata: Record<string, string>): ConversationRow | undefined {
+  db.prepare('UPDATE conversations SET metadata = ? WHERE id = ?').run(JSON.stringify(metadata), id);
+  return getConversation(db, id);
+}
+
+/** Deletes a conversation and its items (its responses stay: they are the client's own records). */
+export function deleteConversation(db: Db, id: string, journal: DeletionRecorder, nowS: number): boolean {
+  return db.transaction(() => {
+    if (!getConversation(db, id)) return false;
+    journal.record([{ kind: 'conversation', id, at: nowS, why: 'deleted' }]);
+    // Explicit, not through ON DELETE CASCADE: the connection may not have foreign keys on.
+    db.prepare('DELETE FROM conversation_items WHERE conversation_id = ?').run(id);
+    db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
+    return true;
+  })();
+}
+
+export function addItems(db: Db, conversationId: string, items: readonly MessageItem[], nowS: number): MessageItem[] {
+  return db.transaction(() => addItemsInTransaction(db, conversationId, items, null, nowS))();
+}
+
+/**
+ * A completed turn: its input items, then its output. Runs inside the ledger's transaction that
+ * completes the response; a conversation deleted meanwhile simply gets nothing.
+ */
+export function appendTurn(db: Db, conversationId: string, items: readonly MessageItem[], responseId: string, nowS: number): void {
+  if (!getConversation(db, conversationId)) return;
+  addItemsInTransaction(db, conversationId, items, responseId, nowS);
+}
+
+export function getItem(db: ReadableDB, conversationId: string, itemId: string): MessageItem | undefined {
+  const row = db.prepare<[string, string], ItemRow>('SELECT * FROM conversation_items WHERE conversation_id = ? AND id = ?').get(conversationId, itemId);
+  return row && parseItem(row);
+}
+
+export function deleteItem(db: Db, conversationId: string, itemId: string, journal: DeletionRecorder, nowS: number): boolean {
+  return db.transaction(() => {
+    if (!getItem(db, conversationId, itemId)) return false;
+    journal.record([{ kind: 'conversation_item', id: itemId, conversation_id: conversationId, at: nowS, why: 'deleted' }]);
+    db.prepare('DELETE FROM conversation_items WHERE conversation_id = ? AND id = ?').run(conversationId, itemId);
+    return true;
+  })();
+}
+
+/** Every item of a conversation, oldest first: the context of its next turn. */
+export function conversationItems(db: ReadableDB, conversationId: string): MessageItem[] {
+  return db.prepare<[string], ItemRow>('SELECT * FROM conversation_items WHERE conversation_id = ? ORDER BY position').all(conversationId).map(parseItem);
+}
+
+export interface ItemPageQuery {
+  after?: string;
+  limit: number;
+  order: 'asc' | 'desc';
+}
+
+/** One page of a conversation's items, cursor-paged by item id (`after`: the last id of the previous page). */
+export function itemPage(db: ReadableDB, conversationId: string, q: ItemPageQuery): { data: MessageItem[]; has_more: boolean } | { unknownCursor: true } {
+  let from: number | null = null;
+  if (q.after !== undefined && q.after !== '') {
+    const at = db.prepare<[string, string], { position: number }>('SELECT position FROM conversation_items WHERE conversation_id = ? AND id = ?').get(conversationId, q.after);
+    if (!at) return { unknownCursor: true };
+    from = at.position;
+  }
+  const cmp = q.order === 'asc' ? '>' : '<';
+  const rows = db
+    .prepare<[string, number, number], ItemRow>(
+      `SELECT * FROM conversation_items WHERE conversation_id = ? AND position ${cmp} ? ORDER BY position ${q.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`,
+    )
+    .all(conversationId, from ?? (q.order === 'asc' ? 0 : Number.MAX_SAFE_INTEGER), q.limit + 1);
+  return { data: rows.slice(0, q.limit).map(parseItem), has_more: rows.length > q.limit };
+}
+
+export interface ConversationListQuery {
+  /** Only this client's (null: every client's, for tasks:read and admin). */
+  clientId: string | null;
+  after?: string;
+  limit: number;
+}
+
+/** Conversations newest first, cursor-paged by id (ids sort by creation). */
+export function listConversations(db: ReadableDB, q: ConversationListQuery): { data: ConversationRow[]; has_more: boolean } {
+  const where: string[] = [];
+  const params: Array<string | number> = [];
+  if (q.clientId !== null) {
+    where.push('client_id = ?');
+    params.push(q.clientId);
+  }
+  if (q.after) {
+    where.push('id < ?');
+    params.push(q.after);
+  }
+  const rows = db
+    .prepare<Array<string | number>, ConversationRow>(`SELECT * FROM conversations ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`)
+    .all(...params, q.limit + 1);
+  return { data: rows.slice(0, q.limit), has_more: rows.length > q.limit };
+}
+
+/** Where an item id is kept in a conversation (for `item_reference`), with its conversation's owner. */
+export function findConversationItem(db: ReadableDB, itemId: string): { item: MessageItem; clientId: string | null } | undefined {
+  const row = db
+    .prepare<[string], ItemRow & { client_id: string | null }>(
+      'SELECT i.*, c.client_id FROM conversation_items i JOIN conversations c ON c.id = i.conversation_id WHERE i.id = ? LIMIT 1',
+    )
+    .get(itemId);
+  return row && { item: parseItem(row), clientId: row.client_id };
+}
