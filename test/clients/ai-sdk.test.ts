@@ -1,0 +1,83 @@
+// The Vercel AI SDK (`ai` + `@ai-sdk/openai`), unchanged, against a real `sanad serve`: a chat app's
+// first and second message, the way useChat builds them (UI messages → model messages, store on,
+// so the earlier answer goes back as an item_reference).
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createOpenAI } from '@ai-sdk/openai';
+import { convertToModelMessages, generateText, readUIMessageStream, streamText, type UIMessage } from 'ai';
+import { TINY_MODEL_ANSWER } from '../../src/demo/tiny-model.js';
+import { copyFileSync, rmSync } from 'node:fs';
+import { Api } from '../harness/api.js';
+import { finishingModelPath, scratchPath } from '../fixtures/tiny-model.js';
+import { DEMO, startClientService, type ClientService } from './client-kit.js';
+
+let svc: ClientService;
+/** The bodies the provider sent, to see what the SDK put on the wire. */
+const bodies: unknown[] = [];
+
+function provider(): ReturnType<typeof createOpenAI> {
+  return createOpenAI({
+    baseURL: svc.baseURL,
+    apiKey: svc.token,
+    fetch: (url, init) => {
+      if (typeof init?.body === 'string') bodies.push(JSON.parse(init.body));
+      return fetch(url, init);
+    },
+  });
+}
+
+before(async () => {
+  svc = await startClientService();
+});
+
+const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+
+test('generateText and streamText answer with the demo model, finished', async () => {
+  const openai = provider();
+  const g = await generateText({ model: openai.responses(DEMO), prompt: 'Hello' });
+  assert.equal(g.text, TINY_MODEL_ANSWER);
+  assert.equal(g.finishReason, 'stop');
+  const s = streamText({ model: openai.responses(DEMO), prompt: 'Hello again' });
+  assert.equal(await s.text, TINY_MODEL_ANSWER);
+  assert.equal(await s.finishReason, 'stop');
+});
+
+test('the chat flow: the second message carries the first answer as an item_reference, and it resolves', async () => {
+  const openai = provider();
+  const first = user('u1', 'My name is Sanad.');
+  const r1 = streamText({ model: openai.responses(DEMO), messages: await convertToModelMessages([first]) });
+  let answer: UIMessage | undefined;
+  for await (const m of readUIMessageStream({ stream: r1.toUIMessageStream() })) answer = m;
+  assert.ok(answer);
+  const usage1 = await r1.usage;
+
+  const sentBefore = bodies.length;
+  const r2 = streamText({ model: openai.responses(DEMO), messages: await convertToModelMessages([first, answer, user('u2', 'What is my name?')]) });
+  assert.equal(await r2.text, TINY_MODEL_ANSWER);
+  const body = JSON.stringify(bodies.slice(sentBefore));
+  assert.match(body, /"type":"item_reference"/, body);
+  // The referenced answer is in the model's input: the prompt grew by more than the new question.
+  assert.ok(((await r2.usage).inputTokens ?? 0) > (usage1.inputTokens ?? 0) + 10);
+});
+
+test('a response that failed reaches the app as its real sentence, not "Invalid JSON response"', async () => {
+  const openai = provider();
+  // A model whose file went away after it was registered: the response is accepted and fails.
+  const path = await scratchPath('gone.gguf');
+  copyFileSync(await finishingModelPath(), path);
+  const added = await new Api(svc.service.url, svc.adminToken).post('/admin/models', { path, id: 'gone' });
+  assert.equal(added.status, 201, added.text);
+  rmSync(path);
+  await assert.rejects(
+    generateText({ model: openai.responses('gone'), prompt: 'x', maxRetries: 0 }),
+    (err: unknown) => err instanceof Error && !/Invalid JSON/.test(err.message) && /gone/.test(err.message),
+  );
+});
+
+test('a refused request reaches the app as its real sentence', async () => {
+  const openai = provider();
+  await assert.rejects(
+    generateText({ model: openai.responses(DEMO), prompt: 'x', providerOptions: { openai: { previousResponseId: 'resp_doesnotexist' } }, maxRetries: 0 }),
+    (err: unknown) => err instanceof Error && /No response resp_doesnotexist was found/.test(err.message),
+  );
+});

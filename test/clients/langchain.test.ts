@@ -1,0 +1,39 @@
+// LangChain's ChatOpenAI with the Responses API (`useResponsesApi: true`), unchanged, against a real
+// `sanad serve`: invoke, stream, and a conversation carried by the app as messages.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { ChatOpenAI } from '@langchain/openai';
+import { TINY_MODEL_ANSWER } from '../../src/demo/tiny-model.js';
+import { DEMO, startClientService, type ClientService } from './client-kit.js';
+
+let svc: ClientService;
+let chat: ChatOpenAI;
+
+before(async () => {
+  svc = await startClientService();
+  chat = new ChatOpenAI({ model: DEMO, apiKey: svc.token, configuration: { baseURL: svc.baseURL }, useResponsesApi: true, maxRetries: 0 });
+});
+
+function textOf(m: BaseMessage): string {
+  return typeof m.content === 'string' ? m.content : m.content.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('');
+}
+
+test('invoke and stream', async () => {
+  const m = await chat.invoke('Hello');
+  assert.equal(textOf(m), TINY_MODEL_ANSWER);
+  let streamed = '';
+  for await (const chunk of await chat.stream('Hello')) streamed += textOf(chunk);
+  assert.equal(streamed, TINY_MODEL_ANSWER);
+});
+
+test('multi-turn: the app sends the history back, the answer it got included, and Sanad takes it', async () => {
+  const history: BaseMessage[] = [new HumanMessage('My name is Sanad.')];
+  const first = await chat.invoke(history);
+  assert.ok(first instanceof AIMessage);
+  history.push(first, new HumanMessage('What is my name?'));
+  const second = await chat.invoke(history);
+  assert.equal(textOf(second), TINY_MODEL_ANSWER);
+  const inputTokens = (m: BaseMessage): number => (m instanceof AIMessage ? m.usage_metadata?.input_tokens ?? 0 : 0);
+  assert.ok(inputTokens(second) > inputTokens(first) + 10, `${inputTokens(second)} vs ${inputTokens(first)}`);
+});
