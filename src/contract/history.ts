@@ -9,6 +9,7 @@ export const GenerationCounts = z.object({
   clients: z.number(),
   clients_revoked: z.number(),
   models: z.number(),
+  conversations: z.number().default(0),
 });
 export type GenerationCounts = z.infer<typeof GenerationCounts>;
 
@@ -63,6 +64,7 @@ export const GenerationDiff = z.object({
   tasks: Changes,
   clients: z.object({ added: z.array(z.string()), revoked: z.array(z.string()), removed: z.array(z.string()) }),
   models: Changes,
+  conversations: Changes.default({ added: [], removed: [], changed: [] }),
   settings: z.object({ changed: z.array(z.object({ key: z.string(), from: z.unknown(), to: z.unknown() })) }),
 });
 export type GenerationDiff = z.infer<typeof GenerationDiff>;

@@ -1,5 +1,6 @@
 // Bringing responses back from a generation into the live data: each with its task and every event,
-// merged, never overwriting. One transaction for all of them, recorded in bring_backs. An id the
+// merged, never overwriting. A conversation (a `conv_` id) comes back with its items and every one
+// of its responses. One transaction for all of them, recorded in bring_backs. An id the
 // live store has is skipped (`exists`), one the deletion journal holds is skipped (`deleted`)
 // unless the user asks to undelete it, one still being generated when the backup ran is skipped
 // (`unfinished`: nothing here would ever end it). A second run changes nothing.
@@ -8,7 +9,7 @@
 // response back and its id still journalled, so a later restore removes it again (deletions stay
 // deleted is the stronger promise); running the bring-back again with --undelete mends it.
 import type { BringBackEntry, BringBackResult, SkipReason } from '../contract/history.js';
-import type { DeletionJournal } from '../store/deletion-journal.js';
+import type { Deletion, DeletionJournal } from '../store/deletion-journal.js';
 import type { ReadableDB, WritableDB } from '../store/open.js';
 import { adoptFinishedTasks, type FinishedTaskRows } from '../tasks/ledger.js';
 import { isTaskStatus, isTerminal } from '../tasks/types.js';
@@ -51,10 +52,31 @@ function withKnownClient(knownClient: (id: string) => boolean, rows: FinishedTas
   return { ...rows, response: fix(rows.response), task: fix(rows.task) };
 }
 
+/**
+ * A conversation of the generation, copied into the live data with its items (but those deleted on
+ * purpose since, unless undeleting); returns the ids of its responses, which come back with it.
+ */
+function copyConversation(input: BringBackInput, id: string, deletedItems: ReadonlySet<string>, knownClient: (id: string) => boolean): string[] {
+  const { live, opened } = input;
+  const conversation = opened.db.prepare<[string], Row>('SELECT * FROM conversations WHERE id = ?').get(id);
+  if (!conversation) return [];
+  const client = conversation.client_id;
+  live.prepare('INSERT INTO conversations (id, client_id, metadata, created_at) VALUES (?, ?, ?, ?)')
+    .run(id, typeof client === 'string' && knownClient(client) ? client : null, conversation.metadata, conversation.created_at);
+  const insertItem = live.prepare('INSERT INTO conversation_items (conversation_id, position, id, data, response_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const item of opened.db.prepare<[string], Row>('SELECT * FROM conversation_items WHERE conversation_id = ? ORDER BY position').all(id)) {
+    if (!input.undelete && deletedItems.has(`${id}/${String(item.id)}`)) continue;
+    insertItem.run(id, item.position, item.id, item.data, item.response_id, item.created_at);
+  }
+  return opened.db.prepare<[string], { id: string }>('SELECT id FROM responses WHERE conversation_id = ? ORDER BY id').all(id).map((r) => r.id);
+}
+
 export function bringBack(input: BringBackInput): BringBackResult {
   const { live, opened } = input;
-  const deleted = new Set(input.journal.read().map((d) => d.id));
-  const unique = [...new Set(input.ids)];
+  const journal = input.journal.read();
+  const deleted = new Set(journal.filter((d) => d.kind !== 'conversation_item').map((d) => d.id));
+  const deletedItems = new Set(journal.filter((d) => d.kind === 'conversation_item').map((d) => `${d.conversation_id ?? ''}/${d.id}`));
+  const requested = [...new Set(input.ids)];
   const result = input.live.transaction((): BringBackResult => {
     const brought: string[] = [];
     const skipped: Array<{ id: string; reason: SkipReason }> = [];
@@ -62,6 +84,28 @@ export function bringBack(input: BringBackInput): BringBackResult {
     const read = rowReader(opened.db);
     const liveHas = live.prepare<[string], unknown>('SELECT 1 FROM responses WHERE id = ?');
     const clientKnown = live.prepare<[string], unknown>('SELECT 1 FROM clients WHERE id = ?');
+    const knownClient = (c: string): boolean => clientKnown.get(c) !== undefined;
+    // A conversation comes back with its items and every one of its responses.
+    const liveHasConversation = live.prepare<[string], unknown>('SELECT 1 FROM conversations WHERE id = ?');
+    const generationHasConversation = opened.db.prepare<[string], unknown>('SELECT 1 FROM conversations WHERE id = ?');
+    const withTheirs: string[] = [];
+    for (const id of requested) {
+      if (!id.startsWith('conv_')) {
+        withTheirs.push(id);
+        continue;
+      }
+      const reason: SkipReason | null = generationHasConversation.get(id) === undefined ? 'not_in_generation'
+        : liveHasConversation.get(id) !== undefined ? 'exists'
+        : deleted.has(id) && !input.undelete ? 'deleted'
+        : null;
+      if (reason !== null) {
+        skipped.push({ id, reason });
+        continue;
+      }
+      withTheirs.push(...copyConversation(input, id, deletedItems, knownClient));
+      brought.push(id);
+    }
+    const unique = [...new Set(withTheirs)];
     for (const id of unique) {
       const rows = read(id);
       const reason: SkipReason | null = !rows ? 'not_in_generation'
@@ -73,7 +117,7 @@ export function bringBack(input: BringBackInput): BringBackResult {
         skipped.push({ id, reason: reason ?? 'not_in_generation' });
         continue;
       }
-      copies.push(withKnownClient((c) => clientKnown.get(c) !== undefined, rows));
+      copies.push(withKnownClient(knownClient, rows));
       brought.push(id);
     }
     adoptFinishedTasks(live, copies);
@@ -82,7 +126,10 @@ export function bringBack(input: BringBackInput): BringBackResult {
     return { generation: opened.g.generation, repo: opened.g.repo, brought_back: brought, skipped };
   })();
   const undeleted = new Set(result.brought_back.filter((id) => deleted.has(id)));
-  if (undeleted.size > 0) input.journal.rewrite((d) => !undeleted.has(d.id));
+  const broughtConversations = new Set(result.brought_back.filter((id) => id.startsWith('conv_')));
+  // Undeleting a conversation undeletes its items too.
+  const stillDeleted = (d: Deletion): boolean => !undeleted.has(d.id) && !(input.undelete && d.kind === 'conversation_item' && broughtConversations.has(d.conversation_id ?? ''));
+  if (undeleted.size > 0 || (input.undelete && broughtConversations.size > 0)) input.journal.rewrite(stillDeleted);
   return result;
 }
 

@@ -1,5 +1,5 @@
 // What changed between two stores (a generation and a later one, or the live data): responses and
-// tasks added, removed and changed, clients added, revoked and removed, models added, removed or
+// tasks added, removed and changed, conversations added, removed and changed, clients added, revoked and removed, models added, removed or
 // changed (fingerprint), settings changed. Each side is read once into id → fingerprint maps; a
 // response "changed" when its text, its task's status or its event count moved.
 import type { GenerationDiff } from '../contract/history.js';
@@ -24,6 +24,10 @@ const RESPONSES = `SELECT r.id, coalesce(t.status, '') || '|' || coalesce(t.last
 const TASKS = `SELECT id, status || '|' || last_sequence_number || '|' || coalesce(error_code, '') AS p FROM tasks`;
 const MODELS = `SELECT id, sha256 || '|' || size_bytes AS p FROM models`;
 const CLIENTS = `SELECT id, coalesce(revoked_at, '') AS p FROM clients`;
+// A conversation "changed" when its metadata or its items (how many, which last) moved.
+const CONVERSATIONS = `SELECT c.id, coalesce(c.metadata, '') || '|' || (SELECT COUNT(*) FROM conversation_items i WHERE i.conversation_id = c.id)
+    || '|' || coalesce((SELECT id FROM conversation_items i WHERE i.conversation_id = c.id ORDER BY position DESC LIMIT 1), '') AS p
+  FROM conversations c`;
 
 export function diffStores(from: ReadableDB, to: ReadableDB, labels: { from: number; to: number | 'live' }): GenerationDiff {
   const clientsA = prints(from, CLIENTS);
@@ -43,6 +47,7 @@ export function diffStores(from: ReadableDB, to: ReadableDB, labels: { from: num
       removed: [...clientsA.keys()].filter((id) => !clientsB.has(id)).sort(),
     },
     models: compare(prints(from, MODELS), prints(to, MODELS)),
+    conversations: compare(prints(from, CONVERSATIONS), prints(to, CONVERSATIONS)),
     settings: {
       changed: keys
         .filter((k) => JSON.stringify(settingsA[k]) !== JSON.stringify(settingsB[k]))

@@ -21,6 +21,7 @@ export function countsOf(db: ReadableDB): GenerationCounts {
     clients: count(db, 'SELECT COUNT(*) AS n FROM clients'),
     clients_revoked: count(db, 'SELECT COUNT(*) AS n FROM clients WHERE revoked_at IS NOT NULL'),
     models: count(db, 'SELECT COUNT(*) AS n FROM models'),
+    conversations: count(db, 'SELECT COUNT(*) AS n FROM conversations'),
   };
 }
 
@@ -45,6 +46,15 @@ function preview(text: string | null): string {
   return flat.length > PREVIEW ? `${flat.slice(0, PREVIEW - 1)}…` : flat;
 }
 
+/** The text of a message's content: a string (older stores), or its parts' text. */
+function contentText(m: unknown): string {
+  if (typeof m !== 'object' || m === null || !('content' in m)) return '';
+  const content: unknown = m.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p: unknown) => (typeof p === 'object' && p !== null && 'text' in p && typeof p.text === 'string' ? p.text : '')).join('');
+}
+
 /** The last thing the user said in a stored request (its `input`, a string or messages). */
 function inputText(request: string): string {
   try {
@@ -53,8 +63,7 @@ function inputText(request: string): string {
     const input: unknown = parsed.input;
     if (typeof input === 'string') return input;
     if (!Array.isArray(input)) return '';
-    const texts = input.map((m: unknown) => (typeof m === 'object' && m !== null && 'content' in m && typeof m.content === 'string' ? m.content : ''));
-    return texts.filter((t) => t !== '').at(-1) ?? '';
+    return input.map(contentText).filter((t) => t !== '').at(-1) ?? '';
   } catch {
     return '';
   }

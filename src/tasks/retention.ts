@@ -74,23 +74,44 @@ export function deleteTerminalResponse(db: Db, responseId: string, journal: Dele
   })();
 }
 
+/** Whether a store has a table (a generation's store may predate conversations). */
+function hasTable(db: Db, name: string): boolean {
+  return db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
 /**
  * Applies a deletion journal to a store (a restored one, before anything opens it): every
- * journalled response still there goes with its task and events, whatever its status (a restored
- * store's tasks are not running). Returns the ids removed. One transaction.
+ * journalled response still there goes with its task, events and input item index, whatever its
+ * status (a restored store's tasks are not running); every journalled conversation with its
+ * items, every journalled conversation item. Returns the ids removed. One transaction.
  */
 export function applyDeletions(db: Db, deletions: readonly Deletion[]): string[] {
   const has = db.prepare<[string], { id: string }>('SELECT id FROM responses WHERE id = ?');
   const delEvents = db.prepare('DELETE FROM task_events WHERE task_id IN (SELECT id FROM tasks WHERE response_id = ?)');
   const delTask = db.prepare('DELETE FROM tasks WHERE response_id = ?');
   const delResponse = db.prepare('DELETE FROM responses WHERE id = ?');
+  const conversations = hasTable(db, 'conversations');
+  const delIndex = conversations ? db.prepare('DELETE FROM response_input_items WHERE response_id = ?') : null;
+  const delItems = conversations ? db.prepare('DELETE FROM conversation_items WHERE conversation_id = ?') : null;
+  const delConversation = conversations ? db.prepare('DELETE FROM conversations WHERE id = ?') : null;
+  const delItem = conversations ? db.prepare('DELETE FROM conversation_items WHERE conversation_id = ? AND id = ?') : null;
   return db.transaction(() => {
     const removed: string[] = [];
     for (const d of deletions) {
-      if (d.kind !== 'response' || !has.get(d.id)) continue;
+      if (d.kind === 'conversation') {
+        delItems?.run(d.id);
+        if ((delConversation?.run(d.id).changes ?? 0) > 0) removed.push(d.id);
+        continue;
+      }
+      if (d.kind === 'conversation_item') {
+        if (d.conversation_id !== undefined && (delItem?.run(d.conversation_id, d.id).changes ?? 0) > 0) removed.push(d.id);
+        continue;
+      }
+      if (!has.get(d.id)) continue;
       // Explicit, not through ON DELETE CASCADE: the connection may not have foreign keys on.
       delEvents.run(d.id);
       delTask.run(d.id);
+      delIndex?.run(d.id);
       delResponse.run(d.id);
       removed.push(d.id);
     }

@@ -18,7 +18,7 @@ before(async () => {
     baseURL: svc.baseURL,
     apiKey: svc.token,
     fetch: (url, init) => {
-      sent.push(`${init?.method ?? 'GET'} ${String(url)}`);
+      sent.push(`${init?.method ?? 'GET'} ${typeof url === 'string' ? url : url instanceof URL ? url.href : url.url}`);
       return fetch(url, init);
     },
   });

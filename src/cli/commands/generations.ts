@@ -68,7 +68,7 @@ function describe(s: GenerationSummary, page: GenerationResponsePage, q: string 
   const c = s.counts;
   const lines = [
     `Generation ${s.generation} in "${s.repo}": data from ${s.created_at} on ${s.host}, Sanad ${s.app_version}, store version ${s.store_version}, snapshot ${s.snapshot_id.slice(0, 8)}.`,
-    `  ${c.tasks} task(s), ${c.responses} response(s), ${c.events} event(s), ${c.clients} client(s) (${c.clients_revoked} revoked), ${c.models} model(s); ${s.journal_entries} deletion(s) in its journal.`,
+    `  ${c.tasks} task(s), ${c.responses} response(s), ${c.events} event(s), ${c.clients} client(s) (${c.clients_revoked} revoked), ${c.models} model(s), ${c.conversations} conversation(s); ${s.journal_entries} deletion(s) in its journal.`,
     q ? `Responses matching "${q}": ${page.total}, newest first:` : `Responses, newest first (${page.data.length} of ${page.total}):`,
     ...page.data.map((r) => `  ${r.id}  ${r.status ?? '-'}  ${JSON.stringify(r.input_preview)} → ${JSON.stringify(r.output_preview)}${r.live === 'present' ? '' : `  [${r.live === 'deleted' ? 'deleted since' : 'not in the live data'}]`}`),
   ];
@@ -103,6 +103,7 @@ function describeDiff(d: GenerationDiff): string {
     `  tasks      added: ${list(d.tasks.added)}; removed: ${list(d.tasks.removed)}; changed: ${list(d.tasks.changed)}`,
     `  clients    added: ${list(d.clients.added)}; revoked: ${list(d.clients.revoked)}; removed: ${list(d.clients.removed)}`,
     `  models     added: ${list(d.models.added)}; removed: ${list(d.models.removed)}; changed: ${list(d.models.changed)}`,
+    `  conversations added: ${list(d.conversations.added)}; removed: ${list(d.conversations.removed)}; changed: ${list(d.conversations.changed)}`,
     `  settings   ${d.settings.changed.length === 0 ? 'unchanged' : d.settings.changed.map((c) => `${c.key}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`).join('; ')}`,
   ].join('\n');
 }

@@ -40,6 +40,7 @@ function Counts({ s }: { s: GenerationSummary }) {
     [t('events'), n(s.counts.events)],
     [t('clients'), `${n(s.counts.clients)}${s.counts.clients_revoked > 0 ? ` (${t('revoked', { count: n(s.counts.clients_revoked) })})` : ''}`],
     [t('models'), n(s.counts.models)],
+    [t('conversations'), n(s.counts.conversations)],
     [t('journal'), n(s.journal_entries)],
   ];
   return (
