@@ -7,6 +7,7 @@ import { historyBench } from './history.js';
 import { loadBench } from './load.js';
 import { lanBench } from './lan.js';
 import { contentionBench } from './contention.js';
+import { conversationBench } from './conversations.js';
 import { firstScreenBench } from './first-screen.js';
 import { storeCheckBench } from './store-check.js';
 import { scaleBench } from './scale.js';
@@ -64,6 +65,13 @@ if (want('lan')) {
   record('network listener: kept-alive reads vs main listener', r.reads.lan, r.reads.main, 'req/s');
   record('network listener: fresh-connection GET vs main listener', r.freshMs.lan, r.freshMs.main, 'ms');
   record('network listener: streaming vs main listener', r.streaming.lan, r.streaming.main, 'tok/s', '>= 0.95');
+}
+
+if (want('conversations')) {
+  const r = await conversationBench(20, 40);
+  console.log(`conversations: a turn continued with previous_response_id over a ${r.turns}-turn conversation vs the same request with the history inline, end to end, ${r.rounds} alternating rounds`);
+  console.log(`  inline history: ${fmt(r.inlineMs, 2)} ms; previous_response_id: ${fmt(r.previousMs, 2)} ms -> ratio ${fmt(r.previousMs / r.inlineMs, 3)} of the medians, ${fmt(r.pairedRatio, 3)} the median of each round's own (goal <= 1.1); prompt tokens ${r.inputTokens.previous} vs ${r.inputTokens.inline}`);
+  record('previous_response_id (20 turns) vs history inline', r.previousMs, r.inlineMs, 'ms', '<= 1.1');
 }
 
 if (want('contention')) {

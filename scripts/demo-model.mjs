@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Registers a tiny generated demo model (random weights: it prints gibberish, fast) in the data
+// Registers a tiny generated demo model (it answers "OK,demo!" to anything and ends, fast) in the data
 // dir when no model is registered yet, so a fresh install can serve a request at once. Replace it
 // with a real GGUF model: `sanad models add /path/to/model.gguf`.
 import { mkdirSync } from 'node:fs';

@@ -250,9 +250,6 @@ export interface ResponseObject {
   truncated_items: number;
 }
 
-/** What the GUI reads of the 202 of a background create. */
-export const CreatedResponse = z.object({ id: z.string(), task_id: z.string() });
-
 // ---- Events ----------------------------------------------------------------------------------------
 
 /** The task's stream (GET /v1/tasks/{id}/events) carries all of these. */

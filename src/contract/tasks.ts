@@ -53,5 +53,6 @@ export const Model = z.object({
 export type Model = z.infer<typeof Model>;
 export const ModelList = listOf(Model);
 
-/** The 202 answer of POST /v1/responses with background: true (the GUI reads these two fields). */
-export { CreatedResponse } from './responses.js';
+/** The 202 answer of POST /v1/responses with background: true (the GUI reads these two fields of
+ *  the response object, src/contract/responses.ts; declared here so the GUI's bundle stays small). */
+export const CreatedResponse = z.object({ id: z.string(), task_id: z.string() });

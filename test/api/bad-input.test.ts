@@ -8,12 +8,15 @@ import { assertError, assertNoStack, countRows } from './contract.js';
 
 const GOOD = { model: 'tiny', input: 'hi', max_output_tokens: 4 };
 
-const WRONG_TYPES: Array<[string, unknown]> = [
+/** [the field, a wrong value, the `param` named when it is deeper than the field]. */
+const WRONG_TYPES: Array<[string, unknown, string?]> = [
   ['model', 5],
   ['model', ''],
   ['input', 5],
   ['input', ''],
-  ['input', [{ role: 'robot', content: 'x' }]],
+  ['input', [{ role: 'robot', content: 'x' }], 'input[0].role'],
+  ['input', [{ type: 'message', role: 'user', content: 'x', extra: 1 }], 'input[0].extra'],
+  ['input', [{ type: 'telepathy' }], 'input[0].type'],
   ['max_output_tokens', 'ten'],
   ['max_output_tokens', 0],
   ['max_output_tokens', 1.5],
@@ -32,9 +35,10 @@ const WRONG_TYPES: Array<[string, unknown]> = [
 test('each field with a wrong type or value: 400 invalid_request_error naming the field', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  for (const [param, value] of WRONG_TYPES) {
+  for (const [param, value, named] of WRONG_TYPES) {
     const res = await ta.api.post('/v1/responses', { ...GOOD, [param]: value });
-    assertError(res, 400, 'invalid_request_error', param);
+    assertError(res, 400, 'invalid_request_error', named ?? param);
+    assert.equal(res.headers.get('x-should-retry'), 'false', 'a bad body is not worth retrying');
     assert.equal(str(res.body, 'error', 'type'), 'invalid_request_error');
   }
   for (const param of ['model', 'input']) {

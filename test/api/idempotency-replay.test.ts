@@ -115,7 +115,8 @@ test('a streamed create replays the same task as a stream, without running it ag
   assert.equal(replay.status, 200);
   assert.match(replay.contentType ?? '', /^text\/event-stream/);
   const ids = (frames: typeof first.frames): string[] => frames.map((f) => `${f.id ?? ''} ${f.event ?? ''}`);
-  assert.equal(first.frames.at(-1)?.event, 'response.completed');
+  // Cut short at 4 tokens: OpenAI's clients see response.incomplete.
+  assert.equal(first.frames.at(-1)?.event, 'response.incomplete');
   assert.deepEqual(ids(replay.frames), ids(first.frames), 'the replay is the same event log');
   assert.equal(countRows(db, 'tasks'), 1);
 });

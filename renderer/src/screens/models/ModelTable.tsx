@@ -49,7 +49,7 @@ function ModelRow({ model }: { model: ModelInfo }) {
       <td>
         <ConfirmAction
           label={t('remove')}
-          question={t('removeQuestion', { id: model.id, path: model.path })}
+          question={t('removeQuestion', { id: model.id, path: model.path ?? '' })}
           confirmLabel={t('removeConfirm')}
           busy={remove.isPending}
           onConfirm={() => remove.mutate(model.id)}

@@ -1,0 +1,114 @@
+// Conversation state at the API's edges: what a turn may name (item references, earlier responses,
+// conversations, and whose they are), how a conversation longer than the model's context is
+// treated (`truncation`), LMSP's opt-in lifecycle events, and deletions journalled.
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DeletionJournal } from '../../src/store/deletion-journal.js';
+import { field, num, str, type Api } from '../harness/api.js';
+import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
+import { readSse } from '../harness/sse.js';
+import { finishingModelPath } from '../fixtures/tiny-model.js';
+import { assertError, makeClient } from './contract.js';
+
+let ta: TestAppliance;
+let alice: Api;
+let bob: Api;
+
+before(async () => {
+  ta = await startTestAppliance();
+  // The demo model with a 256-token context: a few turns overflow it.
+  const added = await ta.api.post('/admin/models', { path: await finishingModelPath(1, 256), id: 'small' });
+  assert.equal(added.status, 201, added.text);
+  alice = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'alice')).token);
+  bob = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'bob')).token);
+});
+after(() => ta.close());
+
+const say = (text: string): Record<string, unknown> => ({ type: 'message', role: 'user', content: text });
+
+test('an item_reference resolves to a stored item of the caller, never to another client\'s', async () => {
+  const first = await alice.post('/v1/responses', { model: 'small', input: 'Hi' });
+  assert.equal(first.status, 200, first.text);
+  const answerId = str(first.body, 'output', 0, 'id');
+  const again = await alice.post('/v1/responses', { model: 'small', input: [say('Hi'), { type: 'item_reference', id: answerId }, say('More')] });
+  assert.equal(again.status, 200, again.text);
+  assert.ok(num(again.body, 'usage', 'input_tokens') > num(first.body, 'usage', 'input_tokens') + 8);
+  // Bob cannot read Alice's answer through a reference.
+  assertError(await bob.post('/v1/responses', { model: 'small', input: [{ type: 'item_reference', id: answerId }] }), 404, 'item_not_found', 'input[0].id');
+  assertError(await alice.post('/v1/responses', { model: 'small', input: [{ type: 'item_reference', id: 'msg_nothere' }] }), 404, 'item_not_found', 'input[0].id');
+  // Nor continue her response, nor use her conversation.
+  assertError(await bob.post('/v1/responses', { model: 'small', input: 'x', previous_response_id: str(first.body, 'id') }), 404, 'previous_response_not_found', 'previous_response_id');
+  const conv = await alice.post('/v1/conversations', {});
+  assertError(await bob.post('/v1/responses', { model: 'small', input: 'x', conversation: str(conv.body, 'id') }), 404, 'conversation_not_found', 'conversation');
+  assertError(await bob.get(`/v1/conversations/${str(conv.body, 'id')}`), 404, 'conversation_not_found');
+  assertError(await alice.post('/v1/responses', { model: 'small', input: 'x', conversation: str(conv.body, 'id'), previous_response_id: str(first.body, 'id') }), 400, 'invalid_request_error', 'conversation');
+});
+
+test('truncation "disabled": a conversation longer than the context is a 400 that names the sizes', async () => {
+  const long = 'word-'.repeat(80);
+  const res = await alice.post('/v1/responses', { model: 'small', input: long });
+  assertError(res, 400, 'context_length_exceeded', 'input');
+  assert.match(str(res.body, 'error', 'message'), /is \d+ tokens, and model small holds 256 in its context/);
+  assert.equal(res.headers.get('x-should-retry'), 'false');
+});
+
+test('truncation "auto": the oldest items are left out to fit, and the response says how many', async () => {
+  const items = Array.from({ length: 6 }, (_, i) => say(`${i}:${'x'.repeat(40)}`));
+  const conv = await alice.post('/v1/conversations', { items });
+  assert.equal(conv.status, 200, conv.text);
+  const id = str(conv.body, 'id');
+  const refused = await alice.post('/v1/responses', { model: 'small', input: 'next', conversation: id });
+  assertError(refused, 400, 'context_length_exceeded', 'input');
+  const fitted = await alice.post('/v1/responses', { model: 'small', input: 'next', conversation: id, truncation: 'auto' });
+  assert.equal(fitted.status, 200, fitted.text);
+  assert.equal(str(fitted.body, 'status'), 'completed');
+  assert.equal(str(fitted.body, 'truncation'), 'auto');
+  const dropped = num(fitted.body, 'truncated_items');
+  assert.ok(dropped >= 1 && dropped < 7, `dropped ${dropped}`);
+  // Nothing is taken out of the conversation itself: the turn is added after all of it.
+  const kept = await alice.get(`/v1/conversations/${id}/items?order=asc&limit=100`);
+  const data = kept.body !== null && typeof kept.body === 'object' && 'data' in kept.body && Array.isArray(kept.body.data) ? kept.body.data : [];
+  assert.equal(data.length, 6 + 2);
+});
+
+test('the Responses stream shows LMSP\'s lifecycle only to a client that asks for it', async () => {
+  const stream = async (headers: Record<string, string>): Promise<string[]> => {
+    const { frames } = await readSse(`${ta.appliance.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.token ?? ''}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ model: 'small', input: 'a', stream: true }),
+    });
+    return frames.map((f) => f.event ?? '');
+  };
+  const plain = await stream({});
+  assert.equal(plain.at(-1), 'response.completed');
+  assert.ok(!plain.includes('response.loading'), plain.join());
+  const asked = await stream({ 'LMSP-Events': 'all' });
+  assert.ok(asked.includes('response.loading'), asked.join());
+});
+
+test('deleting a conversation or an item is journalled, and a deleted conversation is gone for good', async () => {
+  const conv = await alice.post('/v1/conversations', { items: [say('one'), say('two')] });
+  const id = str(conv.body, 'id');
+  const items = await alice.get(`/v1/conversations/${id}/items?order=asc`);
+  const itemId = str(items.body, 'data', 0, 'id');
+  assertError(await bob.delete(`/v1/conversations/${id}/items/${itemId}`), 404, 'conversation_not_found');
+  assert.equal((await alice.delete(`/v1/conversations/${id}/items/${itemId}`)).status, 200);
+  assert.equal((await alice.delete(`/v1/conversations/${id}`)).status, 200);
+  const journal = DeletionJournal.of(ta.dataDir).read();
+  assert.ok(journal.some((d) => d.kind === 'conversation_item' && d.id === itemId && d.conversation_id === id));
+  assert.ok(journal.some((d) => d.kind === 'conversation' && d.id === id));
+  assertError(await alice.get(`/v1/conversations/${id}`), 404, 'conversation_not_found');
+  assert.equal(ta.appliance.ctx.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM conversation_items WHERE conversation_id = ?').get(id)?.n, 0);
+});
+
+test('GET /v1/conversations lists a client\'s own, newest first, with cursor paging', async () => {
+  const carol = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'carol')).token);
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push(str((await carol.post('/v1/conversations', { metadata: { n: String(i) } })).body, 'id'));
+  const page = await carol.get('/v1/conversations?limit=2');
+  assert.deepEqual([str(page.body, 'data', 0, 'id'), str(page.body, 'data', 1, 'id')], [ids[2], ids[1]]);
+  assert.equal(field(page.body, 'has_more'), true);
+  const next = await carol.get(`/v1/conversations?limit=2&after=${str(page.body, 'last_id')}`);
+  assert.equal(str(next.body, 'data', 0, 'id'), ids[0]);
+});

@@ -1,0 +1,22 @@
+// Every parameter of POST /v1/responses is in the contract's list as honoured, echoed or refused,
+// the schema knows exactly those, and docs/api.md's parameter table names each one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createResponseBody, PARAMETERS } from '../../src/contract/responses.js';
+
+const docs = readFileSync(fileURLToPath(new URL('../../../docs/api.md', import.meta.url)), 'utf8');
+
+test('the schema takes exactly the listed parameters (context_management is refused as unknown)', () => {
+  const listed = new Set<string>([...PARAMETERS.honoured, ...PARAMETERS.echoed, ...PARAMETERS.refused]);
+  const known = Object.keys(createResponseBody(100).shape);
+  for (const k of known) assert.ok(listed.has(k), `${k} is in the schema but not in PARAMETERS`);
+  for (const k of listed) if (k !== 'context_management') assert.ok(known.includes(k), `${k} is listed but the schema does not know it`);
+});
+
+test('docs/api.md names every parameter in its table', () => {
+  const table = docs.slice(docs.indexOf('### Parameters of `POST /v1/responses`'), docs.indexOf('## Conversations'));
+  assert.ok(table.length > 100, 'the parameter table is missing');
+  for (const k of [...PARAMETERS.honoured, ...PARAMETERS.echoed, ...PARAMETERS.refused]) assert.ok(table.includes(`\`${k}\``), `docs/api.md's table does not name ${k}`);
+});
