@@ -19,7 +19,8 @@ export interface StreamOptions {
   headers?: Record<string, string>;
   /**
    * The Responses stream (what OpenAI's clients read): only OpenAI's event types with their fields,
-   * unless `lifecycle` (the client sent `LMSP-Events: all`). The task's stream: every event as stored.
+   * unless `lifecycle` (the client sent `LMSP-Events: all`): then, like the task's stream, every
+   * event as stored.
    */
   view?: { kind: 'responses'; lifecycle: boolean } | { kind: 'task' };
 }
@@ -38,12 +39,11 @@ function responseStatusOf(event: TaskEvent): unknown {
  * `response.status` says `cancelled`), so the SDKs' stream helpers see a terminal event they know.
  */
 export function forResponsesStream(event: TaskEvent, lifecycle: boolean): TaskEvent | null {
+  // Asked for LMSP's events: the task's own stream, as stored.
+  if (lifecycle) return event;
   if (TEXT_EVENTS.includes(event.type) && !('logprobs' in event)) return { ...event, logprobs: [] };
   if (event.type === 'response.completed' && responseStatusOf(event) === 'incomplete') return { ...event, type: 'response.incomplete' };
-  if (LMSP_ONLY_EVENT_TYPES.includes(event.type)) {
-    if (lifecycle) return event;
-    return event.type === 'response.cancelled' ? { ...event, type: 'response.incomplete' } : null;
-  }
+  if (LMSP_ONLY_EVENT_TYPES.includes(event.type)) return event.type === 'response.cancelled' ? { ...event, type: 'response.incomplete' } : null;
   // A restart's re-queue from an older store carries no response object, which the SDKs require.
   if (event.type === 'response.queued' && !('response' in event)) return null;
   return event;

@@ -83,7 +83,7 @@ test('resume continues after the committed text; retry starts over after respons
     const resumed = watched.map((w) => {
       const lastSeen = num(w.seen.at(-1)?.data, 'sequence_number');
       const url = `${second.url}/v1/responses/${w.responseId}?stream=true&starting_after=${lastSeen}`;
-      return readSse(url, { headers: { authorization: `Bearer ${adminToken}` } }, (f) => ['response.completed', 'response.failed', 'response.cancelled'].includes(f.event ?? ''), 90_000);
+      return readSse(url, { headers: { authorization: `Bearer ${adminToken}`, 'LMSP-Events': 'all' } }, (f) => ['response.completed', 'response.failed', 'response.cancelled'].includes(f.event ?? ''), 90_000);
     });
     await waitAllTerminal(second.api, watched.map((w) => w.taskId));
     const streams = await Promise.all(resumed);

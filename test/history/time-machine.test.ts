@@ -141,7 +141,7 @@ test('a response brought back into the serving data dir has every event, replays
   const now = EventPage.parse(events.body).data;
   assert.deepEqual(now, original, 'every event back, as it was');
   assert.deepEqual(now.map((e) => e.sequence_number), now.map((_, i) => i + 1), 'gap-free from 1');
-  const sse = await readSse(`${api.url}/v1/responses/${id}?stream=true&starting_after=0`, { headers: { authorization: `Bearer ${api.token ?? ''}` } });
+  const sse = await readSse(`${api.url}/v1/responses/${id}?stream=true&starting_after=0`, { headers: { authorization: `Bearer ${api.token ?? ''}`, 'LMSP-Events': 'all' } });
   assert.equal(sse.status, 200);
   assert.equal(sse.frames.length, original.length, 'the SSE replay sends every event and closes');
   assert.equal(sse.frames.at(-1)?.event, 'response.completed');

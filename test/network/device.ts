@@ -67,6 +67,8 @@ async function sdk(req: Json): Promise<Json> {
     maxRetries: 0,
     timeout: 60_000,
     fetchOptions: { dispatcher: pinned(str(req, 'pem')) },
+    // The test checks LMSP's gap-free log over TLS: the whole of it.
+    defaultHeaders: { 'LMSP-Events': 'all' },
   });
   const models = await client.models.list();
   const created = await client.responses.create({ model: 'tiny', input: 'Hello from the phone.', max_output_tokens: 12 });

@@ -16,7 +16,9 @@ let client: OpenAI;
 before(async () => {
   t = await startTestAppliance({ settings: NO_RATE_LIMIT });
   // No retries: the SDK retries 409/5xx by default, which would hide what the service answered.
-  client = new OpenAI({ baseURL: t.appliance.url + '/v1', apiKey: t.adminToken, maxRetries: 0, timeout: 60_000 });
+  // This file reads LMSP's whole event log through the SDK's iterator (LMSP-Events: all); the SDK
+  // on the default stream, helpers included, is test/clients/openai-node.test.ts.
+  client = new OpenAI({ baseURL: t.appliance.url + '/v1', apiKey: t.adminToken, maxRetries: 0, timeout: 60_000, defaultHeaders: { 'LMSP-Events': 'all' } });
 });
 after(() => t.close());
 

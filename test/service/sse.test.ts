@@ -15,7 +15,9 @@ let auth: Record<string, string>;
 
 before(async () => {
   t = await startTestAppliance({ settings: NO_RATE_LIMIT });
-  auth = { authorization: `Bearer ${t.adminToken}` };
+  // These tests hold the Responses stream to LMSP's event log, so they ask for all of it (the default
+  // view, OpenAI's events only, is tried in test/clients/ and test/api/conversation-state.test.ts).
+  auth = { authorization: `Bearer ${t.adminToken}`, 'LMSP-Events': 'all' };
 });
 after(() => t.close());
 
