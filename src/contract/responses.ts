@@ -252,24 +252,7 @@ export interface ResponseObject {
 
 // ---- Events ----------------------------------------------------------------------------------------
 
-/** The task's stream (GET /v1/tasks/{id}/events) carries all of these. */
-export const TASK_EVENT_TYPES = [
-  'response.created',
-  'response.queued',
-  'response.loading',
-  'response.in_progress',
-  'response.output_item.added',
-  'response.content_part.added',
-  'response.output_text.delta',
-  'response.output_text.done',
-  'response.content_part.done',
-  'response.output_item.done',
-  'response.cancelling',
-  'response.completed',
-  'response.failed',
-  'response.cancelled',
-] as const;
-export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
+export { TASK_EVENT_TYPES, type TaskEventType } from './events.js';
 
 /** LMSP's own lifecycle: on the Responses stream only when the client asks (header `LMSP-Events: all`). */
 export const LMSP_ONLY_EVENT_TYPES: readonly string[] = ['response.loading', 'response.cancelling', 'response.cancelled'];

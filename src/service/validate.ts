@@ -1,7 +1,7 @@
 // The one validation step for request bodies: a body is parsed by its schema from src/contract/,
 // and the first thing wrong with it is a 400 in the contract's shape that names it as `param`
 // (OpenAI's spelling: `input[2].content[0].type`), with `x-should-retry: false` (errors.ts).
-import type { z } from 'zod';
+import { ZodObject, type z } from 'zod';
 import { badRequest } from './errors.js';
 
 /** `input[2].content` from zod's path ['input', 2, 'content']. */
@@ -11,10 +11,34 @@ export function paramOf(path: ReadonlyArray<string | number>): string | null {
   return out === '' ? null : out;
 }
 
-function sentenceOf(issue: z.ZodIssue): { param: string | null; why: string } {
+/** Levenshtein distance, for "did you mean" on a misspelt field. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    row = next;
+  }
+  return row[b.length] ?? 0;
+}
+
+/** The known field a misspelt one most likely meant (at most two letters off). */
+export function closest(key: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const k of known) {
+    const d = distance(key, k);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}
+
+function sentenceOf(issue: z.ZodIssue, topLevel: readonly string[]): { param: string | null; why: string } {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
-    return { param: paramOf([...issue.path, key]), why: 'is not a parameter Sanad knows; remove it (docs/api.md lists every parameter)' };
+    const meant = issue.path.length === 0 ? closest(key, topLevel) : null;
+    const hint = meant ? `did you mean ${meant}?` : 'remove it (docs/api.md lists every parameter)';
+    return { param: paramOf([...issue.path, key]), why: `is not a parameter Sanad knows; ${hint}` };
   }
   const param = paramOf(issue.path);
   if (issue.code === 'invalid_type' && issue.received === 'undefined') return { param, why: 'is required' };
@@ -29,6 +53,8 @@ export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: 
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
-  const { param, why } = first ? sentenceOf(first) : { param: null, why: 'is invalid' };
+  const shape: unknown = schema instanceof ZodObject ? schema.shape : null;
+  const topLevel = typeof shape === 'object' && shape !== null ? Object.keys(shape) : [];
+  const { param, why } = first ? sentenceOf(first, topLevel) : { param: null, why: 'is invalid' };
   throw badRequest(`Invalid value for ${param ?? 'the body'}: ${why}.`, param);
 }

@@ -8,6 +8,7 @@ import type { Conversation } from '../contract/conversations.js';
 import type { MessageItem } from '../contract/responses.js';
 import { newId } from '../ids.js';
 import type { Db, ReadableDB } from '../store/open.js';
+import { parseMetadata } from './response-object.js';
 import type { DeletionRecorder } from './retention.js';
 
 export interface ConversationRow {
@@ -32,14 +33,6 @@ function parseItem(row: ItemRow): MessageItem {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by addItems from a typed MessageItem
   const item: MessageItem = JSON.parse(row.data);
   return item;
-}
-
-function parseMetadata(text: string | null): Record<string, string> {
-  if (!text) return {};
-  const value: unknown = JSON.parse(text);
-  const out: Record<string, string> = {};
-  if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
-  return out;
 }
 
 export function conversationObject(row: ConversationRow): ConversationObject {

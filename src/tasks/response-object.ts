@@ -31,7 +31,8 @@ export function parseRequest(row: Pick<ResponseRow, 'request'>): ResponseRequest
   return parsed;
 }
 
-function parseMetadata(text: string | null): Record<string, string> {
+/** Stored metadata (a JSON object of strings), as the API shows it. */
+export function parseMetadata(text: string | null): Record<string, string> {
   if (!text) return {};
   const value: unknown = JSON.parse(text);
   const out: Record<string, string> = {};

@@ -117,3 +117,15 @@ test('after a barrage of bad requests the service still serves, and no body ever
   assert.equal(str(ok.body, 'object'), 'response');
   assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 1);
 });
+
+test('a misspelt parameter is refused by name, with the one it most likely meant', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  const typo = await ta.api.post('/v1/responses', { ...GOOD, temprature: 0.5 });
+  assertError(typo, 400, 'invalid_request_error', 'temprature');
+  assert.match(str(typo.body, 'error', 'message'), /did you mean temperature\?/);
+  const unknown = await ta.api.post('/v1/responses', { ...GOOD, frobnicate: true });
+  assertError(unknown, 400, 'invalid_request_error', 'frobnicate');
+  assert.match(str(unknown.body, 'error', 'message'), /docs\/api\.md lists every parameter/);
+  assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 0);
+});

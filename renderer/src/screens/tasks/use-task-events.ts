@@ -6,22 +6,10 @@
 // to a stream that has nothing more to say.
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { openEventStream, parseFrame } from '../../api/event-stream';
+import { TASK_EVENT_TYPES } from '../../../../src/contract/events';
 import { changesState, initialStream, StreamEvent, streamReducer, TERMINAL_EVENTS, type StreamState } from './task-stream';
 
-const EVENT_TYPES = [
-  'response.created',
-  'response.queued',
-  'response.loading',
-  'response.in_progress',
-  'response.output_item.added',
-  'response.content_part.added',
-  'response.output_text.delta',
-  'response.output_text.done',
-  'response.content_part.done',
-  'response.output_item.done',
-  'response.cancelling',
-  ...TERMINAL_EVENTS,
-];
+const EVENT_TYPES: readonly string[] = TASK_EVENT_TYPES;
 const FLUSH_MS = 50;
 
 export type StreamConnection = 'connecting' | 'open' | 'closed';
