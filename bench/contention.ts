@@ -18,7 +18,7 @@ async function streamRate(service: ServiceProcess, token: string, tokens: number
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
-  }, (f) => f.event === 'response.completed' || f.event === 'response.failed', 120_000);
+  }, (f) => f.event === 'response.completed' || f.event === 'response.incomplete' || f.event === 'response.failed', 120_000);
   const seconds = (performance.now() - t0) / 1000;
   const produced = Number(JSON.stringify(frames.at(-1)?.data).match(/"output_tokens":(\d+)/)?.[1] ?? 0);
   return produced / seconds;

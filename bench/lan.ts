@@ -44,7 +44,7 @@ async function streamed(base: string, token: string, dispatcher: Agent, tokens: 
   });
   const text = await res.text();
   const seconds = (performance.now() - t0) / 1000;
-  const usage = /"output_tokens":(\d+)/.exec(text.slice(text.lastIndexOf('response.completed')));
+  const usage = /"output_tokens":(\d+)/.exec(text.slice(Math.max(text.lastIndexOf('response.completed'), text.lastIndexOf('response.incomplete'))));
   return Number(usage?.[1] ?? 0) / seconds;
 }
 

@@ -55,11 +55,12 @@ async function serviceRun(url: string, token: string, tokens: number): Promise<R
     body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
   }, (f) => {
     if (f.event === 'response.output_text.delta') first ??= performance.now() - t0;
-    return f.event === 'response.completed' || f.event === 'response.failed';
+    // A run to the token limit ends response.incomplete on the Responses stream (OpenAI's event).
+    return f.event === 'response.completed' || f.event === 'response.incomplete' || f.event === 'response.failed';
   }, 120_000);
   const seconds = (performance.now() - t0) / 1000;
   const last = frames.at(-1);
-  if (last?.event !== 'response.completed') throw new Error(`stream ended with ${String(last?.event)}`);
+  if (last?.event !== 'response.completed' && last?.event !== 'response.incomplete') throw new Error(`stream ended with ${String(last?.event)}`);
   const usage = JSON.stringify(last.data).match(/"output_tokens":(\d+)/);
   return { rate: Number(usage?.[1] ?? 0) / seconds, ttftMs: first, events: frames.length };
 }
