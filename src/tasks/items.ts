@@ -2,19 +2,34 @@
 // sent, read back from older stores, and turned into the chat the engine runs.
 import type { ContentPart, InputMessage, MessageItem, OutputMessage, TextPart } from '../contract/responses.js';
 import type { ChatMessage } from '../engine/engine.js';
-import { newId } from '../ids.js';
 import type { LegacyMessage, ResponseRequest, ResponseRow } from './types.js';
 
 function textOfPart(part: ContentPart): string {
   return part.type === 'refusal' ? part.refusal : part.text;
 }
 
-/** A message as sent, kept: its own id (or a new one), its parts as text parts. */
+/**
+ * The ids of a new response's items, named after it: `resp_<S>` answers as `msg_<S>` and its own
+ * input items are `msg_<S>_<n>`, so an `item_reference` finds either with a primary-key read.
+ */
+export function itemNames(responseId: string): { answer: string; input: (position: number) => string } {
+  const stem = responseId.slice('resp_'.length);
+  return { answer: `msg_${stem}`, input: (position) => `msg_${stem}_${position}` };
+}
+
+/** Where an item named by itemNames lives: its response, and for an input item its position. */
+export function itemOwner(itemId: string): { responseId: string; position: number | null } | null {
+  const m = /^msg_([0-9a-z]+)(?:_(\d+))?$/.exec(itemId);
+  if (!m?.[1]) return null;
+  return { responseId: `resp_${m[1]}`, position: m[2] === undefined ? null : Number(m[2]) };
+}
+
+/** A message as sent, kept: its own id, or '' for one the store names (itemNames, or a conversation's new id). */
 export function keptMessage(m: InputMessage): MessageItem {
   const partType = m.role === 'assistant' ? 'output_text' : 'input_text';
   const content: TextPart[] =
     typeof m.content === 'string' ? [{ type: partType, text: m.content }] : m.content.map((p) => ({ type: p.type === 'input_text' ? 'input_text' : 'output_text', text: textOfPart(p) }));
-  return { type: 'message', id: m.id ?? newId('msg'), status: m.status ?? 'completed', role: m.role, content };
+  return { type: 'message', id: m.id ?? '', status: m.status ?? 'completed', role: m.role, content };
 }
 
 function isLegacy(m: MessageItem | LegacyMessage): m is LegacyMessage {

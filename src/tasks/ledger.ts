@@ -13,7 +13,7 @@ import type { Db } from '../store/open.js';
 import type { EventHub } from './event-hub.js';
 import { emittedText, getResponseRow, getTask } from './queries.js';
 import { appendTurn } from './conversations.js';
-import { asItem, inputItems, outputMessage } from './items.js';
+import { asItem, inputItems, itemNames, outputMessage } from './items.js';
 import { buildResponseObject, parseRequest } from './response-object.js';
 import { isTaskStatus, isTerminal, type EventType, type OnRestart, type ResponseRequest, type ResponseRow, type TaskError, type TaskEvent, type TaskRow, type TaskStatus } from './types.js';
 
@@ -158,15 +158,17 @@ export class TaskLedger {
 
   private insertNew(input: NewTask, inSameTransaction: InTransaction | undefined): Created {
     const now = unixSeconds(this.clock);
+    const id = newId('resp');
+    const names = itemNames(id);
     const response: ResponseRow = {
-      id: newId('resp'),
+      id,
       previous_response_id: input.previousResponseId ?? null,
       conversation_id: input.conversationId ?? null,
       truncated_items: 0,
       client_id: input.clientId,
       model: input.model,
-      item_id: newId('msg'),
-      request: JSON.stringify(input.request),
+      item_id: names.answer,
+      request: JSON.stringify(withItemIds(input.request, names.input)),
       metadata: input.metadata ? JSON.stringify(input.metadata) : null,
       background: input.background ? 1 : 0,
       store: input.store ? 1 : 0,
@@ -194,7 +196,6 @@ export class TaskLedger {
       `INSERT INTO responses(id, client_id, model, item_id, request, metadata, background, store, created_at, previous_response_id, conversation_id)
        VALUES (@id, @client_id, @model, @item_id, @request, @metadata, @background, @store, @created_at, @previous_response_id, @conversation_id)`,
     ).run(response);
-    this.indexInputItems(response.id, input.request);
     this.stmt(
       `INSERT INTO tasks(id, response_id, client_id, model, status, on_restart, last_sequence_number, created_at, updated_at)
        VALUES (@id, @response_id, @client_id, @model, @status, @on_restart, @last_sequence_number, @created_at, @updated_at)`,
@@ -333,11 +334,6 @@ export class TaskLedger {
     return events;
   }
 
-  /** Input item ids of a new response, so a later turn can refer to them (`item_reference`). */
-  private indexInputItems(responseId: string, request: ResponseRequest): void {
-    for (const [id, position] of inputItemIds(request)) this.stmt(INDEX_INPUT_ITEM).run(id, responseId, position);
-  }
-
   /** A completed turn of a conversation: its input and its answer, in this same transaction. */
   private addTurnToConversation(task: TaskRow, text: string, incompleteReason: string | null, nowS: number): void {
     const row = getResponseRow(this.db, task.response_id);
@@ -368,12 +364,10 @@ export class TaskLedger {
   }
 }
 
-const INDEX_INPUT_ITEM = 'INSERT INTO response_input_items (id, response_id, position) VALUES (?, ?, ?)';
-
-/** The ids of a request's own input items with their positions (requests of older stores have none). */
-function inputItemIds(request: ResponseRequest): Array<[string, number]> {
-  if (typeof request.input === 'string') return [];
-  return request.input.flatMap((item, position): Array<[string, number]> => ('id' in item && item.id !== '' ? [[item.id, position]] : []));
+/** A request whose new input items (id '') are named after their response. */
+function withItemIds(request: ResponseRequest, name: (position: number) => string): ResponseRequest {
+  if (typeof request.input === 'string') return request;
+  return { ...request, input: request.input.map((item, i) => ('id' in item && item.id === '' ? { ...item, id: name(i) } : item)) };
 }
 
 /** One finished response as another store holds it: its row, its task's row, every event's row. */
@@ -404,10 +398,6 @@ export function adoptFinishedTasks(db: Db, rows: readonly FinishedTaskRows[]): v
     const status = r.task.status;
     if (typeof status !== 'string' || !isTaskStatus(status) || !isTerminal(status)) throw new Error(`Task ${String(r.task.id)} is not finished; only finished tasks can be brought back.`);
     insertRow(db, 'responses', r.response, columns.responses);
-    // The index of its input items is rebuilt here (a generation's store may predate it).
-    if (typeof r.response.request === 'string') {
-      for (const [id, position] of inputItemIds(parseRequest({ request: r.response.request }))) db.prepare(INDEX_INPUT_ITEM).run(id, r.response.id, position);
-    }
     insertRow(db, 'tasks', r.task, columns.tasks);
     for (const e of r.events) insertRow(db, 'task_events', e, columns.task_events);
   }

@@ -81,7 +81,7 @@ function hasTable(db: Db, name: string): boolean {
 
 /**
  * Applies a deletion journal to a store (a restored one, before anything opens it): every
- * journalled response still there goes with its task, events and input item index, whatever its
+ * journalled response still there goes with its task and events, whatever its
  * status (a restored store's tasks are not running); every journalled conversation with its
  * items, every journalled conversation item. Returns the ids removed. One transaction.
  */
@@ -91,7 +91,6 @@ export function applyDeletions(db: Db, deletions: readonly Deletion[]): string[]
   const delTask = db.prepare('DELETE FROM tasks WHERE response_id = ?');
   const delResponse = db.prepare('DELETE FROM responses WHERE id = ?');
   const conversations = hasTable(db, 'conversations');
-  const delIndex = conversations ? db.prepare('DELETE FROM response_input_items WHERE response_id = ?') : null;
   const delItems = conversations ? db.prepare('DELETE FROM conversation_items WHERE conversation_id = ?') : null;
   const delConversation = conversations ? db.prepare('DELETE FROM conversations WHERE id = ?') : null;
   const delItem = conversations ? db.prepare('DELETE FROM conversation_items WHERE conversation_id = ? AND id = ?') : null;
@@ -111,7 +110,6 @@ export function applyDeletions(db: Db, deletions: readonly Deletion[]): string[]
       // Explicit, not through ON DELETE CASCADE: the connection may not have foreign keys on.
       delEvents.run(d.id);
       delTask.run(d.id);
-      delIndex?.run(d.id);
       delResponse.run(d.id);
       removed.push(d.id);
     }

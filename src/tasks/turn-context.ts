@@ -4,10 +4,9 @@
 // in order, or the conversation's items) and fitted into the model's context by `truncation`.
 import type { InputItem, MessageItem, Truncation } from '../contract/responses.js';
 import type { ChatMessage } from '../engine/engine.js';
-import { newId } from '../ids.js';
 import type { ReadableDB } from '../store/open.js';
 import { conversationItems, findConversationItem, getConversation } from './conversations.js';
-import { asItem, inputItems, keptMessage, outputMessage, toChatMessages } from './items.js';
+import { asItem, inputItems, itemOwner, keptMessage, outputMessage, toChatMessages } from './items.js';
 import { getResponseRow, getTaskByResponse } from './queries.js';
 import { parseRequest } from './response-object.js';
 import { isTerminal, type ResponseRow } from './types.js';
@@ -41,20 +40,28 @@ export type MayRead = (clientId: string | null) => boolean;
 /** Why a response id is gone, from the deletion journal ('unstored', 'deleted', 'retention'), if it is. */
 export type DeletedWhy = (id: string) => string | undefined;
 
-/** The stored response that holds an item with this id, as that item. */
-function findItem(db: ReadableDB, id: string, mayRead: MayRead): MessageItem | undefined {
-  const output = db.prepare<[string], ResponseRow>('SELECT * FROM responses WHERE item_id = ?').get(id);
-  if (output && mayRead(output.client_id) && output.output_text !== null) return asItem(outputMessage(output, output.output_text, output.incomplete_reason ? 'incomplete' : 'completed'));
-  const kept = findConversationItem(db, id);
-  if (kept && mayRead(kept.clientId)) return kept.item;
-  const holder = db.prepare<[string], ResponseRow>('SELECT r.* FROM response_input_items i JOIN responses r ON r.id = i.response_id WHERE i.id = ? LIMIT 1').get(id);
-  if (holder && mayRead(holder.client_id)) return inputItems(parseRequest(holder)).find((item) => item.id === id);
-  return undefined;
+function answerOf(row: ResponseRow): MessageItem | undefined {
+  return row.output_text === null ? undefined : asItem(outputMessage(row, row.output_text, row.incomplete_reason ? 'incomplete' : 'completed'));
 }
 
-/** This turn's input as kept: each message with an id (new ones get one), each reference resolved. */
+/** The stored item with this id (an answer, an input item, a conversation's item), if the caller may read it. */
+function findItem(db: ReadableDB, id: string, mayRead: MayRead): MessageItem | undefined {
+  const owner = itemOwner(id);
+  const row = owner && getResponseRow(db, owner.responseId);
+  if (row && mayRead(row.client_id)) {
+    const found = owner.position === null ? (row.item_id === id ? answerOf(row) : undefined) : inputItems(parseRequest(row))[owner.position];
+    if (found?.id === id) return found;
+  }
+  const kept = findConversationItem(db, id);
+  if (kept && mayRead(kept.clientId)) return kept.item;
+  // An answer of an older store, whose id was random (the partial index holds only those).
+  const older = db.prepare<[string], ResponseRow>("SELECT * FROM responses WHERE item_id = ? AND item_id <> 'msg_' || substr(id, 6)").get(id);
+  return older && mayRead(older.client_id) ? answerOf(older) : undefined;
+}
+
+/** This turn's input as kept: each reference resolved; a new message's id is '' until its store names it. */
 export function resolveInput(db: ReadableDB, input: string | InputItem[], mayRead: MayRead): MessageItem[] {
-  if (typeof input === 'string') return [{ type: 'message', id: newId('msg'), status: 'completed', role: 'user', content: [{ type: 'input_text', text: input }] }];
+  if (typeof input === 'string') return [{ type: 'message', id: '', status: 'completed', role: 'user', content: [{ type: 'input_text', text: input }] }];
   return input.map((item, i) => {
     if (item.type === 'message') return keptMessage(item);
     const found = findItem(db, item.id, mayRead);

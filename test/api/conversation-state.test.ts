@@ -33,6 +33,13 @@ test('an item_reference resolves to a stored item of the caller, never to anothe
   const again = await alice.post('/v1/responses', { model: 'small', input: [say('Hi'), { type: 'item_reference', id: answerId }, say('More')] });
   assert.equal(again.status, 200, again.text);
   assert.ok(num(again.body, 'usage', 'input_tokens') > num(first.body, 'usage', 'input_tokens') + 8);
+  // An input item of an earlier response is referable too, by the id GET …/input_items shows.
+  const inputs = await alice.get(`/v1/responses/${str(first.body, 'id')}/input_items`);
+  const inputId = str(inputs.body, 'data', 0, 'id');
+  const byInput = await alice.post('/v1/responses', { model: 'small', input: [{ type: 'item_reference', id: inputId }, { type: 'item_reference', id: answerId }] });
+  assert.equal(byInput.status, 200, byInput.text);
+  const resolved = await alice.get(`/v1/responses/${str(byInput.body, 'id')}/input_items?order=asc`);
+  assert.deepEqual([str(resolved.body, 'data', 0, 'id'), str(resolved.body, 'data', 1, 'id')], [inputId, answerId], 'a reference keeps the id of the item it names');
   // Bob cannot read Alice's answer through a reference.
   assertError(await bob.post('/v1/responses', { model: 'small', input: [{ type: 'item_reference', id: answerId }] }), 404, 'item_not_found', 'input[0].id');
   assertError(await alice.post('/v1/responses', { model: 'small', input: [{ type: 'item_reference', id: 'msg_nothere' }] }), 404, 'item_not_found', 'input[0].id');

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AddItemsBody, CreateConversationBody, UpdateConversationBody, type ItemList } from '../../contract/conversations.js';
 import type { MessageItem } from '../../contract/responses.js';
 import { unixSeconds } from '../../clock.js';
+import { newId } from '../../ids.js';
 import {
   addItems,
   conversationObject,
@@ -69,7 +70,9 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
     }
     return row;
   };
-  const itemsOf = (req: FastifyRequest, input: Parameters<typeof resolveInput>[1]): MessageItem[] => resolveInput(ctx.db, input, readerOf(principalOf(req)));
+  // New messages get their own id here (a response's are named after it by the ledger).
+  const itemsOf = (req: FastifyRequest, input: Parameters<typeof resolveInput>[1]): MessageItem[] =>
+    resolveInput(ctx.db, input, readerOf(principalOf(req))).map((item) => (item.id === '' ? { ...item, id: newId('msg') } : item));
 
   app.post('/v1/conversations', { preHandler: secured(kit, 'responses:write') }, async (req) => {
     const body = parseBody(CreateConversationBody, req.body ?? {});

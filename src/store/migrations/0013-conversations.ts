@@ -1,8 +1,9 @@
 // Conversations (the Responses API's state between turns): a response may continue another one
 // (previous_response_id) or belong to a conversation whose items are its context and to which
-// its turn is added when it completes. Input items keep their ids, so a later turn can refer to
-// any of them (`item_reference`); the index below finds the response that holds one. The items'
-// text stays in the response's stored request: the index holds ids only.
+// its turn is added when it completes. A later turn may refer to any stored item by its id
+// (`item_reference`). A new response's items are named after it (its answer `msg_<S>`, its input
+// items `msg_<S>_<n>` for `resp_<S>`), so finding one is a primary-key read and a create writes no
+// extra index; only answers of older stores, whose ids were random, are in the partial index.
 import type { Migration } from './migration.js';
 
 export const conversations: Migration = {
@@ -13,16 +14,8 @@ export const conversations: Migration = {
       ALTER TABLE responses ADD COLUMN previous_response_id TEXT;
       ALTER TABLE responses ADD COLUMN conversation_id TEXT;
       ALTER TABLE responses ADD COLUMN truncated_items INTEGER NOT NULL DEFAULT 0;
-      CREATE INDEX responses_item ON responses(item_id);
+      CREATE INDEX responses_older_item ON responses(item_id) WHERE item_id <> 'msg_' || substr(id, 6);
       CREATE INDEX responses_conversation ON responses(conversation_id) WHERE conversation_id IS NOT NULL;
-
-      CREATE TABLE response_input_items (
-        id          TEXT NOT NULL,
-        response_id TEXT NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
-        position    INTEGER NOT NULL,
-        PRIMARY KEY (response_id, position)
-      ) STRICT;
-      CREATE INDEX response_input_items_id ON response_input_items(id);
 
       CREATE TABLE conversations (
         id         TEXT PRIMARY KEY,
