@@ -25,6 +25,9 @@ const ROUTES = [
   'POST /admin/models', 'POST /admin/pairing-codes', 'POST /admin/recovery-kit/confirm', 'POST /admin/repositories',
   'POST /admin/restore/check-target', 'POST /admin/restore/generations', 'POST /login', 'POST /v1/pair', 'POST /v1/responses',
   'POST /v1/responses/:id/cancel', 'POST /v1/tasks/:id/cancel', 'PUT /admin/secrets/:name',
+  'GET /v1/responses/:id/input_items', 'POST /v1/conversations', 'GET /v1/conversations', 'GET /v1/conversations/:id',
+  'POST /v1/conversations/:id', 'DELETE /v1/conversations/:id', 'GET /v1/conversations/:id/items', 'POST /v1/conversations/:id/items',
+  'GET /v1/conversations/:id/items/:item', 'DELETE /v1/conversations/:id/items/:item',
 ];
 
 const hostile = fc.oneof(

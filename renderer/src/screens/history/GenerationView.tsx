@@ -186,6 +186,7 @@ function Compare({ repo, generation }: { repo: string; generation: number }) {
           {line(t('tasks'), [[t('added'), diff.data.tasks.added], [t('removedWord'), diff.data.tasks.removed], [t('changed'), diff.data.tasks.changed]])}
           {line(t('clients'), [[t('added'), diff.data.clients.added], [t('revokedWord'), diff.data.clients.revoked]])}
           {line(t('models'), [[t('added'), diff.data.models.added], [t('removedWord'), diff.data.models.removed], [t('changed'), diff.data.models.changed]])}
+          {line(t('conversations'), [[t('added'), diff.data.conversations.added], [t('removedWord'), diff.data.conversations.removed], [t('changed'), diff.data.conversations.changed]])}
           <li>
             <strong>{t('settings')}</strong>: {diff.data.settings.changed.length === 0 ? t('unchanged') : `${t('settingsChanged', { count: n(diff.data.settings.changed.length) })}: ${diff.data.settings.changed.map((c) => c.key).join(', ')}`}
           </li>
