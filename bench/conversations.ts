@@ -3,13 +3,9 @@
 // client carries it), in the same run, alternating round by round, end to end over HTTP. Both give
 // the model the same prompt, so the difference is what reading the turns from the store costs.
 import { performance } from 'node:perf_hooks';
-import { systemClock } from '../src/clock.js';
-import { ModelRegistry } from '../src/engine/registry.js';
-import { openStore, storePath } from '../src/store/open.js';
 import { field, str } from '../test/harness/api.js';
-import { prepareDataDir } from '../test/harness/data-dir.js';
+import { addDemoModel, prepareDataDir } from '../test/harness/data-dir.js';
 import { startServiceProcess } from '../test/harness/service-process.js';
-import { finishingModelPath } from '../test/fixtures/tiny-model.js';
 import { median } from './stats.js';
 
 export interface ConversationBench {
@@ -26,12 +22,7 @@ export interface ConversationBench {
 
 export async function conversationBench(turns: number, rounds: number): Promise<ConversationBench> {
   const prepared = await prepareDataDir({ requests_per_minute_per_client: 1_000_000 });
-  const db = openStore(storePath(prepared.dataDir));
-  try {
-    await new ModelRegistry(db, systemClock).add(await finishingModelPath(), 'demo');
-  } finally {
-    db.close();
-  }
+  await addDemoModel(prepared.dataDir);
   const sp = await startServiceProcess(prepared.dataDir, prepared.adminToken);
   try {
     const history: unknown[] = [];

@@ -2,13 +2,9 @@
 // model (it answers "OK,demo!" and ends, as a real model does) registered as "demo", and a client
 // token as an integrator would have it (responses:write + models:read, not admin).
 import { after } from 'node:test';
-import { systemClock } from '../../src/clock.js';
-import { ModelRegistry } from '../../src/engine/registry.js';
-import { openStore, storePath } from '../../src/store/open.js';
 import { makeClient } from '../api/contract.js';
-import { prepareDataDir } from '../harness/data-dir.js';
+import { addDemoModel, prepareDataDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
-import { finishingModelPath } from '../fixtures/tiny-model.js';
 
 export const DEMO = 'demo';
 
@@ -38,12 +34,7 @@ async function start(dataDir: string, token: string): Promise<ServiceProcess> {
 export async function startClientService(): Promise<ClientService> {
   // SDKs and polling tests make many calls; rate limiting is not what these tests try.
   const prepared = await prepareDataDir({ requests_per_minute_per_client: 1_000_000 });
-  const db = openStore(storePath(prepared.dataDir));
-  try {
-    await new ModelRegistry(db, systemClock).add(await finishingModelPath(), DEMO);
-  } finally {
-    db.close();
-  }
+  await addDemoModel(prepared.dataDir, DEMO);
   const service = await start(prepared.dataDir, prepared.adminToken);
   const client = await makeClient(service.api, ['responses:write', 'models:read'], 'sdk-app');
   const out: ClientService = {

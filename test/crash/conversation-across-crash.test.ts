@@ -6,12 +6,10 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { systemClock } from '../../src/clock.js';
-import { ModelRegistry } from '../../src/engine/registry.js';
-import { openStore, STORE_FILE, storePath } from '../../src/store/open.js';
+import { STORE_FILE } from '../../src/store/open.js';
 import { TINY_MODEL_ANSWER } from '../../src/demo/tiny-model.js';
 import { field, num, str, type Api } from '../harness/api.js';
-import { finishingModelPath } from '../fixtures/tiny-model.js';
+import { addDemoModel } from '../harness/data-dir.js';
 import { killAllServices, prepareCrashDataDir, startService, taskStatus, waitGenerating } from './crash-kit.js';
 
 after(killAllServices);
@@ -34,12 +32,7 @@ async function items(api: Api, conversation: string): Promise<string[]> {
 
 test('SIGKILL mid-turn: the conversation is as it was before the turn, and goes on after the restart', async () => {
   const prepared = await prepareCrashDataDir();
-  const db = openStore(storePath(prepared.dataDir));
-  try {
-    await new ModelRegistry(db, systemClock).add(await finishingModelPath(), 'demo');
-  } finally {
-    db.close();
-  }
+  await addDemoModel(prepared.dataDir);
   let service = await startService(prepared.dataDir, prepared.adminToken);
   const conv = await service.api.post('/v1/conversations', { items: [{ role: 'user', content: 'Hello.' }] });
   const id = str(conv.body, 'id');

@@ -7,7 +7,7 @@ import { ModelRegistry } from '../../src/engine/registry.js';
 import { createClient } from '../../src/store/clients.js';
 import { openStore, storePath } from '../../src/store/open.js';
 import { writeSettings, type Settings } from '../../src/store/settings.js';
-import { tinyModelPath } from '../fixtures/tiny-model.js';
+import { finishingModelPath, tinyModelPath } from '../fixtures/tiny-model.js';
 
 export interface PreparedDataDir {
   dataDir: string;
@@ -34,6 +34,16 @@ export async function prepareDataDir(settings: Partial<Settings> = {}, dataDir =
     // (test/faults/offsite-dies) set their own retries.
     writeSettings(db, { backup_paused: true, drill_paused: true, offsite_retries: 0, ...settings }, now);
     return { dataDir, adminToken: token, modelId: 'tiny', cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+  } finally {
+    db.close();
+  }
+}
+
+/** Registers the demo model (it answers "OK,demo!" and ends) as `id` in a data dir no service holds yet. */
+export async function addDemoModel(dataDir: string, id = 'demo'): Promise<void> {
+  const db = openStore(storePath(dataDir));
+  try {
+    await new ModelRegistry(db, systemClock).add(await finishingModelPath(), id);
   } finally {
     db.close();
   }
