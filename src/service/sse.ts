@@ -18,11 +18,10 @@ export interface StreamOptions {
   onClientGone?: () => void;
   headers?: Record<string, string>;
   /**
-   * The Responses stream (what OpenAI's clients read): only OpenAI's event types with their fields,
-   * unless `lifecycle` (the client sent `LMSP-Events: all`): then, like the task's stream, every
-   * event as stored.
+   * 'responses' (what OpenAI's clients read): only OpenAI's event types with their fields. 'task'
+   * (the default; also the Responses stream of a client that sent `LMSP-Events: all`): every event as stored.
    */
-  view?: { kind: 'responses'; lifecycle: boolean } | { kind: 'task' };
+  view?: 'responses' | 'task';
 }
 
 const TEXT_EVENTS: readonly string[] = ['response.output_text.delta', 'response.output_text.done'];
@@ -38,9 +37,7 @@ function responseStatusOf(event: TaskEvent): unknown {
  * for LMSP's loading and cancelling; a cancelled response ends with `response.incomplete` too (its
  * `response.status` says `cancelled`), so the SDKs' stream helpers see a terminal event they know.
  */
-export function forResponsesStream(event: TaskEvent, lifecycle: boolean): TaskEvent | null {
-  // Asked for LMSP's events: the task's own stream, as stored.
-  if (lifecycle) return event;
+export function forResponsesStream(event: TaskEvent): TaskEvent | null {
   if (TEXT_EVENTS.includes(event.type) && !('logprobs' in event)) return { ...event, logprobs: [] };
   if (event.type === 'response.completed' && responseStatusOf(event) === 'incomplete') return { ...event, type: 'response.incomplete' };
   if (LMSP_ONLY_EVENT_TYPES.includes(event.type)) return event.type === 'response.cancelled' ? { ...event, type: 'response.incomplete' } : null;
@@ -69,7 +66,7 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
   });
   res.flushHeaders();
 
-  const view = options.view ?? { kind: 'task' };
+  const view = options.view ?? 'task';
   return new Promise((resolve) => {
     let last = options.after;
     let replaying = true;
@@ -100,7 +97,7 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
         });
       }
       const terminal = TERMINAL_EVENTS.includes(event.type);
-      const shown = view.kind === 'responses' ? forResponsesStream(event, view.lifecycle) : event;
+      const shown = view === 'responses' ? forResponsesStream(event) : event;
       // A reader too far behind is dropped ('close' then ends this stream); it may resume later.
       if (shown !== null && !writeOrDrop(res, formatSse(shown))) return;
       if (terminal) finish(false);

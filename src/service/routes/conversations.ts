@@ -23,6 +23,7 @@ import { resolveInput } from '../../tasks/turn-context.js';
 import { principalOf, readerOf } from '../access.js';
 import { clientIdOf, hasScope } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
+import { cursorPage, orderOf, wholeNumber } from '../paging.js';
 import { parseBody } from '../validate.js';
 import { secured, type RouteKit } from './kit.js';
 
@@ -32,22 +33,8 @@ type PageQuery = { after?: string; limit?: string; order?: string };
 
 const READ = ['responses:write', 'tasks:read'] as const;
 
-function limitOf(value: string | undefined): number {
-  if (value === undefined || value === '') return 20;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 100) throw badRequest('limit must be a whole number from 1 to 100.', 'limit');
-  return n;
-}
-
-function orderOf(value: string | undefined): 'asc' | 'desc' {
-  if (value === undefined || value === '' || value === 'desc') return 'desc';
-  if (value === 'asc') return 'asc';
-  throw badRequest('order must be "asc" or "desc".', 'order');
-}
-
-function listOf(data: MessageItem[], hasMore: boolean): ItemList {
-  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: hasMore };
-}
+const limitOf = (value: string | undefined): number => wholeNumber(value, 'limit', 20, 1, 100);
+const listOf = (data: MessageItem[], hasMore: boolean): ItemList => cursorPage(data, hasMore);
 
 const notFound = (id: string): ApiError =>
   new ApiError(404, 'not_found_error', 'conversation_not_found', `No conversation ${id} was found; see GET /v1/conversations.`, 'conversation_id');
@@ -84,8 +71,7 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
   app.get<{ Querystring: PageQuery }>('/v1/conversations', { preHandler: secured(kit, [...READ]) }, async (req) => {
     const p = principalOf(req);
     const page = listConversations(ctx.db, { clientId: hasScope(p, 'tasks:read') ? null : clientIdOf(p) ?? '', limit: limitOf(req.query.limit), ...(req.query.after ? { after: req.query.after } : {}) });
-    const data = page.data.map(conversationObject);
-    return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.has_more };
+    return cursorPage(page.data.map(conversationObject), page.has_more);
   });
 
   app.get<{ Params: IdParams }>('/v1/conversations/:id', { preHandler: secured(kit, [...READ]) }, async (req) => conversationObject(readable(req, req.params.id)));

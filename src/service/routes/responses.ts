@@ -16,6 +16,7 @@ import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { completeReservation, type Replay } from '../idempotency.js';
 import { parseJsonObject } from '../json-object.js';
+import { cursorPage, orderOf, wholeNumber, type CursorPage } from '../paging.js';
 import { parseCreateResponse, storedRequest } from '../response-request.js';
 import { streamTaskEvents, type StreamOptions } from '../sse.js';
 import type { RouteKit } from './kit.js';
@@ -37,26 +38,23 @@ function parseAfter(value: unknown, param: string): number {
   return n;
 }
 
-/** The Responses stream's view: OpenAI's events, and LMSP's lifecycle too when the client asks. */
+/** The Responses stream's view: OpenAI's events, or the task's whole log when the client asks for LMSP's. */
 function responsesView(req: FastifyRequest): NonNullable<StreamOptions['view']> {
   const asked = req.headers[LMSP_EVENTS_HEADER];
-  return { kind: 'responses', lifecycle: typeof asked === 'string' && asked.trim().toLowerCase() === 'all' };
+  return typeof asked === 'string' && asked.trim().toLowerCase() === 'all' ? 'task' : 'responses';
 }
 
 /** A page of a list in memory: OpenAI's `after` (an id), `limit` and `order` (newest first by default). */
-function pageOf<T extends { id: string }>(all: readonly T[], query: { after?: string; limit?: string; order?: string }): { object: 'list'; data: T[]; first_id: string | null; last_id: string | null; has_more: boolean } {
-  const limit = query.limit === undefined || query.limit === '' ? 20 : Number(query.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw badRequest('limit must be a whole number from 1 to 100.', 'limit');
-  if (query.order !== undefined && query.order !== 'asc' && query.order !== 'desc') throw badRequest('order must be "asc" or "desc".', 'order');
-  const ordered = query.order === 'asc' ? [...all] : [...all].reverse();
+function pageOf<T extends { id: string }>(all: readonly T[], query: { after?: string; limit?: string; order?: string }): CursorPage<T> {
+  const limit = wholeNumber(query.limit, 'limit', 20, 1, 100);
+  const ordered = orderOf(query.order) === 'asc' ? [...all] : [...all].reverse();
   let from = 0;
   if (query.after !== undefined && query.after !== '') {
     const at = ordered.findIndex((x) => x.id === query.after);
     if (at < 0) throw badRequest(`No item ${query.after} is in this list; pass the last id of the page before.`, 'after');
     from = at + 1;
   }
-  const data = ordered.slice(from, from + limit);
-  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: from + limit < ordered.length };
+  return cursorPage(ordered.slice(from, from + limit), from + limit < ordered.length);
 }
 
 /** Waits for the task's terminal event and returns its response object. */

@@ -9,6 +9,7 @@ import { clientIdOf, hasScope, principalKey } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
 import { streamTaskEvents } from '../sse.js';
 import { toTaskObject } from '../task-object.js';
+import { wholeNumber } from '../paging.js';
 import { secured, type RouteKit } from './kit.js';
 
 type IdParams = { id: string };
@@ -16,13 +17,6 @@ type IdParams = { id: string };
 // The shape of a task id (ids.ts): a cursor of any other shape can match nothing, so it is a
 // mistake worth naming rather than an empty page (the same for a model id).
 const TASK_ID = /^task_[0-9a-z]{1,64}$/;
-
-function wholeNumber(value: string | undefined, param: string, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw badRequest(`${param} must be a whole number from ${min} to ${max}.`, param);
-  return n;
-}
 
 export function registerTaskRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
