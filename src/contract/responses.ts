@@ -3,6 +3,7 @@
 // response object, the event types of both streams and the error body. The routes validate with
 // these schemas, the GUI parses with them, and docs/api.md's parameter table follows them.
 import { z } from 'zod';
+import { checkJsonSchema } from './json-schema.js';
 
 // ---- Input items ------------------------------------------------------------------------------
 
@@ -112,21 +113,41 @@ export { Metadata };
 
 const ConversationParam = z.union([z.string().min(1).max(200), z.object({ id: z.string().min(1).max(200) }).strict()]);
 
-const TextFormat = byType<{ type: 'text' }>(
-  { text: z.object({ type: z.literal('text') }).strict() },
-  {
-    json_schema: 'structured output (json_schema) is not supported by this service yet',
-    json_object: 'JSON mode (json_object) is not supported by this service yet',
-  },
+/**
+ * A JSON Schema the engine can generate under (json-schema.ts). Kept as sent, so the response
+ * echoes what the client gave; the runner reads it through checkJsonSchema again.
+ */
+export const GenerationSchema = z.record(z.unknown()).superRefine((value, ctx) => {
+  const checked = checkJsonSchema(value);
+  if (!checked.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${checked.path === '' ? '' : `at ${checked.path.slice(1)}: `}${checked.reason}` });
+});
+
+/** OpenAI's rule for the names of formats and functions. */
+export const NAME = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'must be 1 to 64 letters, digits, _ or -' });
+
+const JsonSchemaFormat = z
+  .object({
+    type: z.literal('json_schema'),
+    name: NAME,
+    schema: GenerationSchema,
+    description: z.string().optional(),
+    strict: z.boolean().nullable().optional(),
+  })
+  .strict();
+const TextFormat = byType<OutputFormat>(
+  { text: z.object({ type: z.literal('text') }).strict(), json_schema: JsonSchemaFormat, json_object: z.object({ type: z.literal('json_object') }).strict() },
+  {},
 );
+/** How the answer's text is made: free text, JSON under a schema, or any JSON object. */
+export type OutputFormat = { type: 'text' } | { type: 'json_object' } | z.infer<typeof JsonSchemaFormat>;
 
 export const TRUNCATION = ['disabled', 'auto'] as const;
 export type Truncation = (typeof TRUNCATION)[number];
 
 /** What each OpenAI parameter gets here; docs/api.md lists the same (test/docs checks it). */
 export const PARAMETERS = {
-  honoured: ['model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'stream', 'background', 'store', 'metadata', 'previous_response_id', 'conversation', 'truncation', 'on_restart'],
-  echoed: ['include', 'parallel_tool_calls', 'tool_choice', 'tools', 'text', 'reasoning', 'service_tier', 'top_logprobs', 'max_tool_calls', 'user', 'safety_identifier', 'prompt_cache_key', 'stream_options'],
+  honoured: ['model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'stream', 'background', 'store', 'metadata', 'previous_response_id', 'conversation', 'truncation', 'text', 'on_restart'],
+  echoed: ['include', 'parallel_tool_calls', 'tool_choice', 'tools', 'reasoning', 'service_tier', 'top_logprobs', 'max_tool_calls', 'user', 'safety_identifier', 'prompt_cache_key', 'stream_options'],
   refused: ['prompt', 'prompt_cache_retention', 'context_management'],
 } as const;
 
@@ -237,7 +258,7 @@ export interface ResponseObject {
   parallel_tool_calls: boolean;
   tool_choice: 'none' | 'auto';
   tools: unknown[];
-  text: { format: { type: 'text' }; verbosity: 'medium' };
+  text: { format: OutputFormat; verbosity: 'medium' };
   reasoning: { effort: null; summary: null };
   service_tier: 'default';
   prompt_cache_key: string | null;

@@ -259,6 +259,14 @@ function buildFinishingTensors(random: () => number): Tensor[] {
     const next = chain[i + 1] ?? EOS_ID;
     output[next * EMBEDDING + i + 1] = FINISHING_LOGIT_WEIGHT;
   });
+  // Second choices, for when a grammar (JSON output, function arguments) forbids the first: close
+  // what is open and end, so constrained answers end too. Far below the first choice (at most 4
+  // against 24), so free text never takes them. Without them every other token ties at 0 and the
+  // lowest id wins, a space: a JSON answer would never close.
+  for (const channel of [0, chain.length]) {
+    for (const [byte, weight] of SECOND_CHOICES) output[byteToken(byte) * EMBEDDING + channel] = weight;
+    if (channel === 0) output[EOS_ID * EMBEDDING] = 0.5;
+  }
   const zeros = (n: number): Float32Array => new Float32Array(n);
   const small = (n: number): Float32Array => Float32Array.from({ length: n }, () => (random() * 2 - 1) * 0.1);
   const ones = (n: number): Float32Array => new Float32Array(n).fill(1);
@@ -289,6 +297,14 @@ function buildFinishingTensors(random: () => number): Tensor[] {
 }
 
 const FINISHING_LOGIT_WEIGHT = 3;
+/** After the answer or after anything else: a string closes, then an object or array, `{` and `:` open and separate. */
+const SECOND_CHOICES: ReadonlyArray<readonly [number, number]> = [
+  [0x22, 0.375], // "
+  [0x7d, 0.25], // }
+  [0x5d, 0.25], // ]
+  [0x7b, 0.125], // {
+  [0x3a, 0.125], // :
+];
 
 /** mulberry32: a tiny, well-mixed 32-bit PRNG; enough for reproducible test weights. */
 function mulberry32(seed: number): () => number {

@@ -1,5 +1,6 @@
 // The model runtime as the rest of Sanad sees it. One implementation runs llama.cpp through
 // node-llama-cpp (llama-engine.ts); the task runner only ever talks to this interface.
+import type { JsonSchemaObject } from '../contract/json-schema.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -21,6 +22,11 @@ export interface GenerateRequest {
   maxTokens: number;
   temperature?: number;
   topP?: number;
+  /** Generate JSON only: any object, or one that satisfies a schema (checked by contract/json-schema.ts). */
+  format?: { type: 'json_object' } | { type: 'json_schema'; schema: JsonSchemaObject };
+  /** The answer ends before the first of these texts (which is not part of it). */
+  stop?: string[];
+  seed?: number;
   signal: AbortSignal;
   /** Called with each new piece of text, in order, as soon as the engine has it. */
   onText: (delta: string) => void;

@@ -1,6 +1,6 @@
 // The Engine on llama.cpp through node-llama-cpp 3.21. One model in memory at a time, one context
 // with `concurrency` sequences; each generation borrows a sequence and gives it back cleared.
-import { getLlama, LlamaChat, LlamaLogLevel, type ChatHistoryItem, type Llama, type LlamaContextSequence, type LlamaModel } from 'node-llama-cpp';
+import { getLlama, LlamaChat, LlamaLogLevel, type ChatHistoryItem, type GbnfJsonSchema, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
 import { firstLine, settleWithin, untilAborted } from './async-waits.js';
 import { chatWrapperFor, countPromptTokens, toHistory, toStopReason, type Loaded } from './chat-history.js';
 import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult } from './engine.js';
@@ -38,6 +38,8 @@ export class LlamaEngine implements Engine {
   private closePromise: Promise<void> | null = null;
   /** Recent llama.cpp error lines, used to explain a failed load in one sentence. */
   private nativeErrors: string[] = [];
+  /** Grammars by their format, made once: making one is a parse of the schema and a native object. */
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
 
   constructor(private readonly options: EngineOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
@@ -132,6 +134,7 @@ export class LlamaEngine implements Engine {
     history: ChatHistoryItem[],
     inputTokens: number,
   ): Promise<GenerateResult> {
+    const grammar = request.format ? await this.grammarFor(request.format) : undefined;
     const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: loaded.chatWrapper });
     let emitted = '';
     let outputTokens = 0;
@@ -157,6 +160,9 @@ export class LlamaEngine implements Engine {
         // uninterrupted run: node-llama-cpp would only penalise tokens of this call, not the
         // continuation.
         repeatPenalty: false,
+        ...(grammar ? { grammar } : {}),
+        ...(request.stop && request.stop.length > 0 ? { customStopTriggers: request.stop } : {}),
+        ...(request.seed !== undefined ? { seed: request.seed } : {}),
       });
       // Anything held back by stop-trigger detection and not streamed yet still reaches onText.
       if (result.response.startsWith(emitted)) emit(result.response.slice(emitted.length));
@@ -272,6 +278,27 @@ export class LlamaEngine implements Engine {
       await model.dispose().catch(() => undefined);
       throw fail(`no context could be created (${await this.nativeReason(err)})`);
     }
+  }
+
+  private grammarFor(format: NonNullable<GenerateRequest['format']>): Promise<LlamaGrammar> {
+    const key = format.type === 'json_object' ? 'json' : JSON.stringify(format.schema);
+    let grammar = this.grammars.get(key);
+    if (!grammar) {
+      grammar = this.getLlamaOnce().then((llama) =>
+        format.type === 'json_object'
+          ? llama.getGrammarFor('json')
+          : // The schema is JSON inside the subset contract/json-schema.ts admits, which is what
+            // GbnfJsonSchema describes; its deeply readonly literal types cannot be reached from a
+            // parsed request without this cast.
+            // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- see above
+            llama.createGrammarForJsonSchema<GbnfJsonSchema>(format.schema as GbnfJsonSchema),
+      );
+      grammar.catch(() => this.grammars.delete(key));
+      // A few hundred schemas at most in practice; a client that sends a new one per call must not grow this forever.
+      if (this.grammars.size >= 256) this.grammars.delete(this.grammars.keys().next().value ?? '');
+      this.grammars.set(key, grammar);
+    }
+    return grammar;
   }
 
   private getLlamaOnce(): Promise<Llama> {

@@ -49,6 +49,8 @@ function errorOf(code: string, message: string): ErrorDetail {
       return { type: 'invalid_request_error', code, message, param: 'input' };
     case 'previous_response_not_found':
       return { type: 'invalid_request_error', code, message, param: 'previous_response_id' };
+    case 'invalid_json_schema':
+      return { type: 'invalid_request_error', code, message, param: 'text.format.schema' };
     case 'conversation_not_found':
       return { type: 'invalid_request_error', code, message, param: 'conversation' };
     case 'model_not_found':
@@ -103,7 +105,7 @@ export function buildResponseObject(row: ResponseRow, task: TaskRow, text: strin
     parallel_tool_calls: echo.parallel_tool_calls ?? true,
     tool_choice: echo.tool_choice ?? 'auto',
     tools: [],
-    text: { format: { type: 'text' }, verbosity: 'medium' },
+    text: { format: req.format ?? { type: 'text' }, verbosity: 'medium' },
     reasoning: { effort: null, summary: null },
     service_tier: 'default',
     prompt_cache_key: echo.prompt_cache_key ?? null,

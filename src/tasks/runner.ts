@@ -1,7 +1,8 @@
 // Runs queued tasks on the engine, a configurable number at a time. It never writes task state
 // itself: every change goes through the ledger's compare-and-set, so a cancel accepted at any
 // moment wins over a completion that arrives a moment later.
-import type { Engine } from '../engine/engine.js';
+import { checkJsonSchema } from '../contract/json-schema.js';
+import type { Engine, GenerateRequest } from '../engine/engine.js';
 import { ModelUnavailableError, type ModelResolver } from '../engine/model-resolver.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
@@ -12,7 +13,7 @@ import { inputItems } from './items.js';
 import { earlierItems, fitToContext, TurnFailure } from './turn-context.js';
 import { emittedText, getResponseRow, getTask, tasksInStatus } from './queries.js';
 import { parseRequest } from './response-object.js';
-import type { TaskRow } from './types.js';
+import type { ResponseRequest, TaskRow } from './types.js';
 import { startEvents, textDoneEvents } from './item-events.js';
 
 export interface RunnerOptions {
@@ -204,6 +205,9 @@ export class TaskRunner {
             messages,
             ...(continuation ? { continuation } : {}),
             maxTokens: budget,
+            ...generationFormat(request.format),
+            ...(request.stop ? { stop: request.stop } : {}),
+            ...(request.seed !== undefined ? { seed: request.seed } : {}),
             ...(request.temperature !== null ? { temperature: request.temperature } : {}),
             ...(request.top_p !== null ? { topP: request.top_p } : {}),
             signal,
@@ -237,3 +241,12 @@ export class TaskRunner {
 }
 
 const CANCELLED: TransitionChange = { from: ['cancelling'], to: 'cancelled', events: [{ type: 'response.cancelled', withResponse: true }] };
+
+/** The engine's view of `text.format`: the schema as the grammar is made from it (checked at create). */
+function generationFormat(format: ResponseRequest['format']): Pick<GenerateRequest, 'format'> {
+  if (!format || format.type === 'text') return {};
+  if (format.type === 'json_object') return { format: { type: 'json_object' } };
+  const checked = checkJsonSchema(format.schema);
+  if (!checked.ok) throw new TurnFailure('invalid_json_schema', `The schema of text.format cannot be used: ${checked.reason}.`);
+  return { format: { type: 'json_schema', schema: checked.schema } };
+}

@@ -27,7 +27,7 @@ export class TurnInputError extends Error {
 /** A task that cannot run for a reason the client can act on: its response fails with this code. */
 export class TurnFailure extends Error {
   constructor(
-    readonly code: 'context_length_exceeded' | 'previous_response_not_found' | 'conversation_not_found',
+    readonly code: 'context_length_exceeded' | 'previous_response_not_found' | 'conversation_not_found' | 'invalid_json_schema',
     message: string,
   ) {
     super(message);

@@ -1,5 +1,5 @@
 // Task and response records as stored, and the event shape every client sees.
-import type { MessageItem, MessageRole, Truncation } from '../contract/responses.js';
+import type { MessageItem, MessageRole, OutputFormat, Truncation } from '../contract/responses.js';
 
 export const TASK_STATUSES = ['queued', 'loading', 'running', 'cancelling', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -59,6 +59,14 @@ export interface ResponseRequest {
   /** Absent in stores before conversations: "disabled", OpenAI's default. */
   truncation?: Truncation;
   echo?: EchoedParams;
+  /** How the answer is made (`text.format`); absent: free text. */
+  format?: OutputFormat;
+  /** Chat Completions' `stop`: the answer ends before the first of these. */
+  stop?: string[];
+  /** Chat Completions' `seed`: sampling is repeatable with the same seed. */
+  seed?: number;
+  /** Which API created it: a chat completion is a response underneath. Absent: the Responses API. */
+  api?: 'chat.completions';
 }
 
 export interface ResponseRow {
