@@ -67,6 +67,7 @@ export function storedRequest(parsed: ParsedCreate, input: MessageItem[]): Respo
     temperature: b.temperature ?? null,
     top_p: b.top_p ?? null,
     truncation: b.truncation ?? 'disabled',
+    ...(b.text?.format && b.text.format.type !== 'text' ? { format: b.text.format } : {}),
     echo: {
       ...(b.parallel_tool_calls != null ? { parallel_tool_calls: b.parallel_tool_calls } : {}),
       ...(b.tool_choice != null ? { tool_choice: b.tool_choice } : {}),

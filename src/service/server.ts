@@ -23,6 +23,7 @@ import { registerModelRoutes } from './routes/models.js';
 import { PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS, registerPairRoutes } from './routes/pair.js';
 import { registerPassphraseRoutes } from './routes/passphrase.js';
 import { registerResponseRoutes } from './routes/responses.js';
+import { registerChatCompletionRoutes } from './routes/chat-completions.js';
 import { registerConversationRoutes } from './routes/conversations.js';
 import { registerRestoreRoutes } from './routes/restore.js';
 import { registerGenerationRoutes } from './routes/generations.js';
@@ -115,6 +116,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerPairRoutes(app, kit);
   registerModelRoutes(app, kit);
   registerResponseRoutes(app, kit);
+  registerChatCompletionRoutes(app, kit);
   registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
   registerAdminRoutes(app, kit);
@@ -155,6 +157,7 @@ export function buildLanServer(ctx: ServiceContext, listener: ListenerPolicy): F
   registerPairRoutes(app, kit);
   registerModelRoutes(app, kit);
   registerResponseRoutes(app, kit);
+  registerChatCompletionRoutes(app, kit);
   registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
   return app;

@@ -22,6 +22,11 @@ export interface StreamOptions {
    * (the default; also the Responses stream of a client that sent `LMSP-Events: all`): every event as stored.
    */
   view?: 'responses' | 'task';
+  /**
+   * Writes each event in another API's own framing instead (Chat Completions' data-only chunks):
+   * the text to send for it, or null for none. Overrides `view`.
+   */
+  render?: (event: TaskEvent) => string | null;
 }
 
 const TEXT_EVENTS: readonly string[] = ['response.output_text.delta', 'response.output_text.done'];
@@ -67,6 +72,10 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
   res.flushHeaders();
 
   const view = options.view ?? 'task';
+  const framed = (event: TaskEvent): string | null => {
+    const shown = view === 'responses' ? forResponsesStream(event) : event;
+    return shown === null ? null : formatSse(shown);
+  };
   return new Promise((resolve) => {
     let last = options.after;
     let replaying = true;
@@ -97,9 +106,9 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
         });
       }
       const terminal = TERMINAL_EVENTS.includes(event.type);
-      const shown = view === 'responses' ? forResponsesStream(event) : event;
+      const text = options.render ? options.render(event) : framed(event);
       // A reader too far behind is dropped ('close' then ends this stream); it may resume later.
-      if (shown !== null && !writeOrDrop(res, formatSse(shown))) return;
+      if (text !== null && !writeOrDrop(res, text)) return;
       if (terminal) finish(false);
     };
     const unsubscribe = ctx.hub.subscribe(task.id, (event) => (replaying ? held.push(event) : write(event)));

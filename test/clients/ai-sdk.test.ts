@@ -4,7 +4,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createOpenAI } from '@ai-sdk/openai';
-import { convertToModelMessages, generateText, readUIMessageStream, streamText, type UIMessage } from 'ai';
+import { convertToModelMessages, generateObject, generateText, readUIMessageStream, streamText, type UIMessage } from 'ai';
+import { z } from 'zod';
 import { TINY_MODEL_ANSWER } from '../../src/demo/tiny-model.js';
 import { copyFileSync, rmSync } from 'node:fs';
 import { Api } from '../harness/api.js';
@@ -80,4 +81,32 @@ test('a refused request reaches the app as its real sentence', async () => {
     generateText({ model: openai.responses(DEMO), prompt: 'x', providerOptions: { openai: { previousResponseId: 'resp_doesnotexist' } }, maxRetries: 0 }),
     (err: unknown) => err instanceof Error && /No response resp_doesnotexist was found/.test(err.message),
   );
+});
+
+test('generateObject on the Responses API: an object that satisfies the schema', async () => {
+  const openai = provider();
+  const { object, finishReason } = await generateObject({
+    model: openai.responses(DEMO),
+    schema: z.object({ answer: z.string(), sure: z.boolean() }),
+    prompt: 'Answer as an object.',
+    maxRetries: 0,
+  });
+  assert.equal(finishReason, 'stop');
+  assert.equal(object.answer, TINY_MODEL_ANSWER);
+  assert.equal(typeof object.sure, 'boolean');
+});
+
+test('.chat(): generateText, streamText and generateObject over Chat Completions', async () => {
+  const openai = provider();
+  const sentBefore = bodies.length;
+  const g = await generateText({ model: openai.chat(DEMO), prompt: 'Hello', maxRetries: 0 });
+  assert.equal(g.text, TINY_MODEL_ANSWER);
+  assert.equal(g.finishReason, 'stop');
+  assert.ok((g.usage.inputTokens ?? 0) > 0);
+  const s = streamText({ model: openai.chat(DEMO), prompt: 'Hello again', maxRetries: 0 });
+  assert.equal(await s.text, TINY_MODEL_ANSWER);
+  assert.equal(await s.finishReason, 'stop');
+  const { object } = await generateObject({ model: openai.chat(DEMO), schema: z.object({ answer: z.string() }), prompt: 'As an object.', maxRetries: 0 });
+  assert.equal(object.answer, TINY_MODEL_ANSWER);
+  assert.ok(bodies.slice(sentBefore).every((b) => typeof b === 'object' && b !== null && 'messages' in b), 'all three went to /chat/completions');
 });

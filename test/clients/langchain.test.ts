@@ -4,6 +4,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
+import { z } from 'zod';
 import { TINY_MODEL_ANSWER } from '../../src/demo/tiny-model.js';
 import { DEMO, startClientService, type ClientService } from './client-kit.js';
 
@@ -36,4 +37,27 @@ test('multi-turn: the app sends the history back, the answer it got included, an
   assert.equal(textOf(second), TINY_MODEL_ANSWER);
   const inputTokens = (m: BaseMessage): number => (m instanceof AIMessage ? m.usage_metadata?.input_tokens ?? 0 : 0);
   assert.ok(inputTokens(second) > inputTokens(first) + 10, `${inputTokens(second)} vs ${inputTokens(first)}`);
+});
+
+test('the default ChatOpenAI (Chat Completions): invoke, stream, multi-turn', async () => {
+  const plain = new ChatOpenAI({ model: DEMO, apiKey: svc.token, configuration: { baseURL: svc.baseURL }, maxRetries: 0 });
+  const m = await plain.invoke('Hello');
+  assert.equal(textOf(m), TINY_MODEL_ANSWER);
+  let streamed = '';
+  for await (const chunk of await plain.stream('Hello')) streamed += textOf(chunk);
+  assert.equal(streamed, TINY_MODEL_ANSWER);
+  const history: BaseMessage[] = [new HumanMessage('My name is Sanad.'), m, new HumanMessage('What is my name?')];
+  const second = await plain.invoke(history);
+  assert.equal(textOf(second), TINY_MODEL_ANSWER);
+  const inputTokens = (x: BaseMessage): number => (x instanceof AIMessage ? x.usage_metadata?.input_tokens ?? 0 : 0);
+  assert.ok(inputTokens(second) > inputTokens(m) + 5, `${inputTokens(second)} vs ${inputTokens(m)}`);
+});
+
+test('withStructuredOutput: on Chat Completions and on the Responses API', async () => {
+  const schema = z.object({ answer: z.string(), sure: z.boolean() });
+  const plain = new ChatOpenAI({ model: DEMO, apiKey: svc.token, configuration: { baseURL: svc.baseURL }, maxRetries: 0 });
+  for (const model of [plain, chat]) {
+    const out = await model.withStructuredOutput(schema, { name: 'answer', method: 'jsonSchema' }).invoke('Answer as an object.');
+    assert.equal(schema.parse(out).answer, TINY_MODEL_ANSWER);
+  }
 });

@@ -2,34 +2,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unixSeconds } from '../../clock.js';
 import { cancelTask } from '../../tasks/cancel.js';
-import { emittedText, getResponseRow, getTask } from '../../tasks/queries.js';
 import { deleteTerminalResponse } from '../../tasks/retention.js';
-import { buildResponseObject, parseRequest, type ResponseObject } from '../../tasks/response-object.js';
-import { TERMINAL_EVENTS, type TaskRow } from '../../tasks/types.js';
+import { buildResponseObject, parseRequest } from '../../tasks/response-object.js';
 import { LMSP_EVENTS_HEADER } from '../../contract/responses.js';
 import { inputItems } from '../../tasks/items.js';
 import { checkConversation, checkPrevious, resolveInput } from '../../tasks/turn-context.js';
 import { canCancel, canDelete, principalOf, readableResponse, readerOf } from '../access.js';
 import { assertStreamRoom, checkQueuedTasks } from '../flood-limits.js';
 import { clientIdOf, principalKey } from '../auth.js';
-import type { ServiceContext } from '../context.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest } from '../errors.js';
 import { completeReservation, type Replay } from '../idempotency.js';
 import { parseJsonObject } from '../json-object.js';
 import { cursorPage, orderOf, wholeNumber, type CursorPage } from '../paging.js';
 import { parseCreateResponse, storedRequest } from '../response-request.js';
 import { streamTaskEvents, type StreamOptions } from '../sse.js';
+import { currentResponse, waitForTerminal } from '../response-wait.js';
 import type { RouteKit } from './kit.js';
 import { secured } from './kit.js';
 
 type IdParams = { id: string };
-
-/** The response object as it stands now (access already checked by the caller). */
-function currentResponse(ctx: ServiceContext, task: TaskRow): ResponseObject {
-  const response = getResponseRow(ctx.db, task.response_id);
-  if (!response) throw notFound(`Response ${task.response_id}`, 'response_not_found');
-  return buildResponseObject(response, task, response.output_text ?? emittedText(ctx.db, task.id));
-}
 
 function parseAfter(value: unknown, param: string): number {
   if (value === undefined || value === '') return 0;
@@ -55,19 +46,6 @@ function pageOf<T extends { id: string }>(all: readonly T[], query: { after?: st
     from = at + 1;
   }
   return cursorPage(ordered.slice(from, from + limit), from + limit < ordered.length);
-}
-
-/** Waits for the task's terminal event and returns its response object. */
-function waitForTerminal(ctx: ServiceContext, task: TaskRow): { done: Promise<ResponseObject>; stop: () => void } {
-  let stop = (): void => {};
-  const done = new Promise<ResponseObject>((resolve) => {
-    stop = ctx.hub.subscribe(task.id, (event) => {
-      if (!TERMINAL_EVENTS.includes(event.type)) return;
-      stop();
-      resolve(currentResponse(ctx, getTask(ctx.db, task.id) ?? task));
-    });
-  });
-  return { done, stop };
 }
 
 export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): void {

@@ -1,0 +1,107 @@
+// A chat completion is a response underneath: these build OpenAI's chat.completion object from
+// the response object, and its stream of chat.completion.chunk objects from the task's events.
+import type { ChatCompletion, ChatCompletionChunk, ChatFinishReason, ChatUsage } from '../contract/chat-completions.js';
+import type { ErrorDetail, ResponseObject } from '../contract/responses.js';
+import type { TaskEvent } from '../tasks/types.js';
+
+const RESPONSE_PREFIX = 'resp_';
+const CHAT_PREFIX = 'chatcmpl-';
+
+/** The completion's id is its response's, in OpenAI's spelling (one id, no second column). */
+export function chatCompletionId(responseId: string): string {
+  return CHAT_PREFIX + responseId.slice(RESPONSE_PREFIX.length);
+}
+
+function finishReason(response: ResponseObject): ChatFinishReason {
+  return response.status === 'incomplete' && response.incomplete_details?.reason === 'max_output_tokens' ? 'length' : 'stop';
+}
+
+function usageOf(response: ResponseObject): ChatUsage {
+  const input = response.usage?.input_tokens ?? 0;
+  const output = response.usage?.output_tokens ?? 0;
+  return {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: input + output,
+    prompt_tokens_details: { cached_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0 },
+  };
+}
+
+function answerText(response: ResponseObject): string {
+  return response.output.flatMap((item) => item.content.map((part) => part.text)).join('');
+}
+
+export function buildChatCompletion(response: ResponseObject): ChatCompletion {
+  return {
+    id: chatCompletionId(response.id),
+    object: 'chat.completion',
+    created: response.created_at,
+    model: response.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: answerText(response), refusal: null, annotations: [] }, logprobs: null, finish_reason: finishReason(response) }],
+    usage: usageOf(response),
+    service_tier: 'default',
+    system_fingerprint: null,
+  };
+}
+
+function isResponseObject(value: unknown): value is ResponseObject {
+  return typeof value === 'object' && value !== null && 'object' in value && value.object === 'response';
+}
+
+function sse(data: unknown): string {
+  return `data: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * A renderer for streamTaskEvents: the role first, then each text delta, then the finish reason,
+ * the usage when asked for (`stream_options.include_usage`, every other chunk then has
+ * `usage: null`, as OpenAI sends), and `[DONE]`. A failed or cancelled completion ends with an
+ * `error` object instead, which the SDKs raise as an error.
+ */
+export function chatChunkRenderer(response: { id: string; model: string; created_at: number }, includeUsage: boolean): (event: TaskEvent) => string | null {
+  const id = chatCompletionId(response.id);
+  const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatUsage): ChatCompletionChunk => ({
+    id,
+    object: 'chat.completion.chunk',
+    created: response.created_at,
+    model: response.model,
+    choices,
+    service_tier: 'default',
+    system_fingerprint: null,
+    ...(includeUsage ? { usage: usage ?? null } : {}),
+  });
+  let started = false;
+  const start = (): string => {
+    if (started) return '';
+    started = true;
+    return sse(chunk([{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]));
+  };
+  return (event) => {
+    switch (event.type) {
+      case 'response.created':
+        return start();
+      case 'response.output_text.delta': {
+        const delta = typeof event.delta === 'string' ? event.delta : '';
+        return start() + sse(chunk([{ index: 0, delta: { content: delta }, logprobs: null, finish_reason: null }]));
+      }
+      case 'response.completed': {
+        const done = event.response;
+        if (!isResponseObject(done)) return start() + 'data: [DONE]\n\n';
+        const finish = sse(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason(done) }]));
+        const usage = includeUsage ? sse(chunk([], usageOf(done))) : '';
+        return start() + finish + usage + 'data: [DONE]\n\n';
+      }
+      case 'response.failed':
+      case 'response.cancelled': {
+        const error: ErrorDetail =
+          isResponseObject(event.response) && event.response.error
+            ? event.response.error
+            : { type: 'server_error', code: event.type === 'response.cancelled' ? 'cancelled' : 'engine_error', message: event.type === 'response.cancelled' ? 'The completion was cancelled before it finished.' : 'The completion failed.', param: null };
+        return sse({ error });
+      }
+      default:
+        return null;
+    }
+  };
+}

@@ -1,0 +1,86 @@
+// The body of POST /v1/chat/completions, validated by the contract (src/contract/chat-completions.ts),
+// turned into what a response keeps: the messages become the response's input items (system and
+// developer messages stay messages, as the Responses API keeps them), `response_format` becomes
+// `text.format`, `max_tokens`/`max_completion_tokens` the output limit.
+import { createChatCompletionBody, type ChatRequestMessage, type ChatResponseFormat, type CreateChatCompletionBody } from '../contract/chat-completions.js';
+import type { InputItem, OutputFormat } from '../contract/responses.js';
+import type { ResponseRequest } from '../tasks/types.js';
+import type { MessageItem } from '../contract/responses.js';
+import { badRequest } from './errors.js';
+import { parseBody } from './validate.js';
+
+const schemas = new Map<number, ReturnType<typeof createChatCompletionBody>>();
+
+function schemaFor(maxOutputTokens: number): ReturnType<typeof createChatCompletionBody> {
+  let schema = schemas.get(maxOutputTokens);
+  if (!schema) {
+    schema = createChatCompletionBody(maxOutputTokens);
+    schemas.set(maxOutputTokens, schema);
+  }
+  return schema;
+}
+
+export interface ParsedChat {
+  model: string;
+  input: InputItem[];
+  stream: boolean;
+  includeUsage: boolean;
+  store: boolean;
+  metadata: Record<string, string> | null;
+  body: CreateChatCompletionBody;
+}
+
+function textOf(content: ChatRequestMessage['content']): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.map((part) => (part.type === 'text' ? part.text : part.refusal)).join('');
+}
+
+export function parseChatCompletion(body: unknown, maxOutputTokens: number): ParsedChat {
+  const b = parseBody(schemaFor(maxOutputTokens), body);
+  if (b.max_tokens != null && b.max_completion_tokens != null && b.max_tokens !== b.max_completion_tokens) {
+    throw badRequest('Send max_completion_tokens or max_tokens, not two different limits (max_tokens is its older name).', 'max_tokens');
+  }
+  const input = b.messages.map((m): InputItem => ({ type: 'message', role: m.role, content: textOf(m.content) }));
+  return {
+    model: b.model,
+    input,
+    stream: b.stream ?? false,
+    includeUsage: b.stream_options?.include_usage ?? false,
+    // OpenAI keeps chat completions only when asked (the Responses API's default is the other way).
+    store: b.store ?? false,
+    metadata: b.metadata ?? null,
+    body: b,
+  };
+}
+
+function formatOf(format: ChatResponseFormat | null | undefined): OutputFormat | null {
+  if (!format || format.type === 'text') return null;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const { name, schema, description, strict } = format.json_schema;
+  return { type: 'json_schema', name, schema, ...(description !== undefined ? { description } : {}), ...(strict != null ? { strict } : {}) };
+}
+
+/** The request as the ledger keeps it (a chat completion is a response underneath). */
+export function storedChatRequest(parsed: ParsedChat, input: MessageItem[]): ResponseRequest {
+  const b = parsed.body;
+  const format = formatOf(b.response_format);
+  const stop = b.stop == null ? [] : typeof b.stop === 'string' ? [b.stop] : b.stop;
+  return {
+    api: 'chat.completions',
+    input,
+    instructions: null,
+    max_output_tokens: b.max_completion_tokens ?? b.max_tokens ?? null,
+    temperature: b.temperature ?? null,
+    top_p: b.top_p ?? null,
+    truncation: 'disabled',
+    ...(format ? { format } : {}),
+    ...(stop.length > 0 ? { stop } : {}),
+    ...(b.seed != null ? { seed: b.seed } : {}),
+    echo: {
+      ...(b.user != null ? { user: b.user } : {}),
+      ...(b.safety_identifier != null ? { safety_identifier: b.safety_identifier } : {}),
+      ...(b.prompt_cache_key != null ? { prompt_cache_key: b.prompt_cache_key } : {}),
+    },
+  };
+}
