@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CHAT_PARAMETERS, createChatCompletionBody } from '../../src/contract/chat-completions.js';
 import { createResponseBody, PARAMETERS } from '../../src/contract/responses.js';
 
 const docs = readFileSync(fileURLToPath(new URL('../../../docs/api.md', import.meta.url)), 'utf8');
@@ -19,4 +20,15 @@ test('docs/api.md names every parameter in its table', () => {
   const table = docs.slice(docs.indexOf('### Parameters of `POST /v1/responses`'), docs.indexOf('## Conversations'));
   assert.ok(table.length > 100, 'the parameter table is missing');
   for (const k of [...PARAMETERS.honoured, ...PARAMETERS.echoed, ...PARAMETERS.refused]) assert.ok(table.includes(`\`${k}\``), `docs/api.md's table does not name ${k}`);
+});
+
+test('Chat Completions: the schema takes exactly the listed parameters, and docs/api.md names each', () => {
+  const listed = new Set<string>([...CHAT_PARAMETERS.honoured, ...CHAT_PARAMETERS.echoed, ...CHAT_PARAMETERS.refused]);
+  const known = Object.keys(createChatCompletionBody(100).shape);
+  for (const k of known) assert.ok(listed.has(k), `${k} is in the schema but not in CHAT_PARAMETERS`);
+  for (const k of listed) assert.ok(known.includes(k), `${k} is listed but the schema does not know it`);
+  const start = docs.indexOf('### Parameters of `POST /v1/chat/completions`');
+  const table = docs.slice(start, docs.indexOf('\n## ', start));
+  assert.ok(start > 0 && table.length > 100, 'the chat parameter table is missing');
+  for (const k of listed) assert.ok(table.includes(`\`${k}\``), `docs/api.md's chat table does not name ${k}`);
 });

@@ -27,7 +27,7 @@ const ROUTES = [
   'POST /v1/responses/:id/cancel', 'POST /v1/tasks/:id/cancel', 'PUT /admin/secrets/:name',
   'GET /v1/responses/:id/input_items', 'POST /v1/conversations', 'GET /v1/conversations', 'GET /v1/conversations/:id',
   'POST /v1/conversations/:id', 'DELETE /v1/conversations/:id', 'GET /v1/conversations/:id/items', 'POST /v1/conversations/:id/items',
-  'GET /v1/conversations/:id/items/:item', 'DELETE /v1/conversations/:id/items/:item',
+  'GET /v1/conversations/:id/items/:item', 'DELETE /v1/conversations/:id/items/:item', 'POST /v1/chat/completions',
 ];
 
 const hostile = fc.oneof(
