@@ -13,6 +13,7 @@ import { storeCheckBench } from './store-check.js';
 import { scaleBench } from './scale.js';
 import { fmt } from './stats.js';
 import { streamingBench } from './streaming.js';
+import { structuredBench } from './structured.js';
 
 process.env.SANAD_THREADS ??= '1';
 process.env.SANAD_GPU ??= 'off';
@@ -98,6 +99,14 @@ if (want('streaming')) {
   console.log(`  ratio ${fmt(r.sanad.rate / r.raw.rate, 3)} of the medians, ${fmt(r.pairedRatio, 3)} the median of each round's own (goal >= 0.95); time to first token raw + ${fmt(r.sanad.ttftMs - r.raw.ttftMs, 1)} ms (goal <= raw + 5 ms)`);
   record('streaming, every event stored', r.sanad.rate, r.raw.rate, 'tok/s', '>= 0.95');
   record('time to first token, streaming', r.sanad.ttftMs, r.raw.ttftMs, 'ms', '<= raw + 5 ms');
+}
+if (want('structured')) {
+  const r = await structuredBench(1000, 8);
+  console.log(`structured output and Chat Completions: ${r.tokens} tokens, endless tiny model, 1 thread, ${r.rounds} alternating rounds`);
+  console.log(`  under a JSON-schema grammar: raw node-llama-cpp ${fmt(r.grammar.raw)} tok/s, sanad (stream, every event stored) ${fmt(r.grammar.sanad)} tok/s -> ratio ${fmt(r.grammar.sanad / r.grammar.raw, 3)} of the medians, ${fmt(r.grammar.pairedRatio, 3)} the median of each round's own (goal >= 0.9)`);
+  console.log(`  streamed: Responses API ${fmt(r.chat.responses)} tok/s, Chat Completions ${fmt(r.chat.chat)} tok/s -> ratio ${fmt(r.chat.chat / r.chat.responses, 3)} of the medians, ${fmt(r.chat.pairedRatio, 3)} the median of each round's own (goal >= 0.95)`);
+  record('tokens/s under a JSON-schema grammar vs raw', r.grammar.sanad, r.grammar.raw, 'tok/s', '>= 0.9');
+  record('chat completion streamed vs the Responses API', r.chat.chat, r.chat.responses, 'tok/s', '>= 0.95');
 }
 if (want('backup')) {
   const r = await backupBench(5000, 100, 3);

@@ -7,15 +7,18 @@ import { GenerationSchema, Metadata, NAME } from './responses.js';
 
 const refusedValue = (message: string) => z.unknown().superRefine((_, ctx) => ctx.addIssue({ code: z.ZodIssueCode.custom, message }));
 
+/** Parses with `schema`, passing its issues (with their paths) on to the enclosing schema's context. */
+function parseWithin<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, value: unknown, ctx: z.RefinementCtx): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue(issue);
+  return z.NEVER;
+}
+
 const TextPart = z.object({ type: z.literal('text'), text: z.string() }).strict();
 const UserPart = z.unknown().transform((value, ctx): z.infer<typeof TextPart> => {
   const type = typeof value === 'object' && value !== null && 'type' in value ? value.type : undefined;
-  if (type === 'text') {
-    const parsed = TextPart.safeParse(value);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) ctx.addIssue(issue);
-    return z.NEVER;
-  }
+  if (type === 'text') return parseWithin(TextPart, value, ctx);
   const why = type === 'image_url' ? 'images are not supported: Sanad runs text models' : type === 'input_audio' ? 'audio is not supported: Sanad runs text models' : type === 'file' ? 'files are not supported; send their text as a text part' : `"${String(type)}" is not a known content part type (text)`;
   ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['type'], message: why });
   return z.NEVER;
@@ -50,10 +53,7 @@ const ChatMessage = z.unknown().transform((value, ctx): ChatRequestMessage => {
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['role'], message: 'must be one of system, developer, user, assistant' });
     return z.NEVER;
   }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) ctx.addIssue(issue);
-  return z.NEVER;
+  return parseWithin<ChatRequestMessage>(schema, value, ctx);
 });
 export type ChatRequestMessage = z.infer<typeof SystemMessage> | z.infer<typeof UserMessage> | z.infer<typeof AssistantMessage>;
 
@@ -76,10 +76,7 @@ const ResponseFormat = z.unknown().transform((value, ctx): ChatResponseFormat =>
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['type'], message: 'must be one of text, json_object, json_schema' });
     return z.NEVER;
   }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) ctx.addIssue(issue);
-  return z.NEVER;
+  return parseWithin<ChatResponseFormat>(schema, value, ctx);
 });
 export type ChatResponseFormat =
   | { type: 'text' }

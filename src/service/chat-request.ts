@@ -3,22 +3,12 @@
 // developer messages stay messages, as the Responses API keeps them), `response_format` becomes
 // `text.format`, `max_tokens`/`max_completion_tokens` the output limit.
 import { createChatCompletionBody, type ChatRequestMessage, type ChatResponseFormat, type CreateChatCompletionBody } from '../contract/chat-completions.js';
-import type { InputItem, OutputFormat } from '../contract/responses.js';
+import type { InputItem, MessageItem, OutputFormat } from '../contract/responses.js';
 import type { ResponseRequest } from '../tasks/types.js';
-import type { MessageItem } from '../contract/responses.js';
 import { badRequest } from './errors.js';
-import { parseBody } from './validate.js';
+import { parseBody, perLimit } from './validate.js';
 
-const schemas = new Map<number, ReturnType<typeof createChatCompletionBody>>();
-
-function schemaFor(maxOutputTokens: number): ReturnType<typeof createChatCompletionBody> {
-  let schema = schemas.get(maxOutputTokens);
-  if (!schema) {
-    schema = createChatCompletionBody(maxOutputTokens);
-    schemas.set(maxOutputTokens, schema);
-  }
-  return schema;
-}
+const schemaFor = perLimit(createChatCompletionBody);
 
 export interface ParsedChat {
   model: string;

@@ -4,20 +4,9 @@
 import { createResponseBody, type CreateResponseBody, type InputItem, type MessageItem } from '../contract/responses.js';
 import type { OnRestart, ResponseRequest } from '../tasks/types.js';
 import { badRequest } from './errors.js';
-import { parseBody } from './validate.js';
+import { parseBody, perLimit } from './validate.js';
 
-// Built once per limit (the setting rarely changes): building it per request was a tenth of the
-// accept path's CPU (bench/load.ts).
-const schemas = new Map<number, ReturnType<typeof createResponseBody>>();
-
-function schemaFor(maxOutputTokens: number): ReturnType<typeof createResponseBody> {
-  let schema = schemas.get(maxOutputTokens);
-  if (!schema) {
-    schema = createResponseBody(maxOutputTokens);
-    schemas.set(maxOutputTokens, schema);
-  }
-  return schema;
-}
+const schemaFor = perLimit(createResponseBody);
 
 export interface ParsedCreate {
   model: string;
