@@ -52,7 +52,10 @@ export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: 
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const first = parsed.error.issues[0];
+  // A misspelt field shows up twice: as unknown, and as the field it meant, missing. Naming the
+  // misspelling (with "did you mean") says what to fix; "messages is required" would not.
+  const issues = parsed.error.issues;
+  const first = issues.find((i) => i.code === 'unrecognized_keys' && i.path.length === 0) ?? issues[0];
   const shape: unknown = schema instanceof ZodObject ? schema.shape : null;
   const topLevel = typeof shape === 'object' && shape !== null ? Object.keys(shape) : [];
   const { param, why } = first ? sentenceOf(first, topLevel) : { param: null, why: 'is invalid' };

@@ -126,6 +126,11 @@ test('what Chat Completions refuses is a 400 naming it', async () => {
       param,
     );
   }
+  // A misspelt required field is named as the misspelling, with what it meant.
+  await assert.rejects(
+    client.post('/chat/completions', { body: { model: DEMO, mesages: [{ role: 'user', content: 'x' }] } }),
+    (err: unknown) => err instanceof BadRequestError && err.param === 'mesages' && /did you mean messages\?/.test(err.message),
+  );
   await assert.rejects(
     client.chat.completions.create({ model: DEMO, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:,' } }] }] }),
     (err: unknown) => err instanceof BadRequestError && err.param === 'messages[0].content[0].type' && /images/.test(err.message),
