@@ -25,7 +25,12 @@ const UserPart = z.unknown().transform((value, ctx): z.infer<typeof TextPart> =>
 });
 const Content = z.union([z.string(), z.array(UserPart)]);
 
-const TOOLS_LATER = 'tool calls are not supported by this service yet';
+const LEGACY_FUNCTIONS = 'the older functions API is not available here; use tools';
+
+const ToolCall = z
+  .object({ id: z.string().min(1).max(200), type: z.literal('function'), function: z.object({ name: z.string().min(1).max(64), arguments: z.string() }).strict() })
+  .strict();
+export type ChatToolCall = z.infer<typeof ToolCall>;
 
 const SystemMessage = z.object({ role: z.enum(['system', 'developer']), content: z.union([z.string(), z.array(TextPart)]), name: z.string().optional() }).strict();
 const UserMessage = z.object({ role: z.literal('user'), content: Content, name: z.string().optional() }).strict();
@@ -35,27 +40,39 @@ const AssistantMessage = z
     content: z.union([z.string(), z.array(z.union([TextPart, z.object({ type: z.literal('refusal'), refusal: z.string() }).strict()]))]).nullable().optional(),
     name: z.string().optional(),
     refusal: z.string().nullable().optional(),
-    tool_calls: z.array(z.unknown()).max(0, { message: TOOLS_LATER }).nullable().optional(),
+    tool_calls: z.array(ToolCall).nullable().optional(),
     function_call: z.null().optional(),
     audio: z.null().optional(),
     annotations: z.array(z.unknown()).optional(),
   })
   .strict();
 
+const ToolMessage = z.object({ role: z.literal('tool'), tool_call_id: z.string().min(1).max(200), content: z.union([z.string(), z.array(TextPart)]) }).strict();
+
 const ChatMessage = z.unknown().transform((value, ctx): ChatRequestMessage => {
   const role = typeof value === 'object' && value !== null && 'role' in value ? value.role : undefined;
-  const schema = role === 'system' || role === 'developer' ? SystemMessage : role === 'user' ? UserMessage : role === 'assistant' ? AssistantMessage : null;
-  if (role === 'tool' || role === 'function') {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['role'], message: `${String(role)}: ${TOOLS_LATER}` });
+  const schema = role === 'system' || role === 'developer' ? SystemMessage : role === 'user' ? UserMessage : role === 'assistant' ? AssistantMessage : role === 'tool' ? ToolMessage : null;
+  if (role === 'function') {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['role'], message: `function: ${LEGACY_FUNCTIONS}` });
     return z.NEVER;
   }
   if (!schema) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['role'], message: 'must be one of system, developer, user, assistant' });
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['role'], message: 'must be one of system, developer, user, assistant, tool' });
     return z.NEVER;
   }
   return parseWithin<ChatRequestMessage>(schema, value, ctx);
 });
-export type ChatRequestMessage = z.infer<typeof SystemMessage> | z.infer<typeof UserMessage> | z.infer<typeof AssistantMessage>;
+export type ChatRequestMessage = z.infer<typeof SystemMessage> | z.infer<typeof UserMessage> | z.infer<typeof AssistantMessage> | z.infer<typeof ToolMessage>;
+
+const ChatTool = z
+  .object({
+    type: z.literal('function', { errorMap: () => ({ message: 'only function tools (type "function") are available here' }) }),
+    function: z.object({ name: NAME, description: z.string().optional(), parameters: GenerationSchema.optional(), strict: z.boolean().nullable().optional() }).strict(),
+  })
+  .strict();
+export type ChatTool = z.infer<typeof ChatTool>;
+const ChatToolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1).max(64) }).strict() }).strict()]);
+export type ChatToolChoice = z.infer<typeof ChatToolChoice>;
 
 const ResponseFormat = z.unknown().transform((value, ctx): ChatResponseFormat => {
   const type = typeof value === 'object' && value !== null && 'type' in value ? value.type : undefined;
@@ -87,8 +104,8 @@ const zeroOnly = (what: string) => z.number().refine((n) => n === 0, { message: 
 
 /** What each OpenAI parameter gets here; docs/api.md lists the same (test/docs checks it). */
 export const CHAT_PARAMETERS = {
-  honoured: ['model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'stream', 'stream_options', 'response_format', 'store', 'metadata', 'seed', 'n'],
-  echoed: ['user', 'safety_identifier', 'prompt_cache_key', 'service_tier', 'parallel_tool_calls', 'tool_choice', 'tools', 'logprobs', 'frequency_penalty', 'presence_penalty', 'reasoning_effort', 'verbosity', 'modalities'],
+  honoured: ['model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'stream', 'stream_options', 'response_format', 'store', 'metadata', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls'],
+  echoed: ['user', 'safety_identifier', 'prompt_cache_key', 'service_tier', 'logprobs', 'frequency_penalty', 'presence_penalty', 'reasoning_effort', 'verbosity', 'modalities'],
   refused: ['top_logprobs', 'logit_bias', 'functions', 'function_call', 'audio', 'prediction', 'web_search_options'],
 } as const;
 
@@ -122,8 +139,8 @@ export function createChatCompletionBody(maxOutputTokens: number) {
       prompt_cache_key: z.string().max(256).nullable().optional(),
       service_tier: z.enum(['auto', 'default']).nullable().optional(),
       parallel_tool_calls: z.boolean().nullable().optional(),
-      tool_choice: z.literal('none', { errorMap: () => ({ message: TOOLS_LATER }) }).nullable().optional(),
-      tools: z.array(z.unknown()).max(0, { message: TOOLS_LATER }).nullable().optional(),
+      tool_choice: ChatToolChoice.nullable().optional(),
+      tools: z.array(ChatTool).max(128).nullable().optional(),
       logprobs: z.literal(false, { errorMap: () => ({ message: 'log probabilities are not available' }) }).nullable().optional(),
       frequency_penalty: zeroOnly('a frequency penalty').nullable().optional(),
       presence_penalty: zeroOnly('a presence penalty').nullable().optional(),
@@ -132,8 +149,8 @@ export function createChatCompletionBody(maxOutputTokens: number) {
       modalities: z.array(z.literal('text', { errorMap: () => ({ message: 'only text is generated here' }) })).nullable().optional(),
       top_logprobs: refusedValue('log probabilities are not available').optional(),
       logit_bias: refusedValue('logit bias is not available here').optional(),
-      functions: refusedValue(TOOLS_LATER).optional(),
-      function_call: refusedValue(TOOLS_LATER).optional(),
+      functions: refusedValue(LEGACY_FUNCTIONS).optional(),
+      function_call: refusedValue(LEGACY_FUNCTIONS).optional(),
       audio: refusedValue('audio is not supported: Sanad runs text models').optional(),
       prediction: refusedValue('predicted outputs are not available here').optional(),
       web_search_options: refusedValue('web search is not available: Sanad runs offline').optional(),
@@ -144,7 +161,7 @@ export type CreateChatCompletionBody = z.infer<ReturnType<typeof createChatCompl
 
 // ---- The objects ------------------------------------------------------------------------------
 
-export type ChatFinishReason = 'stop' | 'length';
+export type ChatFinishReason = 'stop' | 'length' | 'tool_calls';
 
 export interface ChatUsage {
   prompt_tokens: number;
@@ -161,7 +178,7 @@ export interface ChatCompletion {
   model: string;
   choices: Array<{
     index: 0;
-    message: { role: 'assistant'; content: string; refusal: null; annotations: unknown[] };
+    message: { role: 'assistant'; content: string | null; refusal: null; annotations: unknown[]; tool_calls?: ChatToolCall[] };
     logprobs: null;
     finish_reason: ChatFinishReason;
   }>;
@@ -175,8 +192,15 @@ export interface ChatCompletionChunk {
   object: 'chat.completion.chunk';
   created: number;
   model: string;
-  choices: Array<{ index: 0; delta: { role?: 'assistant'; content?: string; refusal?: null }; logprobs: null; finish_reason: ChatFinishReason | null }>;
+  choices: Array<{ index: 0; delta: ChunkDelta; logprobs: null; finish_reason: ChatFinishReason | null }>;
   service_tier: 'default';
   system_fingerprint: null;
   usage?: ChatUsage | null;
+}
+
+export interface ChunkDelta {
+  role?: 'assistant';
+  content?: string;
+  refusal?: null;
+  tool_calls?: Array<{ index: number; id?: string; type?: 'function'; function: { name?: string; arguments: string } }>;
 }

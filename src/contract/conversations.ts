@@ -1,7 +1,7 @@
 // The Conversations API on the wire: request bodies (strict, like every body) and the objects.
 // A conversation's items are the messages of its turns, in order, each with the id it was made with.
 import { z } from 'zod';
-import { InputItem, Metadata, type MessageItem } from './responses.js';
+import { InputItem, Metadata, type StoredItem } from './responses.js';
 
 /** OpenAI's limit: items a conversation is created with, or added in one call. */
 export const MAX_ITEMS_PER_CALL = 20;
@@ -29,7 +29,7 @@ export type Conversation = z.infer<typeof Conversation>;
 
 export interface ItemList {
   object: 'list';
-  data: MessageItem[];
+  data: StoredItem[];
   first_id: string | null;
   last_id: string | null;
   has_more: boolean;

@@ -12,6 +12,8 @@ export const TASK_EVENT_TYPES = [
   'response.output_text.done',
   'response.content_part.done',
   'response.output_item.done',
+  'response.function_call_arguments.delta',
+  'response.function_call_arguments.done',
   'response.cancelling',
   'response.completed',
   'response.failed',

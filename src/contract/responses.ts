@@ -67,20 +67,40 @@ const InputMessage = z
 
 const ItemReference = z.object({ type: z.literal('item_reference'), id: z.string().min(1).max(200) }).strict();
 
+const CallId = z.string().min(1).max(200);
+const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
+
+/** A call the model made earlier, sent back by the client (with its output, which follows it). */
+const FunctionCallInput = z
+  .object({ type: z.literal('function_call'), call_id: CallId, name: z.string().min(1).max(64), arguments: z.string(), id: z.string().min(1).max(200).optional(), status: ItemStatus.optional() })
+  .strict();
+/** What the client's function returned for a call. */
+const FunctionCallOutputInput = z
+  .object({
+    type: z.literal('function_call_output'),
+    call_id: CallId,
+    output: z.union([z.string(), z.array(z.object({ type: z.literal('input_text'), text: z.string() }).strict())]),
+    id: z.string().min(1).max(200).optional(),
+    status: ItemStatus.optional(),
+  })
+  .strict();
+
 /** An input item as sent: a message (its `type` may be left out), or a reference to a stored item. */
 export const InputItem = z.preprocess(
   (value) => (typeof value === 'object' && value !== null && !('type' in value) && 'role' in value ? { ...value, type: 'message' } : value),
   byType<InputItem>(
-    { message: InputMessage, item_reference: ItemReference },
+    { message: InputMessage, item_reference: ItemReference, function_call: FunctionCallInput, function_call_output: FunctionCallOutputInput },
     {
-      function_call: 'function calls are not supported by this service yet',
-      function_call_output: 'function call outputs are not supported by this service yet',
       reasoning: 'reasoning items are not supported: this model does not reason',
+      custom_tool_call: 'only function tools are available here',
+      custom_tool_call_output: 'only function tools are available here',
     },
   ),
 );
 export type InputMessage = z.infer<typeof InputMessage>;
-export type InputItem = InputMessage | z.infer<typeof ItemReference>;
+export type FunctionCallInput = z.infer<typeof FunctionCallInput>;
+export type FunctionCallOutputInput = z.infer<typeof FunctionCallOutputInput>;
+export type InputItem = InputMessage | z.infer<typeof ItemReference> | FunctionCallInput | FunctionCallOutputInput;
 
 // ---- Stored items (what a response's input and output, and a conversation, hold) ---------------
 
@@ -103,6 +123,28 @@ export interface MessageItem {
   role: MessageRole;
   content: TextPart[];
 }
+
+/** A function call the model made: its `arguments` are JSON text that satisfies the tool's parameters. */
+export interface FunctionCallItem {
+  type: 'function_call';
+  id: string;
+  call_id: string;
+  name: string;
+  arguments: string;
+  status: 'in_progress' | 'completed' | 'incomplete';
+}
+
+/** The output of a call, as the client's function returned it. */
+export interface FunctionCallOutputItem {
+  type: 'function_call_output';
+  id: string;
+  call_id: string;
+  output: string;
+  status: 'in_progress' | 'completed' | 'incomplete';
+}
+
+/** Any item a response's input and output, and a conversation, hold. */
+export type StoredItem = MessageItem | FunctionCallItem | FunctionCallOutputItem;
 
 // ---- The request body ---------------------------------------------------------------------------
 
@@ -141,13 +183,47 @@ const TextFormat = byType<OutputFormat>(
 /** How the answer's text is made: free text, JSON under a schema, or any JSON object. */
 export type OutputFormat = { type: 'text' } | { type: 'json_object' } | z.infer<typeof JsonSchemaFormat>;
 
+const FunctionTool = z
+  .object({
+    type: z.literal('function'),
+    name: NAME,
+    description: z.string().nullable().optional(),
+    parameters: GenerationSchema.nullable().optional(),
+    strict: z.boolean().nullable().optional(),
+  })
+  .strict();
+export type FunctionTool = z.infer<typeof FunctionTool>;
+
+const OFFLINE = 'is not available: Sanad runs offline, with function tools only';
+const Tool = byType<FunctionTool>(
+  { function: FunctionTool },
+  {
+    web_search: OFFLINE,
+    web_search_preview: OFFLINE,
+    file_search: OFFLINE,
+    computer_use_preview: OFFLINE,
+    code_interpreter: OFFLINE,
+    image_generation: OFFLINE,
+    mcp: OFFLINE,
+    local_shell: OFFLINE,
+    custom: 'only function tools (type "function") are available here',
+  },
+);
+
+const ToolChoice = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.object({ type: z.literal('function'), name: z.string().min(1).max(64) }).strict(),
+]);
+/** `auto`: the model may call; `required`: it calls one of the tools; `{type: "function", name}`: that one. */
+export type ToolChoice = z.infer<typeof ToolChoice>;
+
 export const TRUNCATION = ['disabled', 'auto'] as const;
 export type Truncation = (typeof TRUNCATION)[number];
 
 /** What each OpenAI parameter gets here; docs/api.md lists the same (test/docs checks it). */
 export const PARAMETERS = {
-  honoured: ['model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'stream', 'background', 'store', 'metadata', 'previous_response_id', 'conversation', 'truncation', 'text', 'on_restart'],
-  echoed: ['include', 'parallel_tool_calls', 'tool_choice', 'tools', 'reasoning', 'service_tier', 'top_logprobs', 'max_tool_calls', 'user', 'safety_identifier', 'prompt_cache_key', 'stream_options'],
+  honoured: ['model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'stream', 'background', 'store', 'metadata', 'previous_response_id', 'conversation', 'truncation', 'text', 'tools', 'tool_choice', 'parallel_tool_calls', 'on_restart'],
+  echoed: ['include', 'reasoning', 'service_tier', 'top_logprobs', 'max_tool_calls', 'user', 'safety_identifier', 'prompt_cache_key', 'stream_options'],
   refused: ['prompt', 'prompt_cache_retention', 'context_management'],
 } as const;
 
@@ -171,8 +247,8 @@ export function createResponseBody(maxOutputTokens: number) {
       // Only the defaults, echoed back (tools come with function calling).
       include: z.array(z.string()).max(0, { message: 'no include value is available from a local model' }).nullable().optional(),
       parallel_tool_calls: z.boolean().nullable().optional(),
-      tool_choice: z.enum(['none', 'auto']).nullable().optional(),
-      tools: z.array(z.unknown()).max(0, { message: 'tools are not supported by this service yet' }).nullable().optional(),
+      tool_choice: ToolChoice.nullable().optional(),
+      tools: z.array(Tool).max(128).nullable().optional(),
       text: z
         .object({ format: TextFormat.optional(), verbosity: z.literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) }).nullable().optional() })
         .strict()
@@ -240,7 +316,7 @@ export interface ResponseObject {
   status: ResponseStatus;
   background: boolean;
   model: string;
-  output: OutputMessage[];
+  output: Array<OutputMessage | FunctionCallItem>;
   usage: Usage | null;
   error: ErrorDetail | null;
   incomplete_details: { reason: string } | null;
@@ -256,8 +332,8 @@ export interface ResponseObject {
   conversation: { id: string } | null;
   truncation: Truncation;
   parallel_tool_calls: boolean;
-  tool_choice: 'none' | 'auto';
-  tools: unknown[];
+  tool_choice: ToolChoice;
+  tools: FunctionTool[];
   text: { format: OutputFormat; verbosity: 'medium' };
   reasoning: { effort: null; summary: null };
   service_tier: 'default';

@@ -1,6 +1,6 @@
 // From Sanad's chat messages to node-llama-cpp's chat history and back: the chat template, the
 // continuation of a resumed answer, prompt token counts and stop reasons.
-import { GeneralChatWrapper, resolveChatWrapper, type ChatHistoryItem, type ChatWrapper, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
+import { GeneralChatWrapper, resolveChatWrapper, type ChatHistoryItem, type ChatModelResponse, type ChatWrapper, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
 import type { ChatMessage, StopReason } from './engine.js';
 
 /** A model in memory with its context and the chat template it speaks. */
@@ -22,11 +22,23 @@ export function toHistory(messages: ChatMessage[], continuation: string | undefi
   const history: ChatHistoryItem[] = messages.map((m): ChatHistoryItem => {
     if (m.role === 'system') return { type: 'system', text: m.content };
     if (m.role === 'user') return { type: 'user', text: m.content };
-    return { type: 'model', response: [m.content] };
+    const response: ChatModelResponse['response'] = m.content === '' ? [] : [m.content];
+    for (const call of m.calls ?? []) response.push({ type: 'functionCall', name: call.name, params: parsedOr(call.arguments), result: call.result === null ? '' : parsedOr(call.result) });
+    return { type: 'model', response };
   });
   // The partial answer as the last model item: LlamaChat then continues it in place.
   if (continuation !== undefined) history.push({ type: 'model', response: [continuation] });
   return history;
+}
+
+/** JSON text as the value it holds, or the text itself when it is not JSON (a function's free-text output). */
+function parsedOr(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value;
+  } catch {
+    return text;
+  }
 }
 
 /** Tokens of the rendered prompt, up to where the model starts writing (the continuation included). */

@@ -5,6 +5,30 @@ import type { JsonSchemaObject } from '../contract/json-schema.js';
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
+  /** An assistant's function calls after its text, each with what the function returned (null: nothing yet). */
+  calls?: ToolCallMessage[];
+}
+
+export interface ToolCallMessage {
+  name: string;
+  /** JSON text of the arguments, as the model wrote them. */
+  arguments: string;
+  result: string | null;
+}
+
+/** A function the model may call; `parameters` is checked by contract/json-schema.ts. */
+export interface ToolFunction {
+  name: string;
+  description?: string;
+  parameters?: JsonSchemaObject;
+}
+
+export interface ToolUse {
+  functions: ToolFunction[];
+  /** `auto`: the model decides; `required`: one call to any of them; a name: one call to that one. */
+  choice: 'auto' | 'required' | { name: string };
+  /** false: at most one call per answer. */
+  parallel: boolean;
 }
 
 export interface GenerateRequest {
@@ -24,6 +48,8 @@ export interface GenerateRequest {
   topP?: number;
   /** Generate JSON only: any object, or one that satisfies a schema (checked by contract/json-schema.ts). */
   format?: { type: 'json_object' } | { type: 'json_schema'; schema: JsonSchemaObject };
+  /** Functions the model may call (absent: none). */
+  tools?: ToolUse;
   /** The answer ends before the first of these texts (which is not part of it). */
   stop?: string[];
   seed?: number;
@@ -40,6 +66,8 @@ export interface GenerateResult {
   inputTokens: number;
   outputTokens: number;
   stopReason: StopReason;
+  /** The function calls the model made (with `tools`), in order; their arguments are not in `text`. */
+  calls?: Array<{ name: string; arguments: string }>;
 }
 
 export interface Engine {

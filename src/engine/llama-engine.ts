@@ -5,6 +5,7 @@ import { firstLine, settleWithin, untilAborted } from './async-waits.js';
 import { chatWrapperFor, countPromptTokens, toHistory, toStopReason, type Loaded } from './chat-history.js';
 import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult } from './engine.js';
 import { NotGgufError, readGgufHeader } from './gguf-header.js';
+import { chatFunctions, forcedCall, forcedCallSchema } from './tool-calls.js';
 import { ModelSlot } from './model-slot.js';
 
 /** A model file that llama.cpp cannot use; the message is one sentence meant for the user. */
@@ -134,14 +135,19 @@ export class LlamaEngine implements Engine {
     history: ChatHistoryItem[],
     inputTokens: number,
   ): Promise<GenerateResult> {
-    const grammar = request.format ? await this.grammarFor(request.format) : undefined;
+    const tools = request.tools;
+    // A forced call is generated as JSON under its grammar; that text is the call, not an answer.
+    const forced = tools ? forcedCallSchema(tools) : null;
+    const format = forced ? { type: 'json_schema' as const, schema: forced } : request.format;
+    const grammar = format ? await this.grammarFor(format) : undefined;
+    const functions = tools && !forced ? chatFunctions(tools) : undefined;
     const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: loaded.chatWrapper });
     let emitted = '';
     let outputTokens = 0;
     const emit = (delta: string): void => {
       if (delta === '') return;
       emitted += delta;
-      request.onText(delta);
+      if (!forced) request.onText(delta);
     };
     try {
       // When the history ends with a model item, LlamaChat continues that response instead of
@@ -160,13 +166,16 @@ export class LlamaEngine implements Engine {
         // uninterrupted run: node-llama-cpp would only penalise tokens of this call, not the
         // continuation.
         repeatPenalty: false,
-        ...(grammar ? { grammar } : {}),
+        ...(functions ? { functions, ...(tools?.parallel === false ? { maxParallelFunctionCalls: 1 } : {}) } : grammar ? { grammar } : {}),
         ...(request.stop && request.stop.length > 0 ? { customStopTriggers: request.stop } : {}),
         ...(request.seed !== undefined ? { seed: request.seed } : {}),
       });
       // Anything held back by stop-trigger detection and not streamed yet still reaches onText.
       if (result.response.startsWith(emitted)) emit(result.response.slice(emitted.length));
-      return { text: emitted, inputTokens, outputTokens, stopReason: toStopReason(result.metadata.stopReason) };
+      const stopReason = toStopReason(result.metadata.stopReason);
+      if (tools && forced) return { text: '', inputTokens, outputTokens, stopReason, calls: [forcedCall(tools, result.response)] };
+      const calls = (result.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: JSON.stringify(c.params ?? {}) }));
+      return { text: emitted, inputTokens, outputTokens, stopReason, ...(calls.length > 0 ? { calls } : {}) };
     } catch (err) {
       // Aborted before the first token, node-llama-cpp throws the abort reason instead.
       if (signal.aborted) return { text: emitted, inputTokens, outputTokens, stopReason: 'abort' };

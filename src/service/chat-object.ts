@@ -1,6 +1,6 @@
 // A chat completion is a response underneath: these build OpenAI's chat.completion object from
 // the response object, and its stream of chat.completion.chunk objects from the task's events.
-import type { ChatCompletion, ChatCompletionChunk, ChatFinishReason, ChatUsage } from '../contract/chat-completions.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatFinishReason, ChatToolCall, ChatUsage } from '../contract/chat-completions.js';
 import type { ErrorDetail, ResponseObject } from '../contract/responses.js';
 import type { TaskEvent } from '../tasks/types.js';
 
@@ -13,7 +13,13 @@ export function chatCompletionId(responseId: string): string {
 }
 
 function finishReason(response: ResponseObject): ChatFinishReason {
-  return response.status === 'incomplete' && response.incomplete_details?.reason === 'max_output_tokens' ? 'length' : 'stop';
+  if (response.status === 'incomplete' && response.incomplete_details?.reason === 'max_output_tokens') return 'length';
+  return toolCalls(response).length > 0 ? 'tool_calls' : 'stop';
+}
+
+/** The answer's function calls as Chat Completions spells them (the call_id is the tool call's id). */
+function toolCalls(response: ResponseObject): ChatToolCall[] {
+  return response.output.flatMap((item) => (item.type === 'function_call' ? [{ id: item.call_id, type: 'function' as const, function: { name: item.name, arguments: item.arguments } }] : []));
 }
 
 function usageOf(response: ResponseObject): ChatUsage {
@@ -29,7 +35,14 @@ function usageOf(response: ResponseObject): ChatUsage {
 }
 
 function answerText(response: ResponseObject): string {
-  return response.output.flatMap((item) => item.content.map((part) => part.text)).join('');
+  return response.output.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join('');
+}
+
+function messageOf(response: ResponseObject): ChatCompletion['choices'][number]['message'] {
+  const calls = toolCalls(response);
+  const text = answerText(response);
+  // OpenAI's content is null when the answer is only calls.
+  return { role: 'assistant', content: calls.length > 0 && text === '' ? null : text, refusal: null, annotations: [], ...(calls.length > 0 ? { tool_calls: calls } : {}) };
 }
 
 export function buildChatCompletion(response: ResponseObject): ChatCompletion {
@@ -38,7 +51,7 @@ export function buildChatCompletion(response: ResponseObject): ChatCompletion {
     object: 'chat.completion',
     created: response.created_at,
     model: response.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: answerText(response), refusal: null, annotations: [] }, logprobs: null, finish_reason: finishReason(response) }],
+    choices: [{ index: 0, message: messageOf(response), logprobs: null, finish_reason: finishReason(response) }],
     usage: usageOf(response),
     service_tier: 'default',
     system_fingerprint: null,
@@ -72,6 +85,8 @@ export function chatChunkRenderer(response: { id: string; model: string; created
     ...(includeUsage ? { usage: usage ?? null } : {}),
   });
   let started = false;
+  // Tool calls are numbered from 0 in the stream, in the order they come.
+  const callIndex = new Map<string, number>();
   const start = (): string => {
     if (started) return '';
     started = true;
@@ -84,6 +99,21 @@ export function chatChunkRenderer(response: { id: string; model: string; created
       case 'response.output_text.delta': {
         const delta = typeof event.delta === 'string' ? event.delta : '';
         return start() + sse(chunk([{ index: 0, delta: { content: delta }, logprobs: null, finish_reason: null }]));
+      }
+      case 'response.output_item.added': {
+        const item = event.item;
+        if (typeof item !== 'object' || item === null || !('type' in item) || item.type !== 'function_call') return null;
+        const id = 'id' in item && typeof item.id === 'string' ? item.id : '';
+        const callId = 'call_id' in item && typeof item.call_id === 'string' ? item.call_id : '';
+        const name = 'name' in item && typeof item.name === 'string' ? item.name : '';
+        callIndex.set(id, callIndex.size);
+        const index = callIndex.size - 1;
+        return start() + sse(chunk([{ index: 0, delta: { tool_calls: [{ index, id: callId, type: 'function', function: { name, arguments: '' } }] }, logprobs: null, finish_reason: null }]));
+      }
+      case 'response.function_call_arguments.delta': {
+        const index = typeof event.item_id === 'string' ? callIndex.get(event.item_id) : undefined;
+        if (index === undefined || typeof event.delta !== 'string') return null;
+        return sse(chunk([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: event.delta } }] }, logprobs: null, finish_reason: null }]));
       }
       case 'response.completed': {
         const done = event.response;

@@ -3,7 +3,8 @@
 // developer messages stay messages, as the Responses API keeps them), `response_format` becomes
 // `text.format`, `max_tokens`/`max_completion_tokens` the output limit.
 import { createChatCompletionBody, type ChatRequestMessage, type ChatResponseFormat, type CreateChatCompletionBody } from '../contract/chat-completions.js';
-import type { InputItem, MessageItem, OutputFormat } from '../contract/responses.js';
+import type { FunctionTool, InputItem, OutputFormat, StoredItem, ToolChoice } from '../contract/responses.js';
+import { checkTools } from './response-request.js';
 import type { ResponseRequest } from '../tasks/types.js';
 import { badRequest } from './errors.js';
 import { parseBody, perLimit } from './validate.js';
@@ -26,12 +27,38 @@ function textOf(content: ChatRequestMessage['content']): string {
   return content.map((part) => (part.type === 'text' ? part.text : part.refusal)).join('');
 }
 
+/** One chat message as the Responses API's items: an assistant's tool calls are function_call items, a tool message their output. */
+function toItems(m: ChatRequestMessage): InputItem[] {
+  if (m.role === 'tool') return [{ type: 'function_call_output', call_id: m.tool_call_id, output: textOf(m.content) }];
+  const text = textOf(m.content);
+  if (m.role !== 'assistant') return [{ type: 'message', role: m.role, content: text }];
+  const calls = (m.tool_calls ?? []).map((c): InputItem => ({ type: 'function_call', call_id: c.id, name: c.function.name, arguments: c.function.arguments }));
+  return [...(text !== '' || calls.length === 0 ? [{ type: 'message' as const, role: 'assistant' as const, content: text }] : []), ...calls];
+}
+
+function tools(b: CreateChatCompletionBody): FunctionTool[] {
+  return (b.tools ?? []).map((t) => ({
+    type: 'function',
+    name: t.function.name,
+    ...(t.function.description !== undefined ? { description: t.function.description } : {}),
+    ...(t.function.parameters !== undefined ? { parameters: t.function.parameters } : {}),
+    ...(t.function.strict != null ? { strict: t.function.strict } : {}),
+  }));
+}
+
+function toolChoice(b: CreateChatCompletionBody): ToolChoice | null {
+  const c = b.tool_choice;
+  if (c == null) return null;
+  return typeof c === 'string' ? c : { type: 'function', name: c.function.name };
+}
+
 export function parseChatCompletion(body: unknown, maxOutputTokens: number): ParsedChat {
   const b = parseBody(schemaFor(maxOutputTokens), body);
   if (b.max_tokens != null && b.max_completion_tokens != null && b.max_tokens !== b.max_completion_tokens) {
     throw badRequest('Send max_completion_tokens or max_tokens, not two different limits (max_tokens is its older name).', 'max_tokens');
   }
-  const input = b.messages.map((m): InputItem => ({ type: 'message', role: m.role, content: textOf(m.content) }));
+  const input = b.messages.flatMap(toItems);
+  checkTools(tools(b), toolChoice(b), 'tool_choice');
   return {
     model: b.model,
     input,
@@ -52,7 +79,7 @@ function formatOf(format: ChatResponseFormat | null | undefined): OutputFormat |
 }
 
 /** The request as the ledger keeps it (a chat completion is a response underneath). */
-export function storedChatRequest(parsed: ParsedChat, input: MessageItem[]): ResponseRequest {
+export function storedChatRequest(parsed: ParsedChat, input: StoredItem[]): ResponseRequest {
   const b = parsed.body;
   const format = formatOf(b.response_format);
   const stop = b.stop == null ? [] : typeof b.stop === 'string' ? [b.stop] : b.stop;
@@ -67,7 +94,10 @@ export function storedChatRequest(parsed: ParsedChat, input: MessageItem[]): Res
     ...(format ? { format } : {}),
     ...(stop.length > 0 ? { stop } : {}),
     ...(b.seed != null ? { seed: b.seed } : {}),
+    ...(b.tools && b.tools.length > 0 ? { tools: tools(b) } : {}),
+    ...(toolChoice(b) !== null ? { tool_choice: toolChoice(b) ?? 'auto' } : {}),
     echo: {
+      ...(b.parallel_tool_calls != null ? { parallel_tool_calls: b.parallel_tool_calls } : {}),
       ...(b.user != null ? { user: b.user } : {}),
       ...(b.safety_identifier != null ? { safety_identifier: b.safety_identifier } : {}),
       ...(b.prompt_cache_key != null ? { prompt_cache_key: b.prompt_cache_key } : {}),

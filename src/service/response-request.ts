@@ -1,7 +1,7 @@
 // The body of POST /v1/responses, validated by the contract's schema (src/contract/responses.ts):
 // a bad or unknown field is a 400 that names it as `param`. What is left is this module's: the
 // rules between fields, and the request as the ledger keeps it.
-import { createResponseBody, type CreateResponseBody, type InputItem, type MessageItem } from '../contract/responses.js';
+import { createResponseBody, type CreateResponseBody, type FunctionTool, type InputItem, type StoredItem, type ToolChoice } from '../contract/responses.js';
 import type { OnRestart, ResponseRequest } from '../tasks/types.js';
 import { badRequest } from './errors.js';
 import { parseBody, perLimit } from './validate.js';
@@ -29,6 +29,7 @@ export function parseCreateResponse(body: unknown, maxOutputTokens: number): Par
   const conversation = b.conversation ?? null;
   const conversationId = conversation === null ? null : typeof conversation === 'string' ? conversation : conversation.id;
   const previousResponseId = b.previous_response_id ?? null;
+  checkTools(b.tools ?? [], b.tool_choice ?? null);
   if (conversationId !== null && previousResponseId !== null) {
     throw badRequest('Send either previous_response_id or conversation, not both: a conversation already holds its earlier turns.', 'conversation');
   }
@@ -47,7 +48,7 @@ export function parseCreateResponse(body: unknown, maxOutputTokens: number): Par
 }
 
 /** The request as the ledger keeps it: this turn's resolved input and what the response echoes. */
-export function storedRequest(parsed: ParsedCreate, input: MessageItem[]): ResponseRequest {
+export function storedRequest(parsed: ParsedCreate, input: StoredItem[]): ResponseRequest {
   const b = parsed.body;
   return {
     input,
@@ -57,13 +58,27 @@ export function storedRequest(parsed: ParsedCreate, input: MessageItem[]): Respo
     top_p: b.top_p ?? null,
     truncation: b.truncation ?? 'disabled',
     ...(b.text?.format && b.text.format.type !== 'text' ? { format: b.text.format } : {}),
+    ...(b.tools && b.tools.length > 0 ? { tools: b.tools } : {}),
+    ...(b.tool_choice != null ? { tool_choice: b.tool_choice } : {}),
     echo: {
       ...(b.parallel_tool_calls != null ? { parallel_tool_calls: b.parallel_tool_calls } : {}),
-      ...(b.tool_choice != null ? { tool_choice: b.tool_choice } : {}),
       ...(b.max_tool_calls != null ? { max_tool_calls: b.max_tool_calls } : {}),
       ...(b.user != null ? { user: b.user } : {}),
       ...(b.safety_identifier != null ? { safety_identifier: b.safety_identifier } : {}),
       ...(b.prompt_cache_key != null ? { prompt_cache_key: b.prompt_cache_key } : {}),
     },
   };
+}
+
+/** The rules between tools and tool_choice (each is valid alone by the schema). */
+export function checkTools(tools: readonly FunctionTool[], choice: ToolChoice | null, param = 'tool_choice'): void {
+  const names = new Set<string>();
+  tools.forEach((t, i) => {
+    if (names.has(t.name)) throw badRequest(`Two tools are named ${t.name}; give each function its own name.`, `tools[${i}].name`);
+    names.add(t.name);
+  });
+  if (choice === 'required' && tools.length === 0) throw badRequest('tool_choice "required" needs at least one tool in tools.', param);
+  if (typeof choice === 'object' && choice !== null && !names.has(choice.name)) {
+    throw badRequest(`tool_choice names the function ${choice.name}, which is not in tools (${[...names].join(', ') || 'none'}).`, param);
+  }
 }

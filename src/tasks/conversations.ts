@@ -5,7 +5,7 @@
 // whole turn, never half of it. Deletions are journalled inside their transaction, before the
 // commit (store/deletion-journal.ts), so a restored older store has them removed again.
 import type { Conversation } from '../contract/conversations.js';
-import type { MessageItem } from '../contract/responses.js';
+import type { StoredItem } from '../contract/responses.js';
 import { newId } from '../ids.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import { parseMetadata } from './response-object.js';
@@ -29,9 +29,9 @@ interface ItemRow {
 
 export type ConversationObject = Conversation;
 
-function parseItem(row: ItemRow): MessageItem {
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by addItems from a typed MessageItem
-  const item: MessageItem = JSON.parse(row.data);
+function parseItem(row: ItemRow): StoredItem {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by addItems from a typed StoredItem
+  const item: StoredItem = JSON.parse(row.data);
   return item;
 }
 
@@ -44,11 +44,11 @@ export function getConversation(db: ReadableDB, id: string): ConversationRow | u
 }
 
 /** Appends items in order, after the last one; an item whose id the conversation has already is left out. */
-function addItemsInTransaction(db: Db, conversationId: string, items: readonly MessageItem[], responseId: string | null, nowS: number): MessageItem[] {
+function addItemsInTransaction(db: Db, conversationId: string, items: readonly StoredItem[], responseId: string | null, nowS: number): StoredItem[] {
   const last = db.prepare<[string], { p: number | null }>('SELECT MAX(position) AS p FROM conversation_items WHERE conversation_id = ?').get(conversationId)?.p ?? 0;
   const has = db.prepare<[string, string], { id: string }>('SELECT id FROM conversation_items WHERE conversation_id = ? AND id = ?');
   const insert = db.prepare('INSERT INTO conversation_items (conversation_id, position, id, data, response_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-  const added: MessageItem[] = [];
+  const added: StoredItem[] = [];
   let position = last;
   for (const item of items) {
     if (item.id === '' || has.get(conversationId, item.id)) continue;
@@ -59,7 +59,7 @@ function addItemsInTransaction(db: Db, conversationId: string, items: readonly M
   return added;
 }
 
-export function createConversation(db: Db, input: { clientId: string | null; metadata: Record<string, string> | null; items: readonly MessageItem[] }, nowS: number): ConversationRow {
+export function createConversation(db: Db, input: { clientId: string | null; metadata: Record<string, string> | null; items: readonly StoredItem[] }, nowS: number): ConversationRow {
   const row: ConversationRow = { id: newId('conv'), client_id: input.clientId, metadata: input.metadata ? JSON.stringify(input.metadata) : null, created_at: nowS };
   db.transaction(() => {
     db.prepare('INSERT INTO conversations (id, client_id, metadata, created_at) VALUES (@id, @client_id, @metadata, @created_at)').run(row);
@@ -85,7 +85,7 @@ export function deleteConversation(db: Db, id: string, journal: DeletionRecorder
   })();
 }
 
-export function addItems(db: Db, conversationId: string, items: readonly MessageItem[], nowS: number): MessageItem[] {
+export function addItems(db: Db, conversationId: string, items: readonly StoredItem[], nowS: number): StoredItem[] {
   return db.transaction(() => addItemsInTransaction(db, conversationId, items, null, nowS))();
 }
 
@@ -93,12 +93,12 @@ export function addItems(db: Db, conversationId: string, items: readonly Message
  * A completed turn: its input items, then its output. Runs inside the ledger's transaction that
  * completes the response; a conversation deleted meanwhile simply gets nothing.
  */
-export function appendTurn(db: Db, conversationId: string, items: readonly MessageItem[], responseId: string, nowS: number): void {
+export function appendTurn(db: Db, conversationId: string, items: readonly StoredItem[], responseId: string, nowS: number): void {
   if (!getConversation(db, conversationId)) return;
   addItemsInTransaction(db, conversationId, items, responseId, nowS);
 }
 
-export function getItem(db: ReadableDB, conversationId: string, itemId: string): MessageItem | undefined {
+export function getItem(db: ReadableDB, conversationId: string, itemId: string): StoredItem | undefined {
   const row = db.prepare<[string, string], ItemRow>('SELECT * FROM conversation_items WHERE conversation_id = ? AND id = ?').get(conversationId, itemId);
   return row && parseItem(row);
 }
@@ -113,7 +113,7 @@ export function deleteItem(db: Db, conversationId: string, itemId: string, journ
 }
 
 /** Every item of a conversation, oldest first: the context of its next turn. */
-export function conversationItems(db: ReadableDB, conversationId: string): MessageItem[] {
+export function conversationItems(db: ReadableDB, conversationId: string): StoredItem[] {
   return db.prepare<[string], ItemRow>('SELECT * FROM conversation_items WHERE conversation_id = ? ORDER BY position').all(conversationId).map(parseItem);
 }
 
@@ -124,7 +124,7 @@ export interface ItemPageQuery {
 }
 
 /** One page of a conversation's items, cursor-paged by item id (`after`: the last id of the previous page). */
-export function itemPage(db: ReadableDB, conversationId: string, q: ItemPageQuery): { data: MessageItem[]; has_more: boolean } | { unknownCursor: true } {
+export function itemPage(db: ReadableDB, conversationId: string, q: ItemPageQuery): { data: StoredItem[]; has_more: boolean } | { unknownCursor: true } {
   let from: number | null = null;
   if (q.after !== undefined && q.after !== '') {
     const at = db.prepare<[string, string], { position: number }>('SELECT position FROM conversation_items WHERE conversation_id = ? AND id = ?').get(conversationId, q.after);
@@ -166,7 +166,7 @@ export function listConversations(db: ReadableDB, q: ConversationListQuery): { d
 }
 
 /** Where an item id is kept in a conversation (for `item_reference`), with its conversation's owner. */
-export function findConversationItem(db: ReadableDB, itemId: string): { item: MessageItem; clientId: string | null } | undefined {
+export function findConversationItem(db: ReadableDB, itemId: string): { item: StoredItem; clientId: string | null } | undefined {
   const row = db
     .prepare<[string], ItemRow & { client_id: string | null }>(
       'SELECT i.*, c.client_id FROM conversation_items i JOIN conversations c ON c.id = i.conversation_id WHERE i.id = ? LIMIT 1',

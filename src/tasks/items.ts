@@ -1,7 +1,7 @@
-// Items: the messages of a turn as Sanad keeps them (each with its id), made from what a client
-// sent, read back from older stores, and turned into the chat the engine runs.
-import type { ContentPart, InputMessage, MessageItem, OutputMessage, TextPart } from '../contract/responses.js';
-import type { ChatMessage } from '../engine/engine.js';
+// Items: the messages and function calls of a turn as Sanad keeps them (each with its id), made
+// from what a client sent, read back from older stores, and turned into the chat the engine runs.
+import type { ContentPart, FunctionCallItem, InputItem, InputMessage, MessageItem, OutputMessage, StoredItem, TextPart } from '../contract/responses.js';
+import type { ChatMessage, ToolCallMessage } from '../engine/engine.js';
 import type { LegacyMessage, ResponseRequest, ResponseRow } from './types.js';
 
 function textOfPart(part: ContentPart): string {
@@ -12,16 +12,18 @@ function textOfPart(part: ContentPart): string {
  * The ids of a new response's items, named after it: `resp_<S>` answers as `msg_<S>` and its own
  * input items are `msg_<S>_<n>`, so an `item_reference` finds either with a primary-key read.
  */
-export function itemNames(responseId: string): { answer: string; input: (position: number) => string } {
+export function itemNames(responseId: string): { answer: string; input: (position: number) => string; call: (index: number) => string } {
   const stem = responseId.slice('resp_'.length);
-  return { answer: `msg_${stem}`, input: (position) => `msg_${stem}_${position}` };
+  return { answer: `msg_${stem}`, input: (position) => `msg_${stem}_${position}`, call: (index) => `fc_${stem}_${index}` };
 }
 
-/** Where an item named by itemNames lives: its response, and for an input item its position. */
-export function itemOwner(itemId: string): { responseId: string; position: number | null } | null {
-  const m = /^msg_([0-9a-z]+)(?:_(\d+))?$/.exec(itemId);
-  if (!m?.[1]) return null;
-  return { responseId: `resp_${m[1]}`, position: m[2] === undefined ? null : Number(m[2]) };
+/** Where an item named by itemNames lives: its response, and an input item's position or an output call's index. */
+export function itemOwner(itemId: string): { responseId: string; position: number | null; call: number | null } | null {
+  const m = /^(msg|fc)_([0-9a-z]+)(?:_(\d+))?$/.exec(itemId);
+  if (!m?.[2]) return null;
+  const n = m[3] === undefined ? null : Number(m[3]);
+  if (m[1] === 'fc') return n === null ? null : { responseId: `resp_${m[2]}`, position: null, call: n };
+  return { responseId: `resp_${m[2]}`, position: n, call: null };
 }
 
 /** A message as sent, kept: its own id, or '' for one the store names (itemNames, or a conversation's new id). */
@@ -32,12 +34,21 @@ export function keptMessage(m: InputMessage): MessageItem {
   return { type: 'message', id: m.id ?? '', status: m.status ?? 'completed', role: m.role, content };
 }
 
-function isLegacy(m: MessageItem | LegacyMessage): m is LegacyMessage {
-  return typeof m.content === 'string';
+/** An input item as sent (not a reference), kept: its own id, or '' until the store names it. */
+export function keptItem(item: Exclude<InputItem, { type: 'item_reference' }>): StoredItem {
+  if (item.type === 'message') return keptMessage(item);
+  const status = item.status ?? 'completed';
+  if (item.type === 'function_call') return { type: 'function_call', id: item.id ?? '', call_id: item.call_id, name: item.name, arguments: item.arguments, status };
+  const output = typeof item.output === 'string' ? item.output : item.output.map((p) => p.text).join('');
+  return { type: 'function_call_output', id: item.id ?? '', call_id: item.call_id, output, status };
+}
+
+function isLegacy(m: StoredItem | LegacyMessage): m is LegacyMessage {
+  return 'content' in m && typeof m.content === 'string';
 }
 
 /** A stored request's own input as items; requests from before conversations have no ids (''). */
-export function inputItems(req: ResponseRequest): MessageItem[] {
+export function inputItems(req: ResponseRequest): StoredItem[] {
   if (typeof req.input === 'string') return [{ type: 'message', id: '', status: 'completed', role: 'user', content: [{ type: 'input_text', text: req.input }] }];
   return req.input.map((m) =>
     isLegacy(m) ? { type: 'message', id: '', status: 'completed', role: m.role, content: [{ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: m.content }] } : m,
@@ -58,11 +69,55 @@ export function itemText(item: MessageItem): string {
   return item.content.map((p) => p.text).join('');
 }
 
-/** The chat the engine runs: instructions first, then every item in order. */
-export function toChatMessages(instructions: string | null, items: readonly MessageItem[]): ChatMessage[] {
+/** Whether the answer has a message at all: a forced call (`required`, or one named function) answers with the call alone. */
+export function answersWithMessage(req: Pick<ResponseRequest, 'tools' | 'tool_choice'>): boolean {
+  const choice = req.tool_choice;
+  return !(req.tools && req.tools.length > 0 && (choice === 'required' || (typeof choice === 'object' && choice !== null)));
+}
+
+/** The function calls an answer made, as stored beside its text (output_items). */
+export function outputCalls(row: Pick<ResponseRow, 'output_items'>): FunctionCallItem[] {
+  if (!row.output_items) return [];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by TaskLedger.transition from typed FunctionCallItems
+  const calls: FunctionCallItem[] = JSON.parse(row.output_items);
+  return calls;
+}
+
+/**
+ * What an answer adds to the context of later turns and to its conversation: its message (when it
+ * has one, and it says something or says nothing else), then its calls.
+ */
+export function answerItems(row: Pick<ResponseRow, 'item_id' | 'output_items'>, req: Pick<ResponseRequest, 'tools' | 'tool_choice'>, text: string, status: OutputMessage['status']): StoredItem[] {
+  const calls = outputCalls(row);
+  const items: StoredItem[] = [];
+  if (answersWithMessage(req) && (text !== '' || calls.length === 0)) items.push(asItem(outputMessage(row, text, status)));
+  return [...items, ...calls];
+}
+
+/** The chat the engine runs: instructions first, then every item in order, each call with its output. */
+export function toChatMessages(instructions: string | null, items: readonly StoredItem[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   if (instructions) messages.push({ role: 'system', content: instructions });
-  // The Responses API's `developer` role is a system message for a local chat template.
-  for (const item of items) messages.push({ role: item.role === 'developer' ? 'system' : item.role, content: itemText(item) });
+  const calls = new Map<string, ToolCallMessage>();
+  for (const item of items) {
+    if (item.type === 'message') {
+      // The Responses API's `developer` role is a system message for a local chat template.
+      messages.push({ role: item.role === 'developer' ? 'system' : item.role, content: itemText(item) });
+      continue;
+    }
+    if (item.type === 'function_call') {
+      // A call belongs to the answer before it, if that answer is the last message.
+      const last = messages.at(-1);
+      const call: ToolCallMessage = { name: item.name, arguments: item.arguments, result: null };
+      calls.set(item.call_id, call);
+      if (last?.role === 'assistant') (last.calls ??= []).push(call);
+      else messages.push({ role: 'assistant', content: '', calls: [call] });
+      continue;
+    }
+    const call = calls.get(item.call_id);
+    if (call) call.result = item.output;
+    // An output whose call is not in the context (truncated away, or never sent): the model still reads it.
+    else messages.push({ role: 'user', content: `Output of function call ${item.call_id}: ${item.output}` });
+  }
   return messages;
 }

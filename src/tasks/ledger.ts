@@ -4,6 +4,7 @@
 // 100 ms and written in one transaction, and always flushed inside any transition of their
 // task, so no state change can overtake text that was generated before it. Listeners hear of
 // events only after their transaction committed, so a client never sees text a crash can lose.
+import type { FunctionCallItem } from '../contract/responses.js';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import { newId } from '../ids.js';
@@ -13,7 +14,7 @@ import type { Db } from '../store/open.js';
 import type { EventHub } from './event-hub.js';
 import { emittedText, getResponseRow, getTask } from './queries.js';
 import { appendTurn } from './conversations.js';
-import { asItem, inputItems, itemNames, outputMessage } from './items.js';
+import { answerItems, inputItems, itemNames } from './items.js';
 import { buildResponseObject, parseRequest } from './response-object.js';
 import { isTaskStatus, isTerminal, type EventType, type OnRestart, type ResponseRequest, type ResponseRow, type TaskError, type TaskEvent, type TaskRow, type TaskStatus } from './types.js';
 
@@ -30,7 +31,7 @@ export interface TransitionChange {
   events: EventSpec[];
   error?: TaskError | null;
   /** Set on completion; a turn of a conversation is added to it in the same transaction. */
-  output?: { text: string; inputTokens: number; outputTokens: number; incompleteReason: string | null; truncatedItems?: number };
+  output?: { text: string; inputTokens: number; outputTokens: number; incompleteReason: string | null; truncatedItems?: number; calls?: FunctionCallItem[] };
   /** A retry: usage from the failed attempt is dropped. */
   resetOutput?: boolean;
 }
@@ -165,6 +166,7 @@ export class TaskLedger {
       previous_response_id: input.previousResponseId ?? null,
       conversation_id: input.conversationId ?? null,
       truncated_items: 0,
+      output_items: null,
       client_id: input.clientId,
       model: input.model,
       item_id: names.answer,
@@ -232,8 +234,9 @@ export class TaskLedger {
         .run({ ...task, previous: before.status });
       if (change.output) {
         const o = change.output;
-        this.stmt('UPDATE responses SET output_text = ?, input_tokens = ?, output_tokens = ?, incomplete_reason = ?, truncated_items = ? WHERE id = ?')
-          .run(o.text, o.inputTokens, o.outputTokens, o.incompleteReason, o.truncatedItems ?? 0, task.response_id);
+        const calls = o.calls && o.calls.length > 0 ? JSON.stringify(o.calls) : null;
+        this.stmt('UPDATE responses SET output_text = ?, input_tokens = ?, output_tokens = ?, incomplete_reason = ?, truncated_items = ?, output_items = ? WHERE id = ?')
+          .run(o.text, o.inputTokens, o.outputTokens, o.incompleteReason, o.truncatedItems ?? 0, calls, task.response_id);
         this.addTurnToConversation(task, o.text, o.incompleteReason, now);
       } else if (change.resetOutput) {
         this.stmt('UPDATE responses SET input_tokens = NULL, output_tokens = NULL WHERE id = ?').run(task.response_id);
@@ -338,8 +341,9 @@ export class TaskLedger {
   private addTurnToConversation(task: TaskRow, text: string, incompleteReason: string | null, nowS: number): void {
     const row = getResponseRow(this.db, task.response_id);
     if (!row?.conversation_id) return;
-    const answer = asItem(outputMessage(row, text, incompleteReason ? 'incomplete' : 'completed'));
-    appendTurn(this.db, row.conversation_id, [...inputItems(parseRequest(row)), answer], row.id, nowS);
+    const request = parseRequest(row);
+    const answer = answerItems(row, request, text, incompleteReason ? 'incomplete' : 'completed');
+    appendTurn(this.db, row.conversation_id, [...inputItems(request), ...answer], row.id, nowS);
   }
 
   private stmt(sql: string): Statement {

@@ -2,7 +2,7 @@
 // Every field of OpenAI's Response is there (strict typed clients validate the whole object);
 // parameters Sanad only echoes show the defaults they selected.
 import type { ErrorDetail, ResponseObject, ResponseStatus } from '../contract/responses.js';
-import { outputMessage } from './items.js';
+import { answersWithMessage, outputCalls, outputMessage } from './items.js';
 import type { ResponseRequest, ResponseRow, TaskRow, TaskStatus } from './types.js';
 
 export type { ResponseObject, ResponseStatus } from '../contract/responses.js';
@@ -68,7 +68,11 @@ export function buildResponseObject(row: ResponseRow, task: TaskRow, text: strin
   const req = parseRequest(row);
   const echo = req.echo ?? {};
   const itemStatus = status === 'completed' ? 'completed' : status === 'in_progress' || status === 'queued' ? 'in_progress' : 'incomplete';
-  const output = text.length > 0 || status === 'completed' || status === 'incomplete' ? [outputMessage(row, text, itemStatus)] : [];
+  const calls = outputCalls(row);
+  // The message is there from its first text on, or once finished (empty, if the model only called);
+  // an answer that is a forced call has none.
+  const withMessage = answersWithMessage(req) && (text.length > 0 || status === 'completed' || status === 'incomplete');
+  const output: ResponseObject['output'] = [...(withMessage ? [outputMessage(row, text, itemStatus)] : []), ...calls];
   const usage =
     row.input_tokens !== null && row.output_tokens !== null
       ? {
@@ -103,8 +107,8 @@ export function buildResponseObject(row: ResponseRow, task: TaskRow, text: strin
     conversation: row.conversation_id ? { id: row.conversation_id } : null,
     truncation: req.truncation ?? 'disabled',
     parallel_tool_calls: echo.parallel_tool_calls ?? true,
-    tool_choice: echo.tool_choice ?? 'auto',
-    tools: [],
+    tool_choice: req.tool_choice ?? 'auto',
+    tools: req.tools ?? [],
     text: { format: req.format ?? { type: 'text' }, verbosity: 'medium' },
     reasoning: { effort: null, summary: null },
     service_tier: 'default',

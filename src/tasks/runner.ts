@@ -9,12 +9,14 @@ import type { Db } from '../store/open.js';
 import { FairQueue } from './fair-queue.js';
 import { isWriteFailure } from '../store/disk.js';
 import type { TaskLedger, TransitionChange, TransitionResult } from './ledger.js';
-import { inputItems } from './items.js';
+import { answersWithMessage, inputItems, itemNames } from './items.js';
+import { newId } from '../ids.js';
+import type { FunctionCallItem } from '../contract/responses.js';
 import { earlierItems, fitToContext, TurnFailure } from './turn-context.js';
 import { emittedText, getResponseRow, getTask, tasksInStatus } from './queries.js';
 import { parseRequest } from './response-object.js';
 import type { ResponseRequest, TaskRow } from './types.js';
-import { startEvents, textDoneEvents } from './item-events.js';
+import { callEvents, startEvents, textDoneEvents } from './item-events.js';
 
 export interface RunnerOptions {
   concurrency: number;
@@ -208,6 +210,7 @@ export class TaskRunner {
             ...generationFormat(request.format),
             ...(request.stop ? { stop: request.stop } : {}),
             ...(request.seed !== undefined ? { seed: request.seed } : {}),
+            ...toolUse(request),
             ...(request.temperature !== null ? { temperature: request.temperature } : {}),
             ...(request.top_p !== null ? { topP: request.top_p } : {}),
             signal,
@@ -217,6 +220,17 @@ export class TaskRunner {
     if (this.stopping) return void this.ledger.flush();
     if (result.stopReason === 'abort') return this.finishCancelled(task.id);
     const text = continuation + result.text;
+    const names = itemNames(response.id);
+    const cutShort = result.stopReason === 'max_tokens';
+    const calls: FunctionCallItem[] = (result.calls ?? []).map((c, k) => ({
+      type: 'function_call',
+      id: names.call(k),
+      call_id: newId('call'),
+      name: c.name,
+      arguments: c.arguments,
+      status: cutShort ? 'incomplete' : 'completed',
+    }));
+    const withMessage = answersWithMessage(request);
     const completed = await this.commit(task.id, {
       from: ['running'],
       to: 'completed',
@@ -227,8 +241,13 @@ export class TaskRunner {
         outputTokens: usedTokens + result.outputTokens,
         incompleteReason: result.stopReason === 'max_tokens' ? 'max_output_tokens' : null,
         truncatedItems: dropped,
+        calls,
       },
-      events: [...textDoneEvents(response.item_id, text), { type: 'response.completed', withResponse: true }],
+      events: [
+        ...(withMessage ? textDoneEvents(response.item_id, text) : []),
+        ...callEvents(calls, withMessage ? 1 : 0),
+        { type: 'response.completed', withResponse: true },
+      ],
     });
     if (!completed.ok) await this.finishCancelled(task.id);
   }
@@ -249,4 +268,17 @@ function generationFormat(format: ResponseRequest['format']): Pick<GenerateReque
   const checked = checkJsonSchema(format.schema);
   if (!checked.ok) throw new TurnFailure('invalid_json_schema', `The schema of text.format cannot be used: ${checked.reason}.`);
   return { format: { type: 'json_schema', schema: checked.schema } };
+}
+
+/** The engine's view of `tools` and `tool_choice`: nothing when there are none or the choice is `none`. */
+function toolUse(request: ResponseRequest): Pick<GenerateRequest, 'tools'> {
+  const tools = request.tools ?? [];
+  const choice = request.tool_choice ?? 'auto';
+  if (tools.length === 0 || choice === 'none') return {};
+  const functions = tools.map((t) => {
+    const checked = t.parameters ? checkJsonSchema(t.parameters) : null;
+    if (checked && !checked.ok) throw new TurnFailure('invalid_json_schema', `The parameters of tool ${t.name} cannot be used: ${checked.reason}.`);
+    return { name: t.name, ...(t.description ? { description: t.description } : {}), ...(checked?.ok ? { parameters: checked.schema } : {}) };
+  });
+  return { tools: { functions, choice: typeof choice === 'object' ? { name: choice.name } : choice, parallel: request.echo?.parallel_tool_calls ?? true } };
 }

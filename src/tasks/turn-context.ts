@@ -2,11 +2,11 @@
 // the items they name, previous_response_id to a stored response the caller may read); when the
 // task runs, the earlier turns are read from the store (the previous responses' input and output,
 // in order, or the conversation's items) and fitted into the model's context by `truncation`.
-import type { InputItem, MessageItem, Truncation } from '../contract/responses.js';
+import type { InputItem, StoredItem, Truncation } from '../contract/responses.js';
 import type { ChatMessage } from '../engine/engine.js';
 import type { ReadableDB } from '../store/open.js';
 import { conversationItems, findConversationItem, getConversation } from './conversations.js';
-import { asItem, inputItems, itemOwner, keptMessage, outputMessage, toChatMessages } from './items.js';
+import { answerItems, asItem, inputItems, itemOwner, itemText, keptItem, outputCalls, outputMessage, toChatMessages } from './items.js';
 import { getResponseRow, getTaskByResponse } from './queries.js';
 import { parseRequest } from './response-object.js';
 import { isTerminal, type ResponseRow } from './types.js';
@@ -40,16 +40,24 @@ export type MayRead = (clientId: string | null) => boolean;
 /** Why a response id is gone, from the deletion journal ('unstored', 'deleted', 'retention'), if it is. */
 export type DeletedWhy = (id: string) => string | undefined;
 
-function answerOf(row: ResponseRow): MessageItem | undefined {
+function answerOf(row: ResponseRow): StoredItem | undefined {
   return row.output_text === null ? undefined : asItem(outputMessage(row, row.output_text, row.incomplete_reason ? 'incomplete' : 'completed'));
 }
 
+/** The items a finished answer holds (none before it finished). */
+function finishedAnswer(row: ResponseRow): StoredItem[] {
+  return row.output_text === null ? [] : answerItems(row, parseRequest(row), row.output_text, row.incomplete_reason ? 'incomplete' : 'completed');
+}
+
 /** The stored item with this id (an answer, an input item, a conversation's item), if the caller may read it. */
-function findItem(db: ReadableDB, id: string, mayRead: MayRead): MessageItem | undefined {
+function findItem(db: ReadableDB, id: string, mayRead: MayRead): StoredItem | undefined {
   const owner = itemOwner(id);
   const row = owner && getResponseRow(db, owner.responseId);
   if (row && mayRead(row.client_id)) {
-    const found = owner.position === null ? (row.item_id === id ? answerOf(row) : undefined) : inputItems(parseRequest(row))[owner.position];
+    const found =
+      owner.call !== null ? outputCalls(row)[owner.call]
+      : owner.position === null ? (row.item_id === id ? answerOf(row) : undefined)
+      : inputItems(parseRequest(row))[owner.position];
     if (found?.id === id) return found;
   }
   const kept = findConversationItem(db, id);
@@ -60,10 +68,10 @@ function findItem(db: ReadableDB, id: string, mayRead: MayRead): MessageItem | u
 }
 
 /** This turn's input as kept: each reference resolved; a new message's id is '' until its store names it. */
-export function resolveInput(db: ReadableDB, input: string | InputItem[], mayRead: MayRead): MessageItem[] {
+export function resolveInput(db: ReadableDB, input: string | InputItem[], mayRead: MayRead): StoredItem[] {
   if (typeof input === 'string') return [{ type: 'message', id: '', status: 'completed', role: 'user', content: [{ type: 'input_text', text: input }] }];
   return input.map((item, i) => {
-    if (item.type === 'message') return keptMessage(item);
+    if (item.type !== 'item_reference') return keptItem(item);
     const found = findItem(db, item.id, mayRead);
     if (!found) throw new TurnInputError(404, 'item_not_found', `input[${i}].id`, `No stored item has the id ${item.id} (or it is another client's); refer to an item of a stored response or conversation, or send its content.`);
     return found;
@@ -93,19 +101,18 @@ export function checkConversation(db: ReadableDB, id: string, mayRead: MayRead):
 }
 
 /** One finished turn as context: its own input, then its answer (if it had one). */
-function turnItems(row: ResponseRow): MessageItem[] {
-  const items = inputItems(parseRequest(row));
-  if (row.output_text !== null && row.output_text !== '') items.push(asItem(outputMessage(row, row.output_text, row.incomplete_reason ? 'incomplete' : 'completed')));
-  return items;
+function turnItems(row: ResponseRow): StoredItem[] {
+  // An empty answer says nothing to the next turn (a call alone, or a cut that came before any text).
+  return [...inputItems(parseRequest(row)), ...finishedAnswer(row).filter((item) => item.type !== 'message' || itemText(item) !== '')];
 }
 
 /** The items before this turn's own input: the chain of previous responses, or the conversation. */
-export function earlierItems(db: ReadableDB, response: ResponseRow): MessageItem[] {
+export function earlierItems(db: ReadableDB, response: ResponseRow): StoredItem[] {
   if (response.conversation_id !== null) {
     if (!getConversation(db, response.conversation_id)) throw new TurnFailure('conversation_not_found', `Conversation ${response.conversation_id} was deleted before this response ran.`);
     return conversationItems(db, response.conversation_id);
   }
-  const turns: MessageItem[][] = [];
+  const turns: StoredItem[][] = [];
   const seen = new Set<string>();
   for (let id = response.previous_response_id; id !== null; ) {
     const row = seen.has(id) ? undefined : getResponseRow(db, id);
@@ -119,7 +126,7 @@ export function earlierItems(db: ReadableDB, response: ResponseRow): MessageItem
 
 export interface FitInput {
   instructions: string | null;
-  items: readonly MessageItem[];
+  items: readonly StoredItem[];
   truncation: Truncation;
   /** Tokens of the prompt the messages render to. */
   countTokens: (messages: ChatMessage[]) => number;

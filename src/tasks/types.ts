@@ -1,5 +1,6 @@
 // Task and response records as stored, and the event shape every client sees.
-import type { MessageItem, MessageRole, OutputFormat, Truncation } from '../contract/responses.js';
+import type { TaskEventType } from '../contract/events.js';
+import type { FunctionTool, MessageRole, OutputFormat, StoredItem, ToolChoice, Truncation } from '../contract/responses.js';
 
 export const TASK_STATUSES = ['queued', 'loading', 'running', 'cancelling', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -41,7 +42,6 @@ export interface LegacyMessage {
 /** Parameters that only select OpenAI's defaults: kept to be echoed back as they were sent. */
 export interface EchoedParams {
   parallel_tool_calls?: boolean;
-  tool_choice?: 'none' | 'auto';
   max_tool_calls?: number | null;
   user?: string | null;
   safety_identifier?: string | null;
@@ -51,7 +51,7 @@ export interface EchoedParams {
 /** What the client asked for, kept so a task can be (re)run after a restart. */
 export interface ResponseRequest {
   /** This turn's own input, resolved: item references replaced by the items they named (ids kept). */
-  input: string | Array<MessageItem | LegacyMessage>;
+  input: string | Array<StoredItem | LegacyMessage>;
   instructions: string | null;
   max_output_tokens: number | null;
   temperature: number | null;
@@ -61,6 +61,9 @@ export interface ResponseRequest {
   echo?: EchoedParams;
   /** How the answer is made (`text.format`); absent: free text. */
   format?: OutputFormat;
+  /** Function tools the model may call, and how (absent: none, `auto`). */
+  tools?: FunctionTool[];
+  tool_choice?: ToolChoice;
   /** Chat Completions' `stop`: the answer ends before the first of these. */
   stop?: string[];
   /** Chat Completions' `seed`: sampling is repeatable with the same seed. */
@@ -77,6 +80,8 @@ export interface ResponseRow {
   conversation_id: string | null;
   /** How many of the oldest context items `truncation: "auto"` left out. */
   truncated_items: number;
+  /** The function calls the answer made (JSON, FunctionCallItem[]), or null for none. */
+  output_items: string | null;
   client_id: string | null;
   model: string;
   item_id: string;
@@ -99,21 +104,8 @@ export interface EventRow {
   created_at: number;
 }
 
-export type EventType =
-  | 'response.created'
-  | 'response.queued'
-  | 'response.loading'
-  | 'response.in_progress'
-  | 'response.output_text.delta'
-  | 'response.output_text.done'
-  | 'response.output_item.added'
-  | 'response.content_part.added'
-  | 'response.content_part.done'
-  | 'response.output_item.done'
-  | 'response.cancelling'
-  | 'response.completed'
-  | 'response.failed'
-  | 'response.cancelled';
+/** Declared once, in the contract (the GUI reads the same list). */
+export type EventType = TaskEventType;
 
 export const TERMINAL_EVENTS: readonly string[] = ['response.completed', 'response.failed', 'response.cancelled'];
 

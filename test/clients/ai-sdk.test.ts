@@ -4,7 +4,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createOpenAI } from '@ai-sdk/openai';
-import { convertToModelMessages, generateObject, generateText, readUIMessageStream, streamText, type UIMessage } from 'ai';
+import { convertToModelMessages, generateObject, generateText, readUIMessageStream, stepCountIs, streamText, tool, type UIMessage } from 'ai';
 import { z } from 'zod';
 import { TINY_MODEL_ANSWER } from '../../src/demo/tiny-model.js';
 import { copyFileSync, rmSync } from 'node:fs';
@@ -109,4 +109,33 @@ test('.chat(): generateText, streamText and generateObject over Chat Completions
   const { object } = await generateObject({ model: openai.chat(DEMO), schema: z.object({ answer: z.string() }), prompt: 'As an object.', maxRetries: 0 });
   assert.equal(object.answer, TINY_MODEL_ANSWER);
   assert.ok(bodies.slice(sentBefore).every((b) => typeof b === 'object' && b !== null && 'messages' in b), 'all three went to /chat/completions');
+});
+
+test('tools: the SDK runs the call the model was made to make, sends its result back, and gets the answer (Responses and .chat())', async () => {
+  const openai = provider();
+  for (const model of [openai.responses(DEMO), openai.chat(DEMO)]) {
+    const seen: string[] = [];
+    const result = await generateText({
+      model,
+      prompt: 'Weather in Kuwait?',
+      tools: {
+        get_weather: tool({
+          description: 'The weather in a city.',
+          inputSchema: z.object({ city: z.string() }),
+          execute: ({ city }) => {
+            seen.push(city);
+            return Promise.resolve({ temp: 31 });
+          },
+        }),
+      },
+      // The demo model was not trained to call: the first step forces the call, the next lets it answer.
+      prepareStep: ({ stepNumber }) => ({ toolChoice: stepNumber === 0 ? 'required' : 'none' }),
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+    });
+    assert.equal(seen.length, 1, `${model.provider}: the tool ran once`);
+    assert.equal(typeof seen[0], 'string');
+    assert.equal(result.text, TINY_MODEL_ANSWER, model.provider);
+    assert.equal(result.steps.length, 2);
+  }
 });

@@ -2,7 +2,7 @@
 // `sanad serve`: invoke, stream, and a conversation carried by the app as messages.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { z } from 'zod';
 import { TINY_MODEL_ANSWER } from '../../src/demo/tiny-model.js';
@@ -59,5 +59,21 @@ test('withStructuredOutput: on Chat Completions and on the Responses API', async
   for (const model of [plain, chat]) {
     const out = await model.withStructuredOutput(schema, { name: 'answer', method: 'jsonSchema' }).invoke('Answer as an object.');
     assert.equal(schema.parse(out).answer, TINY_MODEL_ANSWER);
+  }
+});
+
+test('bindTools: a forced call, the ToolMessage back, the answer (Chat Completions and the Responses API)', async () => {
+  const getWeather = { type: 'function' as const, function: { name: 'get_weather', description: 'The weather in a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
+  const plain = new ChatOpenAI({ model: DEMO, apiKey: svc.token, configuration: { baseURL: svc.baseURL }, maxRetries: 0 });
+  for (const model of [plain, chat]) {
+    const history: BaseMessage[] = [new HumanMessage('Weather in Kuwait?')];
+    const asked = await model.bindTools([getWeather], { tool_choice: 'get_weather' }).invoke(history);
+    assert.ok(asked instanceof AIMessage);
+    const call = asked.tool_calls?.[0];
+    assert.equal(call?.name, 'get_weather');
+    assert.equal(typeof call.args.city, 'string');
+    history.push(asked, new ToolMessage({ tool_call_id: call.id ?? '', content: '{"temp": 31}' }));
+    const answer = await model.bindTools([getWeather]).invoke(history);
+    assert.equal(textOf(answer), TINY_MODEL_ANSWER);
   }
 });

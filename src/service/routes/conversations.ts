@@ -3,7 +3,7 @@
 // Every change is committed before it is answered (tasks/conversations.ts is the writer).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AddItemsBody, CreateConversationBody, UpdateConversationBody, type ItemList } from '../../contract/conversations.js';
-import type { MessageItem } from '../../contract/responses.js';
+import type { StoredItem } from '../../contract/responses.js';
 import { unixSeconds } from '../../clock.js';
 import { newId } from '../../ids.js';
 import {
@@ -34,7 +34,7 @@ type PageQuery = { after?: string; limit?: string; order?: string };
 const READ = ['responses:write', 'tasks:read'] as const;
 
 const limitOf = (value: string | undefined): number => wholeNumber(value, 'limit', 20, 1, 100);
-const listOf = (data: MessageItem[], hasMore: boolean): ItemList => cursorPage(data, hasMore);
+const listOf = (data: StoredItem[], hasMore: boolean): ItemList => cursorPage(data, hasMore);
 
 const notFound = (id: string): ApiError =>
   new ApiError(404, 'not_found_error', 'conversation_not_found', `No conversation ${id} was found; see GET /v1/conversations.`, 'conversation_id');
@@ -58,7 +58,7 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
     return row;
   };
   // New messages get their own id here (a response's are named after it by the ledger).
-  const itemsOf = (req: FastifyRequest, input: Parameters<typeof resolveInput>[1]): MessageItem[] =>
+  const itemsOf = (req: FastifyRequest, input: Parameters<typeof resolveInput>[1]): StoredItem[] =>
     resolveInput(ctx.db, input, readerOf(principalOf(req))).map((item) => (item.id === '' ? { ...item, id: newId('msg') } : item));
 
   app.post('/v1/conversations', { preHandler: secured(kit, 'responses:write') }, async (req) => {

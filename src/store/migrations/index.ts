@@ -12,8 +12,9 @@ import { sweepIndex } from './0010-sweep-index.js';
 import { dropSweepIndex } from './0011-drop-sweep-index.js';
 import { clientAddresses } from './0012-client-addresses.js';
 import { conversations } from './0013-conversations.js';
+import { functionCalls } from './0014-function-calls.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls];
