@@ -68,6 +68,8 @@ const STATE_OF_EVENT: Record<string, TaskStatus> = {
   'response.output_text.done': 'running',
   'response.content_part.done': 'running',
   'response.output_item.done': 'running',
+  'response.function_call_arguments.delta': 'running',
+  'response.function_call_arguments.done': 'running',
   'response.cancelling': 'cancelling',
   'response.completed': 'completed',
   'response.failed': 'failed',
