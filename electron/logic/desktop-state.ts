@@ -8,7 +8,7 @@
 // Written whole to a temp file and renamed, so a crash leaves the old or the new file, never half.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { NotifiedAlerts } from './notify-dedupe.js';
 
 const StateSchema = z.object({

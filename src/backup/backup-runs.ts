@@ -2,7 +2,7 @@
 // records one copy per repository, and ends with a status. A run still `running` when no backup
 // holds the backup lock was cut short by a crash; jobs/leftovers.ts settles it as `interrupted`.
 import { BackupCopySummary as BackupCopySummarySchema, OffsiteCopyOutcome as OffsiteCopyOutcomeSchema, type BackupCopySummary, type OffsiteCopyOutcome } from '../contract/backups.js';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { parseJsonColumn } from '../store/json-column.js';
 import type { Db, ReadableDB } from '../store/open.js';
 

@@ -4,7 +4,7 @@
 // brings the data back can start from a damaged data dir. Holds no secret: names and paths only.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 const LastGoodSchema = z.object({
   generation: z.number().int().positive(),

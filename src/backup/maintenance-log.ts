@@ -3,7 +3,7 @@
 // not only that it ran. Kept in `service_config` as one JSON list per repository (newest first,
 // the last MAINTENANCE_LOG_KEEP runs) rather than in a table: a log this small needs no migration,
 // and migrations must stay contiguous across branches.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { Db, ReadableDB } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
 

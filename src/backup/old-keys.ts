@@ -4,7 +4,7 @@
 // unused, so a crash at any point can never make Sanad remove the key it still needs.
 // Records live in `service_config` (`restic_old_keys:<repository>`); removal is retried at the start
 // of every rotation and after every backup run of the service (jobs/backups.ts).
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Logger } from '../log/logger.js';

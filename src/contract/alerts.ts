@@ -1,5 +1,5 @@
 // GET /admin/alerts and the alerts inside the backup status: what is wrong, how bad, since when.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { listOf } from './list.js';
 
 export const Severity = z.enum(['info', 'warning', 'critical']);

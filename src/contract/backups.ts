@@ -1,7 +1,7 @@
 // The backup answers of the admin API, written once: the server builds them with these types and
 // the GUI parses them with these schemas, so a changed field breaks both builds.
 // GET /admin/backups/status, GET /admin/backups, GET /admin/maintenance, GET|POST /admin/restore/generations.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { Alert } from './alerts.js';
 import { listOf } from './list.js';
 

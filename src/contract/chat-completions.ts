@@ -2,7 +2,7 @@
 // Responses API's: an unknown field or a value Sanad does not honour is a 400 naming it) and the
 // chat.completion / chat.completion.chunk objects. It runs on the same tasks and store as
 // /v1/responses; src/service/chat-request.ts turns a request into a response's input.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { GenerationSchema, Metadata, NAME } from './responses.js';
 
 const refusedValue = (message: string) => z.unknown().superRefine((_, ctx) => ctx.addIssue({ code: z.ZodIssueCode.custom, message }));

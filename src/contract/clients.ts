@@ -1,6 +1,6 @@
 // The clients answers the GUI reads (GET/POST /admin/clients, revoke, POST /admin/pairing-codes),
 // written once. A new client's token is in the answer that makes it and never again.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { listOf } from './list.js';
 
 export const SCOPES = ['models:read', 'responses:write', 'tasks:read', 'tasks:write', 'admin'] as const;

@@ -1,6 +1,6 @@
 // The Conversations API on the wire: request bodies (strict, like every body) and the objects.
 // A conversation's items are the messages of its turns, in order, each with the id it was made with.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { InputItem, Metadata, type StoredItem } from './responses.js';
 
 /** OpenAI's limit: items a conversation is created with, or added in one call. */

@@ -1,5 +1,5 @@
 // GET /admin/diagnostics: the checks of `sanad doctor`, one line each with what to do.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const Diagnostic = z.object({ name: z.string(), status: z.enum(['ok', 'warn', 'fail']), detail: z.string(), fix: z.string().nullable() });
 export type Diagnostic = z.infer<typeof Diagnostic>;

@@ -1,6 +1,6 @@
 // The drill answers of the admin API, written once (server types, GUI schemas):
 // GET /admin/drills, GET /admin/drills/status, POST /admin/drills.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { JobKindName } from './backups.js';
 
 export const CheckStatus = z.enum(['pass', 'fail', 'unverified']);

@@ -1,6 +1,6 @@
 // The answers about the history inside generations, written once (server types, GUI schemas, CLI
 // --json): GET /admin/generations/{g}, …/responses, …/diff, POST …/bring-back, GET /admin/bring-backs.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const GenerationCounts = z.object({
   tasks: z.number(),

@@ -1,5 +1,5 @@
 // GET /admin/lan: the network listener for paired devices (off by default), written once.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const LanStatus = z.object({
   /** The switch (Settings, or `sanad serve --lan` for this run). */

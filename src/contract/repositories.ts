@@ -1,7 +1,7 @@
 // The repositories answers (GET/POST/PATCH /admin/repositories, POST /admin/repositories/{name}/test),
 // written once. A secret goes up in add and edit bodies and never comes back: `has_secret` says
 // whether one is stored.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { listOf } from './list.js';
 
 export const RepositoryType = z.enum(['local', 's3', 'rest', 'rclone']);

@@ -2,7 +2,7 @@
 // unknown field, or a value Sanad does not honour, is a 400 naming it), the input items, the
 // response object, the event types of both streams and the error body. The routes validate with
 // these schemas, the GUI parses with them, and docs/api.md's parameter table follows them.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { checkJsonSchema } from './json-schema.js';
 
 // ---- Input items ------------------------------------------------------------------------------

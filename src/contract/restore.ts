@@ -1,6 +1,6 @@
 // The restore answers of the admin API, written once (server types, GUI schemas):
 // POST /admin/restore, GET /admin/restore/{id}.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { JobKindName } from './backups.js';
 
 export const RestoreCheck = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });

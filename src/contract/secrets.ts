@@ -1,5 +1,5 @@
 // The secrets answers the GUI reads: the recovery kit, its confirmation, and a passphrase rotation.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const RecoveryKit = z.object({ text: z.string(), created_at: z.number(), confirmed_at: z.number().nullable() });
 export const KitConfirmed = z.object({ confirmed_at: z.number() });

@@ -1,6 +1,6 @@
 // The service settings, written once: the store validates what it keeps with this schema (and fills
 // the defaults), GET and PATCH /admin/settings answer with it, and the GUI parses the answer with it.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const SettingsSchema = z.object({
   default_on_restart: z.enum(['fail', 'retry', 'resume']).default('fail'),

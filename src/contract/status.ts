@@ -1,5 +1,5 @@
 // GET /admin/status: the service, where its secrets are, and the task counts, written once.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const AdminStatus = z.object({
   service: z.object({ address: z.string(), loaded_model: z.string().nullable(), data_dir: z.string() }),

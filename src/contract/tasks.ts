@@ -1,6 +1,6 @@
 // The LMSP answers the GUI reads (GET /v1/tasks, /v1/tasks/{id}, /v1/models, POST /v1/responses),
 // written once: the server builds them with these types, the GUI parses them with these schemas.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { listOf } from './list.js';
 
 export const TASK_STATUSES = ['queued', 'loading', 'running', 'cancelling', 'completed', 'failed', 'cancelled'] as const;

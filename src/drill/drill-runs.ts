@@ -1,7 +1,7 @@
 // The `drill_runs` table: the one place drill history is written and read. A row is inserted when a
 // drill starts (so the GUI can follow it by id) and finished with its verdict and checklist; rows of
 // drills that died are marked `interrupted`; history is kept to the newest KEEP_RUNS rows.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { Db, ReadableDB } from '../store/open.js';
 import type { DrillCheck, DrillKind, Verdict } from './verdict.js';
 

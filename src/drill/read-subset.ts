@@ -4,7 +4,7 @@
 // is remembered and read again by every later deep drill until it reads clean, so moving on to the
 // next subset can never make a damaged repository look healthy.
 import { parseJsonColumn } from '../store/json-column.js';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { Db } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
 

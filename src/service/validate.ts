@@ -1,7 +1,7 @@
 // The one validation step for request bodies: a body is parsed by its schema from src/contract/,
 // and the first thing wrong with it is a 400 in the contract's shape that names it as `param`
 // (OpenAI's spelling: `input[2].content[0].type`), with `x-should-retry: false` (errors.ts).
-import { ZodObject, type z } from 'zod';
+import { ZodObject, type z } from 'zod/v3';
 import { badRequest } from './errors.js';
 
 /** `input[2].content` from zod's path ['input', 2, 'content']. */

@@ -13,7 +13,7 @@
 // that holds the instance lock.
 import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const JOURNAL_FILE = 'deletions.jsonl';
 

@@ -1,6 +1,6 @@
 // Service settings (table `service_config`): typed, validated, with defaults. A value the user
 // never set reads as its default; writing validates first, so the table never holds nonsense.
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import { SettingsSchema } from '../contract/settings.js';
 import type { Db, ReadableDB } from './open.js';
 

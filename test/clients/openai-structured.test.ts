@@ -115,7 +115,7 @@ test('what Chat Completions refuses is a 400 naming it', async () => {
     [{ n: 2 }, 'n'],
     [{ logit_bias: { '1': 5 } }, 'logit_bias'],
     [{ frequency_penalty: 0.5 }, 'frequency_penalty'],
-    [{ tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] }, 'tools'],
+    [{ tools: [{ type: 'custom', custom: { name: 'f' } }] }, 'tools[0].type'],
     [{ response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', pattern: '^a$' } } } }, 'response_format.json_schema.schema'],
     [{ temprature: 1 }, 'temprature'],
   ];

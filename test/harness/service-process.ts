@@ -50,16 +50,23 @@ export async function startServiceProcess(dataDir: string, token: string | null,
       reject(new Error(`sanad serve exited with ${String(code)} before serving:\n${err}`));
     });
   });
+  // A service that dies on its own mid-test shows up as "connection refused" in the test; say why here.
+  let stopping = false;
+  void exited.then((code) => {
+    if (!stopping) console.error(`sanad serve at ${info.url} exited by itself (code ${String(code)}, signal ${String(child.signalCode)}); its stderr ends:\n${err.slice(-4000)}`);
+  });
   return {
     ...info,
     api: new Api(info.url, token),
     child,
     stderr: () => err,
     kill: async () => {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
     stop: async () => {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
     },

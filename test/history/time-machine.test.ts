@@ -7,7 +7,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { join } from 'node:path';
 import { startAppliance, type Appliance } from '../../src/appliance/appliance.js';
 import { engineOptions } from '../../src/appliance/engine-options.js';

@@ -2,7 +2,7 @@
 // no header, only cookies, which Sanad no longer uses: session.ts). It behaves as EventSource does:
 // it reconnects after a drop, sending Last-Event-ID so a task stream resumes after the last event
 // seen, and stops for good on an answer that a retry cannot change (401, 403, 404).
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import { sessionHeaders } from './session';
 
 export interface StreamHandlers {

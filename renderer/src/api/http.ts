@@ -1,7 +1,7 @@
 // The one way the GUI calls the core: same-origin fetch with the session header, JSON in and out,
 // every answer checked against a zod schema (the GUI never trusts a shape it did not check), and
 // every contract error turned into an ApiError the screens can show in words.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { sessionHeaders } from './session';
 
 const ErrorBody = z.object({

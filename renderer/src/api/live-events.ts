@@ -3,7 +3,7 @@
 // progress bar is just a query. The stream reconnects by itself; on each (re)connect ("ready")
 // every live query is refetched, because events sent while disconnected are not replayed.
 import type { QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { openEventStream, parseFrame } from './event-stream';
 
 export const LiveEvent = z.object({

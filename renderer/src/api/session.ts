@@ -3,7 +3,7 @@
 // sessionStorage, which belongs to this tab and this origin (port included), and goes out only as
 // the X-Sanad-Session header of this page's own requests: unlike a cookie, a browser never hands it
 // to another port of 127.0.0.1.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 const KEY = 'sanad.session';
 export const SESSION_HEADER = 'X-Sanad-Session';

@@ -1,7 +1,7 @@
 // The manifest of a generation (manifest.json, written last): what the generation holds and the
 // fingerprint of each item, so a drill or a restore can prove every file is whole.
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT_VERSION = 1;

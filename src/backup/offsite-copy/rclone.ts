@@ -4,7 +4,7 @@
 // that is not one JSON array of entries, or more output than we accept is an error, never an
 // empty or partial list, because prune decides what to delete from it.
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { runChild, type ChildResult } from '../../process/spawn.js';
 import type { Logger } from '../../log/logger.js';
 import { assertConfiguredRemote, parseRcloneDestination } from '../rclone-destination.js';

@@ -1,7 +1,7 @@
 // Schemas for restic's JSON output, one per `message_type` (backup) or per command (snapshots,
 // forget, key list print one JSON document). Fields restic adds in later versions are tolerated;
 // fields 0.14 omits (`omitempty`) default, so the same schema reads 0.14 and current releases.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 const count = z.number().nonnegative().default(0);
 

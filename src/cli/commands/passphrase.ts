@@ -2,7 +2,7 @@
 // then remove the old keys). Exit 0 when rotated (an old key left behind is a warning); 1 when it
 // was not, and then nothing was revoked. Beside a running service it asks the service to do it.
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { PassphraseRotationError, rotatePassphrase, RotationBusyError, type RotationReport, type RotationStep } from '../../backup/passphrase-rotation.js';
 import { ResticError } from '../../backup/restic/index.js';

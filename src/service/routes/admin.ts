@@ -5,7 +5,7 @@ import type { AdminStatus } from '../../contract/status.js';
 import type { ClientInfo, ClientRevoked, NewClient, PairingCode } from '../../contract/clients.js';
 import type { Settings } from '../../contract/settings.js';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { unixSeconds } from '../../clock.js';
 import { parseRcloneDestination } from '../../backup/rclone-destination.js';
 import { ModelRegistryError } from '../../engine/registry.js';

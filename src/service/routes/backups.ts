@@ -6,7 +6,7 @@ import type { ProbeResult, Repository as ShownRepository } from '../../contract/
 import { recentBackupRuns } from '../../backup/backup-runs.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { allAlerts } from '../../backup/alerts.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { probeRepository } from '../../backup/repo-probe.js';

@@ -2,7 +2,7 @@
 // end arrive on GET /admin/events as drill.progress / drill.finished), its status, the history.
 import type { DrillStarted, DrillStatus } from '../../contract/drills.js';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { getDrillRun, KEEP_RUNS, listDrillRuns } from '../../drill/drill-runs.js';
 import { DrillBusyError, UnknownRepositoryError } from '../../drill/run-drill.js';
 import { KeychainUnavailableError, MissingSecretError } from '../../secrets/errors.js';

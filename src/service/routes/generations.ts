@@ -3,7 +3,7 @@
 // record of what was brought back. Reads the generation from its repository once (jobs/
 // generations.ts caches the opened copy); never writes to a repository.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { BringBackResult, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../contract/history.js';
 import { bringBack, listBringBacks } from '../../history/bring-back.js';
 import { diffStores } from '../../history/diff.js';

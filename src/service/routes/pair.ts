@@ -1,7 +1,7 @@
 // POST /v1/pair: a client redeems a one-time code for its own token. No bearer token needed, so
 // failures are throttled (pairing-throttle.ts) to make guessing codes pointless.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { unixSeconds } from '../../clock.js';
 import { touchClient } from '../../store/clients.js';
 import { redeemPairingCode } from '../../store/pairing-codes.js';

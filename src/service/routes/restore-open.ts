@@ -8,7 +8,7 @@ import type { OpenRestored, TargetAnswer } from '../../contract/restore.js';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { inspectTarget } from '../../restore/target-dir.js';
 import { tryFileLock } from '../../store/file-lock.js';
 import { storePath } from '../../store/open.js';

@@ -3,7 +3,7 @@
 // starts), and follow it: GET /admin/restore/{id}, plus restore.progress / restore.finished events.
 import { isAbsolute, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { createRestic, ResticError } from '../../backup/restic/index.js';
 import { openRepository, PassphraseNeededError, type RepositorySource } from '../../restore/open-repository.js';
 import { restoreGeneration } from '../../restore/restore-generation.js';

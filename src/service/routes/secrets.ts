@@ -2,7 +2,7 @@
 // the API lists names only.
 import type { KitConfirmed, RecoveryKit } from '../../contract/secrets.js';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { recoveryLocations } from '../../backup/repositories.js';
 import { buildRecoveryKit, confirmRecoveryKit, recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
 import { rotateVaultKey } from '../../secrets/vault-rotation.js';

@@ -2,7 +2,7 @@
 // to what the ProgressBar shows. Two phases: making the generation (no meaningful total: an
 // indeterminate bar with the step in words) and restic's upload to one repository, whose
 // `percent` is restic's `percent_done`, a fraction 0..1, with files and bytes done of the totals.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { ProgressValue } from '../../components/ProgressBar';
 import type { T } from '../../i18n/i18n';
 import { progressStrings } from './strings';

@@ -3,7 +3,7 @@
 // with 'history' so `history.changed` refreshes them (api/live-events.ts). Reading a generation
 // out of its repository takes a moment the first time; the service keeps the copy for a while.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { api } from '../../api/http';
 import { BringBackEntry, BringBackResult, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../../../src/contract/history';
 

@@ -2,7 +2,7 @@
 // that add (POST /admin/models, which hashes the whole file before it answers) and remove
 // (DELETE /admin/models/{id}, which forgets the model and never touches the file).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { api } from '../../api/http';
 import { Model, ModelList, type Model as ModelValue } from '../../../../src/contract/tasks';
 

@@ -2,7 +2,7 @@
 // screen), the real write-and-delete test, and the compressed offsite copy's three settings.
 // Secrets go up in add and edit bodies and never come back: the server only says `has_secret`.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { api } from '../../api/http';
 import { ProbeResult, Repository, RepositoryList } from '../../../../src/contract/repositories';
 import { SettingsSchema } from '../../../../src/contract/settings';

@@ -2,7 +2,7 @@
 // that does it (recovery kit, an offsite target, the first backup, the first drill). It shows
 // until every item was done once (GET /admin/first-run) and then never again.
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { api } from '../../api/http';
 import { href } from '../../app/routes';
 import { useStrings } from '../../i18n/i18n';

@@ -4,7 +4,7 @@
 // the restarted service, then the new login link on this page's own origin.
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, type Dispatch } from 'react';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { api } from '../../api/http';
 import { useErrorText } from '../../components/ErrorNote';
 import { ProgressBar } from '../../components/ProgressBar';

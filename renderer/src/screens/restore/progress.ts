@@ -1,7 +1,7 @@
 // From a `restore.progress` event (or a job's `progress`) to the ProgressBar. Only the `restoring`
 // phase has a measure (bytes restic has written of the generation's total); the other phases are
 // short or unmeasurable, so they show their name with an indeterminate bar.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { ProgressValue } from '../../components/ProgressBar';
 import type { T } from '../../i18n/i18n';
 import { restoreProgressStrings } from './strings';

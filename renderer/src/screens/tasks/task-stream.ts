@@ -5,7 +5,7 @@
 //   the contract tells clients to do;
 // - `response.output_text.done` carries the whole text: it replaces what the deltas built.
 // Only the newest MAX_EVENTS are kept for the list: a long generation has thousands of deltas.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const MAX_EVENTS = 100;
 
