@@ -2,24 +2,28 @@
 // SSE, deltas group-committed with fsync), against node-llama-cpp driven directly on the same
 // model, same thread count and same sampling, in the same run.
 import { performance } from 'node:perf_hooks';
-import { GeneralChatWrapper, getLlama, LlamaChat, LlamaLogLevel } from 'node-llama-cpp';
+import { GeneralChatWrapper, getLlama, LlamaChat, LlamaLogLevel, type GbnfJsonSchema } from 'node-llama-cpp';
 import { prepareDataDir } from '../test/harness/data-dir.js';
 import { startServiceProcess } from '../test/harness/service-process.js';
 import { readSse } from '../test/harness/sse.js';
 import { tinyModelPath } from '../test/fixtures/tiny-model.js';
 import { median } from './stats.js';
 
-interface Run {
+export interface Run {
   rate: number;
   ttftMs: number | null;
 }
 
-/** node-llama-cpp driven directly: one generation on a fresh sequence of a context kept open. */
-async function openRaw(): Promise<{ run: (tokens: number) => Promise<Run>; close: () => Promise<void> }> {
+/**
+ * node-llama-cpp driven directly: one generation on a fresh sequence of a context kept open,
+ * optionally under the grammar of a JSON schema (bench/structured.ts).
+ */
+export async function openRaw(schema?: GbnfJsonSchema): Promise<{ run: (tokens: number) => Promise<Run>; close: () => Promise<void> }> {
   const llama = await getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath: await tinyModelPath(1) });
   // The same context size the engine picks for this model (its training size, at most 8192).
   const context = await model.createContext({ contextSize: { max: Math.min(model.trainContextSize || 8192, 8192) } });
+  const grammar = schema ? await llama.createGrammarForJsonSchema<GbnfJsonSchema>(schema) : undefined;
   const run = async (tokens: number): Promise<Run> => {
     let first: number | null = null;
     const chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: new GeneralChatWrapper() });
@@ -28,6 +32,7 @@ async function openRaw(): Promise<{ run: (tokens: number) => Promise<Run>; close
     await chat.generateResponse([{ type: 'user', text: 'Hello' }, { type: 'model', response: [] }], {
       maxTokens: tokens,
       repeatPenalty: false,
+      ...(grammar ? { grammar } : {}),
       onToken: (t) => {
         first ??= performance.now() - t0;
         produced += t.length;

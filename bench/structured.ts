@@ -7,41 +7,12 @@
 //   service: what the second API's framing costs.
 // Rounds alternate the order, so a slow spell of the machine falls on both sides.
 import { performance } from 'node:perf_hooks';
-import { GeneralChatWrapper, getLlama, LlamaChat, LlamaLogLevel } from 'node-llama-cpp';
 import { prepareDataDir } from '../test/harness/data-dir.js';
 import { startServiceProcess } from '../test/harness/service-process.js';
-import { tinyModelPath } from '../test/fixtures/tiny-model.js';
 import { median } from './stats.js';
+import { openRaw } from './streaming.js';
 
 const SCHEMA = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } as const;
-
-async function openRawGrammar(): Promise<{ run: (tokens: number) => Promise<number>; close: () => Promise<void> }> {
-  const llama = await getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: LlamaLogLevel.error });
-  const model = await llama.loadModel({ modelPath: await tinyModelPath(1) });
-  const context = await model.createContext({ contextSize: { max: Math.min(model.trainContextSize || 8192, 8192) } });
-  const grammar = await llama.createGrammarForJsonSchema(SCHEMA);
-  const run = async (tokens: number): Promise<number> => {
-    const chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: new GeneralChatWrapper() });
-    let produced = 0;
-    const t0 = performance.now();
-    await chat.generateResponse([{ type: 'user', text: 'Hello' }, { type: 'model', response: [] }], {
-      maxTokens: tokens,
-      repeatPenalty: false,
-      grammar,
-      onToken: (t) => {
-        produced += t.length;
-      },
-    });
-    const seconds = (performance.now() - t0) / 1000;
-    chat.dispose({ disposeSequence: true });
-    return produced / seconds;
-  };
-  return { run, close: async () => {
-    await context.dispose();
-    await model.dispose();
-    await llama.dispose();
-  } };
-}
 
 /** Reads a streamed answer to its end; returns output tokens per second (from the usage it ends with). */
 async function streamed(url: string, token: string, path: string, body: unknown, end: string): Promise<number> {
@@ -75,7 +46,8 @@ export interface StructuredBench {
 }
 
 export async function structuredBench(tokens: number, rounds: number): Promise<StructuredBench> {
-  const raw = await openRawGrammar();
+  const grammarRaw = await openRaw(SCHEMA);
+  const raw = { run: async (tokens: number): Promise<number> => (await grammarRaw.run(tokens)).rate, close: grammarRaw.close };
   const prepared = await prepareDataDir();
   const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
   const token = prepared.adminToken;
