@@ -7,7 +7,22 @@ import { systemClock } from '../clock.js';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-const SECRET_KEYS = /^(authorization|cookie|set-cookie|token|password|passphrase|secret|secret_access_key|api_key|code|x-sanad-admin)$/i;
+/** Whole key names that hold a secret, however they are spelt around it. */
+const SECRET_NAMES = new Set(['code', 'x-sanad-admin', 'x-sanad-session']);
+/** Words that make any key a secret's: `new_password`, `aws_secret_access_key`, `sessionToken`. */
+const SECRET_WORDS = new Set(['authorization', 'cookie', 'token', 'password', 'passwd', 'passphrase', 'secret', 'apikey', 'credential', 'credentials']);
+/** Pairs of words that do: `api_key`, `private-key`, `loginUrl` (a login link signs in whoever holds it). */
+const SECRET_PAIRS = [['api', 'key'], ['private', 'key'], ['access', 'key'], ['login', 'url'], ['login', 'link']] as const;
+/** Deeper than this, a value is dropped rather than looked through. */
+const MAX_DEPTH = 8;
+
+/** Whether a field of this name is masked: by its whole name, or by a word in it (snake, kebab or camel case). */
+export function isSecretKey(key: string): boolean {
+  if (SECRET_NAMES.has(key.toLowerCase())) return true;
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  if (words.some((w) => SECRET_WORDS.has(w))) return true;
+  return SECRET_PAIRS.some(([a, b]) => words.some((w, i) => w === a && words[i + 1] === b));
+}
 
 /** SANAD_LOG=debug|info|warn|error; anything else means info. */
 export function levelFromEnv(value: string | undefined): LogLevel {
@@ -57,11 +72,13 @@ export function createLogger(options: {
 
   function redact(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return scrub(value);
-    if (depth > 4 || value === null || typeof value !== 'object') return value;
+    if (value === null || typeof value !== 'object') return value;
+    // Not looked through, so not written: a secret deep inside must not pass unmasked.
+    if (depth > MAX_DEPTH) return '[too deep]';
     if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = SECRET_KEYS.test(k) ? '[redacted]' : redact(v, depth + 1);
+      out[k] = isSecretKey(k) ? '[redacted]' : redact(v, depth + 1);
     }
     return out;
   }
@@ -69,9 +86,9 @@ export function createLogger(options: {
   function write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
     if (ORDER[level] < min) return;
     const entry: Record<string, unknown> = { time: new Date(systemClock.now()).toISOString(), level, msg: scrub(msg) };
-    for (const [k, v] of Object.entries(fields ?? {})) entry[k] = SECRET_KEYS.test(k) ? '[redacted]' : redact(v, 1);
-    // Both forms are made from the redacted entry; the text one is scrubbed once more as a whole.
-    sink(format === 'json' ? JSON.stringify(entry) : scrub(textLine(entry)));
+    for (const [k, v] of Object.entries(fields ?? {})) entry[k] = isSecretKey(k) ? '[redacted]' : redact(v, 1);
+    // Both forms are made from the redacted entry, and scrubbed once more as a whole.
+    sink(scrub(format === 'json' ? JSON.stringify(entry) : textLine(entry)));
   }
 
   return {

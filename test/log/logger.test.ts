@@ -2,7 +2,7 @@
 // fields with secret-bearing names are masked at any depth.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLogger, levelFromEnv } from '../../src/log/logger.js';
+import { createLogger, isSecretKey, levelFromEnv } from '../../src/log/logger.js';
 
 test('registered secrets and secret-named fields never reach the sink', () => {
   const lines: string[] = [];
@@ -31,4 +31,30 @@ test('levels filter, and SANAD_LOG picks the level', () => {
   log.warn('loud');
   assert.equal(lines.length, 1);
   assert.equal(levelFromEnv('nonsense'), 'info');
+});
+
+test('secret-bearing names in any spelling are masked, at any depth; counts of tokens are not', () => {
+  const lines: string[] = [];
+  const log = createLogger({ sink: (l) => lines.push(l) });
+  const deep: Record<string, unknown> = { value: 'the-deep-secret-value' };
+  let nested: Record<string, unknown> = deep;
+  for (let i = 0; i < 12; i++) nested = { inner: nested };
+  log.info('x', {
+    aws_secret_access_key: 'AKIAsecret1',
+    new_password: 'hunter2hunter2',
+    login_url: 'http://127.0.0.1:7437/login?code=abc',
+    sessionToken: 'tok-tok-tok',
+    privateKey: 'pk-pk-pk',
+    remote: { config: { s3: { creds: { keys: { secret: 'five-levels-down' } } } } },
+    nested,
+    output_tokens: 42,
+    error_code: 'disk_full',
+  });
+  const out = lines.join('\n');
+  for (const leaked of ['AKIAsecret1', 'hunter2hunter2', 'login?code=abc', 'tok-tok-tok', 'pk-pk-pk', 'five-levels-down', 'the-deep-secret-value']) {
+    assert.ok(!out.includes(leaked), `${leaked} leaked: ${out}`);
+  }
+  assert.match(out, /"output_tokens":42/);
+  assert.match(out, /"error_code":"disk_full"/);
+  assert.ok(isSecretKey('api_key') && isSecretKey('apiKey') && isSecretKey('x-sanad-session') && !isSecretKey('max_tokens') && !isSecretKey('keys'));
 });
