@@ -8,11 +8,18 @@ import type { ToolUse } from './engine.js';
 
 const ANY_OBJECT: JsonSchemaObject = { type: 'object' };
 
+/** The one function a forced call must be to (a named one, or the only tool), if there is one. */
+function onlyTarget({ choice, functions }: ToolUse): ToolUse['functions'][number] | undefined {
+  if (choice === 'auto') return undefined;
+  if (choice === 'required') return functions.length === 1 ? functions[0] : undefined;
+  return functions.find((f) => f.name === choice.name);
+}
+
 /** The schema of a forced call's JSON, or null when the model may answer freely (`auto`). */
 export function forcedCallSchema(tools: ToolUse): JsonSchemaObject | null {
   const { choice, functions } = tools;
   if (choice === 'auto') return null;
-  const only = choice === 'required' ? (functions.length === 1 ? functions[0] : undefined) : functions.find((f) => f.name === choice.name);
+  const only = onlyTarget(tools);
   if (only) return only.parameters ?? ANY_OBJECT;
   // Any one of several: the name, then that function's arguments.
   return {
@@ -27,8 +34,7 @@ export function forcedCallSchema(tools: ToolUse): JsonSchemaObject | null {
 
 /** The call a forced generation made, from the JSON it wrote under forcedCallSchema's grammar. */
 export function forcedCall(tools: ToolUse, text: string): { name: string; arguments: string } {
-  const { choice, functions } = tools;
-  const only = choice === 'required' ? (functions.length === 1 ? functions[0] : undefined) : choice === 'auto' ? undefined : functions.find((f) => f.name === choice.name);
+  const only = onlyTarget(tools);
   if (only) return { name: only.name, arguments: text.trim() };
   try {
     const value: unknown = JSON.parse(text);
@@ -38,7 +44,7 @@ export function forcedCall(tools: ToolUse, text: string): { name: string; argume
   } catch {
     // Cut short by the token limit: the call is incomplete, its text kept as it came.
   }
-  return { name: functions[0]?.name ?? '', arguments: text };
+  return { name: tools.functions[0]?.name ?? '', arguments: text };
 }
 
 /** The functions as LlamaChat offers them to the chat template. */
