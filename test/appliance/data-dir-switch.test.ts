@@ -3,6 +3,7 @@
 // pre-made login code; a data dir that cannot start sends it back to the previous one with that
 // same code and an alert there; `stopped` ends it. Real appliances, real keychain.
 import { signInWithLink } from '../harness/gui-session.js';
+import { freePort } from '../harness/ports.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -31,7 +32,7 @@ test('switch to another data dir on the same port; a dir that cannot start falls
   const failures: string[] = [];
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const hosting = hostAppliance({ dataDir: a.dataDir, port: 0, logger: silentLogger }, {
+  const hosting = hostAppliance({ dataDir: a.dataDir, port: await freePort(), logger: silentLogger }, {
     stopped,
     started: (appliance, info) => started.push({ appliance, ...info }),
     switchFailed: (from, to) => failures.push(`${from} -> ${to}`),

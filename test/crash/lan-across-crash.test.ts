@@ -4,20 +4,12 @@
 // certificate and token still work, and it reads its task settled by the restart policy (LMSP §11).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { freePort } from '../harness/ports.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { field, str, waitFor } from '../harness/api.js';
 import { killAllServices, prepareCrashDataDir, startService } from './crash-kit.js';
 
 after(killAllServices);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address !== null ? address.port : 0;
-}
 
 test('SIGKILL mid-stream with devices on: the listener, its certificate and the device token come back; the task is settled', async () => {
   const port = await freePort();

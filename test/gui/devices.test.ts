@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash, X509Certificate } from 'node:crypto';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { field, str } from '../harness/api.js';
+import { freePort } from '../harness/ports.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { openGui, type Gui } from './browser.js';
@@ -17,7 +18,7 @@ let gui: Gui | null = null;
 
 before(async () => {
   const prepared = await prepareDataDir();
-  service = await startServiceProcess(prepared.dataDir, prepared.adminToken, {}, ['--lan', '--lan-port', '0']);
+  service = await startServiceProcess(prepared.dataDir, prepared.adminToken, {}, ['--lan', '--lan-port', String(await freePort())]);
   gui = await openGui(service.loginUrl);
 });
 after(async () => {
@@ -63,7 +64,7 @@ test('Settings: the switch, the address and the fingerprint the listener serves;
   const settings = await service.api.get('/admin/settings');
   assert.equal(field(settings.body, 'lan_enabled'), false, 'the switch is kept');
 
-  // On again, on the port the settings keep (the run's --lan-port 0 no longer applies): set it first.
+  // On again, on the port the settings keep (the run's --lan-port no longer applies): set it first.
   const patched = await service.api.request('PATCH', '/admin/settings', { lan_port: port });
   assert.equal(patched.status, 200, patched.text);
   await page.reload();

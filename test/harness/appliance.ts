@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/log/logger.js';
 import type { Settings } from '../../src/store/settings.js';
 import { Api } from './api.js';
 import { prepareDataDir } from './data-dir.js';
+import { freePort } from './ports.js';
 
 export interface TestAppliance {
   appliance: Appliance;
@@ -23,7 +24,8 @@ export async function startTestAppliance(options: { settings?: Partial<Settings>
     : await prepareDataDir(options.settings ?? {});
   const appliance = await startAppliance({
     dataDir: prepared.dataDir,
-    port: 0,
+    // Not 0: tests stop an appliance and start the next on its port (harness/ports.ts says why).
+    port: await freePort(),
     logger: silentLogger,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.lan ? { lan: options.lan } : {}),

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Api } from './api.js';
+import { freePort } from './ports.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/sanad.js', import.meta.url));
 
@@ -20,7 +21,7 @@ export interface ServiceProcess {
 }
 
 export async function startServiceProcess(dataDir: string, token: string | null, env: Record<string, string> = {}, args: string[] = []): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--json', ...args], {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(await freePort()), '--data-dir', dataDir, '--json', ...args], {
     env: { ...process.env, SANAD_THREADS: '1', SANAD_GPU: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

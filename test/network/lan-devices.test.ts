@@ -9,6 +9,7 @@ import { FREE_FAILURES } from '../../src/service/pairing-throttle.js';
 import { field, num, str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { makeTestNetwork, networkSkipReason, type TestNetwork } from '../harness/test-network.js';
+import { freePort } from '../harness/ports.js';
 
 const skip = networkSkipReason() ?? false;
 
@@ -24,7 +25,8 @@ before(async () => {
   if (skip) return;
   // The veth pair first: the listener's certificate names the machine's addresses as they are at start.
   net = await makeTestNetwork();
-  ta = await startTestAppliance({ lan: { forced: true, port: 0 } });
+  // A port no outgoing connection can take while the switch is off (harness/ports.ts).
+  ta = await startTestAppliance({ lan: { forced: true, port: await freePort() } });
   const lan = ta.appliance.ctx.lan.status();
   assert.ok(lan.running, `the network listener runs: ${lan.error ?? ''}`);
   assert.ok(lan.names.includes(net.hostAddress), `the certificate names the veth address: ${lan.names.join(', ')}`);

@@ -3,11 +3,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/clock.js';
 import { openStore, type Db } from '../../../src/store/open.js';
+import { freePort } from '../../harness/ports.js';
 
 /** A low scrypt work factor keeps each encryption fast; one test uses age's default 18. */
 export const FAST_SCRYPT = 10;
@@ -63,18 +63,7 @@ function epochOf(name: string): number {
   return Number(/^sanad-(\d+)/.exec(name)?.[1] ?? NaN);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      // listen(0, host) always yields an AddressInfo object, never a pipe name string.
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface WebdavServer {
   port: number;

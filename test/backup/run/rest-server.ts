@@ -1,19 +1,7 @@
 // A real restic REST offsite on loopback: `rclone serve restic` over a local folder. It can be
 // stopped and started again on the same port and folder, as an offsite that goes down and comes back.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.once('error', reject);
-  });
-}
+export { freePort } from '../../harness/ports.js';
 
 export class RestServer {
   private child: ChildProcess | null = null;
