@@ -4,7 +4,7 @@
 // and sweeps the scratch folder away), with restic `--no-lock` and this data dir's passphrase.
 import { join } from 'node:path';
 import { createRestic, ResticError } from '../backup/restic/index.js';
-import { GenerationTooNewError, GenerationUnreadableError, openGenerationCopy, removeLeftoverHistoryScratch, type OpenedGeneration } from '../history/generation-copy.js';
+import { GenerationNotSanadError, GenerationTooNewError, GenerationUnreadableError, openGenerationCopy, removeLeftoverHistoryScratch, type OpenedGeneration } from '../history/generation-copy.js';
 import { openRepository, PassphraseNeededError } from '../restore/open-repository.js';
 import { repositorySourceFor, UnknownRepositoryError } from '../restore/restore-source.js';
 import { openSecretStore } from '../secrets/open-secret-store.js';
@@ -23,7 +23,7 @@ export function generationArg(raw: string | undefined, what = 'a generation'): n
 
 function asCliError(err: unknown): never {
   if (err instanceof ResticError || err instanceof PassphraseNeededError || err instanceof UnknownRepositoryError
-    || err instanceof GenerationTooNewError || err instanceof GenerationUnreadableError) throw new CliError(err.message);
+    || err instanceof GenerationTooNewError || err instanceof GenerationUnreadableError || err instanceof GenerationNotSanadError) throw new CliError(err.message);
   throw err;
 }
 

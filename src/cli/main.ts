@@ -46,7 +46,7 @@ Commands:
   recovery-kit [--out FILE] [--confirm]     write what a new machine needs to restore; record it is stored off this machine
   passphrase rotate                         a new backup passphrase for every repository (exit 1: not rotated, nothing revoked)
   restore --list [--repo NAME]              restorable generations, newest data first
-  restore --target DIR [--generation E] [--repo NAME] [--models-in-place] [--passphrase-stdin]
+  restore --target DIR [--generation E] [--repo NAME] [--models-in-place] [--keep-clients] [--passphrase-stdin]
                                             restore into an empty or absent DIR and verify it (exit 1: failed or refused)
   restore --generation E --response ID [--response ID …] [--undelete] [--repo NAME]
                                             bring those responses (task and events) back into the live data, never overwriting

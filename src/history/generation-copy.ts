@@ -1,8 +1,9 @@
 // Looking inside a generation without restoring it: its manifest read into memory, its store
 // alone restored by restic (read-only, `--no-lock`: nothing is ever written to the repository)
 // into a private scratch folder (0700) under `<data-dir>/history/`, checked against the manifest,
-// migrated there if an older Sanad made it, and opened with Sanad's own store code with
-// `query_only` on. The caller closes it; closing removes the scratch folder.
+// admitted as a Sanad store by a worker (store/untrusted-store.ts: its schema exactly Sanad's, so no
+// view or trigger of a forger's runs here), migrated there if an older Sanad made it, and opened
+// with Sanad's own store code with `query_only` on. The caller closes it; closing removes the scratch folder.
 import { mkdir, mkdtemp, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FORMAT_VERSION } from '../backup/generation/manifest.js';
@@ -15,9 +16,9 @@ import { watchRestoredBytes } from '../restore/restore-progress.js';
 import { generationFile, manifestPath, type SnapshotGeneration } from '../restore/snapshot-generations.js';
 import { verifyFile } from '../restore/verify-file.js';
 import { JOURNAL_FILE, parseJournal, type Deletion } from '../store/deletion-journal.js';
-import { currentVersion, StoreTooNewError } from '../store/migrate.js';
+import { StoreTooNewError } from '../store/migrate.js';
+import { admitUntrustedStore } from '../store/untrusted-store.js';
 import { openStore, STORE_FILE, type ReadableDB, type WritableDB } from '../store/open.js';
-import Database from 'better-sqlite3';
 
 export const SCRATCH_PREFIX = 'scratch-';
 
@@ -44,6 +45,14 @@ export class GenerationUnreadableError extends Error {
   constructor(generation: number, why: string) {
     super(`Generation ${generation} cannot be read: ${why} Run \`sanad drill --deep\` to check the repository.`);
     this.name = 'GenerationUnreadableError';
+  }
+}
+
+/** The generation's store is not a Sanad store (a forged or foreign file): nothing of it is read. */
+export class GenerationNotSanadError extends Error {
+  constructor(generation: number, why: string) {
+    super(`Generation ${generation} does not hold a Sanad store: ${why}. Nothing of it was read; if you did not make this backup, someone else wrote to the repository: check who can reach it.`);
+    this.name = 'GenerationNotSanadError';
   }
 }
 
@@ -75,15 +84,6 @@ async function readManifest(restic: Restic, repo: ResticRepo, g: SnapshotGenerat
   } catch (err) {
     if (err instanceof CheckFailed) throw new GenerationUnreadableError(g.generation, err.detail);
     throw err;
-  }
-}
-
-function storeVersionOf(path: string): number {
-  const raw = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    return currentVersion(raw);
-  } finally {
-    raw.close();
   }
 }
 
@@ -152,7 +152,14 @@ export async function openGenerationCopy(input: {
     await rename(restored, storeFile);
     await removeTree(files);
     progress({ phase: 'opening' });
-    const storeVersion = storeVersionOf(storeFile);
+    // Untrusted until a worker has seen its schema is Sanad's own (untrusted-store.ts says why).
+    const admitted = await admitUntrustedStore(storeFile, signal ? { signal } : {});
+    if (!admitted.ok) {
+      if (admitted.kind === 'too_new') throw new GenerationTooNewError(g.generation, `store version ${admitted.version}`);
+      if (admitted.kind === 'damaged') throw new GenerationUnreadableError(g.generation, `its store is damaged (${admitted.problem}).`);
+      throw new GenerationNotSanadError(g.generation, admitted.problem);
+    }
+    const storeVersion = admitted.version;
     try {
       // Sanad's own store code: an older store is migrated here, in the private copy only.
       db = openStore(storeFile);
@@ -161,6 +168,7 @@ export async function openGenerationCopy(input: {
       throw err;
     }
     db.pragma('query_only = ON');
+    db.pragma('trusted_schema = OFF');
     const opened = db;
     return {
       g, parts, db: opened, storeVersion, journal, scratch,

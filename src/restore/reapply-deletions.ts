@@ -60,6 +60,7 @@ export async function reapplyDeletions(input: {
   // A plain connection in the copy's rollback-journal mode, as point-registry.ts does.
   const db = new Database(input.storeFile, { fileMustExist: true });
   try {
+    db.pragma('secure_delete = ON');
     const applied = applyDeletions(db, all);
     return { applied, journal: all.length, fromLive: live.length, fromNewest: newest === null ? null : newest.length };
   } finally {

@@ -15,6 +15,8 @@ export interface RestoreRequest {
   generation?: number;
   /** Verify the models at their original paths instead of restoring them. */
   modelsInPlace?: boolean;
+  /** Keep the backup's paired clients (default: revoke them; reset-exposure.ts says why). */
+  keepClients?: boolean;
   /** The secret store for the restored dir (keychain or secrets file), scoped to it. */
   secretsFor(dataDir: string): Promise<SecretStore>;
   onProgress?(p: RestoreProgress): void;

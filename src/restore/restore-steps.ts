@@ -8,6 +8,8 @@ import type { ModelManifestItem } from '../backup/generation/manifest.js';
 import { createRestic, type Restic, type ResticRepo } from '../backup/restic/index.js';
 import { startHashWorkers, type Hasher } from '../engine/hash-file.js';
 import { JOURNAL_FILE } from '../store/deletion-journal.js';
+import { STORE_FILE } from '../store/open.js';
+import { admitUntrustedStore } from '../store/untrusted-store.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import { placeFiles, type Placement } from './assemble.js';
 import { checkRestoredStores } from './check-restored.js';
@@ -15,6 +17,7 @@ import { CheckFailed, CheckList } from './checks.js';
 import { fetchGeneration, StaleRecordError, type Fetched, type FromRecord, type Parts } from './fetch-generation.js';
 import { openRepository } from './open-repository.js';
 import { reapplyDeletions } from './reapply-deletions.js';
+import { exposureSentence, resetExposure } from './reset-exposure.js';
 import type { RestoreRequest } from './restore-request.js';
 import type { RestoreProgress } from './restore-progress.js';
 import { recordedGeneration, type SnapshotGeneration } from './snapshot-generations.js';
@@ -84,6 +87,20 @@ async function stepsWith(
   await verifyItems(parts, filesDir, g.generation_path, inPlace, checks, hash);
   cancelled();
 
+  // Untrusted until a worker has seen each store's schema is Sanad's own (store/untrusted-store.ts):
+  // nothing below opens a store whose views or triggers a forger wrote.
+  for (const item of parts.stores) {
+    await checks.run(`store:sanad`, async () => {
+      const file = join(filesDir, g.generation_path, item.path);
+      const verdict = await admitUntrustedStore(file, { expect: item.path === STORE_FILE ? 'sanad' : 'any', ...(signal ? { signal } : {}) });
+      if (verdict.ok) return { detail: `${item.path} is a Sanad store of version ${verdict.version}: its schema is exactly Sanad's, and it passes integrity_check.`, value: undefined };
+      if (verdict.kind === 'too_new') throw new CheckFailed(`${item.path} was written by a newer Sanad (store version ${verdict.version}); restore it with that version.`);
+      if (verdict.kind === 'damaged') throw new CheckFailed(`${item.path} is damaged: ${verdict.problem}.`);
+      throw new CheckFailed(`${item.path} is not a Sanad store: ${verdict.problem}. Nothing of it was opened; if you did not make this backup, someone else wrote to the repository.`);
+    });
+  }
+  cancelled();
+
   progress({ phase: 'assembling' });
   const placed = await checks.run('files:placed', async () => {
     const p = await placeFiles({ filesDir, generationPath: g.generation_path, target: target.path, stores: parts.stores, models: parts.models, modelsInPlace: inPlace });
@@ -111,6 +128,10 @@ async function stepsWith(
         value: undefined,
       };
     });
+  }
+
+  if (store) {
+    await checks.run('exposure:reset', async () => ({ detail: exposureSentence(resetExposure(store.path, req.keepClients ?? false)), value: undefined }));
   }
 
   await checkLayout(target, placed, inPlace, checks);

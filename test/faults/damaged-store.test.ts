@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { field, str } from '../harness/api.js';
-import { tempDir } from '../harness/data-dir.js';
+import { newAdminToken, tempDir } from '../harness/data-dir.js';
 import { damagedDataDirWithBackup, sha } from './damaged-kit.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { runCli } from '../cli/run-cli.js';
@@ -17,7 +17,7 @@ after(async () => {
 });
 
 test('a damaged store: serve refuses in one sentence with the last good backup and the restore command, which works', async () => {
-  const { dataDir, adminToken, responseId, text, generation, store, damagedSha: before } = await damagedDataDirWithBackup();
+  const { dataDir, responseId, text, generation, store, damagedSha: before } = await damagedDataDirWithBackup();
 
   const serve = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);
   assert.equal(serve.code, 1, serve.stdout + serve.stderr);
@@ -42,7 +42,8 @@ test('a damaged store: serve refuses in one sentence with the last good backup a
   const restore = await runCli(['restore', '--data-dir', dataDir, '--target', target, '--json'], 120_000);
   assert.equal(restore.code, 0, restore.stdout + restore.stderr);
   assert.equal(sha(store), before, 'restoring from the damaged data dir only read it');
-  const restored = await startServiceProcess(target, adminToken);
+  // The backup's clients were revoked by the restore (it was not told to keep them): a new token.
+  const restored = await startServiceProcess(target, newAdminToken(target));
   services.push(restored);
   const back = await restored.api.get(`/v1/responses/${responseId}`);
   assert.equal(back.status, 200, back.text);

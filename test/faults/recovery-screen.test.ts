@@ -11,7 +11,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { startRecoveryServer, type RecoveryServer } from '../../src/appliance/recovery/recovery-server.js';
 import { StoreDamagedError, inspectStore } from '../../src/store/store-check.js';
 import { str } from '../harness/api.js';
-import { tempDir } from '../harness/data-dir.js';
+import { newAdminToken, tempDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { chromiumPath, SCREENSHOT_DIR } from '../gui/browser.js';
 import { damagedDataDirWithBackup, sha } from './damaged-kit.js';
@@ -77,7 +77,8 @@ test('the recovery screen restores a damaged store into a new folder and opens i
   assert.deepEqual(errors, [], 'no console errors (CSP, missing files)');
   assert.equal(sha(d.store), d.damagedSha, 'the damaged file was only read');
 
-  restored = await startServiceProcess(target, d.adminToken);
+  // The backup's clients were revoked by the restore (it was not told to keep them): a new token.
+  restored = await startServiceProcess(target, newAdminToken(target));
   const back = await restored.api.get(`/v1/responses/${d.responseId}`);
   assert.equal(back.status, 200, back.text);
   assert.equal(str(back.body, 'output', 0, 'content', 0, 'text'), d.text);

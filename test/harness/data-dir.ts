@@ -48,3 +48,16 @@ export async function addDemoModel(dataDir: string, id = 'demo'): Promise<void> 
     db.close();
   }
 }
+
+/**
+ * A new admin token in a data dir no service holds yet: how a test signs in to a restored data dir,
+ * whose backed-up clients a restore revokes unless told to keep them (src/restore/reset-exposure.ts).
+ */
+export function newAdminToken(dataDir: string): string {
+  const db = openStore(storePath(dataDir));
+  try {
+    return createClient(db, 'test-admin-after-restore', ['admin'], unixSeconds(systemClock)).token;
+  } finally {
+    db.close();
+  }
+}

@@ -66,12 +66,15 @@ test('round trip: back up a serving appliance, restore into an empty folder, ser
   const generation = await backupNow(prepared.dataDir);
   const before = rows(storePath(prepared.dataDir));
   const target = join(tempDir('sanad-restore-'), 'restored');
-  const out = await restoreCli(prepared.dataDir, ['--target', target]);
+  // This test made the backup itself: it keeps the backup's clients (their tokens work afterwards).
+  const out = await restoreCli(prepared.dataDir, ['--target', target, '--keep-clients']);
   assert.equal(out.ran.code, 0, `${out.ran.stderr}\n${JSON.stringify(out.checks, null, 1)}`);
   assert.ok(out.ok && out.checks.every((c) => c.ok));
   assert.equal(out.generation, generation);
   for (const name of ['target:empty', 'snapshot:found', 'manifest:valid', 'item:vault.key', 'snapshot:restored', 'item:sanad.db', 'sqlite:integrity',
-    'sqlite:tables', 'registry:updated', 'models:tiny', 'vault:decrypt', 'store:located', 'deletions:reapplied', 'target:layout', 'keychain:stored']) check(out, name);
+    'sqlite:tables', 'registry:updated', 'models:tiny', 'vault:decrypt', 'store:located', 'deletions:reapplied', 'store:sanad', 'exposure:reset', 'target:layout', 'keychain:stored']) check(out, name);
+  assert.match(check(out, 'store:sanad').detail, /sanad\.db is a Sanad store of version \d+: its schema is exactly Sanad's/);
+  assert.match(check(out, 'exposure:reset').detail, /paired client\(s\) kept, as you asked; devices on the network stay off/);
   assert.match(out.ran.stdout, /"next_step":"sanad serve --data-dir [^"]*restored"/);
   assert.match(check(out, 'vault:decrypt').detail, /the backup's vault key opens the restored vault/);
 

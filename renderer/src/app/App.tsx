@@ -1,7 +1,7 @@
 // The GUI's root: the query cache, the live event stream that keeps it fresh, and the screen the
 // hash names.
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { listenToLiveEvents } from '../api/live-events';
 import { sessionTokenNow } from '../api/session';
 import { desktopBridge } from '../platform';
@@ -11,7 +11,6 @@ import { DrillsScreen } from '../screens/Drills';
 import { ModelsScreen } from '../screens/Models';
 import { OffsiteScreen } from '../screens/Offsite';
 import { OverviewScreen } from '../screens/Overview';
-import { RestoreScreen } from '../screens/Restore';
 import { SettingsScreen } from '../screens/Settings';
 import { TasksScreen } from '../screens/Tasks';
 import type { Screen } from './routes';
@@ -19,7 +18,11 @@ import { Shell } from './Shell';
 import { SignedOut } from './SignedOut';
 import { useRoute } from './use-route';
 
-const SCREEN_COMPONENTS: Record<Screen, (props: { id: string | null }) => React.JSX.Element> = {
+// Restoring is rare and its screen is large (the flow, every check's words in both languages):
+// loaded when first opened, so the first load of every other screen stays within its budget.
+const RestoreScreen = lazy(() => import('../screens/Restore').then((m) => ({ default: m.RestoreScreen })));
+
+const SCREEN_COMPONENTS: Record<Screen, React.ComponentType<{ id: string | null }>> = {
   overview: OverviewScreen,
   tasks: TasksScreen,
   models: ModelsScreen,
@@ -42,7 +45,9 @@ export function App({ client }: { client: QueryClient }) {
   return (
     <QueryClientProvider client={client}>
       <Shell screen={route.screen} connected={connected}>
-        <Current id={route.id} />
+        <Suspense fallback={<div className="card" aria-busy="true"><span className="skeleton" /></div>}>
+          <Current id={route.id} />
+        </Suspense>
       </Shell>
     </QueryClientProvider>
   );

@@ -28,24 +28,25 @@ const OPTIONS = {
   repo: { type: 'string' },
   'passphrase-stdin': { type: 'boolean' },
   'models-in-place': { type: 'boolean' },
+  'keep-clients': { type: 'boolean' },
   response: { type: 'string', multiple: true },
   undelete: { type: 'boolean' },
 } as const;
 
-function parse(args: string[]): { list: boolean; target?: string; generation?: number; repo: string; stdin: boolean; inPlace: boolean; responses: string[]; undelete: boolean } {
+function parse(args: string[]): { list: boolean; target?: string; generation?: number; repo: string; stdin: boolean; inPlace: boolean; keepClients: boolean; responses: string[]; undelete: boolean } {
   const { values } = parseArgs({ args, options: OPTIONS, strict: true });
   const responses = values.response ?? [];
   if (responses.length > 0) {
-    if (values.list || values.target !== undefined || values['models-in-place']) throw usageError('--response brings responses back into the live data; it does not go with --list, --target or --models-in-place.');
+    if (values.list || values.target !== undefined || values['models-in-place'] || values['keep-clients']) throw usageError('--response brings responses back into the live data; it does not go with --list, --target, --models-in-place or --keep-clients.');
     if (values.generation === undefined) throw usageError('Say which generation to bring them back from: --generation E (see `sanad restore --list`).');
     if (responses.some((r) => !/^[A-Za-z0-9_-]{1,200}$/.test(r))) throw usageError('--response takes a response id (resp_…), as `sanad generations show E` lists them.');
   } else if (values.undelete) throw usageError('--undelete goes with --response.');
-  if (responses.length > 0) return { list: false, repo: values.repo ?? 'local', stdin: false, inPlace: false, responses, undelete: values.undelete ?? false, generation: parseGeneration(values.generation) };
+  if (responses.length > 0) return { list: false, repo: values.repo ?? 'local', stdin: false, inPlace: false, keepClients: false, responses, undelete: values.undelete ?? false, generation: parseGeneration(values.generation) };
   if (values.list && values.target !== undefined) throw usageError('Give either --list or --target DIR, not both.');
   if (!values.list && values.target === undefined) throw usageError('Say what to do: `sanad restore --list` or `sanad restore --target DIR`.');
   if (values.target === '') throw usageError('--target needs a folder.');
   if (values.generation !== undefined) parseGeneration(values.generation);
-  if (values.list && (values.generation !== undefined || values['models-in-place'])) throw usageError('--generation and --models-in-place go with --target.');
+  if (values.list && (values.generation !== undefined || values['models-in-place'] || values['keep-clients'])) throw usageError('--generation, --models-in-place and --keep-clients go with --target.');
   return {
     list: values.list ?? false,
     ...(values.target !== undefined ? { target: values.target } : {}),
@@ -53,6 +54,7 @@ function parse(args: string[]): { list: boolean; target?: string; generation?: n
     repo: values.repo ?? 'local',
     stdin: values['passphrase-stdin'] ?? false,
     inPlace: values['models-in-place'] ?? false,
+    keepClients: values['keep-clients'] ?? false,
     responses: [],
     undelete: false,
   };
@@ -149,7 +151,7 @@ async function restore(
   let result: RestoreResult;
   try {
     result = await restoreGeneration({
-      source, liveDataDir: dataDir, target: opts.target ?? '', modelsInPlace: opts.inPlace, logger, onProgress, signal: abort.signal,
+      source, liveDataDir: dataDir, target: opts.target ?? '', modelsInPlace: opts.inPlace, keepClients: opts.keepClients, logger, onProgress, signal: abort.signal,
       ...(opts.generation !== undefined ? { generation: opts.generation } : {}),
       secretsFor: (dir) => openSecretStore(dir, secretsFile),
     });

@@ -9,6 +9,7 @@ import { sha256File } from '../../engine/hash-file.js';
 import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
 import { currentVersion, latestVersion } from '../../store/migrate.js';
 import { openStore, storePath } from '../../store/open.js';
+import { admitUntrustedStore } from '../../store/untrusted-store.js';
 import { resticOutcome } from '../restic-outcome.js';
 import { withScratch } from '../scratch.js';
 import { fail, pass, unverified, type CheckOutcome } from '../verdict.js';
@@ -35,7 +36,12 @@ export async function checkRestoreRehearsal(ctx: RepoContext, g: SnapshotGenerat
       if (hashed.bytes !== item.size || hashed.sha256 !== item.sha256) return fail(`${item.path} restored from generation ${g.generation} differs from its manifest (sha256 or size).`);
       bytes += hashed.bytes;
     }
-    return openRestored(join(scratch, g.generation_path), g.generation, items.length, bytes);
+    const dir = join(scratch, g.generation_path);
+    // Untrusted until a worker has seen its schema is Sanad's own (store/untrusted-store.ts).
+    const admitted = await admitUntrustedStore(storePath(dir), signalOf(ctx));
+    if (!admitted.ok && admitted.kind === 'too_new') return unverified(`the store in generation ${g.generation} was written by a newer Sanad (store version ${admitted.version}); restore it with that version.`);
+    if (!admitted.ok) return fail(`the store restored from generation ${g.generation} is ${admitted.kind === 'not_sanad' ? 'not a Sanad store' : 'damaged'}: ${admitted.problem}.`);
+    return openRestored(dir, g.generation, items.length, bytes);
   });
 }
 

@@ -1,5 +1,6 @@
 // `sqlite:integrity`: each database of the generation, restored alone into the drill's scratch dir,
-// has the manifest's size and sha256, passes `PRAGMA integrity_check` (opened read-only), and has as
+// has the manifest's size and sha256, is a Sanad store (its schema exactly a known version's, looked
+// at in a worker: store/untrusted-store.ts), passes `PRAGMA integrity_check`, and has as
 // many tables as the manifest recorded; zero tables is damage unless the source had none.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,9 +8,10 @@ import type { Manifest } from '../../backup/generation/index.js';
 import { sha256File } from '../../engine/hash-file.js';
 import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
 import { resticOutcome } from '../restic-outcome.js';
-import { fail, pass, type CheckOutcome } from '../verdict.js';
+import { fail, pass, unverified, type CheckOutcome } from '../verdict.js';
 import { signalOf, type RepoContext } from './repo-context.js';
-import { inspectSqlite } from './sqlite-file.js';
+import { STORE_FILE } from '../../store/open.js';
+import { admitUntrustedStore } from '../../store/untrusted-store.js';
 
 export async function checkStores(
   ctx: RepoContext,
@@ -34,8 +36,13 @@ export async function checkStores(
     if (bytes !== item.size || sha256 !== item.sha256) {
       return fail(`${item.path} of generation ${g.generation} differs from its manifest (${bytes} bytes, sha256 ${sha256.slice(0, 12)}…; expected ${item.size} bytes, ${item.sha256.slice(0, 12)}…).`);
     }
-    const inspected = inspectSqlite(local);
-    if (!inspected.ok) return fail(`${item.path} of generation ${g.generation} is damaged: ${inspected.problem}.`);
+    // In a worker with a time limit: the file is untrusted until its schema is Sanad's own.
+    const inspected = await admitUntrustedStore(local, { expect: item.path === STORE_FILE ? 'sanad' : 'any', ...signalOf(ctx) });
+    if (!inspected.ok) {
+      if (inspected.kind === 'not_sanad') return fail(`${item.path} of generation ${g.generation} is not a Sanad store: ${inspected.problem}; if you did not make this backup, someone else wrote to the repository.`);
+      if (inspected.kind === 'too_new') return unverified(`${item.path} of generation ${g.generation} was written by a newer Sanad (store version ${inspected.version}); a drill by that version can check it.`);
+      return fail(`${item.path} of generation ${g.generation} is damaged: ${inspected.problem}.`);
+    }
     const tables = inspected.tables;
     if (tables === 0 && item.tables > 0) return fail(`${item.path} of generation ${g.generation} has no tables, but the source had ${item.tables}.`);
     if (tables !== item.tables) return fail(`${item.path} of generation ${g.generation} has ${tables} tables, the manifest says ${item.tables}.`);

@@ -35,8 +35,10 @@ export async function checkVaultDecrypt(ctx: RepoContext, g: SnapshotGeneration,
 }
 
 function openAll(storeCopy: string, key: Buffer): CheckOutcome {
+  // storeCopy passed sqlite:integrity, so its schema is Sanad's own (store/untrusted-store.ts).
   const db = new Database(storeCopy, { readonly: true, fileMustExist: true });
   try {
+    db.pragma('trusted_schema = OFF');
     const first = checkVaultKey(db, key);
     if (first === 'wrong_key') return fail("the vault key in the backup does not open the backup's vault (the vault was sealed with another key); its secrets would be lost on restore.");
     if (first === 'empty') return pass("vault is empty (nothing to decrypt; the backup's key is the one its store names)");

@@ -7,7 +7,7 @@ import { z } from 'zod/v3';
 import type { BringBackResult, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../contract/history.js';
 import { bringBack, listBringBacks } from '../../history/bring-back.js';
 import { diffStores } from '../../history/diff.js';
-import { GenerationTooNewError, GenerationUnreadableError } from '../../history/generation-copy.js';
+import { GenerationNotSanadError, GenerationTooNewError, GenerationUnreadableError } from '../../history/generation-copy.js';
 import { liveStateOf, MAX_PAGE, responsesPage, summaryOf } from '../../history/read-generation.js';
 import { GenerationNotFoundError } from '../../jobs/generations.js';
 import { JobsStoppedError } from '../../jobs/jobs.js';
@@ -43,6 +43,7 @@ function repoParam(raw: string | undefined): string {
 function historyError(err: unknown): never {
   if (err instanceof GenerationNotFoundError) throw new ApiError(404, 'not_found_error', 'generation_not_found', err.message, 'generation');
   if (err instanceof GenerationTooNewError) throw new ApiError(409, 'conflict_error', 'generation_too_new', err.message, 'generation');
+  if (err instanceof GenerationNotSanadError) throw new ApiError(409, 'conflict_error', 'generation_not_sanad', err.message, 'generation');
   if (err instanceof GenerationUnreadableError) throw new ApiError(409, 'conflict_error', 'generation_unreadable', err.message, 'generation');
   if (err instanceof JobsStoppedError) throw new ApiError(503, 'service_unavailable_error', 'stopping', err.message);
   return repositoryError(err);

@@ -25,6 +25,7 @@ const StartBody = z.object({
   repo: Repo.optional(),
   passphrase: Passphrase.optional(),
   models_in_place: z.boolean().optional(),
+  keep_clients: z.boolean().optional(),
 });
 
 function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
@@ -96,6 +97,7 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
         source, liveDataDir: ctx.dataDir, target: inspection.path, logger: ctx.logger, onProgress, onTargetPrepared, signal,
         ...(body.generation !== undefined ? { generation: body.generation } : {}),
         ...(body.models_in_place !== undefined ? { modelsInPlace: body.models_in_place } : {}),
+        ...(body.keep_clients !== undefined ? { keepClients: body.keep_clients } : {}),
         secretsFor: async (dir) => {
           const store = ctx.secrets.store.forDataDir?.(dir);
           if (!store) throw new Error(`${ctx.secrets.store.description} cannot hold the secrets of another data dir; restore with the CLI instead.`);

@@ -241,6 +241,13 @@ export function TargetStep({ state, dispatch, onRestore }: StepProps & { onResto
           <TargetStatus state={state} />
         </div>
       </div>
+      <div className="field">
+        <label>
+          <input type="checkbox" checked={state.keepClients} onChange={(e) => dispatch({ type: 'setKeepClients', keep: e.target.checked })} data-testid="restore-keep-clients" />{' '}
+          {t('keepClients')}
+        </label>
+        <p className="muted">{t('keepClientsHelp')}</p>
+      </div>
       {state.startError && state.targetCheck.status !== 'refused' && (
         <p className="error-note" role="alert">
           <span dir="auto">{state.startError}</span>

@@ -58,6 +58,8 @@ export interface FlowState {
   generation: number | null;
   target: string;
   targetCheck: TargetCheck;
+  /** Keep the backup's paired clients (off: they are revoked, since a backup's store could be forged). */
+  keepClients: boolean;
   jobId: string | null;
   startError: string | null;
   outcome: RestoreOutcome | null;
@@ -70,6 +72,7 @@ export type FlowAction =
   | { type: 'submitPassphrase'; passphrase: string }
   | { type: 'pickGeneration'; generation: number }
   | { type: 'setTarget'; target: string }
+  | { type: 'setKeepClients'; keep: boolean }
   | ({ type: 'targetChecked'; target: string } & TargetAnswer)
   | { type: 'targetCheckFailed'; target: string; message: string }
   | { type: 'start' }
@@ -94,6 +97,7 @@ export const initialFlow: FlowState = {
   generation: null,
   target: '',
   targetCheck: { status: 'idle' },
+  keepClients: false,
   jobId: null,
   startError: null,
   outcome: null,
@@ -106,9 +110,9 @@ export function canRestore(s: FlowState): boolean {
 }
 
 /** The body of POST /admin/restore for this state (the passphrase only when one was given). */
-export function restoreRequest(s: FlowState): { target: string; generation: number; repo: string; passphrase?: string } | null {
+export function restoreRequest(s: FlowState): { target: string; generation: number; repo: string; passphrase?: string; keep_clients?: true } | null {
   if (!canRestore(s) || s.repo === null || s.generation === null) return null;
-  return { target: s.target.trim(), generation: s.generation, repo: s.repo, ...(s.passphrase !== null ? { passphrase: s.passphrase } : {}) };
+  return { target: s.target.trim(), generation: s.generation, repo: s.repo, ...(s.passphrase !== null ? { passphrase: s.passphrase } : {}), ...(s.keepClients ? { keep_clients: true } : {}) };
 }
 
 export function failedChecks(outcome: RestoreOutcome | null): RestoreCheck[] {
@@ -136,6 +140,9 @@ export function flowReducer(s: FlowState, a: FlowAction): FlowState {
       if (s.step !== 'target') return s;
       // Any change makes the earlier answer stale: Restore waits for the answer about this folder.
       return { ...s, target: a.target, targetCheck: a.target.trim() === s.target.trim() ? s.targetCheck : { status: 'idle' }, startError: null };
+    case 'setKeepClients':
+      if (s.step !== 'target') return s;
+      return { ...s, keepClients: a.keep };
     case 'targetChecked': {
       // Answers about a folder no longer shown are dropped (the user kept typing).
       if (s.step !== 'target' || a.target !== s.target.trim()) return s;

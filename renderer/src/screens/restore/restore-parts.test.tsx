@@ -40,7 +40,7 @@ describe('restore checklist, progress and the wait for the restart', () => {
 
   test('every check name the restore reports (src/restore) has words in both languages', () => {
     const server = ['target:outside_live', 'target:empty', 'keychain:available', 'snapshot:found', 'manifest:valid', 'snapshot:restored', 'files:placed', 'sqlite:integrity',
-      'sqlite:tables', 'registry:updated', 'vault:decrypt', 'store:located', 'deletions:reapplied', 'target:layout', 'keychain:stored', 'restore:completed', 'restore:cancelled', 'item:vault.key', 'models:tiny'];
+      'sqlite:tables', 'registry:updated', 'vault:decrypt', 'store:located', 'deletions:reapplied', 'store:sanad', 'exposure:reset', 'target:layout', 'keychain:stored', 'restore:completed', 'restore:cancelled', 'item:vault.key', 'models:tiny'];
     for (const lng of ['en', 'ar'] as const) {
       const t = i18next.getFixedT(lng, restoreCheckStrings.name);
       for (const name of server) {

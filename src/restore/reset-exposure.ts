@@ -1,0 +1,53 @@
+// What must not come back from a backup unchecked. A backup's store is whatever was written to the
+// repository: whoever holds the recovery kit could have planted a paired client whose token they
+// know, or switched the network listener on. So a restore keeps the backup's clients only when the
+// person restoring says so (`--keep-clients`, the GUI's box), and always brings devices on the
+// network back off; the checklist says both, in words.
+import Database from 'better-sqlite3';
+import { systemClock, unixSeconds } from '../clock.js';
+import { readSettings, writeSettings } from '../store/settings.js';
+
+export interface ExposureReset {
+  /** Clients revoked (0 when kept). */
+  revoked: number;
+  /** Clients kept as they were (0 when revoked). */
+  kept: number;
+  /** Unused pairing codes removed. */
+  codes: number;
+  /** The network listener's switch was on in the backup. */
+  lanWasOn: boolean;
+}
+
+export function resetExposure(storeFile: string, keepClients: boolean): ExposureReset {
+  const nowS = unixSeconds(systemClock);
+  // A plain connection in the copy's rollback-journal mode, as reapply-deletions.ts does; the store
+  // was admitted as Sanad's own before this (untrusted-store.ts).
+  const db = new Database(storeFile, { fileMustExist: true });
+  try {
+    db.pragma('trusted_schema = OFF');
+    db.pragma('secure_delete = ON');
+    return db.transaction((): ExposureReset => {
+      const lanWasOn = readSettings(db).lan_enabled;
+      if (lanWasOn) writeSettings(db, { lan_enabled: false }, nowS);
+      const codes = db.prepare('DELETE FROM pairing_codes').run().changes;
+      const live = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM clients WHERE revoked_at IS NULL').get()?.n ?? 0;
+      // Stores older than version 7 have no table of temporary clients.
+      if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'temporary_clients'").get()) db.prepare('DELETE FROM temporary_clients').run();
+      if (keepClients) return { revoked: 0, kept: live, codes, lanWasOn };
+      const revoked = db.prepare('UPDATE clients SET revoked_at = ? WHERE revoked_at IS NULL').run(nowS).changes;
+      return { revoked, kept: 0, codes, lanWasOn };
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/** The checklist's sentence for what was reset. */
+export function exposureSentence(r: ExposureReset): string {
+  const clients = r.revoked > 0
+    ? `${r.revoked} paired client(s) of the backup were switched off (pair them again, or restore with --keep-clients if you trust this backup)`
+    : r.kept > 0 ? `${r.kept} paired client(s) kept, as you asked` : 'the backup has no paired client';
+  const lan = r.lanWasOn ? 'devices on the network were on in the backup and are off now (switch them on in Settings)' : 'devices on the network stay off';
+  const codes = r.codes > 0 ? `; ${r.codes} unused pairing code(s) removed` : '';
+  return `${clients}; ${lan}${codes}.`;
+}
