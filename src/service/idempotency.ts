@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unixSeconds } from '../clock.js';
+import { ANSWER_UNSTORED } from '../store/idempotency-forget.js';
 import type { Db } from '../store/open.js';
 import { principalKey } from './auth.js';
 import { canonicalJson } from './canonical-json.js';
@@ -17,6 +18,11 @@ export interface IdempotencyReservation {
   clientKey: string;
   key: string;
   completed: boolean;
+  /** What the answer holds (resp_…, conv_…): deleting it forgets the answer (store/idempotency-forget.ts).
+   *  When unset, the answer's own top-level `id` names it. */
+  subjectId?: string;
+  /** The answer is of a `store: false` request: only a tombstone is kept, never its text. */
+  unstored?: boolean;
 }
 
 declare module 'fastify' {
@@ -72,6 +78,7 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
       .prepare<[string, string], KeyRow>('SELECT fingerprint, state, status_code, body, expires_at FROM idempotency_keys WHERE client_id = ? AND key = ?')
       .get(clientKey, key);
     if (row && row.expires_at > now) {
+      if (row.state === 'done' && row.body === null) throw forgottenAnswer(row.status_code);
       if (row.fingerprint !== fp) {
         throw new ApiError(409, 'conflict_error', 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request; use a new key.', 'Idempotency-Key');
       }
@@ -93,9 +100,31 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
   })();
 }
 
+/** A key whose answer is a tombstone: a 409 that says why, never a run of the request as if new. */
+function forgottenAnswer(status: number | null): ApiError {
+  if (status === ANSWER_UNSTORED) {
+    return new ApiError(409, 'conflict_error', 'idempotent_answer_not_stored', 'The request sent with this Idempotency-Key had store: false, so its answer was never kept and cannot be replayed; send it again with a new key.', 'Idempotency-Key');
+  }
+  return new ApiError(409, 'conflict_error', 'idempotent_answer_deleted', 'What the request with this Idempotency-Key made has since been deleted, and so was its answer; send it again with a new key to make it anew.', 'Idempotency-Key');
+}
+
+/** The id an answer names at its top level: a response, a conversation, a chat completion's response. */
+function subjectOf(body: string): string | null {
+  const m = /^\{"id":"((?:resp|conv)_[A-Za-z0-9]+|chatcmpl-[A-Za-z0-9]+)"/.exec(body) ?? /"stream_response_id":"(resp_[A-Za-z0-9]+)"/.exec(body);
+  const id = m?.[1];
+  if (!id) return null;
+  return id.startsWith('chatcmpl-') ? `resp_${id.slice('chatcmpl-'.length)}` : id;
+}
+
 /** Stores the result. Call inside the route's own transaction when the route writes. */
 export function completeReservation(db: Db, r: IdempotencyReservation, status: number, body: string): void {
-  db.prepare("UPDATE idempotency_keys SET state = 'done', status_code = ?, body = ? WHERE client_id = ? AND key = ?").run(status, body, r.clientKey, r.key);
+  const subject = r.subjectId ?? subjectOf(body);
+  if (r.unstored) {
+    // store: false: neither the answer nor a fingerprint of the request is kept.
+    db.prepare("UPDATE idempotency_keys SET state = 'done', status_code = ?, body = NULL, fingerprint = '', subject_id = ? WHERE client_id = ? AND key = ?").run(ANSWER_UNSTORED, subject, r.clientKey, r.key);
+  } else {
+    db.prepare("UPDATE idempotency_keys SET state = 'done', status_code = ?, body = ?, subject_id = ? WHERE client_id = ? AND key = ?").run(status, body, subject, r.clientKey, r.key);
+  }
   r.completed = true;
 }
 

@@ -103,11 +103,6 @@ export function getClient(db: Db, id: string): Client | null {
   return row ? toClient(row) : null;
 }
 
-/** Temporary clients in a copy of the store (a backup generation): none of them belongs there. */
-export function dropTemporaryClients(db: Db): number {
-  return db.prepare('DELETE FROM temporary_clients').run().changes;
-}
-
 /** At start no command can be asking this service yet: a temporary client still live was left by
  *  a command that died, and is revoked. */
 export function revokeStaleTemporaryClients(db: Db, nowS: number): number {

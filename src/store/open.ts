@@ -61,6 +61,9 @@ export function applyPragmas(db: Db, readonly: boolean): void {
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   if (readonly) return;
+  // A deleted row's bytes are overwritten with zeros, not left in a free page: "deleted" holds
+  // for the file (and every page a backup copies), not only for the rows a query sees.
+  db.pragma('secure_delete = ON');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
 }

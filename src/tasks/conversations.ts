@@ -4,6 +4,7 @@
 // response (appendTurn), so a crash leaves a conversation as it was before the turn or with the
 // whole turn, never half of it. Deletions are journalled inside their transaction, before the
 // commit (store/deletion-journal.ts), so a restored older store has them removed again.
+import { forgetAnswersOf } from '../store/idempotency-forget.js';
 import type { Conversation } from '../contract/conversations.js';
 import type { StoredItem } from '../contract/responses.js';
 import { newId } from '../ids.js';
@@ -81,6 +82,7 @@ export function deleteConversation(db: Db, id: string, journal: DeletionRecorder
     // Explicit, not through ON DELETE CASCADE: the connection may not have foreign keys on.
     db.prepare('DELETE FROM conversation_items WHERE conversation_id = ?').run(id);
     db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
+    forgetAnswersOf(db, [id]);
     return true;
   })();
 }
@@ -108,6 +110,8 @@ export function deleteItem(db: Db, conversationId: string, itemId: string, journ
     if (!getItem(db, conversationId, itemId)) return false;
     journal.record([{ kind: 'conversation_item', id: itemId, conversation_id: conversationId, at: nowS, why: 'deleted' }]);
     db.prepare('DELETE FROM conversation_items WHERE conversation_id = ? AND id = ?').run(conversationId, itemId);
+    // The answers that made or listed the conversation's items may hold this one's text.
+    forgetAnswersOf(db, [conversationId]);
     return true;
   })();
 }

@@ -4,6 +4,7 @@
 // written to the deletion journal first (store/deletion-journal.ts), inside the delete's
 // transaction, so a restored older store can have it removed again.
 import type { Deletion } from '../store/deletion-journal.js';
+import { forgetAnswersNaming, forgetAnswersOf } from '../store/idempotency-forget.js';
 import type { Db } from '../store/open.js';
 
 /** Where deletions are journalled (the data dir's DeletionJournal). */
@@ -33,6 +34,7 @@ export function sweepTerminalTasks(db: Db, nowS: number, retentionDays: number, 
     if (batch.length === 0) return removed;
     removed += db.transaction(() => {
       journal.record(batch.map((r) => ({ kind: 'response', id: r.response_id, at: nowS, why: 'retention' })));
+      forgetAnswersOf(db, batch.map((r) => r.response_id));
       return batch.reduce((n, r) => n + del.run(r.response_id).changes, 0);
     })();
     if (batch.length < BATCH) return removed;
@@ -51,6 +53,7 @@ export function sweepUnstoredResponses(db: Db, nowS: number, journal: DeletionRe
          SELECT response_id FROM tasks WHERE +status IN ${TERMINAL} AND updated_at < ?)`, // by age, as above
     ).all(nowS - graceS);
     journal.record(ids.map((r) => ({ kind: 'response', id: r.id, at: nowS, why: 'unstored' })));
+    forgetAnswersOf(db, ids.map((r) => r.id));
     const del = db.prepare('DELETE FROM responses WHERE id = ?');
     return ids.reduce((n, r) => n + del.run(r.id).changes, 0);
   })();
@@ -70,6 +73,7 @@ export function deleteTerminalResponse(db: Db, responseId: string, journal: Dele
     if (!['completed', 'failed', 'cancelled'].includes(task.status)) return 'not_terminal';
     journal.record([{ kind: 'response', id: responseId, at: nowS, why }]);
     db.prepare('DELETE FROM responses WHERE id = ?').run(responseId);
+    forgetAnswersOf(db, [responseId]);
     return 'deleted';
   })();
 }
@@ -96,6 +100,8 @@ export function applyDeletions(db: Db, deletions: readonly Deletion[]): string[]
   const delItem = conversations ? db.prepare('DELETE FROM conversation_items WHERE conversation_id = ? AND id = ?') : null;
   return db.transaction(() => {
     const removed: string[] = [];
+    // Idempotent answers hold the same text: searched by their text (an older store names no subject).
+    forgetAnswersNaming(db, new Set(deletions.flatMap((d) => (d.kind === 'conversation_item' && d.conversation_id !== undefined ? [d.id, d.conversation_id] : [d.id]))));
     for (const d of deletions) {
       if (d.kind === 'conversation') {
         delItems?.run(d.id);

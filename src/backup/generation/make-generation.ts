@@ -12,7 +12,7 @@ import { fsyncPath, writeNewFileDurable } from './durable.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, manifestText, type Manifest, type ManifestItem } from './manifest.js';
 import { modelItems } from './model-items.js';
 import { highestEpoch, listPartials, PARTIAL_SUFFIX, stagingDir, type Generation } from './staging.js';
-import { checkStoreCopy, checkVaultInCopy, copyStore, dropTemporaryClientsInCopy, leaveWalMode } from './store-copy.js';
+import { checkStoreCopy, checkVaultInCopy, copyStore, scrubStoreCopy } from './store-copy.js';
 import { VAULT_KEY_FILE, writeVaultKey } from './vault-key-file.js';
 
 export type GenerationStep =
@@ -87,8 +87,7 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
     const storeCopy = join(partial, STORE_FILE);
     await copyStore(db, storeCopy, (c) => report({ step: 'copying_store', done: c.copiedPages, total: c.totalPages }));
     report({ step: 'checking_store' });
-    leaveWalMode(storeCopy);
-    dropTemporaryClientsInCopy(storeCopy);
+    await scrubStoreCopy(storeCopy);
     // The copy is final from here: a worker hashes it while this thread checks it (the check
     // failing removes the folder; the worker's result is then dropped).
     const storeHash = sha256FileInWorker(storeCopy);

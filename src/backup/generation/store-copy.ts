@@ -1,7 +1,8 @@
 // The consistent copy of the store: SQLite's online backup API on the service's own connection,
 // so writes the service makes meanwhile land in the copy too (SQLite updates the destination for
 // writes through the source connection instead of restarting) and the copy is one moment's state.
-import { dropTemporaryClients } from '../../store/clients.js';
+import { stat } from 'node:fs/promises';
+import { callWorker } from '../../process/worker-call.js';
 import Database from 'better-sqlite3';
 import { checkVaultKey, VaultDecryptError } from '../../secrets/vault.js';
 import type { Db } from '../../store/open.js';
@@ -35,31 +36,29 @@ export async function copyStore(db: Db, dest: string, onProgress?: (p: CopyProgr
 }
 
 /**
- * Makes the copy a plain rollback-journal file (the source is WAL and the backup copies its header):
- * a read-only open of a WAL file may leave `-wal`/`-shm` beside it, and a restore must not find
- * strays. Sanad switches a store back to WAL whenever it opens it read-write.
+ * Makes the copy hold the live rows and nothing more (scrub-worker.ts: rollback-journal mode, no
+ * temporary client or pairing code, VACUUM so no free page keeps deleted bytes), in a worker so the
+ * service keeps answering. Throws with the reason when it cannot.
  */
-export function leaveWalMode(path: string): void {
-  const db = new Database(path, { fileMustExist: true });
-  try {
-    db.pragma('journal_mode = DELETE');
-  } finally {
-    db.close();
-  }
+export async function scrubStoreCopy(path: string): Promise<{ temporaryClients: number; pairingCodes: number }> {
+  const size = (await stat(path)).size;
+  // VACUUM writes the file about twice: a minute plus a second per 10 MiB is far more than needed.
+  const answer = await callWorker(new URL('./scrub-worker.js', import.meta.url), { path }, { timeLimitMs: 60_000 + Math.ceil(size / (10 * 1024 * 1024)) * 1000, isAnswer: isScrubAnswer });
+  if (!answer.ok) throw new Error(`Cleaning the copy of the store at ${path} ${answer.message}, so no generation was made.`);
+  const v = answer.value;
+  if (!v.ok) throw new Error(`Cleaning the copy of the store at ${path} failed (${v.error ?? 'no reason given'}), so no generation was made.`);
+  return { temporaryClients: v.temporaryClients ?? 0, pairingCodes: v.pairingCodes ?? 0 };
 }
 
-/**
- * A CLI command's temporary admin client (store/clients.ts) may exist while the copy is made; it is
- * deleted live right after, and never belongs in a generation. secure_delete zeroes its row.
- */
-export function dropTemporaryClientsInCopy(path: string): number {
-  const db = new Database(path, { fileMustExist: true });
-  try {
-    db.pragma('secure_delete = ON');
-    return dropTemporaryClients(db);
-  } finally {
-    db.close();
-  }
+interface ScrubAnswer {
+  ok: boolean;
+  temporaryClients?: number;
+  pairingCodes?: number;
+  error?: string;
+}
+
+function isScrubAnswer(msg: unknown): msg is ScrubAnswer {
+  return typeof msg === 'object' && msg !== null && 'ok' in msg && typeof msg.ok === 'boolean';
 }
 
 /** `PRAGMA integrity_check` on the copy, opened read-only; returns the number of tables in it. */

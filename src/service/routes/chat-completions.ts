@@ -31,6 +31,8 @@ export function registerChatCompletionRoutes(app: FastifyInstance, kit: RouteKit
     const principal = principalOf(req);
     const input = resolveInput(ctx.db, parsed.input, readerOf(principal));
     if (parsed.stream) assertStreamRoom(ctx, principalKey(principal));
+    // store: false (the default here): a replay must not hold the answer the store does not keep.
+    if (req.idempotency && !parsed.store) req.idempotency.unstored = true;
     const { task, response } = await ctx.creates.create(
       {
         clientId: clientIdOf(principal),

@@ -101,6 +101,8 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
   app.post<{ Params: IdParams }>('/v1/conversations/:id/items', { preHandler: secured(kit, 'responses:write') }, async (req) => {
     writable(req, req.params.id);
     const body = parseBody(AddItemsBody, req.body);
+    // The answer lists the items' text: deleting the conversation or an item forgets it.
+    if (req.idempotency) req.idempotency.subjectId = req.params.id;
     const added = addItems(ctx.writer, req.params.id, itemsOf(req, body.items), now());
     return listOf(added, false);
   });

@@ -84,6 +84,8 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     // A streamed create that could not stream must not leave a task behind: refuse it first.
     if (parsed.stream) assertStreamRoom(ctx, principalKey(principal));
     const idem = req.idempotency;
+    // store: false: a replay must not hold the answer the store itself does not keep.
+    if (idem && !parsed.store) idem.unstored = true;
     let accepted = '';
     const { task, response } = await ctx.creates.create(
       {
@@ -101,6 +103,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
         // The answer to an idempotent create is committed with the task itself (LMSP §11.2).
         accepted = JSON.stringify(buildResponseObject(r, t, ''));
         if (!idem) return;
+        idem.subjectId = r.id;
         if (parsed.stream) completeReservation(ctx.writer, idem, 200, JSON.stringify({ stream_response_id: r.id }));
         else if (parsed.background) completeReservation(ctx.writer, idem, 202, accepted);
       },

@@ -13,8 +13,9 @@ import { dropSweepIndex } from './0011-drop-sweep-index.js';
 import { clientAddresses } from './0012-client-addresses.js';
 import { conversations } from './0013-conversations.js';
 import { functionCalls } from './0014-function-calls.js';
+import { idempotencySubjects } from './0015-idempotency-subjects.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects];
