@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.js';
 import { ApiError, installErrorHandlers, badRequest, sendError } from './errors.js';
+import { guardConnections, REQUEST_WAIT_MS, RESERVED_FOR_ADMIN } from './connection-guard.js';
 import { storeOnSend } from './idempotency.js';
 import { localListener, type ListenerPolicy } from './listener.js';
 import { addressBackoff, bothThrottles, sharedBudget } from './pairing-throttle.js';
@@ -49,9 +50,11 @@ export function jsonDepth(value: unknown, limit: number): number {
 }
 
 /** Fastify with the contract's error shape, the body parsers and the answer hooks; no routes. */
-function createApp(ctx: ServiceContext, maxConnections: number): FastifyInstance {
+function createApp(ctx: ServiceContext, maxConnections: number, reserved: number): FastifyInstance {
   const app = Fastify({
     logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true,
+    // The Keep-Alive hint clients read says what the connection guard does: idle 5 s, then closed.
+    keepAliveTimeout: REQUEST_WAIT_MS,
     // A path that is not a valid URL (a stray %) never reaches a route: answer it in the contract's shape too.
     frameworkErrors: (_error, _req, reply) => {
       void sendError(reply, new ApiError(400, 'invalid_request_error', 'invalid_url', 'The request path is not a valid URL (an unencoded "%"?); encode it and try again.'));
@@ -59,6 +62,14 @@ function createApp(ctx: ServiceContext, maxConnections: number): FastifyInstance
   });
   // All connections together (a flood of sockets); past it Node refuses new ones. Read at start.
   app.server.maxConnections = maxConnections;
+  const guard = guardConnections(app.server, { maxConnections, reserved });
+  if (reserved > 0) {
+    app.addHook('onRequest', async (req, reply) => {
+      if (guard.roomFor(req.url)) return;
+      void reply.header('connection', 'close');
+      throw new ApiError(503, 'service_unavailable_error', 'connection_limit', 'Sanad is at its connection limit; the last connections are kept for its own window. Close connections you do not use, or raise max_connections in Settings.');
+    });
+  }
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
 
@@ -103,7 +114,7 @@ function createApp(ctx: ServiceContext, maxConnections: number): FastifyInstance
 
 /** The main listener, on this machine: everything (LMSP, /admin, health, the GUI). */
 export function buildServer(ctx: ServiceContext): FastifyInstance {
-  const app = createApp(ctx, ctx.settings().max_connections);
+  const app = createApp(ctx, ctx.settings().max_connections, RESERVED_FOR_ADMIN);
   const kit: RouteKit = {
     ctx,
     listener: localListener(ctx),
@@ -139,12 +150,14 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
 export const LAN_REQUESTS_PER_MINUTE = 300;
 /** Connections the network listener holds at most, all devices together. */
 export const LAN_MAX_CONNECTIONS = 128;
+/** Connections one address may hold on the network listener: no single host takes them all. */
+export const LAN_CONNECTIONS_PER_ADDRESS = 16;
 
 /** The network listener's app: only what a paired device needs (pairing, the certificate, models,
  *  responses, tasks and their events); /admin, /login, health and the GUI are not there (404). TLS
  *  is the caller's (appliance/lan/): this app gets the decrypted connections. */
 export function buildLanServer(ctx: ServiceContext, listener: ListenerPolicy): FastifyInstance {
-  const app = createApp(ctx, LAN_MAX_CONNECTIONS);
+  const app = createApp(ctx, LAN_MAX_CONNECTIONS, 0);
   const kit: RouteKit = {
     ctx,
     listener,

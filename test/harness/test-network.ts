@@ -14,6 +14,8 @@ export interface TestNetwork {
   hostAddress: string;
   /** The device's address (inside the namespace). */
   deviceAddress: string;
+  /** A second address of the namespace: another host on the same network (an attacker, say). */
+  otherAddress: string;
   namespace: string;
   /** Runs test/network/device.ts inside the namespace with one JSON request; its JSON answer. */
   device(request: Record<string, unknown>): Promise<Record<string, unknown>>;
@@ -39,6 +41,7 @@ export async function makeTestNetwork(): Promise<TestNetwork> {
   const deviceEnd = `vd${process.pid}`.slice(0, 15);
   const hostAddress = `10.213.${n}.1`;
   const deviceAddress = `10.213.${n}.2`;
+  const otherAddress = `10.213.${n}.3`;
   await ip('netns', 'add', namespace);
   const close = async (): Promise<void> => {
     await ip('link', 'del', hostEnd).catch(() => undefined);
@@ -52,6 +55,7 @@ export async function makeTestNetwork(): Promise<TestNetwork> {
     const inside = (...args: string[]): Promise<void> => ip('-n', namespace, ...args);
     await inside('link', 'set', 'lo', 'up');
     await inside('addr', 'add', `${deviceAddress}/24`, 'dev', deviceEnd);
+    await inside('addr', 'add', `${otherAddress}/24`, 'dev', deviceEnd);
     await inside('link', 'set', deviceEnd, 'up');
     // mDNS goes to 224.0.0.251: out of the veth end (the device has no other way out at all).
     await inside('route', 'add', '224.0.0.0/4', 'dev', deviceEnd);
@@ -62,6 +66,7 @@ export async function makeTestNetwork(): Promise<TestNetwork> {
   return {
     hostAddress,
     deviceAddress,
+    otherAddress,
     namespace,
     close,
     device: (request) =>

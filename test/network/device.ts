@@ -5,6 +5,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { connect, type Socket } from 'node:net';
 import { Bonjour } from 'bonjour-service';
 import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -145,10 +146,53 @@ function browse(req: Json): Promise<Json> {
   });
 }
 
+/**
+ * Another host holding the doors: `idle` TCP connections that never start TLS and `slow` ones that
+ * send a TLS record header and then one byte a second, all from `from`, held for `ms`. Says how many
+ * the listener closed before then, and when the last of them went.
+ */
+async function flood(req: Json): Promise<Json> {
+  const target = new URL(str(req, 'url'));
+  const from = str(req, 'from');
+  const count = (key: string): number => (typeof req[key] === 'number' ? req[key] : 0);
+  const ms = count('ms');
+  const started = performance.now();
+  let closedByServer = 0;
+  let lastClosedMs = 0;
+  let connected = 0;
+  let ending = false;
+  const sockets: Socket[] = [];
+  const open = (slow: boolean): void => {
+    const socket = connect({ host: target.hostname, port: Number(target.port), localAddress: from });
+    sockets.push(socket);
+    let drip: NodeJS.Timeout | null = null;
+    socket.on('connect', () => {
+      connected += 1;
+      if (!slow) return;
+      socket.write(Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00]));
+      drip = setInterval(() => socket.write(Buffer.from([0x01])), 1000);
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (drip) clearInterval(drip);
+      if (ending) return;
+      closedByServer += 1;
+      lastClosedMs = Math.round(performance.now() - started);
+    });
+  };
+  for (let i = 0; i < count('idle'); i++) open(false);
+  for (let i = 0; i < count('slow'); i++) open(true);
+  await new Promise((r) => setTimeout(r, ms));
+  ending = true;
+  const heldAtEnd = sockets.filter((s) => !s.destroyed).length;
+  for (const s of sockets) s.destroy();
+  return { opened: sockets.length, connected, closedByServer, lastClosedMs, heldAtEnd };
+}
+
 async function main(): Promise<void> {
   const parsed: unknown = JSON.parse(process.argv[2] ?? '{}');
   const req: Json = typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed)) : {};
-  const actions: Record<string, (r: Json) => Promise<Json>> = { pair, sdk, raw, guess, browse };
+  const actions: Record<string, (r: Json) => Promise<Json>> = { pair, sdk, raw, guess, browse, flood };
   const action = actions[str(req, 'action')];
   if (!action) throw new Error(`unknown device action ${str(req, 'action')}`);
   let answer: Json;

@@ -12,7 +12,8 @@ import type { LanStatus } from '../../contract/lan.js';
 import type { Logger } from '../../log/logger.js';
 import type { LanControl, ServiceContext } from '../../service/context.js';
 import { bracketed, lanListener } from '../../service/listener.js';
-import { buildLanServer } from '../../service/server.js';
+import { capPerAddress, REQUEST_WAIT_MS } from '../../service/connection-guard.js';
+import { buildLanServer, LAN_CONNECTIONS_PER_ADDRESS } from '../../service/server.js';
 import { startAdvert, type Advert } from './advert.js';
 import { parseDeviceCertificates } from '../../secrets/device-certificate.js';
 import { CERTIFICATES_SECRET, ensureDeviceCertificates, type LoadedCertificates } from './certificates.js';
@@ -134,18 +135,26 @@ export class LanListener implements LanControl {
     const sockets = new Set<Socket>();
     // noDelay: a small answer leaves at once. Without it Nagle's algorithm meets the client's delayed
     // ACK and a fresh connection's first answer waited ~40 ms (bench/lan.ts: 51 ms, now 5.3 ms).
-    const tls = createServer({ ...this.secureOptions(certs), minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'], noDelay: true }, (socket: TLSSocket) => {
+    // handshakeTimeout: a connection that never starts TLS (or starts it slowly) holds its slot a
+    // few seconds, not the default two minutes (service/connection-guard.ts says why).
+    const tls = createServer({ ...this.secureOptions(certs), minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'], noDelay: true, handshakeTimeout: REQUEST_WAIT_MS }, (socket: TLSSocket) => {
       // Decrypted, the connection is an ordinary HTTP one for the app's server.
       app.server.emit('connection', socket);
     });
     tls.maxConnections = app.server.maxConnections;
+    // Counted on the raw sockets, before TLS: one host cannot take every slot with idle sockets.
+    capPerAddress((listener) => tls.on('connection', listener), LAN_CONNECTIONS_PER_ADDRESS);
     tls.on('connection', (raw: Socket) => {
       sockets.add(raw);
       raw.once('close', () => sockets.delete(raw));
     });
     // Plain HTTP, a wrong certificate pinned on the other side, a port scan: the handshake fails
     // and the connection ends; nothing to answer.
-    tls.on('tlsClientError', (err) => this.logger.debug('a connection to the network listener failed its TLS handshake', { error: err.message }));
+    // With a listener here Node leaves the socket open (a handshake timeout included): close it.
+    tls.on('tlsClientError', (err, socket) => {
+      socket.destroy();
+      this.logger.debug('a connection to the network listener failed its TLS handshake', { error: err.message });
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         tls.once('error', reject);
