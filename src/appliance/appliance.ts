@@ -154,7 +154,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const lan = new LanListener(() => ctx, logger, options.lan);
     watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));
     const ctx: ServiceContext = {
-      db, writer: db, clock, logger, ledger, hub, runner, models, bootId, disk,
+      db, writer: db, clock, logger, ledger, hub, runner, models, bootId, proofKey: randomBytes(32), disk,
       deletions: DeletionJournal.of(dataDir),
       creates: new CreateBatcher(ledger),
       dataDir,
@@ -201,7 +201,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     cleanups.unshift(() => ctx.generations.stop());
     cleanups.unshift(() => jobs.stop(jobsWaitMs));
     cleanups.unshift(startHousekeeping(ctx));
-    writeServiceFile(dataDir, { pid: process.pid, port, url });
+    writeServiceFile(dataDir, { pid: process.pid, port, url, proof_key: ctx.proofKey.toString('hex') });
     cleanups.unshift(() => removeServiceFile(dataDir));
     logger.info('sanad serving', { url, data_dir: dataDir });
 

@@ -3,12 +3,14 @@
 // while it works here, so none can start meanwhile; if one runs, the command asks it over its admin
 // API with a short-lived admin token (a temporary client in the store, revoked right after and never
 // part of a backup), so the change happens in the one process that holds the state.
-import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, unixSeconds } from '../clock.js';
 import { tryFileLock } from '../store/file-lock.js';
 import { createClient, revokeClient } from '../store/clients.js';
 import { storePath } from '../store/open.js';
+import { proofFor, readServiceFile, removeServiceFile, type ServiceInfo } from '../store/service-file.js';
 import { CliError } from './cli-error.js';
 import { withStore } from './store-access.js';
 
@@ -17,7 +19,8 @@ export interface ServiceAnswer {
   body: unknown;
 }
 
-export type AdminCall = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<ServiceAnswer>;
+/** `timeoutMs`: how long this call may take (REQUEST_TIMEOUT_MS when not said). */
+export type AdminCall = (method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs?: number) => Promise<ServiceAnswer>;
 
 /** Runs `here` with the instance lock held, or `there` against the running service. */
 export async function hereOrInService<T>(dataDir: string, purpose: string, here: () => Promise<T>, there: (call: AdminCall) => Promise<T>): Promise<T> {
@@ -33,30 +36,73 @@ export async function hereOrInService<T>(dataDir: string, purpose: string, here:
   return withRunningService(dataDir, purpose, there);
 }
 
-/** Whether a `sanad serve` holds this data dir right now (its instance lock is taken). */
+/**
+ * Whether a `sanad serve` holds this data dir right now (its instance lock is taken). When none
+ * does, a service.json left by one that was killed is stale: it is removed, so nothing reads its
+ * address again (another program may have that port by now).
+ */
 export function serviceHoldsDataDir(dataDir: string): boolean {
   if (!existsSync(storePath(dataDir))) return false;
   const lock = tryFileLock(join(dataDir, 'instance.lock'));
   if (!lock) return true;
-  lock.release();
+  try {
+    removeServiceFile(dataDir);
+  } finally {
+    lock.release();
+  }
   return false;
+}
+
+/** How long the CLI waits for the service to prove itself, and for an ordinary request. */
+const PROOF_TIMEOUT_MS = 5000;
+export const REQUEST_TIMEOUT_MS = 120_000;
+/** For a call that reads a generation from its repository or rotates keys in every repository: minutes. */
+export const LONG_REQUEST_MS = 30 * 60_000;
+
+/**
+ * Whoever answers at the recorded address must prove it is the service that wrote service.json:
+ * it answers a fresh nonce with the HMAC under the proof key in that file (0600, the data dir's
+ * owner's). A program that took the port of a service that died cannot, and gets no token.
+ */
+async function proveService(dataDir: string, info: ServiceInfo): Promise<void> {
+  const nonce = randomBytes(16).toString('hex');
+  let proof: unknown = null;
+  try {
+    const res = await fetch(`${info.url}/health/proof?nonce=${nonce}`, { signal: AbortSignal.timeout(PROOF_TIMEOUT_MS) });
+    const body: unknown = parseJson(await res.text());
+    proof = typeof body === 'object' && body !== null && 'proof' in body ? body.proof : null;
+  } catch {
+    proof = null;
+  }
+  const expected = Buffer.from(proofFor(Buffer.from(info.proof_key, 'hex'), nonce));
+  const given = Buffer.from(typeof proof === 'string' ? proof : '');
+  if (given.length === expected.length && timingSafeEqual(given, expected)) return;
+  // The record is stale when no service holds the data dir: remove it, so the next command knows.
+  const stale = !serviceHoldsDataDir(dataDir);
+  throw new CliError(stale
+    ? `No Sanad is running on ${dataDir}: its record (service.json) named ${info.url}, where something else answers or nothing does. The stale record was removed and no token was sent; start Sanad with \`sanad serve\`.`
+    : `What answers at ${info.url} could not prove it is the Sanad running on ${dataDir}, so no token was sent to it. Stop whatever else listens on port ${info.port}, then restart Sanad.`);
 }
 
 /** Calls the running service's admin API with a short-lived admin token, revoked right after. */
 export async function withRunningService<T>(dataDir: string, purpose: string, there: (call: AdminCall) => Promise<T>): Promise<T> {
-  const url = serviceUrl(dataDir);
-  if (url === null) throw new CliError('Another Sanad command or a starting service is using this data dir; try again in a moment.');
+  const info = readServiceFile(dataDir);
+  if (info === null) throw new CliError('Another Sanad command or a starting service is using this data dir; try again in a moment.');
+  await proveService(dataDir, info);
+  const url = info.url;
   const made = await withStore(dataDir, (db) => createClient(db, `${purpose} (temporary)`, ['admin'], unixSeconds(systemClock), { temporary: true }));
   try {
-    return await there(async (method, path, body) => {
+    return await there(async (method, path, body, timeoutMs = REQUEST_TIMEOUT_MS) => {
       let res: Response;
       try {
         res = await fetch(url + path, {
           method,
           headers: { authorization: `Bearer ${made.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (err) {
+        if (err instanceof Error && err.name === 'TimeoutError') throw new CliError(`The running Sanad at ${url} did not answer within ${Math.round(timeoutMs / 1000)} s; check that it is not stuck (\`sanad doctor\`), or stop it and try again.`);
         throw new CliError(`The running Sanad at ${url} did not answer (${err instanceof Error ? err.message : String(err)}); check that it is up, or stop it and try again.`);
       }
       const text = await res.text();
@@ -74,16 +120,6 @@ export function errorMessage(body: unknown, fallback: string): string {
     if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') return error.message;
   }
   return fallback;
-}
-
-function serviceUrl(dataDir: string): string | null {
-  try {
-    const info: unknown = JSON.parse(readFileSync(join(dataDir, 'service.json'), 'utf8'));
-    if (typeof info === 'object' && info !== null && 'url' in info && typeof info.url === 'string') return info.url;
-  } catch {
-    // absent or half-written: the caller says what to do
-  }
-  return null;
 }
 
 function parseJson(text: string): unknown {

@@ -73,6 +73,8 @@ export interface ServiceContext {
   updateSettings: (patch: Partial<Settings>) => Settings;
   /** Identifies this process's life, so leftovers of a crashed one can be told apart. */
   bootId: string;
+  /** This run's proof key, also in service.json (0600): GET /health/proof shows a CLI this is the service it recorded. */
+  proofKey: Buffer;
   login: LoginCodes;
   healthChecks: HealthCheck[];
   /** Progress and ends of long operations, streamed to the GUI by GET /admin/events. */

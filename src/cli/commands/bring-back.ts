@@ -8,7 +8,7 @@ import { bringBack } from '../../history/bring-back.js';
 import { DeletionJournal } from '../../store/deletion-journal.js';
 import { generationArg, openHere, serviceBody } from '../generation-access.js';
 import type { Io } from '../io.js';
-import { hereOrInService } from '../running-service.js';
+import { hereOrInService, LONG_REQUEST_MS } from '../running-service.js';
 import { withStore } from '../store-access.js';
 
 const WHY: Record<SkipReason, string> = {
@@ -30,7 +30,7 @@ export async function bringBackCommand(input: { dataDir: string; io: Io; secrets
         await opened.close();
       }
     }),
-    async (call) => BringBackResult.parse(serviceBody(await call('POST', `/admin/generations/${generation}/bring-back`, { repo, responses: input.ids, undelete: input.undelete }))));
+    async (call) => BringBackResult.parse(serviceBody(await call('POST', `/admin/generations/${generation}/bring-back`, { repo, responses: input.ids, undelete: input.undelete }, LONG_REQUEST_MS))));
   io.result({ generation: result.generation, repo: result.repo, brought_back: result.brought_back, skipped: result.skipped }, () => [
     result.brought_back.length === 0 ? `Nothing was brought back from generation ${generation}.` : `Brought back ${result.brought_back.length} response(s) from generation ${generation} with their tasks and events: ${result.brought_back.join(', ')}.`,
     ...result.skipped.map((s) => `  skipped ${s.id}: ${WHY[s.reason]}.`),

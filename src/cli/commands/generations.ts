@@ -12,7 +12,7 @@ import { openStore, storePath, type ReadableDB } from '../../store/open.js';
 import { CliError, usageError } from '../cli-error.js';
 import { generationArg, openHere, serviceBody } from '../generation-access.js';
 import type { Io } from '../io.js';
-import { hereOrInService } from '../running-service.js';
+import { hereOrInService, LONG_REQUEST_MS } from '../running-service.js';
 
 const SHOW = { repo: { type: 'string' }, search: { type: 'string' }, after: { type: 'string' }, limit: { type: 'string' } } as const;
 const DIFF = { repo: { type: 'string' } } as const;
@@ -56,8 +56,8 @@ async function show(args: string[], dataDir: string, io: Io, secretsFile: string
       if (!io.json) io.note(`… the running Sanad reads generation ${generation} out of "${repo}"`);
       const base = `/admin/generations/${generation}`;
       const params = new URLSearchParams({ repo, limit: String(query.limit), ...(query.q !== undefined ? { q: query.q } : {}), ...(query.after !== undefined ? { after: query.after } : {}) });
-      const s = GenerationSummary.parse(serviceBody(await call('GET', `${base}?repo=${encodeURIComponent(repo)}`)));
-      const p = GenerationResponsePage.parse(serviceBody(await call('GET', `${base}/responses?${params.toString()}`)));
+      const s = GenerationSummary.parse(serviceBody(await call('GET', `${base}?repo=${encodeURIComponent(repo)}`, undefined, LONG_REQUEST_MS)));
+      const p = GenerationResponsePage.parse(serviceBody(await call('GET', `${base}/responses?${params.toString()}`, undefined, LONG_REQUEST_MS)));
       return { summary: s, page: p };
     });
   io.result({ ...summary, responses: page }, () => describe(summary, page, query.q));
@@ -89,7 +89,7 @@ async function diff(args: string[], dataDir: string, io: Io, secretsFile: string
       if (!a) throw new Error('unreachable: the first generation was opened');
       return diffStores(a.db, b?.db ?? live, { from, to });
     }),
-    async (call) => GenerationDiff.parse(serviceBody(await call('GET', `/admin/generations/${from}/diff?repo=${encodeURIComponent(repo)}&to=${to}`))));
+    async (call) => GenerationDiff.parse(serviceBody(await call('GET', `/admin/generations/${from}/diff?repo=${encodeURIComponent(repo)}&to=${to}`, undefined, LONG_REQUEST_MS))));
   io.result(result, () => describeDiff(result));
   return 0;
 }

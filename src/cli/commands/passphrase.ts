@@ -11,7 +11,7 @@ import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { secretStoreFor } from '../secrets-access.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
-import { errorMessage, hereOrInService } from '../running-service.js';
+import { errorMessage, hereOrInService, LONG_REQUEST_MS } from '../running-service.js';
 import { withStore } from '../store-access.js';
 
 const ReportSchema = z.object({
@@ -33,7 +33,7 @@ export async function passphraseCommand(args: string[], dataDir: string, io: Io,
   parseArgs({ args: rest, options: {}, strict: true });
   const report = await hereOrInService(dataDir, 'sanad passphrase rotate', () => rotateHere(dataDir, io, secretsFile), async (call) => {
     if (!io.json) io.note('Sanad is running on this data dir: it does the rotation.');
-    const answer = await call('POST', '/admin/passphrase/rotate');
+    const answer = await call('POST', '/admin/passphrase/rotate', undefined, LONG_REQUEST_MS);
     const parsed = ReportSchema.safeParse(answer.body);
     if (answer.status === 200 && parsed.success) return parsed.data;
     throw new CliError(errorMessage(answer.body, `The running Sanad answered ${answer.status}; the passphrase was not rotated. See its log.`));

@@ -3,6 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, checkHostAndOrigin, hasScope } from '../auth.js';
 import type { CheckResult, HealthCheck } from '../health-check.js';
+import { proofFor } from '../../store/service-file.js';
+import { badRequest } from '../errors.js';
 import type { RouteKit } from './kit.js';
 
 export type { CheckResult, HealthCheck } from '../health-check.js';
@@ -34,6 +36,14 @@ function callerIsAdmin(kit: RouteKit, req: FastifyRequest): boolean {
 
 export function registerHealthRoutes(app: FastifyInstance, kit: RouteKit): void {
   app.get('/health/live', async () => ({ status: 'live' }));
+  // The CLI's challenge (cli/running-service.ts): proves this is the service service.json records
+  // before the CLI sends it a token. On this machine's listener only, as all of /health.
+  app.get<{ Querystring: { nonce?: string } }>('/health/proof', async (req) => {
+    checkHostAndOrigin(kit.listener, req);
+    const nonce = req.query.nonce ?? '';
+    if (!/^[0-9a-f]{32,128}$/.test(nonce)) throw badRequest('nonce must be 32 to 128 hex characters.', 'nonce');
+    return { proof: proofFor(kit.ctx.proofKey, nonce) };
+  });
   // Anyone (a supervisor, a script) may ask whether Sanad is ready and which checks fail; the
   // details name paths, repositories and where the secrets are, so only admin gets them.
   app.get('/health/ready', async (req, reply) => {
