@@ -25,7 +25,7 @@ export class MissingSecretError extends Error {
 
 export class SecretsFileUnsafeError extends Error {
   constructor(path: string, why: string) {
-    super(`The secrets file ${path} is refused: ${why}. Create it with \`install -m 600 /dev/null ${path}\` as the user who runs Sanad.`);
+    super(`The secrets file ${path} is refused: ${why}. Create it with \`install -m 600 /dev/null ${path}\` in a folder only you can open (mode 700), as the user who runs Sanad.`);
     this.name = 'SecretsFileUnsafeError';
   }
 }

@@ -1,7 +1,9 @@
 // The explicit opt-in for headless servers without a Secret Service: a JSON file of secrets, used
-// only if it is a regular file owned by this user with mode 0600 (no group or other access). Its
+// only if it is a regular file owned by this user with mode 0600 (no group or other access), in a
+// folder of this user's with mode 0700. Its
 // risk: anyone who can read it as this user (or root, or a backup of the disk) has every secret.
-import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { SecretsFileUnsafeError } from './errors.js';
 import { dataDirScope } from './scope.js';
 import type { SecretStore } from './secret-store.js';
@@ -26,6 +28,12 @@ export class SecretsFileStore implements SecretStore {
       throw new SecretsFileUnsafeError(this.path, 'it is owned by another user');
     }
     if ((info.mode & 0o077) !== 0) throw new SecretsFileUnsafeError(this.path, `its mode is ${(info.mode & 0o777).toString(8)}, not 600`);
+    // A 0600 file in a folder others can write is one they can replace (rename over it) or, in a
+    // folder they can list and enter, watch: the folder must be this user's and 0700.
+    const folder = dirname(this.path);
+    const dir = statSync(folder);
+    if (typeof process.getuid === 'function' && dir.uid !== process.getuid()) throw new SecretsFileUnsafeError(this.path, `its folder ${folder} is owned by another user`);
+    if ((dir.mode & 0o077) !== 0) throw new SecretsFileUnsafeError(this.path, `its folder ${folder} has mode ${(dir.mode & 0o777).toString(8)}, not 700 (chmod 700 ${folder}, or keep the file in a folder only you can open)`);
   }
 
   private read(): Record<string, string> {

@@ -35,6 +35,21 @@ export function principalOf(req: { principal: Principal | null }): Principal {
   return req.principal;
 }
 
+/** A task the caller may cancel: `tasks:write` cancels any task without reading it first (the
+ *  scope's promise); others' tasks read as not found, as for reading. */
+export function cancellableTask(ctx: ServiceContext, p: Principal, taskId: string): TaskRow {
+  const task = getTask(ctx.db, taskId);
+  if (!task || !(canCancel(p, task) || canRead(p, task))) throw notFound(`Task ${taskId}`, 'task_not_found');
+  return task;
+}
+
+/** The response's task, for a cancel: as cancellableTask, by response id. */
+export function cancellableResponse(ctx: ServiceContext, p: Principal, responseId: string): TaskRow {
+  const task = getTaskByResponse(ctx.db, responseId);
+  if (!task || !(canCancel(p, task) || canRead(p, task))) throw notFound(`Response ${responseId}`, 'response_not_found');
+  return task;
+}
+
 export function readableTask(ctx: ServiceContext, p: Principal, taskId: string): TaskRow {
   const task = getTask(ctx.db, taskId);
   if (!task || !canRead(p, task)) throw notFound(`Task ${taskId}`, 'task_not_found');

@@ -3,6 +3,7 @@
 // browser would hand to other local ports), which counts as `admin` but only together with a
 // matching Host and Origin, so neither a web page nor a DNS-rebinding trick can drive the
 // appliance through the user's browser.
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findClientByToken, touchClient, type Client, type Scope } from '../store/clients.js';
 import { unixSeconds } from '../clock.js';
@@ -11,7 +12,8 @@ import { ApiError } from './errors.js';
 import type { ListenerPolicy } from './listener.js';
 import type { RateLimiter } from './rate-limit.js';
 
-export type Principal = { kind: 'client'; client: Client } | { kind: 'session' };
+/** `session`: the GUI, signed in with the session token `token` (its streams end at sign-out). */
+export type Principal = { kind: 'client'; client: Client } | { kind: 'session'; token: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,6 +32,11 @@ export function sessionToken(req: Pick<FastifyRequest, 'headers'>): string | nul
 export function hasScope(p: Principal, scope: Scope): boolean {
   if (p.kind === 'session') return true;
   return p.client.scopes.includes('admin') || p.client.scopes.includes(scope);
+}
+
+/** What a sign-out ends: the open streams of that one GUI session (flood-limits.ts endStreamsOf). */
+export function sessionStreamsKey(token: string): string {
+  return `session:${createHash('sha256').update(token).digest('hex')}`;
 }
 
 /** The key that scopes idempotency keys and rate limits to one caller. */
@@ -96,7 +103,7 @@ export function authenticate(ctx: ServiceContext, listener: ListenerPolicy, req:
   const session = sessionToken(req);
   // The GUI's session belongs to this machine: on the network listener it is no credential at all.
   if (session !== null && listener.kind === 'local') {
-    if (ctx.login.isSession(session)) return { kind: 'session' };
+    if (ctx.login.isSession(session)) return { kind: 'session', token: session };
     throw new ApiError(401, 'authentication_error', 'session_expired', 'This window is no longer signed in (signed out, idle for 12 hours, or Sanad restarted); open a new login link.');
   }
   throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'No API key was given; send Authorization: Bearer <token>.');

@@ -26,6 +26,24 @@ export function endStreamsOf(ctx: ServiceContext, owner: string): number {
   return all.length;
 }
 
+/** Registers `end` to be called by endStreamsOf(ctx, key) as well (a GUI session's streams end at
+ *  its sign-out); the returned function unregisters it. */
+export function endWith(ctx: ServiceContext, key: string, end: () => void): () => void {
+  let byOwner = enders.get(ctx);
+  if (byOwner === undefined) {
+    byOwner = new Map();
+    enders.set(ctx, byOwner);
+  }
+  const ends = byOwner.get(key) ?? new Set<() => void>();
+  byOwner.set(key, ends);
+  ends.add(end);
+  const map = byOwner;
+  return () => {
+    ends.delete(end);
+    if (ends.size === 0) map.delete(key);
+  };
+}
+
 /** Claims one stream slot for `owner`, or throws 429; the returned function gives it back (once).
  *  `end` is how endStreamsOf ends this stream. */
 export function claimStream(ctx: ServiceContext, owner: string, end?: () => void): () => void {

@@ -100,3 +100,8 @@ export function emittedText(db: ReadableDB, taskId: string): string {
     .get({ task: taskId });
   return row?.text ?? '';
 }
+
+/** A client's tasks not yet finished (a revoked client's are cancelled). */
+export function unfinishedTasksOf(db: ReadableDB, clientId: string): string[] {
+  return db.prepare<[string], { id: string }>("SELECT id FROM tasks WHERE client_id = ? AND status IN ('queued','loading','running','cancelling')").all(clientId).map((r) => r.id);
+}

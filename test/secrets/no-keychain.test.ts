@@ -21,7 +21,7 @@ test('without a session bus serve fails with the clear error and creates nothing
   assert.equal(existsSync(dataDir), false, 'the data dir was not even created');
 });
 
-test('the secrets-file opt-in is refused unless 0600, and then holds the secrets', async () => {
+test('the secrets-file opt-in is refused unless 0600 in a 0700 folder, and then holds the secrets', async () => {
   const dir = tempDir();
   const file = join(dir, 'secrets.json');
   writeFileSync(file, '');
@@ -33,6 +33,14 @@ test('the secrets-file opt-in is refused unless 0600, and then holds the secrets
   assert.equal(existsSync(dataDir), false);
 
   chmodSync(file, 0o600);
+  // 0600, but in a folder anyone may write to (where it could be swapped): refused too, saying how to fix it.
+  chmodSync(dir, 0o777);
+  const loose = await runCli(['serve', '--port', '0', '--data-dir', dataDir, '--secrets-file', file], { env: NO_BUS });
+  assert.equal(loose.code, 1);
+  assert.match(loose.stderr, /its folder .* has mode 777, not 700 \(chmod 700 /);
+  assert.equal(existsSync(dataDir), false);
+  chmodSync(dir, 0o700);
+
   // A data dir that never had secrets gets them from the first command that needs them (issue
   // "first contact"), as serve would make them; the serve after it uses those, making none anew.
   const kit = await runCli(['recovery-kit', '--data-dir', dataDir, '--secrets-file', file, '--json'], { env: NO_BUS });

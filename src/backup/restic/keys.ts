@@ -1,7 +1,7 @@
 // `restic key list|add|remove`, for passphrase rotation (issue 5): add the new key, prove it opens
 // the repository, persist it, and only then remove the old one. The new password travels in its
 // own 0600 file (`--new-password-file`), like the current one.
-import { runRestic, type ResticRuntime } from './run.js';
+import { runRestic, secretDirFor, type ResticRuntime } from './run.js';
 import { ResticError } from './errors.js';
 import { keyList, type ResticKey } from './messages.js';
 import { withSecretFile } from '../../process/spawn.js';
@@ -30,7 +30,9 @@ export async function addKey(rt: ResticRuntime, repo: ResticRepo, newPassword: s
   await withSecretFile(
     newPassword,
     (file) => runRestic(rt, repo, { args: ['key', 'add', `--new-password-file=${file}`], json: false, signal: options.signal, secrets: [newPassword] }),
-    { dir: rt.secretDir },
+    // In the data dir, not the system temp dir: a SIGKILL here leaves the new passphrase where
+    // the next start clears it (clearSecretFiles), never in /tmp.
+    { dir: secretDirFor(rt) },
   );
   const keys = await listKeys(rt, { ...repo, password: newPassword }, options);
   const mine = keys.find((k) => k.current);

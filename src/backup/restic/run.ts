@@ -72,7 +72,8 @@ export function secretFilesDir(cacheDir: string): string {
   return join(dirname(cacheDir), 'secret-files');
 }
 
-function secretDirFor(rt: ResticRuntime): string | undefined {
+/** Where this runtime writes a secret for restic (made 0700 when it is the data dir's). */
+export function secretDirFor(rt: ResticRuntime): string | undefined {
   const dir = rt.secretDir ?? (rt.cacheDir !== undefined ? secretFilesDir(rt.cacheDir) : undefined);
   if (dir !== undefined) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -4,9 +4,9 @@
 // subscribed, so a client that reads the status routes after it misses nothing in between.
 // Each client may have only a bounded amount of unsent output: one that cannot keep up is
 // disconnected (it reconnects and re-reads the status) rather than letting the process grow.
-import { principalKey } from '../auth.js';
+import { principalKey, sessionStreamsKey } from '../auth.js';
 import { principalOf } from '../access.js';
-import { claimStream, heartbeatFor } from '../flood-limits.js';
+import { claimStream, endWith, heartbeatFor } from '../flood-limits.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdminEvent } from '../../jobs/admin-events.js';
 import type { ServiceContext } from '../context.js';
@@ -28,7 +28,15 @@ export function registerAdminEventRoutes(app: FastifyInstance, kit: RouteKit): v
   });
   app.get('/admin/events', { preHandler: secured(kit, 'admin') }, async (req, reply) => {
     // Counted like task streams: one admin client cannot open them without limit either.
-    const release = claimStream(ctx, principalKey(principalOf(req)), () => reply.raw.destroy());
+    const p = principalOf(req);
+    const drop = (): void => void reply.raw.destroy();
+    const released = claimStream(ctx, principalKey(p), drop);
+    // A GUI session's stream ends when that session signs out (POST /admin/logout).
+    const unregister = p.kind === 'session' ? endWith(ctx, sessionStreamsKey(p.token), drop) : () => undefined;
+    const release = (): void => {
+      unregister();
+      released();
+    };
     open.add(stream(ctx, reply, open, release));
   });
 }

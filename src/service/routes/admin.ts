@@ -13,7 +13,8 @@ import { createClient, listClients, revokeClient, SCOPES } from '../../store/cli
 import { createPairingCode } from '../../store/pairing-codes.js';
 import { SettingsSchema } from '../../store/settings.js';
 import { recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
-import { countTasksByStatus } from '../../tasks/queries.js';
+import { cancelTask } from '../../tasks/cancel.js';
+import { countTasksByStatus, unfinishedTasksOf } from '../../tasks/queries.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { endStreamsOf } from '../flood-limits.js';
 import { secured, type RouteKit } from './kit.js';
@@ -59,8 +60,11 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   app.post<{ Params: { id: string } }>('/admin/clients/:id/revoke', { preHandler: admin }, async (req) => {
     if (!revokeClient(ctx.writer, req.params.id, now())) throw notFound(`Client ${req.params.id}`, 'client_not_found');
-    // At once: its open event streams end too (its next request is 401 anyway).
+    // At once: its open event streams end, and what it still has running or waiting is cancelled
+    // (a foreground request waiting on its task ends with it); its next request is 401 anyway.
     endStreamsOf(ctx, req.params.id);
+    const cancelled = unfinishedTasksOf(ctx.db, req.params.id).filter((id) => cancelTask(ctx.writer, ctx.ledger, ctx.runner, id).outcome.startsWith('cancel')).length;
+    if (cancelled > 0) ctx.logger.info('a revoked client\'s tasks were cancelled', { client_id: req.params.id, tasks: cancelled });
     ctx.adminEvents.publish('clients.changed', { client_id: req.params.id, change: 'revoked' });
     const answer: ClientRevoked = { id: req.params.id, revoked: true };
     return answer;

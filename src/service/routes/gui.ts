@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkHostAndOrigin, SESSION_HEADER, sessionToken } from '../auth.js';
+import { checkHostAndOrigin, SESSION_HEADER, sessionStreamsKey, sessionToken } from '../auth.js';
+import { endStreamsOf } from '../flood-limits.js';
 import { serviceBaseUrl } from '../base-url.js';
 import { ApiError, notFound } from '../errors.js';
 import { CODE_TTL_MS } from '../login-codes.js';
@@ -73,7 +74,11 @@ export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit, guiDir: s
   app.post('/admin/logout', async (req, reply) => {
     checkHostAndOrigin(kit.listener, req);
     const token = sessionToken(req);
-    if (token !== null) ctx.login.endSession(token);
+    if (token !== null) {
+      ctx.login.endSession(token);
+      // Its open /admin/events streams end with it: signed out means nothing more is sent there.
+      endStreamsOf(ctx, sessionStreamsKey(token));
+    }
     return reply.code(204).send();
   });
 

@@ -7,7 +7,7 @@ import { buildResponseObject, parseRequest } from '../../tasks/response-object.j
 import { LMSP_EVENTS_HEADER } from '../../contract/responses.js';
 import { inputItems } from '../../tasks/items.js';
 import { checkConversation, checkPrevious, resolveInput } from '../../tasks/turn-context.js';
-import { canCancel, canDelete, principalOf, readableResponse, readerOf } from '../access.js';
+import { cancellableResponse, canCancel, canDelete, principalOf, readableResponse, readerOf } from '../access.js';
 import { assertStreamRoom, checkQueuedTasks } from '../flood-limits.js';
 import { clientIdOf, principalKey } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
@@ -155,7 +155,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
   app.post<{ Params: IdParams }>('/v1/responses/:id/cancel', { preHandler: secured(kit, ['responses:write', 'tasks:write']) }, async (req, reply) => {
     const { id } = req.params;
     const principal = principalOf(req);
-    const { task } = readableResponse(ctx, principal, id);
+    const task = cancellableResponse(ctx, principal, id);
     if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not cancel this response.');
     const result = cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
     if (result.outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'response_not_found', `Response ${id} was not found.`);

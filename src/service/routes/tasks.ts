@@ -4,7 +4,7 @@ import { MODEL_ID_PATTERN } from '../../engine/registry.js';
 import { cancelTask } from '../../tasks/cancel.js';
 import { eventRowsAfter, listTasks, toTaskEvent } from '../../tasks/queries.js';
 import { isTaskStatus } from '../../tasks/types.js';
-import { canCancel, principalOf, readableTask } from '../access.js';
+import { cancellableTask, canCancel, principalOf, readableTask } from '../access.js';
 import { clientIdOf, hasScope, principalKey } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
 import { streamTaskEvents } from '../sse.js';
@@ -46,7 +46,7 @@ export function registerTaskRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   app.post<{ Params: IdParams }>('/v1/tasks/:id/cancel', { preHandler: secured(kit, ['tasks:write', 'responses:write']) }, async (req, reply) => {
     const principal = principalOf(req);
-    const task = readableTask(ctx, principal, req.params.id);
+    const task = cancellableTask(ctx, principal, req.params.id);
     if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not cancel this task (tasks:write is needed).');
     const result = cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
     if (result.outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'task_not_found', `Task ${task.id} was not found.`);

@@ -68,6 +68,10 @@ test('sanad passphrase rotate: exit 0; old refused, new opens local and REST, da
     const argv = spy.argv();
     assert.ok(argv.some((l) => l.includes('key add')) && argv.some((l) => l.includes('key remove')), 'the spy saw the key commands');
     for (const line of argv) assert.ok(!line.includes(old) && !line.includes(next), `no passphrase in argv: ${line}`);
+    // The new passphrase went through a file in the data dir (cleared at every start), never the system temp dir.
+    const files = argv.flatMap((l) => [...l.matchAll(/--new-password-file=(\S+)/g)].map((m) => m[1] ?? ''));
+    assert.ok(files.length > 0, 'key add was given its password file');
+    for (const file of files) assert.ok(file.startsWith(join(f.dataDir, 'backups', 'secret-files')), `the password file is in the data dir: ${file}`);
     assert.ok(run.stderr.includes('passphrase rotated'), 'the debug log is there');
     for (const text of [run.stderr, run.stdout]) assert.ok(!text.includes(old) && !text.includes(next), 'no passphrase in the output or the log');
 
