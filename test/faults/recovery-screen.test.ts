@@ -42,9 +42,10 @@ test('the recovery screen restores a damaged store into a new folder and opens i
 
   // Without the window's one-time code the page shows nothing of the data.
   const stranger = await (await browser.newContext()).newPage();
-  const blocked = await stranger.goto(`${server.url}/`);
-  assert.equal(blocked?.status(), 401);
+  await stranger.goto(`${server.url}/`);
+  await stranger.getByText('Open this screen from the Sanad app.').waitFor();
   assert.ok(!(await stranger.content()).includes(d.store));
+  assert.equal((await fetch(`${server.url}/recovery/page`)).status, 401, 'the content needs the window\'s session');
 
   const ar = await (await browser.newContext({ locale: 'ar' })).newPage();
   await ar.goto(server.loginUrl());
@@ -57,6 +58,9 @@ test('the recovery screen restores a damaged store into a new folder and opens i
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(server.loginUrl());
   const damage = await page.getByTestId('damage').innerText();
+  // Signed in by a header, as the GUI is: no cookie another port of 127.0.0.1 would be sent.
+  assert.deepEqual(await page.context().cookies(), []);
+  assert.equal(new URL(page.url()).search, '', 'the spent code left the address bar');
   assert.ok(damage.includes(d.store), damage);
   assert.ok(damage.includes(String(d.generation)), `the last good backup is named: ${damage}`);
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'recovery-en.png'), fullPage: true });

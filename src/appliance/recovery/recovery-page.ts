@@ -1,5 +1,8 @@
-// The recovery screen as one server-rendered page: no script, a strict CSP, plain forms that post
-// back here. It must work when nothing else does, so it depends on nothing but this process.
+// The recovery screen: its content rendered here, in this process (it must work when nothing else
+// does), and put on the page by one small script (recovery-script.ts) that signs in with the
+// window's one-time code and sends the session as a header, as the GUI does: never a cookie,
+// which a browser would hand to every other port of 127.0.0.1. A strict CSP; the script is served
+// from this server, and the content it inserts is escaped here.
 import { readLastGood } from '../../backup/last-good.js';
 import type { RestoreResult } from '../../restore/restore-generation.js';
 import { RECOVERY_TEXT, type RecoveryLanguage } from './recovery-text.js';
@@ -55,18 +58,25 @@ ${p.canShowFolder ? `<form method="post" action="/recovery/show-folder"><button 
 <p><small>${esc(T.offsite)}</small></p></section>`;
 }
 
-export function recoveryPage(p: PageInput): string {
+/** The screen's content: the body's HTML, its title, and whether to ask again soon (restoring). */
+export function recoveryContent(p: PageInput): { html: string; title: string; refresh: boolean } {
   const T = RECOVERY_TEXT[p.lang];
-  const refresh = p.state.phase === 'restoring' ? '<meta http-equiv="refresh" content="2">' : '';
-  return `<!doctype html><html lang="${p.lang}" dir="${p.lang === 'ar' ? 'rtl' : 'ltr'}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1">${refresh}<title>${esc(T.title)}</title><link rel="stylesheet" href="/recovery.css"></head>
-<body><h1>${esc(T.title)}</h1><section class="bad" data-testid="damage"><p>${esc(T.damaged)}</p>
+  const html = `<h1>${esc(T.title)}</h1><section class="bad" data-testid="damage"><p>${esc(T.damaged)}</p>
 <p>${esc(T.file)}: <bdi class="path">${esc(p.storeFile)}</bdi><br><small dir="ltr">${esc(p.reason)}</small></p>
-<p>${esc(T.lastGood)}: ${lastGoodLine(p.dataDir, p.lang)}</p></section>${body(p)}</body></html>`;
+<p>${esc(T.lastGood)}: ${lastGoodLine(p.dataDir, p.lang)}</p></section>${body(p)}`;
+  return { html, title: T.title, refresh: p.state.phase === 'restoring' };
 }
 
-/** The page for a browser that has no session: nothing about the data. */
-export function signInPage(lang: RecoveryLanguage): string {
+/** The page the window loads: its language and direction, the stylesheet, the script; no data. */
+export function recoveryShell(lang: RecoveryLanguage): string {
   const T = RECOVERY_TEXT[lang];
-  return `<!doctype html><html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"><title>${esc(T.title)}</title></head><body><p>${esc(T.signIn)}</p></body></html>`;
+  return `<!doctype html><html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(T.title)}</title><link rel="stylesheet" href="/recovery.css">
+<script src="/recovery.js" defer></script></head><body><p>${esc(T.signIn)}</p></body></html>`;
+}
+
+/** What a window without a session sees: nothing about the data. */
+export function signInContent(lang: RecoveryLanguage): { html: string; title: string; refresh: boolean } {
+  const T = RECOVERY_TEXT[lang];
+  return { html: `<p>${esc(T.signIn)}</p>`, title: T.title, refresh: false };
 }

@@ -3,7 +3,7 @@
 // window) with one screen: what is damaged, when the last good backup was made, "restore from the
 // local backup into a new folder", "show the damaged folder", and then "open the restored data".
 // It never writes to the damaged data dir; the restore only reads it (restore-source.ts).
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { dirname, join } from 'node:path';
 import { silentLogger, type Logger } from '../../log/logger.js';
 import { repositorySourceFor } from '../../restore/restore-source.js';
@@ -11,10 +11,11 @@ import { restoreGeneration } from '../../restore/restore-generation.js';
 import { openSecretStore } from '../../secrets/open-secret-store.js';
 import { RESTIC_PASSPHRASE } from '../../secrets/secret-store.js';
 import type { StoreDamagedError } from '../../store/store-check.js';
-import { cookie } from '../../service/auth.js';
+import { sessionToken } from '../../service/auth.js';
 import { LoginCodes } from '../../service/login-codes.js';
 import { GUI_CSP } from '../../service/routes/gui.js';
-import { RECOVERY_CSS, recoveryPage, signInPage, type RecoveryState } from './recovery-page.js';
+import { RECOVERY_CSS, recoveryContent, recoveryShell, signInContent, type RecoveryState } from './recovery-page.js';
+import { RECOVERY_SCRIPT } from './recovery-script.js';
 import { languageOf } from './recovery-text.js';
 
 export interface RecoveryOptions {
@@ -36,46 +37,49 @@ export interface RecoveryServer {
   close(): Promise<void>;
 }
 
-const COOKIE = 'sanad_recovery';
-
 export async function startRecoveryServer(options: RecoveryOptions): Promise<RecoveryServer> {
   const logger = options.logger ?? silentLogger;
   const login = new LoginCodes();
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
-  });
   let state: RecoveryState = { phase: 'idle' };
   let port = 0;
   const allowed = (): string[] => ['127.0.0.1', 'localhost'].map((h) => `${h}:${port}`);
   const suggested = join(dirname(options.dataDir), `${options.dataDir.split(/[\\/]/).pop() ?? 'sanad'}-restored`);
+  // The browser asks for an icon on its own: a plain 404, not a 401 in the console.
+  const OPEN = new Set(['/', '/login', '/recovery.css', '/recovery.js', '/favicon.ico']);
 
   app.addHook('onRequest', async (req, reply) => {
     const origin = req.headers.origin;
     if (!allowed().includes(req.headers.host ?? '') || (origin !== undefined && !allowed().some((a) => origin === `http://${a}`))) {
       return reply.code(403).type('text/plain').send('This request names another host or comes from another page.');
     }
-    // same-origin, not no-referrer: with no referrer Chromium posts forms with `Origin: null`,
-    // which the check above must refuse.
-    void reply.header('x-content-type-options', 'nosniff').header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin')
+    void reply.header('x-content-type-options', 'nosniff').header('x-frame-options', 'DENY').header('referrer-policy', 'no-referrer')
       .header('cache-control', 'no-store').header('content-security-policy', GUI_CSP);
-    if (req.url.startsWith('/login') || req.url === '/recovery.css') return undefined;
-    const session = cookie(req, COOKIE);
-    if (session === null || !login.isSession(session)) return reply.code(401).type('text/html; charset=utf-8').send(signInPage(languageOf(req.headers['accept-language'])));
+    if (OPEN.has(req.url.split('?')[0] ?? '')) return undefined;
+    // The window's session, as a header (recovery-script.ts): never a cookie, which the browser
+    // would send to every other port of 127.0.0.1 too.
+    const session = sessionToken(req);
+    if (session === null || !login.isSession(session)) return reply.code(401).send(signInContent(languageOf(req.headers['accept-language'])));
     return undefined;
   });
 
-  app.get<{ Querystring: { code?: string } }>('/login', async (req, reply) => {
-    const session = req.query.code ? login.redeem(req.query.code) : null;
-    if (!session) return reply.code(403).type('text/plain').send('This login link was already used or is wrong.');
-    return reply.header('set-cookie', `${COOKIE}=${session.token}; HttpOnly; SameSite=Strict; Path=/`).redirect('/', 303);
+  // The shell holds no data, so it needs no session; its script signs in with the window's code.
+  const shell = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => reply.type('text/html; charset=utf-8').send(recoveryShell(languageOf(req.headers['accept-language'])));
+  app.get('/', shell);
+  app.get('/login', shell);
+  app.post<{ Body: { code?: unknown } | undefined }>('/login', async (req, reply) => {
+    const code = typeof req.body?.code === 'string' ? req.body.code : null;
+    const session = code ? login.redeem(code) : null;
+    if (!session) return reply.code(403).send({ error: 'This login link was already used or is wrong.' });
+    return { token: session.token };
   });
   app.get('/recovery.css', async (_req, reply) => reply.type('text/css; charset=utf-8').send(RECOVERY_CSS));
-  app.get('/', async (req, reply) =>
-    reply.type('text/html; charset=utf-8').send(recoveryPage({
+  app.get('/recovery.js', async (_req, reply) => reply.type('text/javascript; charset=utf-8').send(RECOVERY_SCRIPT));
+  app.get('/recovery/page', async (req) =>
+    recoveryContent({
       lang: languageOf(req.headers['accept-language']), dataDir: options.dataDir, storeFile: options.damage.path, reason: options.damage.reason,
       suggestedTarget: suggested, state, canShowFolder: options.showFolder !== undefined,
-    })));
+    }));
 
   app.post<{ Body: { target?: string } }>('/recovery/restore', async (req, reply) => {
     const target = (req.body.target ?? '').trim();
@@ -92,11 +96,11 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
         );
       }
     }
-    return reply.redirect('/', 303);
+    return reply.code(204).send();
   });
   app.post('/recovery/show-folder', async (_req, reply) => {
     options.showFolder?.(options.damage.path);
-    return reply.redirect('/', 303);
+    return reply.code(204).send();
   });
   app.post('/recovery/open', async (_req, reply) => {
     if (state.phase === 'done' && state.result.ok) {
@@ -105,7 +109,7 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
       // After this answer is sent: the host closes this server and starts Sanad on the target.
       setImmediate(() => options.openRestored?.(target));
     }
-    return reply.redirect('/', 303);
+    return reply.code(204).send();
   });
 
   await app.listen({ host: '127.0.0.1', port: 0 });
