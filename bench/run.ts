@@ -10,6 +10,7 @@ import { contentionBench } from './contention.js';
 import { conversationBench } from './conversations.js';
 import { firstScreenBench } from './first-screen.js';
 import { storeCheckBench } from './store-check.js';
+import { securityBench } from './security.js';
 import { scaleBench } from './scale.js';
 import { fmt } from './stats.js';
 import { streamingBench } from './streaming.js';
@@ -164,6 +165,19 @@ if (want('store-check')) {
     console.log(`store-check at start: store ${fmt(r.storeBytes / 1024 / 1024)} MiB (${r.tasks} tasks), median of 5`);
     console.log(`  raw read of the file: ${fmt(r.rawReadMs, 1)} ms; quick_check (read-only): ${fmt(r.quickCheckMs, 1)} ms -> ratio ${fmt(r.quickCheckMs / r.rawReadMs, 2)}x`);
   }
+}
+if (want('security')) {
+  const r = await securityBench(20_000, 5);
+  const mib = (r.storeBytes / 1024 / 1024).toFixed(1);
+  console.log(`security: what issue 27's defences cost, median of 5, store ${mib} MiB`);
+  console.log(`  admitting a store from a backup (worker: schema + integrity_check): ${fmt(r.admitMs, 1)} ms; integrity_check alone on this thread: ${fmt(r.integrityMs, 1)} ms -> ratio ${fmt(r.admitMs / r.integrityMs, 2)}x`);
+  console.log(`  scrubbing a generation's store copy (worker: VACUUM): ${fmt(r.scrubMs, 1)} ms; the online-backup copy it follows: ${fmt(r.backupCopyMs, 1)} ms -> ratio ${fmt(r.scrubMs / r.backupCopyMs, 2)}x`);
+  console.log(`  deleting 5000 rows of ~4 KB: secure_delete ${fmt(r.secureDeleteMs, 1)} ms, without ${fmt(r.plainDeleteMs, 1)} ms -> ratio ${fmt(r.secureDeleteMs / r.plainDeleteMs, 2)}x`);
+  console.log(`  kept-alive GETs, 4 at a time: with the connection guard ${fmt(r.guardedPerSecond)} /s, without ${fmt(r.barePerSecond)} /s -> ratio ${fmt(r.guardedPerSecond / r.barePerSecond, 3)}`);
+  record('admit a backup store (worker) vs integrity_check', r.admitMs, r.integrityMs, 'ms');
+  record('scrub the generation copy (VACUUM) vs the online-backup copy', r.scrubMs, r.backupCopyMs, 'ms');
+  record('deletes with secure_delete vs without', r.secureDeleteMs, r.plainDeleteMs, 'ms');
+  record('GETs with the connection guard vs without', r.guardedPerSecond, r.barePerSecond, 'req/s', '>= 0.95');
 }
 if (want('scale')) {
   // SANAD_SCALE_EVENTS=20000,60000 for a quick look; the default is the issue's million.

@@ -56,21 +56,13 @@ export function claimStream(ctx: ServiceContext, owner: string, end?: () => void
   const now = counts.get(owner) ?? 0;
   if (now >= limit) throw tooMany('event streams open', limit, 'max_streams_per_client', 5);
   counts.set(owner, now + 1);
-  let byOwner = enders.get(ctx);
-  if (byOwner === undefined) {
-    byOwner = new Map();
-    enders.set(ctx, byOwner);
-  }
-  const ends = byOwner.get(owner) ?? new Set<() => void>();
-  byOwner.set(owner, ends);
-  if (end) ends.add(end);
+  const unregister = end ? endWith(ctx, owner, end) : (): void => undefined;
   let released = false;
   const map = counts;
   return () => {
     if (released) return;
     released = true;
-    if (end) ends.delete(end);
-    if (ends.size === 0) byOwner.delete(owner);
+    unregister();
     const n = (map.get(owner) ?? 1) - 1;
     if (n <= 0) map.delete(owner);
     else map.set(owner, n);
