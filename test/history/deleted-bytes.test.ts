@@ -2,9 +2,11 @@
 // then deleted, and a `store: false` answer sent with a key, leave their text in no file of the
 // next generation (its files restored by restic and scanned byte for byte) and not in the live
 // store's file; a replay of either key is a 409 that says why. A kept response's text, made the
-// same way, is found by the same scan: the scan can see what it looks for.
+// same way, is found by the same scan: the scan can see what it looks for. The generation's store has
+// no free page and no pairing code that was live while it was made.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { storePath } from '../../src/store/open.js';
@@ -64,6 +66,10 @@ test('a deleted response and a store: false answer, both sent with Idempotency-K
   assert.equal(str(notStored.body, 'error', 'code'), 'idempotent_answer_not_stored');
   assert.match(str(notStored.body, 'error', 'message'), /store: false, so its answer was never kept and cannot be replayed/);
 
+  // A pairing code that is live while the backup runs: a credential of minutes, never a backup's.
+  const code = await app.post('/admin/pairing-codes', { scopes: ['models:read'], ttl_s: 600 });
+  assert.equal(code.status, 201, code.text);
+
   // The next generation, as restic gives it back.
   const outcome = await backupNow(t.appliance.ctx);
   const snapshot = outcome.repositories.find((r) => r.name === 'local')?.snapshot_id;
@@ -80,6 +86,15 @@ test('a deleted response and a store: false answer, both sent with Idempotency-K
   assert.ok(!str(kept.body, 'output', 0, 'content', 0, 'text').includes(deletedOutput));
   assert.deepEqual(holders(files, deletedOutput), [], 'the deleted answer is in no file');
   assert.deepEqual(holders(files, 'unstored-marker-cobalt-heron-8846'), [], 'the store: false request is in no file');
+
+  const store = files.find((f) => f.endsWith('sanad.db')) ?? '';
+  const copy = new Database(store, { readonly: true });
+  const codes = copy.prepare<[], { n: number }>('SELECT count(*) AS n FROM pairing_codes').get()?.n;
+  const freePages = copy.pragma('freelist_count', { simple: true });
+  copy.close();
+  assert.equal(codes, 0, 'no pairing code in the generation');
+  assert.equal(freePages, 0, 'no free page in the generation\'s store (VACUUMed)');
+  assert.equal(t.appliance.ctx.writer.prepare<[], { n: number }>('SELECT count(*) AS n FROM pairing_codes').get()?.n, 1, 'the live code is still there');
 
   // The live store's own file, once its WAL is checkpointed into it: the pages were zeroed.
   t.appliance.ctx.writer.pragma('wal_checkpoint(TRUNCATE)');
