@@ -118,6 +118,10 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   const target = join(tempDir('sanad-gui-restore-'), 'restored');
   await page.getByTestId('restore-target').fill(target);
   await page.locator('[data-testid="target-status"][data-state="ok"]').waitFor();
+  // This test made the backup: it keeps the backup's clients, so its admin token works afterwards.
+  await page.getByTestId('restore-keep-clients').click();
+  await page.locator('[data-testid="restore-keep-clients"]:checked').waitFor();
+  await gui.screenshot('restore-target-en');
   await page.getByTestId('restore-start').click();
   await page.getByTestId('restore-progress').waitFor();
   const result = page.getByTestId('restore-result');
@@ -134,6 +138,8 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   const reported = field(job.body, 'result', 'checks');
   assert.ok(Array.isArray(reported));
   assert.deepEqual(names, reported.map((c: unknown) => field(c, 'name')), 'the page lists exactly the checks the restore reported');
+  const exposure: unknown = reported.find((c: unknown) => field(c, 'name') === 'exposure:reset');
+  assert.match(str(exposure, 'detail'), /paired client\(s\) kept, as you asked/, 'the box was sent as keep_clients');
   assert.ok(existsSync(join(target, 'sanad.db')), 'the restored folder holds the store');
   await gui.screenshot('restore-en');
   await page.getByTestId('language-switch').click();

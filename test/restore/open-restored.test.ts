@@ -83,7 +83,8 @@ test('check the target before the click; open the restored data: same process an
   assert.equal(refused.status, 409);
   assert.equal(field(refused.body, 'error', 'code'), 'restore_not_succeeded');
 
-  const started = await api.post('/admin/restore', { target });
+  // keep_clients: this test made the backup, and its admin token shows when the new instance serves.
+  const started = await api.post('/admin/restore', { target, keep_clients: true });
   assert.equal(started.status, 202, started.text);
   const id = str(started.body, 'id');
   assert.equal(field(await restoreFinished(api, id), 'status'), 'succeeded');
@@ -108,7 +109,7 @@ test('check the target before the click; open the restored data: same process an
   const loginUrl = str(opened.body, 'login_url');
   assert.ok(loginUrl.startsWith(`${service.url}/login?code=`), loginUrl);
 
-  // The admin token is in the restored store too, so the API shows when the new instance serves.
+  // The admin token is in the restored store too (kept), so the API shows when the new instance serves.
   const status = await waitFor(async () => {
     const res = await api.get('/admin/status').catch(() => null);
     return res?.status === 200 && field(res.body, 'service', 'data_dir') === realpathSync(target) ? res.body : undefined;
