@@ -107,7 +107,7 @@ export async function securityBench(tasks: number, runs: number): Promise<Securi
   const plainDeleteMs = median(Array.from({ length: runs }, () => deleteRows(false, rows)));
   const secureDeleteMs = median(Array.from({ length: runs }, () => deleteRows(true, rows)));
 
-  const rates = { guarded: [] as number[], bare: [] as number[] };
+  const rates: { guarded: number[]; bare: number[] } = { guarded: [], bare: [] };
   const servers = await Promise.all([true, false].map(async (guard) => {
     const app = Fastify({ logger: false, keepAliveTimeout: REQUEST_WAIT_MS });
     if (guard) guardConnections(app.server, { maxConnections: 1024, reserved: RESERVED_FOR_ADMIN });
