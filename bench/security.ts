@@ -88,7 +88,7 @@ export async function securityBench(tasks: number, runs: number): Promise<Securi
   data.db.pragma('wal_checkpoint(TRUNCATE)');
   const storeBytes = statSync(path).size;
   const admitMs = await timedAsync(async () => {
-    const v = await admitUntrustedStore(path);
+    const v = await admitUntrustedStore(path, { integrity: true });
     if (!v.ok) throw new Error(`the bench store should be admitted: ${v.problem}`);
   }, runs);
   const integrityMs = await timedAsync(async () => integrityOnThisThread(path), runs);

@@ -93,7 +93,8 @@ async function stepsWith(
     await checks.run(`store:sanad`, async () => {
       const file = join(filesDir, g.generation_path, item.path);
       const verdict = await admitUntrustedStore(file, { expect: item.path === STORE_FILE ? 'sanad' : 'any', ...(signal ? { signal } : {}) });
-      if (verdict.ok) return { detail: `${item.path} is a Sanad store of version ${verdict.version}: its schema is exactly Sanad's, and it passes integrity_check.`, value: undefined };
+      // Its integrity_check runs once, after placement (sqlite:integrity), on the file as it will be used.
+      if (verdict.ok) return { detail: `${item.path} is a Sanad store of version ${verdict.version}: its schema is exactly Sanad's.`, value: undefined };
       if (verdict.kind === 'too_new') throw new CheckFailed(`${item.path} was written by a newer Sanad (store version ${verdict.version}); restore it with that version.`);
       if (verdict.kind === 'damaged') throw new CheckFailed(`${item.path} is damaged: ${verdict.problem}.`);
       throw new CheckFailed(`${item.path} is not a Sanad store: ${verdict.problem}. Nothing of it was opened; if you did not make this backup, someone else wrote to the repository.`);

@@ -6,6 +6,8 @@ export interface AdmissionRequest {
   path: string;
   /** 'sanad': must be a Sanad store of a known version; 'any': any undamaged SQLite file. */
   expect: 'sanad' | 'any';
+  /** Also run integrity_check (a drill's job); a restore runs it later on the placed file anyway. */
+  integrity: boolean;
 }
 
 export type AdmissionVerdict =

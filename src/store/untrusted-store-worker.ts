@@ -5,7 +5,7 @@
 // The order matters. Opening a file and reading `sqlite_schema` only parses its DDL, never runs it;
 // a view, a trigger or a virtual table runs only when something queries it. So the schema is
 // compared first, with `trusted_schema` off, and only a file whose schema is exactly the DDL of a
-// known Sanad store version (nothing added, nothing changed) is then checked further.
+// known Sanad store version (nothing added, nothing changed) is then checked further, when asked.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { MIGRATIONS } from './migrations/index.js';
@@ -52,7 +52,7 @@ function look(request: AdmissionRequest): AdmissionVerdict {
     db.pragma('trusted_schema = OFF');
     const schema = schemaOf(db);
     if (request.expect === 'any') {
-      const problem = integrity(db);
+      const problem = request.integrity ? integrity(db) : null;
       return problem ? { ok: false, kind: 'damaged', problem } : { ok: true, version: 0, tables: tableCount(schema) };
     }
     const raw = db.pragma('user_version', { simple: true });
@@ -65,7 +65,7 @@ function look(request: AdmissionRequest): AdmissionVerdict {
     if (version < 1) return { ok: false, kind: 'not_sanad', problem: 'it has no Sanad store version' };
     const difference = compareSchemas(schema, expectedSchema(version));
     if (difference) return { ok: false, kind: 'not_sanad', problem: `its schema is not that of a Sanad store (version ${version}): ${difference}` };
-    const problem = integrity(db);
+    const problem = request.integrity ? integrity(db) : null;
     if (problem) return { ok: false, kind: 'damaged', problem };
     return { ok: true, version, tables: tableCount(schema) };
   } catch (err) {
@@ -78,7 +78,7 @@ function look(request: AdmissionRequest): AdmissionVerdict {
 
 const request: unknown = workerData;
 if (typeof request === 'object' && request !== null && 'path' in request && typeof request.path === 'string' && 'expect' in request && (request.expect === 'sanad' || request.expect === 'any')) {
-  port.postMessage(look({ path: request.path, expect: request.expect }));
+  port.postMessage(look({ path: request.path, expect: request.expect, integrity: 'integrity' in request && request.integrity === true }));
 } else {
   port.postMessage({ ok: false, kind: 'damaged', problem: 'the worker was started without a file to look at' } satisfies AdmissionVerdict);
 }

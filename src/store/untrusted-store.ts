@@ -3,8 +3,8 @@
 // tables are endless recursive views or carry triggers: queried on the main thread, such a file
 // froze the whole appliance. So before any of Sanad's code queries such a file (looking inside a
 // generation, a drill, a restore), a worker thread checks, with a time limit, that its schema is
-// exactly the DDL of a known Sanad store version, with `trusted_schema` off, and that it passes
-// `integrity_check`. A file that fails is not a Sanad store, and the service answered meanwhile.
+// exactly the DDL of a known Sanad store version, with `trusted_schema` off (and, for a drill, that
+// it passes `integrity_check`). A file that fails is not a Sanad store, and the service answered meanwhile.
 import { stat } from 'node:fs/promises';
 import { callWorker } from '../process/worker-call.js';
 import type { AdmissionVerdict } from './untrusted-store-verdict.js';
@@ -22,12 +22,13 @@ function isVerdict(value: unknown): value is AdmissionVerdict {
 
 /**
  * Looks at the SQLite file at `path` in a worker: `expect: 'sanad'` admits only a Sanad store of a
- * known version, `'any'` any undamaged SQLite file. Never throws for what the file holds; the
+ * known version, `'any'` any SQLite file; `integrity: true` also runs integrity_check (only where
+ * nothing later does: the drill). Never throws for what the file holds; the
  * verdict says what is wrong, in a phrase that reads after "<file> …".
  */
-export async function admitUntrustedStore(path: string, options: { expect?: 'sanad' | 'any'; timeLimitMs?: number; signal?: AbortSignal } = {}): Promise<AdmissionVerdict> {
+export async function admitUntrustedStore(path: string, options: { expect?: 'sanad' | 'any'; integrity?: boolean; timeLimitMs?: number; signal?: AbortSignal } = {}): Promise<AdmissionVerdict> {
   const bytes = (await stat(path).catch(() => null))?.size ?? 0;
-  const answer = await callWorker(new URL('./untrusted-store-worker.js', import.meta.url), { path, expect: options.expect ?? 'sanad' }, {
+  const answer = await callWorker(new URL('./untrusted-store-worker.js', import.meta.url), { path, expect: options.expect ?? 'sanad', integrity: options.integrity ?? false }, {
     timeLimitMs: options.timeLimitMs ?? admissionTimeLimitMs(bytes),
     isAnswer: isVerdict,
     ...(options.signal ? { signal: options.signal } : {}),

@@ -37,7 +37,7 @@ export async function checkStores(
       return fail(`${item.path} of generation ${g.generation} differs from its manifest (${bytes} bytes, sha256 ${sha256.slice(0, 12)}…; expected ${item.size} bytes, ${item.sha256.slice(0, 12)}…).`);
     }
     // In a worker with a time limit: the file is untrusted until its schema is Sanad's own.
-    const inspected = await admitUntrustedStore(local, { expect: item.path === STORE_FILE ? 'sanad' : 'any', ...signalOf(ctx) });
+    const inspected = await admitUntrustedStore(local, { expect: item.path === STORE_FILE ? 'sanad' : 'any', integrity: true, ...signalOf(ctx) });
     if (!inspected.ok) {
       if (inspected.kind === 'not_sanad') return fail(`${item.path} of generation ${g.generation} is not a Sanad store: ${inspected.problem}; if you did not make this backup, someone else wrote to the repository.`);
       if (inspected.kind === 'too_new') return unverified(`${item.path} of generation ${g.generation} was written by a newer Sanad (store version ${inspected.version}); a drill by that version can check it.`);
