@@ -117,8 +117,9 @@ export async function securityBench(tasks: number, runs: number): Promise<Securi
     const port = typeof address === 'object' && address !== null ? address.port : 0;
     return { app, guard, url: `http://127.0.0.1:${port}/health/live` };
   }));
-  for (let round = 0; round < 3; round++) {
-    for (const s of servers) (s.guard ? rates.guarded : rates.bare).push(await getRate(s.url, 2));
+  // Six rounds, each server first in every other one: the order alone moved a three-round median by 30 %.
+  for (let round = 0; round < 6; round++) {
+    for (const s of round % 2 === 0 ? servers : [...servers].reverse()) (s.guard ? rates.guarded : rates.bare).push(await getRate(s.url, 2));
   }
   for (const s of servers) await s.app.close();
   return { storeBytes, admitMs, integrityMs, scrubMs, backupCopyMs, secureDeleteMs, plainDeleteMs, guardedPerSecond: median(rates.guarded), barePerSecond: median(rates.bare) };
