@@ -12,6 +12,7 @@ import { StoreDamagedError } from '../src/store/store-check.js';
 import { registerBridge } from './ipc.js';
 import { bundledResticPath, coreDataDir, issueLoginCode, resticOverride, startCore, type Core } from './logic/core-host.js';
 import { DESKTOP_STATE_FILE, DesktopStateFile } from './logic/desktop-state.js';
+import { screenToRemember, windowUrl } from './logic/last-screen.js';
 import { DesktopMonitor } from './logic/desktop-monitor.js';
 import { parseLaunchArgs } from './logic/launch-args.js';
 import { rotatingFileSink } from './logic/log-file.js';
@@ -117,9 +118,15 @@ async function run(): Promise<void> {
   registerBridge({ coreOrigin: started.origin, coreUrl: started.url, issueLoginCode: () => issueLoginCode(started), window: () => handle?.window ?? null });
 
   showWindow = () => {
-    // Made on first use (a launch at login may never need it), shown once its page is ready.
-    if (handle === null) handle = createMainWindow({ url: `${started.url}/`, preload: PRELOAD, icon: join(ICONS, 'icon.png'), show: true, isQuitting: () => quitting });
-    else handle.show();
+    // Made on first use (a launch at login may never need it), shown once its page is ready, on
+    // the screen the person used last (a hidden window keeps its page, so it is there already).
+    if (handle === null) {
+      handle = createMainWindow({ url: windowUrl(started.url, state.lastScreen), preload: PRELOAD, icon: join(ICONS, 'icon.png'), show: true, isQuitting: () => quitting });
+      handle.window.webContents.on('did-navigate-in-page', (_event, url, isMainFrame) => {
+        const screen = isMainFrame ? screenToRemember(url, started.origin) : null;
+        if (screen !== null && screen !== state.lastScreen) state.update({ lastScreen: screen });
+      });
+    } else handle.show();
   };
   if (!launch.hidden) showWindow();
 

@@ -1,6 +1,6 @@
 // The little the desktop shell remembers across launches, in one JSON file in Electron's userData
 // (not the core's store: it is the shell's own bookkeeping, and the headless `sanad serve` has no
-// use for it). It holds no secret: alert keys with times, and a backup run id.
+// use for it). It holds no secret: alert keys with times, a backup run id and the last screen.
 //   notified     which alert occurrences were already notified (notify-dedupe.ts);
 //   interrupted  the id of a backup run the shell interrupted (suspend, Quit), until a later run
 //                has answered: its `backup.failed` notification is held, and the backup is retried
@@ -17,6 +17,8 @@ const StateSchema = z.object({
   /** The data dir to serve instead of the default one: set by the recovery screen after a restore
    *  of a damaged store (recovery-server.ts), so the next launch opens the restored data. */
   dataDir: z.string().optional(),
+  /** The GUI's route when the person last moved (last-screen.ts): the window opens there. */
+  lastScreen: z.string().nullable().default(null),
 });
 
 export type DesktopState = z.infer<typeof StateSchema>;
@@ -56,6 +58,10 @@ export class DesktopStateFile {
 
   get interrupted(): number | null {
     return this.state.interrupted;
+  }
+
+  get lastScreen(): string | null {
+    return this.state.lastScreen;
   }
 
   get dataDir(): string | null {

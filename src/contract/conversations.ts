@@ -3,6 +3,8 @@
 import { z } from 'zod/v3';
 import { InputItem, Metadata, type StoredItem } from './responses.js';
 
+export { Conversation, ConversationList } from './conversation-object.js';
+
 /** OpenAI's limit: items a conversation is created with, or added in one call. */
 export const MAX_ITEMS_PER_CALL = 20;
 
@@ -19,14 +21,6 @@ export const AddItemsBody = z
   .object({ items: z.array(InputItem).min(1).max(MAX_ITEMS_PER_CALL, { message: `at most ${MAX_ITEMS_PER_CALL} items at a time` }) })
   .strict();
 
-export const Conversation = z.object({
-  id: z.string(),
-  object: z.literal('conversation'),
-  created_at: z.number(),
-  metadata: z.record(z.string()),
-});
-export type Conversation = z.infer<typeof Conversation>;
-
 export interface ItemList {
   object: 'list';
   data: StoredItem[];
@@ -34,11 +28,3 @@ export interface ItemList {
   last_id: string | null;
   has_more: boolean;
 }
-
-export const ConversationList = z.object({
-  object: z.literal('list'),
-  data: z.array(Conversation),
-  first_id: z.string().nullable(),
-  last_id: z.string().nullable(),
-  has_more: z.boolean(),
-});

@@ -55,6 +55,32 @@ export const GenerationResponsePage = z.object({
 });
 export type GenerationResponsePage = z.infer<typeof GenerationResponsePage>;
 
+export const GenerationConversation = z.object({
+  id: z.string(),
+  /** The conversation's `title` metadata (the GUI names its conversations so), or null. */
+  title: z.string().nullable(),
+  /** The model of its last response (or its `model` metadata), or null before its first turn. */
+  model: z.string().nullable(),
+  /** Unix seconds. */
+  created_at: z.number(),
+  /** When its last item was added, Unix seconds. */
+  updated_at: z.number(),
+  items: z.number(),
+  /** The text of its last message, shortened. */
+  last_preview: z.string(),
+  responses: z.number(),
+  live: z.enum(['present', 'deleted', 'absent']),
+});
+export type GenerationConversation = z.infer<typeof GenerationConversation>;
+
+export const GenerationConversationPage = z.object({
+  object: z.literal('list'),
+  data: z.array(GenerationConversation),
+  has_more: z.boolean(),
+  total: z.number(),
+});
+export type GenerationConversationPage = z.infer<typeof GenerationConversationPage>;
+
 const Changes = z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) });
 export const GenerationDiff = z.object({
   from: z.number(),

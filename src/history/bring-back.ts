@@ -61,8 +61,9 @@ function copyConversation(input: BringBackInput, id: string, deletedItems: Reado
   const conversation = opened.db.prepare<[string], Row>('SELECT * FROM conversations WHERE id = ?').get(id);
   if (!conversation) return [];
   const client = conversation.client_id;
-  live.prepare('INSERT INTO conversations (id, client_id, metadata, created_at) VALUES (?, ?, ?, ?)')
-    .run(id, typeof client === 'string' && knownClient(client) ? client : null, conversation.metadata, conversation.created_at);
+  // The generation's copy is migrated to this version (generation-copy.ts), so it has updated_at.
+  live.prepare('INSERT INTO conversations (id, client_id, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+    .run(id, typeof client === 'string' && knownClient(client) ? client : null, conversation.metadata, conversation.created_at, conversation.updated_at ?? conversation.created_at);
   const insertItem = live.prepare('INSERT INTO conversation_items (conversation_id, position, id, data, response_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   for (const item of opened.db.prepare<[string], Row>('SELECT * FROM conversation_items WHERE conversation_id = ? ORDER BY position').all(id)) {
     if (!input.undelete && deletedItems.has(`${id}/${String(item.id)}`)) continue;

@@ -1,7 +1,10 @@
 // What a generation holds, read from its opened store copy (generation-copy.ts): counts, settings,
 // the app version, and a paged, searchable list of its responses with a preview of each and where
 // it stands in the live data.
-import type { GenerationCounts, GenerationResponse, GenerationResponsePage, GenerationSummary } from '../contract/history.js';
+import type { GenerationConversation, GenerationConversationPage, GenerationCounts, GenerationResponse, GenerationResponsePage, GenerationSummary } from '../contract/history.js';
+import { conversationTail, countConversations, listConversations } from '../tasks/conversations.js';
+import { parseMetadata } from '../tasks/response-object.js';
+import { likePattern } from '../store/like-pattern.js';
 import type { ReadableDB } from '../store/open.js';
 import { readSettings } from '../store/settings.js';
 import type { OpenedGeneration } from './generation-copy.js';
@@ -69,11 +72,6 @@ function inputText(request: string): string {
   }
 }
 
-/** `%` and `_` in the user's words match themselves. */
-function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export interface PageQuery {
   q?: string;
   /** The id of the last response of the previous page. */
@@ -121,8 +119,33 @@ export function responsesPage(db: ReadableDB, query: PageQuery, liveState: (id: 
   return { object: 'list', data, has_more: rows.length > limit, total };
 }
 
-/** Where a response of a generation stands in the live data: there, deleted on purpose since, or neither. */
-export function liveStateOf(live: ReadableDB, deleted: ReadonlySet<string>): (id: string) => GenerationResponse['live'] {
-  const has = live.prepare<[string], { id: string }>('SELECT id FROM responses WHERE id = ?');
+type LiveState = GenerationResponse['live'];
+
+/**
+ * The conversations of a generation, the one changed last first, searchable by title and text as
+ * the live list is (tasks/conversations.ts), with where each stands in the live data.
+ */
+export function conversationsPage(db: ReadableDB, query: PageQuery, liveState: (id: string) => LiveState): GenerationConversationPage | { unknownCursor: true } {
+  const limit = Math.min(Math.max(query.limit ?? 20, 1), MAX_PAGE);
+  const words = query.q?.trim() ?? '';
+  const filter = { clientId: null, ...(words !== '' ? { q: words } : {}) };
+  const page = listConversations(db, { ...filter, limit, ...(query.after ? { after: query.after } : {}) });
+  if ('unknownCursor' in page) return page;
+  const lastResponse = db.prepare<[string], { model: string; n: number }>('SELECT model, COUNT(*) OVER () AS n FROM responses WHERE conversation_id = ? ORDER BY id DESC LIMIT 1');
+  const data = page.data.map((row): GenerationConversation => {
+    const metadata = parseMetadata(row.metadata);
+    const tail = conversationTail(db, row.id);
+    const last = lastResponse.get(row.id);
+    return {
+      id: row.id, title: metadata.title ?? null, model: last?.model ?? metadata.model ?? null, created_at: row.created_at, updated_at: row.updated_at,
+      items: tail.items, last_preview: preview(tail.last ? contentText(tail.last) : ''), responses: last?.n ?? 0, live: liveState(row.id),
+    };
+  });
+  return { object: 'list', data, has_more: page.has_more, total: countConversations(db, filter) };
+}
+
+/** Where a response (or conversation) of a generation stands in the live data: there, deleted on purpose since, or neither. */
+export function liveStateOf(live: ReadableDB, deleted: ReadonlySet<string>, table: 'responses' | 'conversations' = 'responses'): (id: string) => LiveState {
+  const has = live.prepare<[string], { id: string }>(`SELECT id FROM ${table} WHERE id = ?`);
   return (id) => (has.get(id) ? 'present' : deleted.has(id) ? 'deleted' : 'absent');
 }

@@ -8,6 +8,7 @@ import { forgetAnswersOf } from '../store/idempotency-forget.js';
 import type { Conversation } from '../contract/conversations.js';
 import type { StoredItem } from '../contract/responses.js';
 import { newId } from '../ids.js';
+import { likePattern } from '../store/like-pattern.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import { parseMetadata } from './response-object.js';
 import type { DeletionRecorder } from './retention.js';
@@ -17,6 +18,8 @@ export interface ConversationRow {
   client_id: string | null;
   metadata: string | null;
   created_at: number;
+  /** Its newest item's time, or its creation (migration 0016). */
+  updated_at: number;
 }
 
 interface ItemRow {
@@ -37,7 +40,7 @@ function parseItem(row: ItemRow): StoredItem {
 }
 
 export function conversationObject(row: ConversationRow): ConversationObject {
-  return { id: row.id, object: 'conversation', created_at: row.created_at, metadata: parseMetadata(row.metadata) };
+  return { id: row.id, object: 'conversation', created_at: row.created_at, updated_at: row.updated_at, metadata: parseMetadata(row.metadata) };
 }
 
 export function getConversation(db: ReadableDB, id: string): ConversationRow | undefined {
@@ -57,13 +60,14 @@ function addItemsInTransaction(db: Db, conversationId: string, items: readonly S
     insert.run(conversationId, position, item.id, JSON.stringify(item), responseId, nowS);
     added.push(item);
   }
+  if (added.length > 0) db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(nowS, conversationId);
   return added;
 }
 
 export function createConversation(db: Db, input: { clientId: string | null; metadata: Record<string, string> | null; items: readonly StoredItem[] }, nowS: number): ConversationRow {
-  const row: ConversationRow = { id: newId('conv'), client_id: input.clientId, metadata: input.metadata ? JSON.stringify(input.metadata) : null, created_at: nowS };
+  const row: ConversationRow = { id: newId('conv'), client_id: input.clientId, metadata: input.metadata ? JSON.stringify(input.metadata) : null, created_at: nowS, updated_at: nowS };
   db.transaction(() => {
-    db.prepare('INSERT INTO conversations (id, client_id, metadata, created_at) VALUES (@id, @client_id, @metadata, @created_at)').run(row);
+    db.prepare('INSERT INTO conversations (id, client_id, metadata, created_at, updated_at) VALUES (@id, @client_id, @metadata, @created_at, @updated_at)').run(row);
     addItemsInTransaction(db, row.id, input.items, null, nowS);
   })();
   return row;
@@ -149,24 +153,64 @@ export interface ConversationListQuery {
   clientId: string | null;
   after?: string;
   limit: number;
+  /** Words to find in the title (metadata `title`) or the text of any message. */
+  q?: string;
 }
 
-/** Conversations newest first, cursor-paged by id (ids sort by creation). */
-export function listConversations(db: ReadableDB, q: ConversationListQuery): { data: ConversationRow[]; has_more: boolean } {
+// A message's text lives in its content parts (a string in items some clients sent).
+const TEXT_MATCH = `EXISTS (SELECT 1 FROM conversation_items i WHERE i.conversation_id = c.id AND (
+    EXISTS (SELECT 1 FROM json_each(i.data, '$.content') p WHERE json_extract(p.value, '$.text') LIKE @q ESCAPE '\\')
+    OR (json_type(i.data, '$.content') = 'text' AND json_extract(i.data, '$.content') LIKE @q ESCAPE '\\')))`;
+const TITLE_MATCH = `json_extract(c.metadata, '$.title') LIKE @q ESCAPE '\\'`;
+
+/** The WHERE of a list or count: whose, and which words (the cursor is the list's own). */
+function filterOf(q: Pick<ConversationListQuery, 'clientId' | 'q'>): { where: string[]; params: Record<string, string | number> } {
   const where: string[] = [];
-  const params: Array<string | number> = [];
+  const params: Record<string, string | number> = {};
   if (q.clientId !== null) {
-    where.push('client_id = ?');
-    params.push(q.clientId);
+    where.push('c.client_id = @client');
+    params.client = q.clientId;
   }
+  const words = q.q?.trim() ?? '';
+  if (words !== '') {
+    where.push(`(${TITLE_MATCH} OR ${TEXT_MATCH})`);
+    params.q = likePattern(words);
+  }
+  return { where, params };
+}
+
+const whereSql = (where: readonly string[]): string => (where.length ? `WHERE ${where.join(' AND ')}` : '');
+
+/**
+ * Conversations, the one changed last first (ties by id, newest first), keyset-paged: `after` is the
+ * last id of the page before, and the page goes on below where that one stands now.
+ */
+export function listConversations(db: ReadableDB, q: ConversationListQuery): { data: ConversationRow[]; has_more: boolean } | { unknownCursor: true } {
+  const { where, params } = filterOf(q);
   if (q.after) {
-    where.push('id < ?');
-    params.push(q.after);
+    const at = getConversation(db, q.after);
+    if (!at) return { unknownCursor: true };
+    where.push('(c.updated_at < @at OR (c.updated_at = @at AND c.id < @after))');
+    params.at = at.updated_at;
+    params.after = at.id;
   }
   const rows = db
-    .prepare<Array<string | number>, ConversationRow>(`SELECT * FROM conversations ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`)
-    .all(...params, q.limit + 1);
+    .prepare<Record<string, string | number>, ConversationRow>(`SELECT c.* FROM conversations c ${whereSql(where)} ORDER BY c.updated_at DESC, c.id DESC LIMIT @limit`)
+    .all({ ...params, limit: q.limit + 1 });
   return { data: rows.slice(0, q.limit), has_more: rows.length > q.limit };
+}
+
+/** How many conversations a list with these words would hold in all. */
+export function countConversations(db: ReadableDB, q: Pick<ConversationListQuery, 'clientId' | 'q'>): number {
+  const { where, params } = filterOf(q);
+  return db.prepare<Record<string, string | number>, { n: number }>(`SELECT COUNT(*) AS n FROM conversations c ${whereSql(where)}`).get(params)?.n ?? 0;
+}
+
+/** How many items a conversation holds, and its last one. */
+export function conversationTail(db: ReadableDB, conversationId: string): { items: number; last: StoredItem | null } {
+  const items = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM conversation_items WHERE conversation_id = ?').get(conversationId)?.n ?? 0;
+  const row = db.prepare<[string], ItemRow>('SELECT * FROM conversation_items WHERE conversation_id = ? ORDER BY position DESC LIMIT 1').get(conversationId);
+  return { items, last: row ? parseItem(row) : null };
 }
 
 /** Where an item id is kept in a conversation (for `item_reference`), with its conversation's owner. */

@@ -1,6 +1,6 @@
 // Hash routes (#/tasks, #/tasks/task_123, #/restore): the GUI is one page served at `/`, and a hash
 // never reaches the server, so a reload or a bookmark works without server routes.
-export const SCREENS = ['overview', 'tasks', 'models', 'clients', 'backups', 'offsite', 'drills', 'restore', 'settings'] as const;
+export const SCREENS = ['overview', 'chat', 'tasks', 'models', 'clients', 'backups', 'offsite', 'drills', 'restore', 'settings'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export interface Route {

@@ -3,10 +3,10 @@
 // everywhere: the repository (restic --no-lock), the live store, the keychain. Beside a running
 // service the service reads it (and keeps it cached for the GUI). Exit 0; 1 with one sentence; 2 usage.
 import { parseArgs } from 'node:util';
-import { GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../contract/history.js';
+import { GenerationConversationPage, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../contract/history.js';
 import { diffStores } from '../../history/diff.js';
 import type { OpenedGeneration } from '../../history/generation-copy.js';
-import { liveStateOf, responsesPage, summaryOf } from '../../history/read-generation.js';
+import { conversationsPage, liveStateOf, responsesPage, summaryOf } from '../../history/read-generation.js';
 import { DeletionJournal } from '../../store/deletion-journal.js';
 import { openStore, storePath, type ReadableDB } from '../../store/open.js';
 import { CliError, usageError } from '../cli-error.js';
@@ -46,11 +46,13 @@ async function show(args: string[], dataDir: string, io: Io, secretsFile: string
   const repo = values.repo ?? 'local';
   if (values.limit !== undefined && !/^([1-9][0-9]?|100)$/.test(values.limit)) throw usageError('--limit takes a number from 1 to 100.');
   const query = { ...(values.search !== undefined ? { q: values.search } : {}), ...(values.after !== undefined ? { after: values.after } : {}), limit: Number(values.limit ?? 20) };
-  const { summary, page } = await hereOrInService(dataDir, 'sanad generations show',
+  const { summary, page, conversations } = await hereOrInService(dataDir, 'sanad generations show',
     () => withOpened(dataDir, repo, [generation], secretsFile, io, ([o], live) => {
       if (!o) throw new Error('unreachable: one generation was opened');
       const deleted = new Set(DeletionJournal.of(dataDir).read().map((d) => d.id));
-      return { summary: summaryOf(o), page: responsesPage(o.db, query, liveStateOf(live, deleted)) };
+      const conversations = conversationsPage(o.db, { ...(query.q !== undefined ? { q: query.q } : {}), limit: query.limit }, liveStateOf(live, deleted, 'conversations'));
+      if ('unknownCursor' in conversations) throw new Error('unreachable: the first page has no cursor');
+      return { summary: summaryOf(o), page: responsesPage(o.db, query, liveStateOf(live, deleted)), conversations };
     }),
     async (call) => {
       if (!io.json) io.note(`… the running Sanad reads generation ${generation} out of "${repo}"`);
@@ -58,22 +60,32 @@ async function show(args: string[], dataDir: string, io: Io, secretsFile: string
       const params = new URLSearchParams({ repo, limit: String(query.limit), ...(query.q !== undefined ? { q: query.q } : {}), ...(query.after !== undefined ? { after: query.after } : {}) });
       const s = GenerationSummary.parse(serviceBody(await call('GET', `${base}?repo=${encodeURIComponent(repo)}`, undefined, LONG_REQUEST_MS)));
       const p = GenerationResponsePage.parse(serviceBody(await call('GET', `${base}/responses?${params.toString()}`, undefined, LONG_REQUEST_MS)));
-      return { summary: s, page: p };
+      params.delete('after');
+      const c = GenerationConversationPage.parse(serviceBody(await call('GET', `${base}/conversations?${params.toString()}`, undefined, LONG_REQUEST_MS)));
+      return { summary: s, page: p, conversations: c };
     });
-  io.result({ ...summary, responses: page }, () => describe(summary, page, query.q));
+  io.result({ ...summary, responses: page, conversations }, () => describe(summary, page, conversations, query.q));
   return 0;
 }
 
-function describe(s: GenerationSummary, page: GenerationResponsePage, q: string | undefined): string {
+const sinceNote = (live: 'present' | 'deleted' | 'absent'): string => (live === 'present' ? '' : `  [${live === 'deleted' ? 'deleted since' : 'not in the live data'}]`);
+
+function describe(s: GenerationSummary, page: GenerationResponsePage, conversations: GenerationConversationPage, q: string | undefined): string {
   const c = s.counts;
   const lines = [
     `Generation ${s.generation} in "${s.repo}": data from ${s.created_at} on ${s.host}, Sanad ${s.app_version}, store version ${s.store_version}, snapshot ${s.snapshot_id.slice(0, 8)}.`,
     `  ${c.tasks} task(s), ${c.responses} response(s), ${c.events} event(s), ${c.clients} client(s) (${c.clients_revoked} revoked), ${c.models} model(s), ${c.conversations} conversation(s); ${s.journal_entries} deletion(s) in its journal.`,
     q ? `Responses matching "${q}": ${page.total}, newest first:` : `Responses, newest first (${page.data.length} of ${page.total}):`,
-    ...page.data.map((r) => `  ${r.id}  ${r.status ?? '-'}  ${JSON.stringify(r.input_preview)} → ${JSON.stringify(r.output_preview)}${r.live === 'present' ? '' : `  [${r.live === 'deleted' ? 'deleted since' : 'not in the live data'}]`}`),
+    ...page.data.map((r) => `  ${r.id}  ${r.status ?? '-'}  ${JSON.stringify(r.input_preview)} → ${JSON.stringify(r.output_preview)}${sinceNote(r.live)}`),
   ];
   const last = page.data.at(-1);
   if (page.has_more && last) lines.push(`More: sanad generations show ${s.generation} --after ${last.id}${q ? ` --search ${JSON.stringify(q)}` : ''}`);
+  if (conversations.total > 0 || q) {
+    lines.push(q ? `Conversations matching "${q}": ${conversations.total}, the one changed last first:` : `Conversations, the one changed last first (${conversations.data.length} of ${conversations.total}):`);
+    for (const c of conversations.data) {
+      lines.push(`  ${c.id}  ${JSON.stringify(c.title ?? '(untitled)')}  ${c.items} item(s), ${c.responses} response(s)  ${JSON.stringify(c.last_preview)}${sinceNote(c.live)}`);
+    }
+  }
   return lines.join('\n');
 }
 

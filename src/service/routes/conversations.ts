@@ -32,6 +32,8 @@ type ItemParams = { id: string; item: string };
 type PageQuery = { after?: string; limit?: string; order?: string };
 
 const READ = ['responses:write', 'tasks:read'] as const;
+/** Search words (`q`) are a few words, not a document. */
+const MAX_SEARCH = 200;
 
 const limitOf = (value: string | undefined): number => wholeNumber(value, 'limit', 20, 1, 100);
 const listOf = (data: StoredItem[], hasMore: boolean): ItemList => cursorPage(data, hasMore);
@@ -68,9 +70,17 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
     return conversationObject(row);
   });
 
-  app.get<{ Querystring: PageQuery }>('/v1/conversations', { preHandler: secured(kit, [...READ]) }, async (req) => {
+  app.get<{ Querystring: PageQuery & { q?: string } }>('/v1/conversations', { preHandler: secured(kit, [...READ]) }, async (req) => {
     const p = principalOf(req);
-    const page = listConversations(ctx.db, { clientId: hasScope(p, 'tasks:read') ? null : clientIdOf(p) ?? '', limit: limitOf(req.query.limit), ...(req.query.after ? { after: req.query.after } : {}) });
+    const { after, q } = req.query;
+    if (q !== undefined && q.length > MAX_SEARCH) throw badRequest(`q can be at most ${MAX_SEARCH} characters.`, 'q');
+    const page = listConversations(ctx.db, {
+      clientId: hasScope(p, 'tasks:read') ? null : clientIdOf(p) ?? '',
+      limit: limitOf(req.query.limit),
+      ...(after ? { after } : {}),
+      ...(q ? { q } : {}),
+    });
+    if ('unknownCursor' in page) throw badRequest(`No conversation ${after ?? ''} is in this list; pass the last id of the page before.`, 'after');
     return cursorPage(page.data.map(conversationObject), page.has_more);
   });
 

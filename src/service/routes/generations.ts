@@ -4,11 +4,11 @@
 // generations.ts caches the opened copy); never writes to a repository.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
-import type { BringBackResult, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../contract/history.js';
+import type { BringBackResult, GenerationConversationPage, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../contract/history.js';
 import { bringBack, listBringBacks } from '../../history/bring-back.js';
 import { diffStores } from '../../history/diff.js';
 import { GenerationNotSanadError, GenerationTooNewError, GenerationUnreadableError } from '../../history/generation-copy.js';
-import { liveStateOf, MAX_PAGE, responsesPage, summaryOf } from '../../history/read-generation.js';
+import { conversationsPage, liveStateOf, MAX_PAGE, responsesPage, summaryOf, type PageQuery } from '../../history/read-generation.js';
 import { GenerationNotFoundError } from '../../jobs/generations.js';
 import { JobsStoppedError } from '../../jobs/jobs.js';
 import { unixSeconds } from '../../clock.js';
@@ -40,6 +40,17 @@ function repoParam(raw: string | undefined): string {
   return repo;
 }
 
+type ListQuery = RepoQuery & { q?: string; after?: string; limit?: string };
+
+/** The search words, cursor and page size of a list inside a generation. */
+function pageQuery(query: ListQuery, idName: string): PageQuery {
+  const { q, after, limit } = query;
+  if (q !== undefined && q.length > 200) throw badRequest('q is at most 200 characters.', 'q');
+  if (after !== undefined && !Id.safeParse(after).success) throw badRequest(`after must be ${idName}.`, 'after');
+  if (limit !== undefined && (!/^[1-9][0-9]{0,2}$/.test(limit) || Number(limit) > MAX_PAGE)) throw badRequest(`limit must be a number from 1 to ${MAX_PAGE}.`, 'limit');
+  return { ...(q !== undefined ? { q } : {}), ...(after !== undefined ? { after } : {}), ...(limit !== undefined ? { limit: Number(limit) } : {}) };
+}
+
 function historyError(err: unknown): never {
   if (err instanceof GenerationNotFoundError) throw new ApiError(404, 'not_found_error', 'generation_not_found', err.message, 'generation');
   if (err instanceof GenerationTooNewError) throw new ApiError(409, 'conflict_error', 'generation_too_new', err.message, 'generation');
@@ -59,15 +70,22 @@ export function registerGenerationRoutes(app: FastifyInstance, kit: RouteKit): v
     return summaryOf(opened);
   });
 
-  app.get<{ Params: Params; Querystring: RepoQuery & { q?: string; after?: string; limit?: string } }>('/admin/generations/:generation/responses', { preHandler: admin }, async (req): Promise<GenerationResponsePage> => {
+  app.get<{ Params: Params; Querystring: ListQuery }>('/admin/generations/:generation/responses', { preHandler: admin }, async (req): Promise<GenerationResponsePage> => {
     const generation = generationParam(req.params.generation);
-    const { q, after, limit } = req.query;
-    if (q !== undefined && q.length > 200) throw badRequest('q is at most 200 characters.', 'q');
-    if (after !== undefined && !Id.safeParse(after).success) throw badRequest('after must be a response id.', 'after');
-    if (limit !== undefined && (!/^[1-9][0-9]{0,2}$/.test(limit) || Number(limit) > MAX_PAGE)) throw badRequest(`limit must be a number from 1 to ${MAX_PAGE}.`, 'limit');
+    const query = pageQuery(req.query, 'a response id');
     const opened = await open(repoParam(req.query.repo), generation);
     const deleted = new Set(ctx.deletions.read().map((d) => d.id));
-    return responsesPage(opened.db, { ...(q !== undefined ? { q } : {}), ...(after !== undefined ? { after } : {}), ...(limit !== undefined ? { limit: Number(limit) } : {}) }, liveStateOf(ctx.db, deleted));
+    return responsesPage(opened.db, query, liveStateOf(ctx.db, deleted));
+  });
+
+  app.get<{ Params: Params; Querystring: ListQuery }>('/admin/generations/:generation/conversations', { preHandler: admin }, async (req): Promise<GenerationConversationPage> => {
+    const generation = generationParam(req.params.generation);
+    const query = pageQuery(req.query, 'a conversation id');
+    const opened = await open(repoParam(req.query.repo), generation);
+    const deleted = new Set(ctx.deletions.read().map((d) => d.id));
+    const page = conversationsPage(opened.db, query, liveStateOf(ctx.db, deleted, 'conversations'));
+    if ('unknownCursor' in page) throw badRequest(`No conversation ${query.after ?? ''} is in this generation; pass the last id of the page before.`, 'after');
+    return page;
   });
 
   app.get<{ Params: Params; Querystring: RepoQuery & { to?: string } }>('/admin/generations/:generation/diff', { preHandler: admin }, async (req): Promise<GenerationDiff> => {

@@ -190,6 +190,15 @@ export class StandInBrowserWindow extends EventEmitter implements WindowApi {
       void popup.close();
     });
     page.on('pageerror', (err) => process.stderr.write(`stand-in window: the page threw: ${err.message}\n`));
+    // Electron tells of a move inside the document (a new hash) as did-navigate-in-page.
+    let shown = '';
+    page.on('framenavigated', (frame) => {
+      if (frame !== page.mainFrame()) return;
+      const url = frame.url();
+      const sameDocument = shown !== '' && url.split('#')[0] === shown.split('#')[0] && url !== shown;
+      shown = url;
+      if (sameDocument) this.webContents.emit('did-navigate-in-page', standInEvent({}), url, true, 0, 0);
+    });
     return page;
   }
 

@@ -1,0 +1,63 @@
+// One stored item of a conversation: a message (Markdown, its own direction, a copy button and
+// "continue in a new conversation from here"), or a function call another client made and its
+// result, shown plainly.
+import { CopyButton } from '../../components/CopyButton';
+import { useStrings } from '../../i18n/i18n';
+import { textOf, type ChatItem } from './api';
+import { Markdown } from './Markdown';
+import { chatStrings } from './strings';
+
+export interface ChatItemProps {
+  item: ChatItem;
+  /** Only the newest reply, cut off at its limit, offers Retry. */
+  onRetryCutOff: (() => void) | null;
+  onContinueFrom: (itemId: string) => void;
+  busy: boolean;
+}
+
+export function ChatItemView({ item, onRetryCutOff, onContinueFrom, busy }: ChatItemProps) {
+  const { t } = useStrings(chatStrings);
+  if (item.type === 'function_call' || item.type === 'function_call_output') {
+    return (
+      <li className="chat-msg tool" data-testid="chat-message" data-role={item.type}>
+        <span className="chat-role">{item.type === 'function_call' ? t('call', { name: item.name ?? '' }) : t('callOutput')}</span>
+        <pre dir="ltr" className="chat-tool" tabIndex={0}>
+          <code>{item.type === 'function_call' ? item.arguments ?? '' : item.output ?? ''}</code>
+        </pre>
+      </li>
+    );
+  }
+  if (item.type !== 'message') return null;
+  const role = item.role === 'user' ? 'user' : item.role === 'assistant' ? 'assistant' : 'other';
+  const text = textOf(item);
+  return (
+    <li className={`chat-msg ${role}`} data-testid="chat-message" data-role={item.role} data-id={item.id}>
+      <span className="chat-role">{role === 'user' ? t('you') : role === 'assistant' ? t('assistant') : t('otherRole')}</span>
+      <div className="chat-bubble" dir="auto" data-testid="chat-message-text">
+        {role === 'user' ? (
+          <p dir="auto" className="chat-plain">
+            {text}
+          </p>
+        ) : (
+          <Markdown text={text} copyLabel={t('copyCode')} />
+        )}
+      </div>
+      {item.status === 'incomplete' && (
+        <div className="chat-notice warn" data-testid="chat-cut-off">
+          <p>{t('cutOff')}</p>
+          {onRetryCutOff !== null && (
+            <button type="button" onClick={onRetryCutOff} disabled={busy} data-testid="chat-retry-cut-off">
+              {t('retry')}
+            </button>
+          )}
+        </div>
+      )}
+      <div className="chat-actions row">
+        <CopyButton value={text} label={t('copyMessage')} />
+        <button type="button" className="link-button" onClick={() => onContinueFrom(item.id)} disabled={busy} data-testid="chat-continue-here">
+          {t('continueHere')}
+        </button>
+      </div>
+    </li>
+  );
+}

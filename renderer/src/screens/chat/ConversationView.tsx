@@ -1,0 +1,208 @@
+// One conversation (or a draft, before its first message): its title, settings, messages and the
+// turn being made, and where the next message is written. Every change goes through the public
+// API and is in the store before the screen shows it as done; the turn in flight is remembered in
+// the tab (pending-turn.ts) so a reload picks it up.
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { z } from 'zod/v3';
+import { api } from '../../api/http';
+import { href } from '../../app/routes';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useStrings } from '../../i18n/i18n';
+import { conversationKey, conversationsKey, itemsKey, textOf, useChatModels, useConversation, useItems, type ChatItem } from './api';
+import { ChatItemView } from './ChatItemView';
+import { DEFAULT_SETTINGS, settingsFrom, titleFrom, type ChatSettings } from './chat-settings';
+import { Composer } from './Composer';
+import { continueFrom, createConversation, deleteConversation, deleteItems, saveMetadata } from './conversation-actions';
+import { ConversationHeader } from './ConversationHeader';
+import { MessageList, useKeepBottom } from './MessageList';
+import { clearPending, readPending, type PendingTurn } from './pending-turn';
+import { PendingTurnView } from './PendingTurnView';
+import { sendTurn } from './send-turn';
+import { SettingsPanel } from './SettingsPanel';
+import { chatStrings } from './strings';
+
+const Anything = z.unknown();
+
+export function ConversationView({ id }: { id: string | null }) {
+  const { t } = useStrings(chatStrings);
+  const client = useQueryClient();
+  const models = useChatModels();
+  const conversation = useConversation(id);
+  const [draft, setDraft] = useState<ChatSettings>(DEFAULT_SETTINGS);
+  const [pending, setPending] = useState<PendingTurn | null>(() => (id === null ? null : readPending(id)));
+  const [turnEnded, setTurnEnded] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [saveState, setSaveState] = useState<'idle' | 'saving' | 'saved'>('idle');
+  const [busy, setBusy] = useState(false);
+  const keep = useKeepBottom();
+
+  const metadata = conversation.data?.metadata ?? {};
+  const stored = useMemo(() => settingsFrom(metadata), [metadata]);
+  const settings = id === null ? draft : stored;
+  const available = (models.data?.data ?? []).filter((m) => m.status === 'available');
+  // A conversation that never chose a model talks to the first available one.
+  const model = settings.model !== '' ? settings.model : available[0]?.id ?? '';
+
+  const refreshList = useCallback(() => client.invalidateQueries({ queryKey: [...conversationsKey, 'list'] }), [client]);
+  const save = async (next: ChatSettings): Promise<void> => {
+    if (id === null) {
+      setDraft(next);
+      return;
+    }
+    setSaveState('saving');
+    try {
+      const saved = await saveMetadata(id, next, metadata);
+      client.setQueryData(conversationKey(id), saved);
+      setSaveState('saved');
+      void refreshList();
+    } catch (err) {
+      setError(err);
+      setSaveState('idle');
+    }
+  };
+
+  const send = async (text: string): Promise<boolean> => {
+    setSending(true);
+    setError(null);
+    try {
+      const now = { ...settings, model };
+      let target = id;
+      if (target === null) {
+        target = (await createConversation({ ...now, title: titleFrom(text) })).id;
+      } else if (settings.title === '' || settings.model !== model) {
+        const saved = await saveMetadata(target, { ...now, title: settings.title === '' ? titleFrom(text) : settings.title }, metadata);
+        client.setQueryData(conversationKey(target), saved);
+      }
+      const turn = await sendTurn(target, text, now);
+      void refreshList();
+      if (id === null) window.location.hash = href('chat', target);
+      else {
+        setTurnEnded(false);
+        setPending(turn);
+      }
+      return true;
+    } catch (err) {
+      setError(err);
+      return false;
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const forget = useCallback(() => {
+    if (id !== null) clearPending(id);
+    setPending(null);
+    setTurnEnded(false);
+  }, [id]);
+  const onCompleted = useCallback(() => {
+    if (id === null) return;
+    // The stored items replace the streamed turn only once they are here: no blink, no gap.
+    void client.invalidateQueries({ queryKey: itemsKey(id) }).then(() => {
+      forget();
+      void refreshList();
+    });
+  }, [client, id, forget, refreshList]);
+  const stop = (): void => {
+    if (pending === null) return;
+    api('POST', `/v1/responses/${encodeURIComponent(pending.responseId)}/cancel`, Anything).catch(setError);
+  };
+  const retry = (): void => {
+    if (pending === null) return;
+    const text = pending.text;
+    forget();
+    void send(text);
+  };
+
+  const items = useItems(id);
+  const shown: ChatItem[] = useMemo(() => (id === null ? [] : (items.data?.pages.flatMap((p) => p.data) ?? []).slice().reverse()), [items.data, id]);
+  const last = shown.at(-1);
+  const beforeLast = shown.at(-2);
+  const retryCutOff =
+    id !== null && pending === null && last?.status === 'incomplete' && last.role === 'assistant' && beforeLast?.role === 'user'
+      ? () => {
+          const text = textOf(beforeLast);
+          setBusy(true);
+          deleteItems(id, [beforeLast.id, last.id])
+            .then(() => client.invalidateQueries({ queryKey: itemsKey(id) }))
+            .then(() => send(text))
+            .catch(setError)
+            .finally(() => setBusy(false));
+        }
+      : null;
+  const continueHere = (itemId: string): void => {
+    if (id === null) return;
+    setBusy(true);
+    continueFrom(id, itemId, { ...settings, model, title: t('continuedTitle', { title: settings.title === '' ? t('untitled') : settings.title }) })
+      .then((made) => {
+        void refreshList();
+        window.location.hash = href('chat', made.id);
+      })
+      .catch(setError)
+      .finally(() => setBusy(false));
+  };
+  const remove = (): void => {
+    if (id === null) return;
+    setBusy(true);
+    deleteConversation(id)
+      .then(() => {
+        clearPending(id);
+        client.removeQueries({ queryKey: itemsKey(id) });
+        void refreshList();
+        window.location.hash = href('chat');
+      })
+      .catch(setError)
+      .finally(() => setBusy(false));
+  };
+
+  if (id !== null && conversation.isError) return <ErrorNote error={conversation.error} onRetry={() => void conversation.refetch()} />;
+  const active = pending !== null && !turnEnded;
+  return (
+    <section className="chat-view card" aria-labelledby="chat-title-heading" data-testid="chat-view" data-id={id ?? ''}>
+      <span id="chat-title-heading" hidden>
+        {settings.title === '' ? t('untitled') : settings.title}
+      </span>
+      <ConversationHeader title={settings.title} draft={id === null} onRename={(title) => void save({ ...settings, title })} onDelete={remove} deleting={busy} />
+      <p className="muted chat-kept">{t('kept')}</p>
+      <SettingsPanel key={id ?? 'draft'} settings={settings} onSave={(next) => void save(next)} state={saveState} />
+      {items.isError && <ErrorNote error={items.error} onRetry={() => void items.refetch()} />}
+      <MessageList
+        keep={keep}
+        shape={`${shown.length}:${last?.id ?? ''}:${pending?.taskId ?? ''}`}
+        firstId={shown[0]?.id ?? null}
+        hasEarlier={items.hasNextPage}
+        loadingEarlier={items.isFetchingNextPage}
+        onEarlier={() => void items.fetchNextPage()}
+      >
+        {id !== null && items.isSuccess && shown.length === 0 && pending === null && <li className="muted chat-empty">{t('empty')}</li>}
+        {shown.map((item) => (
+          <ChatItemView key={item.id} item={item} busy={busy || active} onRetryCutOff={item === last ? retryCutOff : null} onContinueFrom={continueHere} />
+        ))}
+        {pending !== null && (
+          <PendingTurnView
+            key={pending.taskId}
+            turn={pending}
+            model={model}
+            onCompleted={onCompleted}
+            onGone={forget}
+            onRetry={retry}
+            onDismiss={forget}
+            onGrow={keep.keepBottom}
+            onEnded={setTurnEnded}
+          />
+        )}
+      </MessageList>
+      <Composer
+        models={models.data?.data ?? []}
+        model={model}
+        onModel={(m) => void save({ ...settings, model: m })}
+        active={active}
+        sending={sending}
+        error={error}
+        onSend={send}
+        onStop={stop}
+      />
+    </section>
+  );
+}

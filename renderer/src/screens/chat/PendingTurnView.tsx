@@ -1,0 +1,92 @@
+// The turn being made: what the person sent, and the reply streaming in from the task's events
+// (tasks/use-task-events.ts, which resumes after a reload or a dropped connection). The task's state
+// says what to show while there is no text yet: waiting, loading the model (the task's `loading`
+// state), writing; and at the end what happened: completed (the stored items take its place),
+// stopped or failed (said in words, with Retry and Dismiss).
+import { useEffect, useRef } from 'react';
+import { ApiError } from '../../api/http';
+import { useStrings } from '../../i18n/i18n';
+import { useTask } from '../tasks/api';
+import { useTaskEvents } from '../tasks/use-task-events';
+import { Markdown } from './Markdown';
+import type { PendingTurn } from './pending-turn';
+import { chatStrings, failureKey } from './strings';
+
+export interface PendingTurnProps {
+  turn: PendingTurn;
+  model: string;
+  /** The turn completed: its items are in the conversation now. */
+  onCompleted: () => void;
+  /** The task is gone (deleted, or a restored data dir that never had it). */
+  onGone: () => void;
+  onRetry: () => void;
+  onDismiss: () => void;
+  /** Told whenever the streamed text grows, so the list can keep the newest line in view. */
+  onGrow: () => void;
+  /** Told when the task has ended (or not): the composer offers Send again then, not Stop. */
+  onEnded: (ended: boolean) => void;
+}
+
+export function PendingTurnView({ turn, model, onCompleted, onGone, onRetry, onDismiss, onGrow, onEnded }: PendingTurnProps) {
+  const { t } = useStrings(chatStrings);
+  const task = useTask(turn.taskId);
+  const { stream, connection } = useTaskEvents(turn.taskId, () => void task.refetch());
+  const status = task.data?.status ?? 'queued';
+  const told = useRef(false);
+  useEffect(() => {
+    if (status !== 'completed' || told.current) return;
+    told.current = true;
+    onCompleted();
+  }, [status, onCompleted]);
+  useEffect(() => {
+    if (task.error instanceof ApiError && task.error.status === 404) onGone();
+  }, [task.error, onGone]);
+  useEffect(onGrow, [stream.text, status, onGrow]);
+
+  const error = task.data?.error ?? null;
+  const key = failureKey(error?.code ?? null);
+  const ended = status === 'failed' || status === 'cancelled';
+  useEffect(() => onEnded(ended || status === 'completed'), [ended, status, onEnded]);
+  const line =
+    status === 'queued' ? t('queued')
+    : status === 'loading' ? t('loadingModel', { model })
+    : status === 'running' && connection === 'connecting' && stream.lastSeq > 0 ? t('reconnecting')
+    : status === 'running' ? t('writing')
+    : null;
+  return (
+    <>
+      <li className="chat-msg user" data-testid="chat-message" data-role="user" data-pending="true">
+        <span className="chat-role">{t('you')}</span>
+        <div className="chat-bubble" dir="auto">
+          <p dir="auto" className="chat-plain">
+            {turn.text}
+          </p>
+        </div>
+      </li>
+      <li className="chat-msg assistant" data-testid="chat-pending" data-status={status}>
+        <span className="chat-role">{t('assistant')}</span>
+        <div className="chat-bubble" dir="auto" data-testid="chat-pending-text">
+          {stream.text !== '' && <Markdown text={stream.text} copyLabel={t('copyCode')} />}
+          {line !== null && (
+            <p className="muted chat-status" role="status" data-testid="chat-turn-state">
+              {line}
+            </p>
+          )}
+        </div>
+        {ended && (
+          <div className={status === 'failed' ? 'chat-notice fail' : 'chat-notice warn'} role="alert" data-testid="chat-turn-ended">
+            <p>{status === 'cancelled' ? t('stopped') : t('failed', { message: key === null ? error?.message ?? '' : t(key, { message: error?.message ?? '' }) })}</p>
+            <div className="row">
+              <button type="button" onClick={onRetry} data-testid="chat-retry">
+                {t('retry')}
+              </button>
+              <button type="button" onClick={onDismiss}>
+                {t('dismiss')}
+              </button>
+            </div>
+          </div>
+        )}
+      </li>
+    </>
+  );
+}

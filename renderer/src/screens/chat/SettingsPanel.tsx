@@ -1,0 +1,94 @@
+// A conversation's instructions, temperature and output limit, kept with it (chat-settings.ts).
+// A field is saved when it is left (or at once, for the choices), never on every key: the metadata
+// write is small, but a person typing a system prompt should not make forty of them.
+import { useEffect, useState } from 'react';
+import { formatNumber } from '../../i18n/format';
+import { useStrings } from '../../i18n/i18n';
+import { INSTRUCTIONS_MAX, type ChatSettings } from './chat-settings';
+import { chatStrings } from './strings';
+
+export interface SettingsPanelProps {
+  settings: ChatSettings;
+  onSave: (next: ChatSettings) => void;
+  state: 'idle' | 'saving' | 'saved';
+}
+
+const numberOrNull = (raw: string): number | null => (raw.trim() === '' || !Number.isFinite(Number(raw)) ? null : Number(raw));
+
+export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
+  const { t, language } = useStrings(chatStrings);
+  const [instructions, setInstructions] = useState(settings.instructions);
+  const [temperature, setTemperature] = useState(settings.temperature === null ? '' : String(settings.temperature));
+  const [maxTokens, setMaxTokens] = useState(settings.maxOutputTokens === null ? '' : String(settings.maxOutputTokens));
+  // Another tab or a restore may change them: what the store says wins when it changes.
+  useEffect(() => setInstructions(settings.instructions), [settings.instructions]);
+  useEffect(() => setTemperature(settings.temperature === null ? '' : String(settings.temperature)), [settings.temperature]);
+  useEffect(() => setMaxTokens(settings.maxOutputTokens === null ? '' : String(settings.maxOutputTokens)), [settings.maxOutputTokens]);
+  const save = (patch: Partial<ChatSettings>): void => {
+    const next = { ...settings, ...patch };
+    if (next.instructions !== settings.instructions || next.temperature !== settings.temperature || next.maxOutputTokens !== settings.maxOutputTokens) onSave(next);
+  };
+  return (
+    <details className="chat-settings" data-testid="chat-settings">
+      <summary>{t('settings')}</summary>
+      <div className="field">
+        <label htmlFor="chat-instructions">{t('instructions')}</label>
+        <textarea
+          id="chat-instructions"
+          rows={3}
+          dir="auto"
+          maxLength={INSTRUCTIONS_MAX}
+          value={instructions}
+          onChange={(e) => setInstructions(e.target.value)}
+          onBlur={() => save({ instructions })}
+          aria-describedby="chat-instructions-hint"
+          data-testid="chat-instructions"
+        />
+        <span id="chat-instructions-hint" className="muted">
+          {t('instructionsHint', { max: formatNumber(language, INSTRUCTIONS_MAX) })}
+        </span>
+      </div>
+      <div className="row chat-settings-numbers">
+        <div className="field">
+          <label htmlFor="chat-temperature">{t('temperature')}</label>
+          <input
+            id="chat-temperature"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={2}
+            step={0.1}
+            value={temperature}
+            onChange={(e) => setTemperature(e.target.value)}
+            onBlur={() => save({ temperature: numberOrNull(temperature) })}
+            aria-describedby="chat-temperature-hint"
+            data-testid="chat-temperature"
+          />
+          <span id="chat-temperature-hint" className="muted">
+            {t('temperatureHint')}
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor="chat-max-tokens">{t('maxTokens')}</label>
+          <input
+            id="chat-max-tokens"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            value={maxTokens}
+            onChange={(e) => setMaxTokens(e.target.value)}
+            onBlur={() => save({ maxOutputTokens: numberOrNull(maxTokens) })}
+            aria-describedby="chat-max-tokens-hint"
+            data-testid="chat-max-tokens"
+          />
+          <span id="chat-max-tokens-hint" className="muted">
+            {t('maxTokensHint')}
+          </span>
+        </div>
+      </div>
+      <p className="muted" role="status" data-testid="chat-settings-state">
+        {state === 'saving' ? t('saving') : state === 'saved' ? t('saved') : ''}
+      </p>
+    </details>
+  );
+}
