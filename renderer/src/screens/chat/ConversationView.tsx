@@ -91,16 +91,17 @@ export function ConversationView({ id }: { id: string | null }) {
     }
   };
 
-  const forget = useCallback(() => {
-    if (id !== null) clearPending(id);
-    setPending(null);
-    setTurnEnded(false);
+  // Forgets one turn by its task: a turn that ends late (one picked up after a reload) must never
+  // take away the turn sent after it.
+  const forget = useCallback((taskId: string) => {
+    if (id !== null) clearPending(id, taskId);
+    setPending((p) => (p?.taskId === taskId ? null : p));
   }, [id]);
-  const onCompleted = useCallback(() => {
+  const onCompleted = useCallback((taskId: string) => {
     if (id === null) return;
     // The stored items replace the streamed turn only once they are here: no blink, no gap.
     void client.invalidateQueries({ queryKey: itemsKey(id) }).then(() => {
-      forget();
+      forget(taskId);
       void refreshList();
     });
   }, [client, id, forget, refreshList]);
@@ -111,7 +112,7 @@ export function ConversationView({ id }: { id: string | null }) {
   const retry = (): void => {
     if (pending === null) return;
     const text = pending.text;
-    forget();
+    forget(pending.taskId);
     void send(text);
   };
 
@@ -184,10 +185,10 @@ export function ConversationView({ id }: { id: string | null }) {
             key={pending.taskId}
             turn={pending}
             model={model}
-            onCompleted={onCompleted}
-            onGone={forget}
+            onCompleted={() => onCompleted(pending.taskId)}
+            onGone={() => forget(pending.taskId)}
             onRetry={retry}
-            onDismiss={forget}
+            onDismiss={() => forget(pending.taskId)}
             onGrow={keep.keepBottom}
             onEnded={setTurnEnded}
           />

@@ -2,7 +2,7 @@
 // on demand at the top (the place being read stays where it is), and the newest line kept in view
 // while a reply streams in, unless the person has scrolled up to read. Each message is laid out
 // only when near the screen (content-visibility in chat.css), so a long conversation stays smooth.
-import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useStrings } from '../../i18n/i18n';
 import { chatStrings } from './strings';
 
@@ -52,6 +52,15 @@ export function MessageList({ shape, firstId, hasEarlier, loadingEarlier, onEarl
     }
     keepBottom();
   }, [shape, firstId, keepBottom, ref]);
+  // Messages grow after they are put in (a streamed reply, Markdown laid out, a message first laid
+  // out as it comes near the screen): the newest line stays in view through all of it.
+  const list = useRef<HTMLOListElement | null>(null);
+  useEffect(() => {
+    if (list.current === null || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => keepBottom());
+    observer.observe(list.current);
+    return () => observer.disconnect();
+  }, [keepBottom]);
   return (
     <div className="chat-scroll" ref={ref} onScroll={onScroll} tabIndex={0} role="region" aria-label={t('messages')} data-testid="chat-scroll">
       {hasEarlier && (
@@ -59,7 +68,7 @@ export function MessageList({ shape, firstId, hasEarlier, loadingEarlier, onEarl
           {t('earlier')}
         </button>
       )}
-      <ol className="chat-messages" data-testid="chat-messages">
+      <ol className="chat-messages" ref={list} data-testid="chat-messages">
         {children}
       </ol>
     </div>

@@ -29,6 +29,8 @@ export function writePending(turn: PendingTurn): void {
   sessionStorage.setItem(key(turn.conversationId), JSON.stringify(turn));
 }
 
-export function clearPending(conversationId: string): void {
+/** Forgets the turn of `taskId` (or any turn, when none is named): a later turn is left alone. */
+export function clearPending(conversationId: string, taskId?: string): void {
+  if (taskId !== undefined && readPending(conversationId)?.taskId !== taskId) return;
   sessionStorage.removeItem(key(conversationId));
 }

@@ -5,17 +5,16 @@
 // a moment (restic restores its store); the progress arrives as generation.progress events.
 import { useState } from 'react';
 import { ErrorNote } from '../../components/ErrorNote';
-import { ConfirmAction } from '../../components/ConfirmAction';
 import { ProgressBar } from '../../components/ProgressBar';
 import { href } from '../../app/routes';
 import { formatDateTime, formatNumber, formatRelative } from '../../i18n/format';
-import { useStrings, type T } from '../../i18n/i18n';
+import { useStrings } from '../../i18n/i18n';
 import { useLiveProgress } from '../use-live-progress';
-import { useBringBack, useBringBacks, useGenerationDiff, useGenerationResponses, useGenerationSummary, type BringBackResult, type GenerationResponse, type GenerationSummary } from './api';
+import { useBringBacks, useGenerationDiff, useGenerationResponses, useGenerationSummary, type GenerationSummary } from './api';
+import { BringBackButton } from './BringBackButton';
+import { GenerationConversations } from './GenerationConversations';
 import { historyStrings } from './strings';
 import './history.css';
-
-type Strings = (typeof historyStrings)['strings']['en'];
 
 function Reading({ repo }: { repo: string }) {
   const { t } = useStrings(historyStrings);
@@ -58,35 +57,6 @@ function Counts({ s }: { s: GenerationSummary }) {
         ))}
       </dl>
     </section>
-  );
-}
-
-function skippedText(t: T<Strings>, result: BringBackResult): string {
-  const first = result.skipped[0];
-  return first ? t(`skipped_${first.reason}`) : t('broughtBack');
-}
-
-function BringBackButton({ repo, generation, r }: { repo: string; generation: number; r: GenerationResponse }) {
-  const { t } = useStrings(historyStrings);
-  const bring = useBringBack(repo, generation);
-  if (bring.data) return <span className={bring.data.brought_back.length > 0 ? 'ok' : 'warn'} data-testid="bring-back-result">{skippedText(t, bring.data)}</span>;
-  if (r.live === 'present') return null;
-  const errorNote = bring.error ? <ErrorNote error={bring.error} /> : null;
-  if (r.live === 'deleted') {
-    return (
-      <>
-        <ConfirmAction label={t('undelete')} question={t('undeleteQuestion')} confirmLabel={t('undeleteConfirm')} onConfirm={() => bring.mutate({ id: r.id, undelete: true })} busy={bring.isPending} testId={`undelete-${r.id}`} />
-        {errorNote}
-      </>
-    );
-  }
-  return (
-    <>
-      <button type="button" data-testid={`bring-back-${r.id}`} disabled={bring.isPending} onClick={() => bring.mutate({ id: r.id, undelete: false })}>
-        {t('bringBack')}
-      </button>
-      {errorNote}
-    </>
   );
 }
 
@@ -146,7 +116,7 @@ function Responses({ repo, generation }: { repo: string; generation: number }) {
                 <td className="preview" title={r.output_preview}><bdi>{r.output_preview}</bdi></td>
                 <td>{r.status ?? '—'}</td>
                 <td className={r.live === 'deleted' ? 'warn' : r.live === 'absent' ? 'muted' : ''}>{t(`live_${r.live}`)}</td>
-                <td><BringBackButton repo={repo} generation={generation} r={r} /></td>
+                <td><BringBackButton repo={repo} generation={generation} item={r} /></td>
               </tr>
             ))}
           </tbody>
@@ -230,6 +200,7 @@ export function GenerationView({ repo, generation }: { repo: string; generation:
       {summary.data && (
         <>
           <Counts s={summary.data} />
+          <GenerationConversations repo={repo} generation={generation} />
           <Responses repo={repo} generation={generation} />
           <Compare repo={repo} generation={generation} />
         </>

@@ -5,9 +5,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod/v3';
 import { api } from '../../api/http';
-import { BringBackEntry, BringBackResult, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../../../src/contract/history';
+import { BringBackEntry, BringBackResult, GenerationConversationPage, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../../../src/contract/history';
 
-export type { BringBackEntry, BringBackResult, GenerationDiff, GenerationResponse, GenerationResponsePage, GenerationSummary } from '../../../../src/contract/history';
+export type { BringBackEntry, BringBackResult, GenerationConversation, GenerationDiff, GenerationResponse, GenerationResponsePage, GenerationSummary } from '../../../../src/contract/history';
 
 const base = (generation: number): string => `/admin/generations/${generation}`;
 const repoQuery = (repo: string): string => `repo=${encodeURIComponent(repo)}`;
@@ -23,6 +23,16 @@ export const useGenerationResponses = (repo: string, generation: number, q: stri
       return api('GET', `${base(generation)}/responses?${params.toString()}`, GenerationResponsePage);
     },
     enabled,
+    placeholderData: (previous) => previous,
+  });
+
+export const useGenerationConversations = (repo: string, generation: number, q: string, after: string | null) =>
+  useQuery({
+    queryKey: ['history', 'conversations', repo, generation, q, after],
+    queryFn: () => {
+      const params = new URLSearchParams({ repo, limit: '20', ...(q ? { q } : {}), ...(after ? { after } : {}) });
+      return api('GET', `${base(generation)}/conversations?${params.toString()}`, GenerationConversationPage);
+    },
     placeholderData: (previous) => previous,
   });
 

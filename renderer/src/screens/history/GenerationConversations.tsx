@@ -1,0 +1,75 @@
+// The conversations a generation holds (GET /admin/generations/{g}/conversations): searched by
+// title and words, paged, each with where it stands in the live data and "Bring back" (the
+// conversation returns with its items and every one of its responses, history/bring-back.ts).
+import { useState } from 'react';
+import { href } from '../../app/routes';
+import { ErrorNote } from '../../components/ErrorNote';
+import { formatDateTime, formatNumber } from '../../i18n/format';
+import { useStrings } from '../../i18n/i18n';
+import { useGenerationConversations } from './api';
+import { BringBackButton } from './BringBackButton';
+import { historyStrings } from './strings';
+
+export function GenerationConversations({ repo, generation }: { repo: string; generation: number }) {
+  const { t, language } = useStrings(historyStrings);
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  const [pages, setPages] = useState<string[]>([]);
+  const list = useGenerationConversations(repo, generation, q, pages.at(-1) ?? null);
+  const data = list.data;
+  const n = (v: number) => formatNumber(language, v);
+  return (
+    <section className="card" aria-labelledby="generation-conversations">
+      <h2 id="generation-conversations">{t('conversations')}</h2>
+      <p className="muted">{t('conversationsHint')}</p>
+      <form
+        role="search"
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(typed.trim());
+          setPages([]);
+        }}
+      >
+        <label>
+          {t('conversationsSearch')}{' '}
+          <input type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder={t('conversationsSearchHint')} maxLength={200} data-testid="generation-conversation-search" />
+        </label>
+        <button type="submit">{t('searchButton')}</button>
+        {data && q && <span className="muted">{t('found', { count: n(data.total) })}</span>}
+      </form>
+      {list.error && <ErrorNote error={list.error} onRetry={() => void list.refetch()} />}
+      {list.isPending && <span className="skeleton" />}
+      {data?.data.length === 0 && <p className="muted">{q ? t('conversationsNone') : t('conversationsEmpty')}</p>}
+      <ul className="plain-list generation-conversations" data-testid="generation-conversations">
+        {data?.data.map((c) => (
+          <li key={c.id} data-conversation={c.id} data-live={c.live}>
+            <strong dir="auto">{c.title ?? t('untitled')}</strong>{' '}
+            <span className={c.live === 'deleted' ? 'warn' : 'muted'}>({t(`live_${c.live}`)})</span>
+            <div className="muted small">
+              {t('conversationLine', { items: n(c.items), responses: n(c.responses), date: formatDateTime(language, c.updated_at) })}
+              {c.last_preview !== '' && (
+                <>
+                  {' · '}
+                  <bdi>{c.last_preview}</bdi>
+                </>
+              )}
+            </div>
+            <div className="row">
+              {c.live === 'present' && <a href={href('chat', c.id)}>{t('openConversation')}</a>}
+              <BringBackButton repo={repo} generation={generation} item={c} undeleteQuestion={t('undeleteConversationQuestion')} />
+            </div>
+          </li>
+        ))}
+      </ul>
+      <div className="row">
+        {pages.length > 0 && <button type="button" onClick={() => setPages([])}>{t('first')}</button>}
+        {data?.has_more && (
+          <button type="button" onClick={() => setPages((p) => [...p, data.data.at(-1)?.id ?? ''])}>
+            {t('more')}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
