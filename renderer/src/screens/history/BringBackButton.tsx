@@ -10,8 +10,9 @@ import { historyStrings } from './strings';
 type Strings = (typeof historyStrings)['strings']['en'];
 
 function skippedText(t: T<Strings>, result: BringBackResult): string {
+  // A conversation comes back with its responses; those still in the live data are "skipped".
   const first = result.skipped[0];
-  return first ? t(`skipped_${first.reason}`) : t('broughtBack');
+  return result.brought_back.length > 0 || !first ? t('broughtBack') : t(`skipped_${first.reason}`);
 }
 
 export function BringBackButton({ repo, generation, item: r, undeleteQuestion }: { repo: string; generation: number; item: { id: string; live: GenerationResponse['live'] }; undeleteQuestion?: string }) {
