@@ -6,7 +6,9 @@
 import { useEffect, useRef } from 'react';
 import { ApiError } from '../../api/http';
 import { useStrings } from '../../i18n/i18n';
-import { useTask } from '../tasks/api';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api/http';
+import { Task, taskKey, TERMINAL } from '../tasks/api';
 import { useTaskEvents } from '../tasks/use-task-events';
 import { Markdown } from './Markdown';
 import type { PendingTurn } from './pending-turn';
@@ -29,7 +31,13 @@ export interface PendingTurnProps {
 
 export function PendingTurnView({ turn, model, onCompleted, onGone, onRetry, onDismiss, onGrow, onEnded }: PendingTurnProps) {
   const { t } = useStrings(chatStrings);
-  const task = useTask(turn.taskId);
+  // The state is re-read on each state-changing event; and, until the task has ended, every
+  // second as well, so a missed or late event can delay what the page says but never stop it.
+  const task = useQuery({
+    queryKey: taskKey(turn.taskId),
+    queryFn: () => api('GET', `/v1/tasks/${encodeURIComponent(turn.taskId)}`, Task),
+    refetchInterval: (q) => (q.state.data !== undefined && TERMINAL.includes(q.state.data.status) ? false : 1000),
+  });
   const { stream, connection } = useTaskEvents(turn.taskId, () => void task.refetch());
   const status = task.data?.status ?? 'queued';
   const told = useRef(false);
