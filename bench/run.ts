@@ -7,6 +7,7 @@ import { historyBench } from './history.js';
 import { loadBench } from './load.js';
 import { lanBench } from './lan.js';
 import { contentionBench } from './contention.js';
+import { chatOpenBench } from './chat-open.js';
 import { conversationBench } from './conversations.js';
 import { firstScreenBench } from './first-screen.js';
 import { storeCheckBench } from './store-check.js';
@@ -74,6 +75,15 @@ if (want('conversations')) {
   console.log(`conversations: a turn continued with previous_response_id over a ${r.turns}-turn conversation vs the same request with the history inline, end to end, ${r.rounds} alternating rounds`);
   console.log(`  inline history: ${fmt(r.inlineMs, 2)} ms; previous_response_id: ${fmt(r.previousMs, 2)} ms -> ratio ${fmt(r.previousMs / r.inlineMs, 3)} of the medians, ${fmt(r.pairedRatio, 3)} the median of each round's own (goal <= 1.1); prompt tokens ${r.inputTokens.previous} vs ${r.inputTokens.inline}`);
   record('previous_response_id (20 turns) vs history inline', r.previousMs, r.inlineMs, 'ms', '<= 1.1');
+}
+
+if (want('chat-open')) {
+  const r = await chatOpenBench(500, 7);
+  console.log(`chat-open: a ${r.messages}-message conversation opened (the conversation and its newest 30 messages), median of the runs`);
+  console.log(`  raw SQLite in-process, the same rows: ${fmt(r.rawMs, 2)} ms; the API over HTTP: ${fmt(r.apiMs, 2)} ms -> ratio ${fmt(r.apiMs / r.rawMs, 1)}x`);
+  console.log(`  the GUI in Chromium, from #/chat/<id> to 30 messages drawn: ${fmt(r.guiMs, 0)} ms (goal < 300 ms); all ${r.messages} loaded and scrolled through, longest frame ${fmt(r.scrollFrameMs, 0)} ms`);
+  record('chat: 500-message conversation opened (API vs raw SQLite)', r.apiMs, r.rawMs, 'ms');
+  record('chat: 500-message conversation drawn in the GUI', r.guiMs, r.apiMs, 'ms', 'sanad < 300 ms');
 }
 
 if (want('contention')) {

@@ -21,7 +21,8 @@ import { useRoute } from './use-route';
 // Restoring is rare and its screen is large (the flow, every check's words in both languages):
 // loaded when first opened, so the first load of every other screen stays within its budget.
 // The chat screen carries a Markdown reader and its own styles: its own chunk too.
-const ChatScreen = lazy(() => import('../screens/chat/Chat').then((m) => ({ default: m.ChatScreen })));
+const loadChat = () => import('../screens/chat/Chat');
+const ChatScreen = lazy(() => loadChat().then((m) => ({ default: m.ChatScreen })));
 const RestoreScreen = lazy(() => import('../screens/Restore').then((m) => ({ default: m.RestoreScreen })));
 
 const SCREEN_COMPONENTS: Record<Screen, React.ComponentType<{ id: string | null }>> = {
@@ -43,6 +44,13 @@ export function App({ client }: { client: QueryClient }) {
   // A browser tab with no session (the desktop window always signs in by itself).
   const signedIn = desktopBridge() !== null || sessionTokenNow() !== null;
   useEffect(() => (signedIn ? listenToLiveEvents(client, setConnected) : undefined), [client, signedIn]);
+  // The chat screen is where a person goes most: its chunk is fetched once the first screen is up
+  // (not in the first load's budget), so opening a conversation waits only for its data.
+  useEffect(() => {
+    if (!signedIn) return undefined;
+    const timer = setTimeout(() => void loadChat().catch(() => undefined), 300);
+    return () => clearTimeout(timer);
+  }, [signedIn]);
   if (!signedIn) return <SignedOut />;
   const Current = SCREEN_COMPONENTS[route.screen];
   return (

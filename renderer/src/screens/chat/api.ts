@@ -30,7 +30,7 @@ export type ChatItem = z.infer<typeof ChatItem>;
 const ItemPage = z.object({ object: z.literal('list'), data: z.array(ChatItem), first_id: z.string().nullable(), last_id: z.string().nullable(), has_more: z.boolean() });
 
 /** The messages a page of a conversation shows at a time: the newest first, older ones on demand. */
-export const ITEMS_PAGE = 50;
+export const ITEMS_PAGE = 30;
 const LIST_PAGE = 30;
 
 export const conversationsKey = ['conversations'] as const;
