@@ -15,6 +15,44 @@ export interface SettingsPanelProps {
 
 const numberOrNull = (raw: string): number | null => (raw.trim() === '' || !Number.isFinite(Number(raw)) ? null : Number(raw));
 
+interface NumberFieldProps {
+  id: string;
+  label: string;
+  hint: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** Saved when the field is left. */
+  onLeave: () => void;
+  min: number;
+  max?: number;
+  step?: number;
+  decimal?: boolean;
+}
+
+function NumberField({ id, label, hint, value, onChange, onLeave, min, max, step, decimal = false }: NumberFieldProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="number"
+        inputMode={decimal ? 'decimal' : 'numeric'}
+        min={min}
+        max={max}
+        step={step}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onBlur={onLeave}
+        aria-describedby={`${id}-hint`}
+        data-testid={id}
+      />
+      <span id={`${id}-hint`} className="muted">
+        {hint}
+      </span>
+    </div>
+  );
+}
+
 export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
   const { t, language } = useStrings(chatStrings);
   const [instructions, setInstructions] = useState(settings.instructions);
@@ -49,42 +87,8 @@ export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
         </span>
       </div>
       <div className="row chat-settings-numbers">
-        <div className="field">
-          <label htmlFor="chat-temperature">{t('temperature')}</label>
-          <input
-            id="chat-temperature"
-            type="number"
-            inputMode="decimal"
-            min={0}
-            max={2}
-            step={0.1}
-            value={temperature}
-            onChange={(e) => setTemperature(e.target.value)}
-            onBlur={() => save({ temperature: numberOrNull(temperature) })}
-            aria-describedby="chat-temperature-hint"
-            data-testid="chat-temperature"
-          />
-          <span id="chat-temperature-hint" className="muted">
-            {t('temperatureHint')}
-          </span>
-        </div>
-        <div className="field">
-          <label htmlFor="chat-max-tokens">{t('maxTokens')}</label>
-          <input
-            id="chat-max-tokens"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            value={maxTokens}
-            onChange={(e) => setMaxTokens(e.target.value)}
-            onBlur={() => save({ maxOutputTokens: numberOrNull(maxTokens) })}
-            aria-describedby="chat-max-tokens-hint"
-            data-testid="chat-max-tokens"
-          />
-          <span id="chat-max-tokens-hint" className="muted">
-            {t('maxTokensHint')}
-          </span>
-        </div>
+        <NumberField id="chat-temperature" label={t('temperature')} hint={t('temperatureHint')} value={temperature} onChange={setTemperature} onLeave={() => save({ temperature: numberOrNull(temperature) })} min={0} max={2} step={0.1} decimal />
+        <NumberField id="chat-max-tokens" label={t('maxTokens')} hint={t('maxTokensHint')} value={maxTokens} onChange={setMaxTokens} onLeave={() => save({ maxOutputTokens: numberOrNull(maxTokens) })} min={1} />
       </div>
       <p className="muted" role="status" data-testid="chat-settings-state">
         {state === 'saving' ? t('saving') : state === 'saved' ? t('saved') : ''}

@@ -8,11 +8,11 @@ import { formatDateTime, formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { useGenerationConversations } from './api';
 import { BringBackButton } from './BringBackButton';
+import { SearchForm } from './SearchForm';
 import { historyStrings } from './strings';
 
 export function GenerationConversations({ repo, generation }: { repo: string; generation: number }) {
   const { t, language } = useStrings(historyStrings);
-  const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [pages, setPages] = useState<string[]>([]);
   const list = useGenerationConversations(repo, generation, q, pages.at(-1) ?? null);
@@ -22,22 +22,17 @@ export function GenerationConversations({ repo, generation }: { repo: string; ge
     <section className="card" aria-labelledby="generation-conversations">
       <h2 id="generation-conversations">{t('conversations')}</h2>
       <p className="muted">{t('conversationsHint')}</p>
-      <form
-        role="search"
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(typed.trim());
+      <SearchForm
+        label={t('conversationsSearch')}
+        hint={t('conversationsSearchHint')}
+        testId="generation-conversation-search"
+        foundTestId="generation-conversation-found"
+        found={data && q ? data.total : null}
+        onSearch={(words) => {
+          setQ(words);
           setPages([]);
         }}
-      >
-        <label>
-          {t('conversationsSearch')}{' '}
-          <input type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder={t('conversationsSearchHint')} maxLength={200} data-testid="generation-conversation-search" />
-        </label>
-        <button type="submit">{t('searchButton')}</button>
-        {data && q && <span className="muted">{t('found', { count: n(data.total) })}</span>}
-      </form>
+      />
       {list.error && <ErrorNote error={list.error} onRetry={() => void list.refetch()} />}
       {list.isPending && <span className="skeleton" />}
       {data?.data.length === 0 && <p className="muted">{q ? t('conversationsNone') : t('conversationsEmpty')}</p>}

@@ -13,6 +13,7 @@ import { useLiveProgress } from '../use-live-progress';
 import { useBringBacks, useGenerationDiff, useGenerationResponses, useGenerationSummary, type GenerationSummary } from './api';
 import { BringBackButton } from './BringBackButton';
 import { GenerationConversations } from './GenerationConversations';
+import { SearchForm } from './SearchForm';
 import { historyStrings } from './strings';
 import './history.css';
 
@@ -62,7 +63,6 @@ function Counts({ s }: { s: GenerationSummary }) {
 
 function Responses({ repo, generation }: { repo: string; generation: number }) {
   const { t, language } = useStrings(historyStrings);
-  const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [pages, setPages] = useState<string[]>([]);
   const after = pages.at(-1) ?? null;
@@ -71,22 +71,17 @@ function Responses({ repo, generation }: { repo: string; generation: number }) {
   return (
     <section className="card" aria-labelledby="generation-responses">
       <h2 id="generation-responses">{t('responses')}</h2>
-      <form
-        role="search"
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(typed.trim());
+      <SearchForm
+        label={t('search')}
+        hint={t('searchHint')}
+        testId="generation-search"
+        foundTestId="generation-found"
+        found={data && q ? data.total : null}
+        onSearch={(words) => {
+          setQ(words);
           setPages([]);
         }}
-      >
-        <label>
-          {t('search')}{' '}
-          <input type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder={t('searchHint')} data-testid="generation-search" maxLength={200} />
-        </label>
-        <button type="submit">{t('searchButton')}</button>
-        {data && q && <span className="muted" data-testid="generation-found">{t('found', { count: formatNumber(language, data.total) })}</span>}
-      </form>
+      />
       {list.error && <ErrorNote error={list.error} onRetry={() => void list.refetch()} />}
       <div className="table-wrap">
         <table data-testid="generation-responses">
