@@ -65,12 +65,11 @@ describe('parseInline', () => {
     expect(parseInline('![a cat](https://example.org/cat.png)')).toEqual([{ kind: 'link', href: 'https://example.org/cat.png', children: [{ kind: 'text', text: 'a cat' }] }]);
   });
 
-  test('thousands of unclosed delimiters are read in linear time, as text', () => {
+  test('tens of thousands of unclosed delimiters are read as text, each closer looked for once', () => {
     const text = '[x <y *z '.repeat(20_000);
-    const started = performance.now();
+    // A reader that looked for each opener's closer again would take minutes here (past the test's
+    // time limit); one that remembers an absent closer reads it in milliseconds.
     const out = parseInline(text);
-    // Not a timing assertion of the product: a quadratic reader takes minutes here, a linear one milliseconds.
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(out.every((n) => n.kind === 'text')).toBe(true);
     expect(out.map((n) => (n.kind === 'text' ? n.text : '')).join('') === text).toBe(true);
   });
