@@ -18,7 +18,7 @@ const StateSchema = z.object({
    *  of a damaged store (recovery-server.ts), so the next launch opens the restored data. */
   dataDir: z.string().optional(),
   /** The GUI's route when the person last moved (last-screen.ts): the window opens there. */
-  lastScreen: z.string().nullable().default(null),
+  lastScreen: z.string().optional(),
 });
 
 export type DesktopState = z.infer<typeof StateSchema>;
@@ -61,7 +61,7 @@ export class DesktopStateFile {
   }
 
   get lastScreen(): string | null {
-    return this.state.lastScreen;
+    return this.state.lastScreen ?? null;
   }
 
   get dataDir(): string | null {
