@@ -14,7 +14,7 @@ import { startTestAppliance, type TestAppliance } from '../harness/appliance.js'
 import { addDemoModel, newAdminToken, prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { runSanad } from '../harness/run-sanad.js';
 import { backupNow, restoreCli } from '../restore/kit.js';
-import { openGui, type Gui } from './browser.js';
+import { openGui, SCREENSHOT_DIR, type Gui } from './browser.js';
 
 let app: TestAppliance | null = null;
 let gui: Gui | null = null;
@@ -41,15 +41,15 @@ async function talk(page: Page, first: string, second: string): Promise<string> 
   await page.getByTestId('chat-input').press('Enter');
   await page.waitForURL((u) => /^#\/chat\/conv_/.test(u.hash));
   await waitFor(async () => (await stored(page).count()) === 2, 30_000, 'the first turn').catch(async (e: unknown) => {
-    await page.screenshot({ path: '/tmp/shots/first-turn.png' });
-    console.log(await page.locator('main').innerText(), page.url());
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-history-first-turn-failed.png') });
+    console.error(`the page at ${page.url()} showed:\n${await page.locator('main').innerText()}`);
     throw e;
   });
   await page.getByTestId('chat-input').fill(second);
   await page.getByTestId('chat-input').press('Enter');
   await waitFor(async () => (await stored(page).count()) === 4, 30_000, 'the second turn').catch(async (e: unknown) => {
-    await page.screenshot({ path: '/tmp/shots/second-turn.png' });
-    console.log(await page.locator('main').innerText());
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-history-second-turn-failed.png') });
+    console.error(`the page at ${page.url()} showed:\n${await page.locator('main').innerText()}`);
     throw e;
   });
   return decodeURIComponent(new URL(page.url()).hash.replace('#/chat/', ''));
