@@ -41,6 +41,7 @@ import { DrillJobs } from '../jobs/drills.js';
 import { Jobs } from '../jobs/jobs.js';
 import { settleLeftovers, type LeftoverReport } from '../jobs/leftovers.js';
 import { RestoreJobs } from '../jobs/restores.js';
+import { ModelPulls, type PullDeps } from '../jobs/pulls.js';
 import { ensureLocalRepository } from '../backup/repositories.js';
 import { reconcilePassphraseAtStart } from '../backup/passphrase-reconcile.js';
 import { backupHealthChecks } from './backup-health-checks.js';
@@ -75,6 +76,8 @@ export interface ApplianceOptions {
   loginCode?: string;
   /** The network listener for devices (`sanad serve --lan [--lan-port N]`); else the saved switch. */
   lan?: LanListenerOptions;
+  /** Tests: a model download's retries and Range chunk size (jobs/pulls.ts). */
+  pullDownload?: PullDeps['download'];
 }
 
 export interface Appliance {
@@ -163,6 +166,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       backups: new BackupJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents, liveAlerts: () => [...disk.alerts(), ...secretsFileAlerts(opened, startedAt)] }),
       drills: new DrillJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents }),
       restores: new RestoreJobs({ db, clock, jobs, events: adminEvents }),
+      pulls: new ModelPulls({ db, dataDir, clock, logger, jobs, store: secretStore, registry: models, settings: () => settings, events: adminEvents, ...(options.pullDownload ? { download: options.pullDownload } : {}) }),
       generations: new GenerationViews({
         dataDir, jobs, events: adminEvents, clock, logger,
         source: (repo) => repositorySourceFor({ db, dataDir, repoName: repo, vault, secretsDescription: secretStore.description, knownPassphrase: master.resticPassphrase }),
@@ -195,6 +199,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     cleanups.unshift(() => lan.stop());
     runner.start();
     jobs.startSchedules();
+    // Downloads a stop or a crash cut short go on from their partial files.
+    ctx.pulls.resumeLeftovers();
     // Before the server and the store close: every job this appliance started is aborted and
     // waited for (restic removes its lock, a restore puts its target back).
     // After the jobs (a read in flight is aborted there): every opened generation copy removed.

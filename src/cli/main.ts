@@ -36,6 +36,10 @@ Commands:
   token create --name NAME --scopes s1,s2   make a client and print its token once
   models add PATH [--id ID]                 register a GGUF model file (never copied)
   models list                               list registered models and their status
+  models pull URI [--id ID] [--sha256 HEX]  download a model (hf:OWNER/REPO/FILE.gguf, hf:OWNER/REPO:QUANT,
+                                            hf:OWNER/REPO, https://…/FILE.gguf), resumable and verified
+  models set ID [--context N] [--gpu-layers auto|N] [--temperature T] [--max-output-tokens N] [--backup include|source]
+  models login | logout                     save (from a prompt or stdin) or remove the Hugging Face token
   backup now                                one generation to every enabled repository (exit 3: local ok, an offsite failed)
   drill [--deep] [--repo NAME]              verify the backups, never writing to them (exit 0 PASS, 1 FAIL, 2 UNVERIFIED)
   repo add NAME --type s3 --url https://HOST[:PORT]/BUCKET[/PREFIX] --access-key-id ID [--region R] [--cacert FILE]
@@ -134,7 +138,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'token':
         return await tokenCommand(args, dataDir, io);
       case 'models':
-        return await modelsCommand(args, dataDir, io);
+        return await modelsCommand(args, dataDir, io, secretsFile);
       case 'backup':
         return await backupCommand(args, dataDir, io, secretsFile);
       case 'drill':

@@ -20,7 +20,7 @@ export interface ServiceAnswer {
 }
 
 /** `timeoutMs`: how long this call may take (REQUEST_TIMEOUT_MS when not said). */
-export type AdminCall = (method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs?: number) => Promise<ServiceAnswer>;
+export type AdminCall = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, timeoutMs?: number) => Promise<ServiceAnswer>;
 
 /** Runs `here` with the instance lock held, or `there` against the running service. */
 export async function hereOrInService<T>(dataDir: string, purpose: string, here: () => Promise<T>, there: (call: AdminCall) => Promise<T>): Promise<T> {

@@ -45,7 +45,7 @@ export const BackupRun = z.object({
 });
 export type BackupRun = z.infer<typeof BackupRun>;
 
-export const JobKindName = z.enum(['backup', 'maintenance', 'drill', 'restore', 'passphrase-rotation', 'vault-rotation', 'inspect']);
+export const JobKindName = z.enum(['backup', 'maintenance', 'drill', 'restore', 'passphrase-rotation', 'vault-rotation', 'inspect', 'pull']);
 
 export const BackupStatus = z.object({
   running: z.boolean(),

@@ -37,6 +37,9 @@ export const SettingsSchema = z.object({
   offsite_retry_backoff_seconds: z.number().int().min(0).max(3600).default(15),
   drill_paused: z.boolean().default(false),
   drill_read_subset_total: z.number().int().min(1).max(256).default(8),
+  // A model pulled from a hub: are its bytes in every backup ('include', so a restore needs no
+  // network) or only where it came from ('source': a restore pulls it again, verified)?
+  pulled_models_backup: z.enum(['include', 'source']).default('include'),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

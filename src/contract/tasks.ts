@@ -49,8 +49,23 @@ export const Model = z.object({
   status: z.string(),
   /** Where the file is on this machine: shown to admin only (the GUI), never to other clients. */
   path: z.string().optional(),
+  /** Sanad's additions, admin only: where a pulled model came from (null: added from a file),
+   *  whether backups carry its bytes or only that source, and its run settings (null: default). */
+  source: z.object({ uri: z.string(), revision: z.string().nullable() }).nullable().optional(),
+  backup: z.enum(['include', 'source']).optional(),
+  settings: z
+    .object({
+      context_size: z.number().nullable(),
+      gpu_layers: z.union([z.literal('auto'), z.number()]).nullable(),
+      temperature: z.number().nullable(),
+      max_output_tokens: z.number().nullable(),
+      /** The model's own trained context (its GGUF metadata), the upper bound of context_size. */
+      trained_context: z.number().nullable(),
+    })
+    .optional(),
 });
 export type Model = z.infer<typeof Model>;
+export type ModelSettingsShown = NonNullable<Model['settings']>;
 export const ModelList = listOf(Model);
 
 /** The 202 answer of POST /v1/responses with background: true (the GUI reads these two fields of

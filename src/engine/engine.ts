@@ -35,6 +35,8 @@ export interface GenerateRequest {
   /** Registry id of the model, and the file it lives in (already verified by the caller). */
   modelId: string;
   modelPath: string;
+  /** How the model is loaded (its own settings); a different one reloads it. */
+  load?: LoadSettings;
   /** The conversation, instructions first as a system message when given. */
   messages: ChatMessage[];
   /**
@@ -72,7 +74,7 @@ export interface GenerateResult {
 
 export interface Engine {
   /** Loads the model if another (or none) is loaded; resolves when it can generate. */
-  load(modelId: string, modelPath: string, signal?: AbortSignal): Promise<void>;
+  load(modelId: string, modelPath: string, signal?: AbortSignal, settings?: LoadSettings): Promise<void>;
   /** Generates; loads the model first if needed. Rejects only on real failures, not on abort. */
   generate(request: GenerateRequest): Promise<GenerateResult>;
   /** The id of the model in memory, or null. */
@@ -85,6 +87,12 @@ export interface Engine {
   contextSize(modelId: string): number;
   /** Frees the model and the backend. */
   close(): Promise<void>;
+}
+
+/** A model's own load settings (sanad models set): its context size and GPU layers. */
+export interface LoadSettings {
+  contextSize?: number;
+  gpuLayers?: 'auto' | number;
 }
 
 export interface EngineOptions {

@@ -3,7 +3,7 @@
 import { getLlama, LlamaChat, LlamaLogLevel, type ChatHistoryItem, type GbnfJsonSchema, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
 import { firstLine, settleWithin, untilAborted } from './async-waits.js';
 import { chatWrapperFor, countPromptTokens, toHistory, toStopReason, type Loaded } from './chat-history.js';
-import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult } from './engine.js';
+import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult, LoadSettings } from './engine.js';
 import { NotGgufError, readGgufHeader } from './gguf-header.js';
 import { chatFunctions, forcedCall, forcedCallSchema } from './tool-calls.js';
 import { ModelSlot } from './model-slot.js';
@@ -48,10 +48,10 @@ export class LlamaEngine implements Engine {
     }
   }
 
-  async load(modelId: string, modelPath: string, signal?: AbortSignal): Promise<void> {
+  async load(modelId: string, modelPath: string, signal?: AbortSignal, settings: LoadSettings = {}): Promise<void> {
     this.assertOpen();
     let slot = this.slot;
-    if (slot === null || slot.modelId !== modelId || slot.modelPath !== modelPath) slot = this.replaceSlot(modelId, modelPath);
+    if (slot === null || !slot.serves(modelId, modelPath, settings)) slot = this.replaceSlot(modelId, modelPath, settings);
     // The load itself is shared with other callers, so an abort only stops this caller's wait.
     await untilAborted(slot.ready, signal);
   }
@@ -87,7 +87,7 @@ export class LlamaEngine implements Engine {
 
     let slot: ModelSlot;
     try {
-      slot = await this.beginOn(request.modelId, request.modelPath, signal);
+      slot = await this.beginOn(request.modelId, request.modelPath, request.load ?? {}, signal);
     } catch (err) {
       if (signal.aborted) return aborted('', 0, 0);
       throw err;
@@ -186,17 +186,17 @@ export class LlamaEngine implements Engine {
   }
 
   /** Makes the model current (loading it if needed) and counts a generation on it. */
-  private async beginOn(modelId: string, modelPath: string, signal: AbortSignal): Promise<ModelSlot> {
+  private async beginOn(modelId: string, modelPath: string, settings: LoadSettings, signal: AbortSignal): Promise<ModelSlot> {
     for (;;) {
       try {
-        await this.load(modelId, modelPath, signal);
+        await this.load(modelId, modelPath, signal, settings);
       } catch (err) {
         if (err instanceof SupersededError) continue;
         throw err;
       }
       const slot = this.slot;
       // Another caller may have switched models between the load and now: then load again.
-      if (slot !== null && slot.modelId === modelId && slot.modelPath === modelPath && slot.loaded) {
+      if (slot !== null && slot.serves(modelId, modelPath, settings) && slot.loaded) {
         slot.active++;
         slot.clearIdleTimer();
         return slot;
@@ -224,14 +224,14 @@ export class LlamaEngine implements Engine {
     slot.idleTimer.unref();
   }
 
-  private replaceSlot(modelId: string, modelPath: string): ModelSlot {
+  private replaceSlot(modelId: string, modelPath: string, settings: LoadSettings): ModelSlot {
     const previous = this.slot;
     if (previous) this.retire(previous);
     const retired = this.retiring;
-    const slot = new ModelSlot(modelId, modelPath, this.options.concurrency);
+    const slot = new ModelSlot(modelId, modelPath, settings, this.options.concurrency);
     slot.ready = (async () => {
       await retired;
-      const loaded = await this.loadModel(modelId, modelPath);
+      const loaded = await this.loadModel(modelId, modelPath, settings);
       if (this.slot !== slot || this.closing.signal.aborted) {
         await disposeLoaded(loaded);
         throw new SupersededError(`Loading model ${modelId} was cancelled because another model was requested.`);
@@ -260,7 +260,7 @@ export class LlamaEngine implements Engine {
     })();
   }
 
-  private async loadModel(modelId: string, modelPath: string): Promise<Loaded> {
+  private async loadModel(modelId: string, modelPath: string, settings: LoadSettings): Promise<Loaded> {
     const fail = (reason: string): ModelLoadError => new ModelLoadError(`Could not load model ${modelId}: ${reason}.`);
     try {
       await readGgufHeader(modelPath);
@@ -272,15 +272,18 @@ export class LlamaEngine implements Engine {
     this.nativeErrors = [];
     let model: LlamaModel;
     try {
-      model = await llama.loadModel({ modelPath, gpuLayers: this.options.gpu === false ? 0 : 'auto' });
+      // No GPU at all (gpu: false) wins over a model's own GPU layers.
+      model = await llama.loadModel({ modelPath, gpuLayers: this.options.gpu === false ? 0 : (settings.gpuLayers ?? 'auto') });
     } catch (err) {
       throw fail(`llama.cpp rejected ${modelPath} (${await this.nativeReason(err)})`);
     }
     try {
       const train = model.trainContextSize > 0 ? model.trainContextSize : DEFAULT_MAX_CONTEXT;
+      // The model's own setting, else the appliance's, else up to 8192; never beyond its training.
+      const wanted = settings.contextSize ?? this.options.contextSize;
       const context = await model.createContext({
         sequences: this.options.concurrency,
-        contextSize: this.options.contextSize ? Math.min(this.options.contextSize, train) : { max: Math.min(train, DEFAULT_MAX_CONTEXT) },
+        contextSize: wanted ? Math.min(wanted, train) : { max: Math.min(train, DEFAULT_MAX_CONTEXT) },
       });
       return { model, context, chatWrapper: chatWrapperFor(model) };
     } catch (err) {

@@ -1,7 +1,15 @@
 // What the task runner asks of the model registry: a registered model's file, checked. The runner
 // depends on this interface, not on the registry, and the registry (engine) stays below tasks.
 export interface ModelResolver {
-  resolveForRun(modelId: string): Promise<{ path: string }>;
+  resolveForRun(modelId: string): Promise<{ path: string; settings: RunSettings }>;
+}
+
+/** A model's own run settings (sanad models set); absent: the engine's and the request's defaults. */
+export interface RunSettings {
+  contextSize?: number;
+  gpuLayers?: 'auto' | number;
+  temperature?: number;
+  maxOutputTokens?: number;
 }
 
 export class ModelUnavailableError extends Error {

@@ -1,6 +1,7 @@
 // The bookkeeping of the one model in memory: its load, the generations running on it, and the
 // context sequences they borrow (served first come, first served).
 import type { Loaded } from './chat-history.js';
+import type { LoadSettings } from './engine.js';
 
 /** One model in memory, its context, and the generations running on it. */
 export class ModelSlot {
@@ -14,9 +15,15 @@ export class ModelSlot {
   constructor(
     readonly modelId: string,
     readonly modelPath: string,
+    readonly settings: LoadSettings,
     concurrency: number,
   ) {
     this.sequences = new FifoSemaphore(concurrency);
+  }
+
+  /** The same model file loaded the same way (a changed context or GPU setting loads it again). */
+  serves(modelId: string, modelPath: string, settings: LoadSettings): boolean {
+    return this.modelId === modelId && this.modelPath === modelPath && this.settings.contextSize === settings.contextSize && this.settings.gpuLayers === settings.gpuLayers;
   }
 
   clearIdleTimer(): void {

@@ -5,9 +5,10 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
-import { deleteModel, findModelByPath, getModel, insertModel, listModels, updateModelStat, type ModelRow } from '../store/models.js';
+import { deleteModel, findModelByPath, getModel, insertModel, listModels, setModelBackup, setModelSettings, updateModelStat, type ModelBackup, type ModelRow, type NewModelRow } from '../store/models.js';
 import type { Db } from '../store/open.js';
-import { ModelUnavailableError, type ModelResolver } from './model-resolver.js';
+import { ModelUnavailableError, type ModelResolver, type RunSettings } from './model-resolver.js';
+import { checkModelSettings, type SettingsChange } from './model-settings.js';
 import { readGgufHeader } from './gguf-header.js';
 import { sha256File } from './hash-file.js';
 
@@ -24,10 +25,26 @@ export interface ModelObject {
   sha256: string;
   status: ModelStatus;
   path: string;
+  source: { uri: string; revision: string | null } | null;
+  backup: ModelBackup;
+  settings: {
+    context_size: number | null;
+    gpu_layers: 'auto' | number | null;
+    temperature: number | null;
+    max_output_tokens: number | null;
+    trained_context: number | null;
+  };
+}
+
+/** Where a pulled model came from, recorded with it. */
+export interface ModelSource {
+  uri: string;
+  url: string;
+  revision: string | null;
 }
 
 export class ModelRegistryError extends Error {
-  constructor(message: string, readonly code: 'file_not_found' | 'not_gguf' | 'model_exists' | 'invalid_id') {
+  constructor(message: string, readonly code: 'file_not_found' | 'not_gguf' | 'model_exists' | 'invalid_id' | 'model_not_found' | 'invalid_setting') {
     super(message);
     this.name = 'ModelRegistryError';
   }
@@ -47,6 +64,15 @@ export class ModelRegistry implements ModelResolver {
   constructor(private readonly db: Db, private readonly clock: Clock) {}
 
   async add(path: string, id?: string): Promise<ModelObject> {
+    return this.register(path, id, null);
+  }
+
+  /** A file a pull downloaded and verified (`sha256` is what it hashed to): registered with its source. */
+  async addPulled(path: string, id: string, sha256: string, source: ModelSource, backup: ModelBackup): Promise<ModelObject> {
+    return this.register(path, id, { sha256, source, backup });
+  }
+
+  private async register(path: string, id: string | undefined, pulled: { sha256: string; source: ModelSource; backup: ModelBackup } | null): Promise<ModelObject> {
     const full = resolve(path);
     const info = await stat(full).catch(() => null);
     if (!info || !info.isFile()) throw new ModelRegistryError(`There is no model file at ${full}; check the path.`, 'file_not_found');
@@ -60,10 +86,10 @@ export class ModelRegistry implements ModelResolver {
     if (getModel(this.db, modelId)) throw new ModelRegistryError(`A model with id "${modelId}" is already registered; pick another --id.`, 'model_exists');
     const existing = findModelByPath(this.db, full);
     if (existing) throw new ModelRegistryError(`${full} is already registered as "${existing.id}".`, 'model_exists');
-    const { sha256, bytes } = await sha256File(full);
+    const { sha256, bytes } = pulled ? { sha256: pulled.sha256, bytes: info.size } : await sha256File(full);
     const arch = header.metadata['general.architecture'];
     const ctx = typeof arch === 'string' ? header.metadata[`${arch}.context_length`] : undefined;
-    const row: ModelRow = {
+    const row: NewModelRow = {
       id: modelId,
       path: full,
       format: 'gguf',
@@ -73,9 +99,43 @@ export class ModelRegistry implements ModelResolver {
       architecture: typeof arch === 'string' ? arch : null,
       context_length: typeof ctx === 'number' ? ctx : null,
       created_at: unixSeconds(this.clock),
+      ...(pulled ? { source_uri: pulled.source.uri, source_url: pulled.source.url, source_revision: pulled.source.revision, backup: pulled.backup } : {}),
     };
     insertModel(this.db, row);
-    return toObject(row, 'available');
+    const stored = getModel(this.db, modelId);
+    if (!stored) throw new Error(`model ${modelId} was not stored`);
+    return toObject(stored, 'available');
+  }
+
+  /** Changes some of a model's run settings (checked against its own metadata); null clears one. */
+  async setSettings(id: string, change: SettingsChange): Promise<ModelObject> {
+    const row = getModel(this.db, id);
+    if (!row) throw new ModelRegistryError(`There is no model "${id}"; \`sanad models list\` shows the ids.`, 'model_not_found');
+    const problem = checkModelSettings(row, change);
+    if (problem) throw new ModelRegistryError(problem, 'invalid_setting');
+    const keep = <T>(given: T | undefined, now: T): T => (given === undefined ? now : given);
+    setModelSettings(this.db, id, {
+      context_size: keep(change.context_size, row.context_size),
+      gpu_layers: change.gpu_layers === undefined ? row.gpu_layers : change.gpu_layers === null ? null : String(change.gpu_layers),
+      temperature: keep(change.temperature, row.temperature),
+      max_output_tokens: keep(change.max_output_tokens, row.max_output_tokens),
+    });
+    const model = await this.get(id);
+    if (!model) throw new ModelRegistryError(`There is no model "${id}".`, 'model_not_found');
+    return model;
+  }
+
+  /** Whether backups carry this model's bytes, or (a pulled model only) just where it came from. */
+  async setBackup(id: string, backup: ModelBackup): Promise<ModelObject> {
+    const row = getModel(this.db, id);
+    if (!row) throw new ModelRegistryError(`There is no model "${id}"; \`sanad models list\` shows the ids.`, 'model_not_found');
+    if (backup === 'source' && !row.source_uri) {
+      throw new ModelRegistryError(`Model "${id}" was added from a file, not pulled, so a restore could not fetch it again; only pulled models can be left out of backups.`, 'invalid_setting');
+    }
+    setModelBackup(this.db, id, backup);
+    const model = await this.get(id);
+    if (!model) throw new ModelRegistryError(`There is no model "${id}".`, 'model_not_found');
+    return model;
   }
 
   async list(): Promise<ModelObject[]> {
@@ -97,7 +157,7 @@ export class ModelRegistry implements ModelResolver {
     return deleteModel(this.db, id);
   }
 
-  async resolveForRun(modelId: string): Promise<{ path: string }> {
+  async resolveForRun(modelId: string): Promise<{ path: string; settings: RunSettings }> {
     const row = getModel(this.db, modelId);
     if (!row) throw new ModelUnavailableError(`The model "${modelId}" is no longer registered.`, 'model_not_found');
     const status = await this.status(row);
@@ -107,7 +167,7 @@ export class ModelRegistry implements ModelResolver {
     if (status === 'changed') {
       throw new ModelUnavailableError(`The file of model "${modelId}" changed since it was registered (sha256 differs); register it again.`, 'model_changed');
     }
-    return { path: row.path };
+    return { path: row.path, settings: runSettingsOf(row) };
   }
 
   private async status(row: ModelRow): Promise<ModelStatus> {
@@ -128,6 +188,21 @@ export class ModelRegistry implements ModelResolver {
   }
 }
 
+function gpuLayersOf(row: ModelRow): 'auto' | number | null {
+  if (row.gpu_layers === null) return null;
+  return row.gpu_layers === 'auto' ? 'auto' : Number(row.gpu_layers);
+}
+
+function runSettingsOf(row: ModelRow): RunSettings {
+  const gpu = gpuLayersOf(row);
+  return {
+    ...(row.context_size !== null ? { contextSize: row.context_size } : {}),
+    ...(gpu !== null ? { gpuLayers: gpu } : {}),
+    ...(row.temperature !== null ? { temperature: row.temperature } : {}),
+    ...(row.max_output_tokens !== null ? { maxOutputTokens: row.max_output_tokens } : {}),
+  };
+}
+
 function toObject(row: ModelRow, status: ModelStatus): ModelObject {
   return {
     id: row.id,
@@ -139,5 +214,8 @@ function toObject(row: ModelRow, status: ModelStatus): ModelObject {
     sha256: row.sha256,
     status,
     path: row.path,
+    source: row.source_uri ? { uri: row.source_uri, revision: row.source_revision } : null,
+    backup: row.backup,
+    settings: { context_size: row.context_size, gpu_layers: gpuLayersOf(row), temperature: row.temperature, max_output_tokens: row.max_output_tokens, trained_context: row.context_length },
   };
 }

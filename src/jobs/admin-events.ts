@@ -18,7 +18,10 @@ export type AdminEventType =
   // A client paired, was made or was revoked (the GUI's client list refreshes; no token in it).
   | 'clients.changed'
   // The network listener went on or off, or its certificate changed (appliance/lan/).
-  | 'lan.changed';
+  | 'lan.changed'
+  // A model download (jobs/pulls.ts): its bytes, and its end (registered, failed or cancelled).
+  | 'pull.progress'
+  | 'pull.finished';
 
 export interface AdminEvent {
   /** Increases by one per event in this process; an SSE client may use it as Last-Event-ID. */

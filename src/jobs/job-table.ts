@@ -11,7 +11,10 @@
 // repository to look inside it (history/): beside anything that only adds to or reads the
 // repository, but not while maintenance prunes the packs it reads or a rotation changes the keys;
 // one at a time (generations.ts queues the next; it usually finds the first's copy in the cache).
-export const JOB_KINDS = ['backup', 'maintenance', 'drill', 'restore', 'passphrase-rotation', 'vault-rotation', 'inspect'] as const;
+// `pull` downloads a model into the models folder under a temporary name and registers it only at
+// its end: it touches nothing any other job reads, so it runs beside all of them; pulls queue
+// (one download at a time gets the whole line; a second of the same file is the first: pulls.ts).
+export const JOB_KINDS = ['backup', 'maintenance', 'drill', 'restore', 'passphrase-rotation', 'vault-rotation', 'inspect', 'pull'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export type Overlap = 'together' | 'wait' | 'refuse';
 
@@ -20,14 +23,15 @@ const W = 'wait';
 const R = 'refuse';
 
 export const OVERLAP: { readonly [K in JobKind]: { readonly [R in JobKind]: Overlap } } = {
-  //                     backup  maintenance  drill  restore  passphrase-rotation  vault-rotation  inspect
-  'backup':              { backup: R, maintenance: W, drill: T, restore: W, 'passphrase-rotation': W, 'vault-rotation': W, inspect: T },
-  'maintenance':         { backup: W, maintenance: R, drill: W, restore: W, 'passphrase-rotation': W, 'vault-rotation': T, inspect: W },
-  'drill':               { backup: W, maintenance: W, drill: R, restore: T, 'passphrase-rotation': W, 'vault-rotation': T, inspect: T },
-  'restore':             { backup: W, maintenance: W, drill: T, restore: R, 'passphrase-rotation': W, 'vault-rotation': T, inspect: T },
-  'passphrase-rotation': { backup: R, maintenance: R, drill: W, restore: W, 'passphrase-rotation': R, 'vault-rotation': W, inspect: W },
-  'vault-rotation':      { backup: W, maintenance: T, drill: T, restore: T, 'passphrase-rotation': W, 'vault-rotation': R, inspect: T },
-  'inspect':             { backup: T, maintenance: W, drill: T, restore: T, 'passphrase-rotation': W, 'vault-rotation': T, inspect: R },
+  //                     backup  maintenance  drill  restore  passphrase-rotation  vault-rotation  inspect  pull
+  'backup':              { backup: R, maintenance: W, drill: T, restore: W, 'passphrase-rotation': W, 'vault-rotation': W, inspect: T, pull: T },
+  'maintenance':         { backup: W, maintenance: R, drill: W, restore: W, 'passphrase-rotation': W, 'vault-rotation': T, inspect: W, pull: T },
+  'drill':               { backup: W, maintenance: W, drill: R, restore: T, 'passphrase-rotation': W, 'vault-rotation': T, inspect: T, pull: T },
+  'restore':             { backup: W, maintenance: W, drill: T, restore: R, 'passphrase-rotation': W, 'vault-rotation': T, inspect: T, pull: T },
+  'passphrase-rotation': { backup: R, maintenance: R, drill: W, restore: W, 'passphrase-rotation': R, 'vault-rotation': W, inspect: W, pull: T },
+  'vault-rotation':      { backup: W, maintenance: T, drill: T, restore: T, 'passphrase-rotation': W, 'vault-rotation': R, inspect: T, pull: T },
+  'inspect':             { backup: T, maintenance: W, drill: T, restore: T, 'passphrase-rotation': W, 'vault-rotation': T, inspect: R, pull: T },
+  'pull':                { backup: T, maintenance: T, drill: T, restore: T, 'passphrase-rotation': T, 'vault-rotation': T, inspect: T, pull: W },
 };
 
 export function overlap(wanted: JobKind, other: JobKind): Overlap {

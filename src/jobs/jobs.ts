@@ -129,7 +129,14 @@ export class Jobs {
     return job;
   }
 
-  /** The running or waiting job of a kind (at most one of each may be current: the table refuses a second). */
+  /** A running or waiting job by its id (pulls, of which several may wait). */
+  byId<T = unknown, P = unknown>(id: string): Job<T, P> | null {
+    const job = this.jobs.find((j) => j.id === id);
+    // Ids are the caller's own (pulls.ts names its jobs by pull id and starts them with these types).
+    return (job ?? null) as Job<T, P> | null; // eslint-disable-line @typescript-eslint/consistent-type-assertions -- see above
+  }
+
+  /** The running or waiting job of a kind that refuses a second of itself (every kind but pull). */
   current<T = unknown, P = unknown>(kind: JobKind): Job<T, P> | null {
     const job = this.jobs.find((j) => j.kind === kind);
     // The table refuses a second job of every kind, so the one found is the only one; its type

@@ -22,6 +22,8 @@ export const VAULT_KEY = 'vault-key';
 /** Written before a vault-key rotation re-encrypts, removed after the new key is in place. */
 export const VAULT_KEY_NEXT = 'vault-key-next';
 export const RESTIC_PASSPHRASE = 'restic-passphrase';
+/** The user's Hugging Face token for gated models (`sanad models login`); sent only to the hub. */
+export const HUB_TOKEN = 'hub-token';
 /** The new passphrase while a rotation adds it to the repositories; removed once it is the current one
  *  (or the rotation was undone), so after a crash the next start knows which keys to clean up. */
 export const RESTIC_PASSPHRASE_NEXT = 'restic-passphrase-next';

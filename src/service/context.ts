@@ -5,6 +5,7 @@ import type { DrillJobs } from '../jobs/drills.js';
 import type { GenerationViews } from '../jobs/generations.js';
 import type { Jobs } from '../jobs/jobs.js';
 import type { RestoreJobs } from '../jobs/restores.js';
+import type { ModelPulls } from '../jobs/pulls.js';
 import type { SwitchDataDir } from './switch-request.js';
 import type { Clock } from '../clock.js';
 import type { LanStatus } from '../contract/lan.js';
@@ -59,6 +60,8 @@ export interface ServiceContext {
   backups: BackupJobs;
   drills: DrillJobs;
   restores: RestoreJobs;
+  /** Model downloads (jobs/pulls.ts). */
+  pulls: ModelPulls;
   /** Generations opened to look inside (history/), cached for a while. */
   generations: GenerationViews;
   clock: Clock;

@@ -11,6 +11,7 @@ import { RateLimiter } from './rate-limit.js';
 import type { RouteKit } from './routes/kit.js';
 import { registerTlsRoutes } from './routes/tls.js';
 import { registerLanRoutes } from './routes/lan.js';
+import { registerModelAdminRoutes } from './routes/model-admin.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAdminEventRoutes } from './routes/admin-events.js';
 import { registerBackupRoutes } from './routes/backups.js';
@@ -131,6 +132,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
   registerAdminRoutes(app, kit);
+  registerModelAdminRoutes(app, kit);
   registerLanRoutes(app, kit);
   registerSecretRoutes(app, kit);
   registerBackupRoutes(app, kit);

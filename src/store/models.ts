@@ -12,13 +12,53 @@ export interface ModelRow {
   architecture: string | null;
   context_length: number | null;
   created_at: number;
+  /** Where it was pulled from (null: added from a file); the sha256 it was verified against is `sha256`. */
+  source_uri: string | null;
+  source_url: string | null;
+  source_revision: string | null;
+  /** 'include': its bytes go into backups; 'source': only where it came from (pulled again on restore). */
+  backup: ModelBackup;
+  /** Run settings; null: the engine's default. `gpu_layers` is 'auto' or a whole number as text. */
+  context_size: number | null;
+  gpu_layers: string | null;
+  temperature: number | null;
+  max_output_tokens: number | null;
 }
 
-export function insertModel(db: Db, row: ModelRow): void {
+export type ModelBackup = 'include' | 'source';
+
+/** What `sanad models add` knows of a new model; the rest takes its defaults. */
+export type NewModelRow = Pick<ModelRow, 'id' | 'path' | 'format' | 'size_bytes' | 'mtime_ms' | 'sha256' | 'architecture' | 'context_length' | 'created_at'> &
+  Partial<Pick<ModelRow, 'source_uri' | 'source_url' | 'source_revision' | 'backup'>>;
+
+export interface ModelSettings {
+  context_size: number | null;
+  gpu_layers: string | null;
+  temperature: number | null;
+  max_output_tokens: number | null;
+}
+
+export function insertModel(db: Db, row: NewModelRow): void {
   db.prepare(
-    `INSERT INTO models(id, path, format, size_bytes, mtime_ms, sha256, architecture, context_length, created_at)
-     VALUES (@id, @path, @format, @size_bytes, @mtime_ms, @sha256, @architecture, @context_length, @created_at)`,
-  ).run(row);
+    `INSERT INTO models(id, path, format, size_bytes, mtime_ms, sha256, architecture, context_length, created_at, source_uri, source_url, source_revision, backup)
+     VALUES (@id, @path, @format, @size_bytes, @mtime_ms, @sha256, @architecture, @context_length, @created_at, @source_uri, @source_url, @source_revision, @backup)`,
+  ).run({ source_uri: null, source_url: null, source_revision: null, backup: 'include', ...row });
+}
+
+/** Stores a model's run settings (every field: null clears it). */
+export function setModelSettings(db: Db, id: string, settings: ModelSettings): boolean {
+  return db
+    .prepare('UPDATE models SET context_size = @context_size, gpu_layers = @gpu_layers, temperature = @temperature, max_output_tokens = @max_output_tokens WHERE id = @id')
+    .run({ id, ...settings }).changes > 0;
+}
+
+export function setModelBackup(db: Db, id: string, backup: ModelBackup): boolean {
+  return db.prepare('UPDATE models SET backup = ? WHERE id = ?').run(backup, id).changes > 0;
+}
+
+/** A restore that pulled a left-out model again points its row at the new file. */
+export function setModelPath(db: Db, id: string, path: string, mtimeMs: number): void {
+  db.prepare('UPDATE models SET path = ?, mtime_ms = ? WHERE id = ?').run(path, mtimeMs, id);
 }
 
 const byId = cachedStatement<[string], ModelRow>('SELECT * FROM models WHERE id = ?');
@@ -42,4 +82,8 @@ export function updateModelStat(db: Db, id: string, mtimeMs: number): void {
 
 export function deleteModel(db: Db, id: string): boolean {
   return db.prepare('DELETE FROM models WHERE id = ?').run(id).changes > 0;
+}
+
+export function findModelBySha256(db: Db, sha256: string): ModelRow | undefined {
+  return db.prepare<[string], ModelRow>('SELECT * FROM models WHERE sha256 = ? ORDER BY created_at LIMIT 1').get(sha256);
 }

@@ -2,8 +2,8 @@
 // itself: every change goes through the ledger's compare-and-set, so a cancel accepted at any
 // moment wins over a completion that arrives a moment later.
 import { checkJsonSchema } from '../contract/json-schema.js';
-import type { Engine, GenerateRequest } from '../engine/engine.js';
-import { ModelUnavailableError, type ModelResolver } from '../engine/model-resolver.js';
+import type { Engine, GenerateRequest, LoadSettings } from '../engine/engine.js';
+import { ModelUnavailableError, type ModelResolver, type RunSettings } from '../engine/model-resolver.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import { FairQueue } from './fair-queue.js';
@@ -157,15 +157,16 @@ export class TaskRunner {
       if (!loading.ok) return;
     }
     try {
-      const { path } = await this.models.resolveForRun(task.model);
-      await this.engine.load(task.model, path, signal);
+      const { path, settings } = await this.models.resolveForRun(task.model);
+      const load = loadSettingsOf(settings);
+      await this.engine.load(task.model, path, signal, load);
       if (this.stopping) return;
       if (signal.aborted) return await this.finishCancelled(taskId);
       if (!resuming) {
         const running = await this.commit(taskId, { from: ['loading'], to: 'running', events: startEvents(this.db, task) });
         if (!running.ok) return await this.finishCancelled(taskId);
       }
-      await this.generate(task, path, signal);
+      await this.generate(task, path, settings, signal);
     } catch (err) {
       if (this.stopping || err instanceof Stopping) return;
       const code = err instanceof ModelUnavailableError || err instanceof TurnFailure ? err.code : 'engine_error';
@@ -181,11 +182,13 @@ export class TaskRunner {
     }
   }
 
-  private async generate(task: TaskRow, path: string, signal: AbortSignal): Promise<void> {
+  private async generate(task: TaskRow, path: string, settings: RunSettings, signal: AbortSignal): Promise<void> {
     const response = getResponseRow(this.db, task.response_id);
     if (!response) throw new Error(`The response of task ${task.id} is missing from the store.`);
     const request = parseRequest(response);
-    const maxOutputTokens = request.max_output_tokens ?? this.options.defaultMaxOutputTokens;
+    // The request's own values first, then the model's settings, then the appliance's default.
+    const maxOutputTokens = request.max_output_tokens ?? settings.maxOutputTokens ?? this.options.defaultMaxOutputTokens;
+    const temperature = request.temperature ?? settings.temperature ?? null;
     // The earlier turns, then this one, fitted into the model's context (truncation).
     const { messages, dropped } = fitToContext({
       instructions: request.instructions,
@@ -204,6 +207,7 @@ export class TaskRunner {
         ? await this.engine.generate({
             modelId: task.model,
             modelPath: path,
+            load: loadSettingsOf(settings),
             messages,
             ...(continuation ? { continuation } : {}),
             maxTokens: budget,
@@ -211,7 +215,7 @@ export class TaskRunner {
             ...(request.stop ? { stop: request.stop } : {}),
             ...(request.seed !== undefined ? { seed: request.seed } : {}),
             ...toolUse(request),
-            ...(request.temperature !== null ? { temperature: request.temperature } : {}),
+            ...(temperature !== null ? { temperature } : {}),
             ...(request.top_p !== null ? { topP: request.top_p } : {}),
             signal,
             onText: (delta) => this.ledger.appendDelta(task.id, delta),
@@ -281,4 +285,12 @@ function toolUse(request: ResponseRequest): Pick<GenerateRequest, 'tools'> {
     return { name: t.name, ...(t.description ? { description: t.description } : {}), ...(checked?.ok ? { parameters: checked.schema } : {}) };
   });
   return { tools: { functions, choice: typeof choice === 'object' ? { name: choice.name } : choice, parallel: request.echo?.parallel_tool_calls ?? true } };
+}
+
+/** The part of a model's settings that decides how it is loaded. */
+function loadSettingsOf(settings: RunSettings): LoadSettings {
+  return {
+    ...(settings.contextSize !== undefined ? { contextSize: settings.contextSize } : {}),
+    ...(settings.gpuLayers !== undefined ? { gpuLayers: settings.gpuLayers } : {}),
+  };
 }

@@ -1,7 +1,7 @@
 // The real llama.cpp engine with a hook at each point of a task's life where a fault test wants
 // to act: the test fills a real disk there, synchronously, before the runner's next write. The
 // model, the generation and the text are real; only the moment is the test's choice.
-import type { ChatMessage, Engine, GenerateRequest, GenerateResult } from '../../src/engine/engine.js';
+import type { ChatMessage, Engine, GenerateRequest, GenerateResult, LoadSettings } from '../../src/engine/engine.js';
 
 export type FaultPoint = 'load' | 'delta' | 'abort' | 'done';
 
@@ -40,8 +40,8 @@ export class FaultEngine implements Engine {
     return f;
   }
 
-  async load(modelId: string, modelPath: string, signal?: AbortSignal): Promise<void> {
-    await this.inner.load(modelId, modelPath, signal);
+  async load(modelId: string, modelPath: string, signal?: AbortSignal, settings?: LoadSettings): Promise<void> {
+    await this.inner.load(modelId, modelPath, signal, settings);
     this.take('load', (f) => f.match === modelId)?.act();
   }
 

@@ -28,6 +28,7 @@ const DEFAULTS: Settings = {
   offsite_retry_backoff_seconds: 15,
   drill_paused: false,
   drill_read_subset_total: 8,
+  pulled_models_backup: 'include',
 };
 
 function withDb(fn: (db: Db) => void): void {

@@ -11,6 +11,9 @@ function shownTo(req: FastifyRequest, model: Model): Model {
   if (hasScope(principalOf(req), 'admin')) return model;
   const shown = { ...model };
   delete shown.path;
+  delete shown.source;
+  delete shown.backup;
+  delete shown.settings;
   return shown;
 }
 

@@ -15,8 +15,9 @@ import { conversations } from './0013-conversations.js';
 import { functionCalls } from './0014-function-calls.js';
 import { idempotencySubjects } from './0015-idempotency-subjects.js';
 import { conversationActivity } from './0016-conversation-activity.js';
+import { modelSources } from './0017-model-sources.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects, conversationActivity];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects, conversationActivity, modelSources];

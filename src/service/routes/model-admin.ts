@@ -1,0 +1,103 @@
+// /admin/models/…: getting a model from a hub (plan, pull, follow, cancel), a model's run settings
+// and backup choice, and the hub token (saved to the keychain, never shown back).
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod/v3';
+import type { Pull, PullPlanShown } from '../../contract/pulls.js';
+import type { Model } from '../../contract/tasks.js';
+import { PullRefusedError } from '../../engine/hub/pull-plan.js';
+import { ModelRegistryError } from '../../engine/registry.js';
+import { HUB_TOKEN } from '../../secrets/secret-store.js';
+import { ApiError, notFound } from '../errors.js';
+import { parseBody } from '../validate.js';
+import { secured, type RouteKit } from './kit.js';
+
+const PullBody = z.object({
+  uri: z.string().trim().min(3).max(2048),
+  id: z.string().min(1).max(128).optional(),
+  sha256: z.string().trim().max(64).optional(),
+}).strict();
+
+const SettingsBody = z.object({
+  context_size: z.number().int().nullable().optional(),
+  gpu_layers: z.union([z.literal('auto'), z.number().int()]).nullable().optional(),
+  temperature: z.number().nullable().optional(),
+  max_output_tokens: z.number().int().nullable().optional(),
+  backup: z.enum(['include', 'source']).optional(),
+}).strict();
+
+const TokenBody = z.object({ token: z.string().trim().min(8).max(4096) }).strict();
+
+function refusal(err: unknown): never {
+  if (err instanceof PullRefusedError) {
+    const status = err.code === 'no_space' ? 507 : err.code === 'model_exists' ? 409 : err.code === 'not_found' ? 404 : err.code === 'unreachable' ? 502 : err.code === 'needs_token' ? 403 : 400;
+    const type = status === 409 ? 'conflict_error' : status === 404 ? 'not_found_error' : status === 403 ? 'permission_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+    throw new ApiError(status, type, err.code, err.message, err.code === 'invalid_id' || err.code === 'model_exists' ? 'id' : 'uri');
+  }
+  throw err;
+}
+
+export function registerModelAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const { ctx } = kit;
+  const admin = secured(kit, 'admin');
+
+  app.post('/admin/models/pulls/plan', { preHandler: admin }, async (req): Promise<PullPlanShown> => {
+    const body = parseBody(PullBody, req.body);
+    try {
+      return await ctx.pulls.plan(body);
+    } catch (err) {
+      return refusal(err);
+    }
+  });
+
+  app.post('/admin/models/pulls', { preHandler: admin }, async (req, reply) => {
+    const body = parseBody(PullBody, req.body);
+    try {
+      const { pull, plan, joined } = await ctx.pulls.start(body);
+      return await reply.code(joined || pull.status === 'done' ? 200 : 202).send({ ...pull, plan });
+    } catch (err) {
+      return refusal(err);
+    }
+  });
+
+  app.get('/admin/models/pulls', { preHandler: admin }, async (): Promise<{ object: 'list'; data: Pull[] }> => ({ object: 'list', data: ctx.pulls.list() }));
+
+  app.get<{ Params: { id: string } }>('/admin/models/pulls/:id', { preHandler: admin }, async (req): Promise<Pull> => {
+    const pull = ctx.pulls.get(req.params.id);
+    if (!pull) throw notFound(`Pull ${req.params.id}`, 'pull_not_found');
+    return pull;
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/models/pulls/:id/cancel', { preHandler: admin }, async (req): Promise<Pull> => {
+    const before = ctx.pulls.get(req.params.id);
+    if (!before) throw notFound(`Pull ${req.params.id}`, 'pull_not_found');
+    ctx.pulls.cancel(req.params.id);
+    return ctx.pulls.get(req.params.id) ?? before;
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/models/:id/settings', { preHandler: admin }, async (req): Promise<Model> => {
+    const body = parseBody(SettingsBody, req.body);
+    try {
+      const { backup, ...settings } = body;
+      let model = await ctx.models.setSettings(req.params.id, settings);
+      if (backup !== undefined) model = await ctx.models.setBackup(req.params.id, backup);
+      return model;
+    } catch (err) {
+      if (!(err instanceof ModelRegistryError)) throw err;
+      if (err.code === 'model_not_found') throw notFound(`Model ${req.params.id}`, 'model_not_found');
+      throw new ApiError(400, 'invalid_request_error', err.code, err.message);
+    }
+  });
+
+  app.get('/admin/hub-token', { preHandler: admin }, async (): Promise<{ saved: boolean }> => ({ saved: (await ctx.secrets.store.get(HUB_TOKEN).catch(() => null)) !== null }));
+
+  app.put('/admin/hub-token', { preHandler: admin }, async (req): Promise<{ saved: boolean }> => {
+    const { token } = parseBody(TokenBody, req.body);
+    await ctx.secrets.store.set(HUB_TOKEN, token);
+    return { saved: true };
+  });
+
+  app.delete('/admin/hub-token', { preHandler: admin }, async (): Promise<{ saved: boolean }> => {
+    await ctx.secrets.store.delete(HUB_TOKEN);
+    return { saved: false };
+  });
+}
