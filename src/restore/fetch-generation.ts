@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { describeManifestProblem, ManifestSchema, type JournalManifestItem, type Manifest, type ModelManifestItem, type SqliteManifestItem } from '../backup/generation/manifest.js';
+import { describeManifestProblem, ManifestSchema, type JournalManifestItem, type Manifest, type ModelManifestItem, type ModelSourceManifestItem, type SqliteManifestItem } from '../backup/generation/manifest.js';
 import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { VAULT_KEY_FILE } from '../backup/generation/vault-key-file.js';
 import { ResticError, type Restic, type ResticRepo } from '../backup/restic/index.js';
@@ -20,6 +20,8 @@ export interface Parts {
   manifestBytes: number;
   stores: SqliteManifestItem[];
   models: ModelManifestItem[];
+  /** Pulled models the backup kept only by their source: downloaded again by the restore. */
+  sources: ModelSourceManifestItem[];
   keyItem: { path: string; size: number; sha256: string };
   /** The deletion journal the generation carries; null in generations made before it existed. */
   journal: JournalManifestItem | null;
@@ -60,11 +62,12 @@ function partsOf(manifest: Manifest, manifestBytes: number, g: SnapshotGeneratio
     if (basename(s.path) !== s.path || s.path === '..' || s.path === '.') throw new CheckFailed(`The manifest names a database "${s.path}" outside its generation folder.`);
   }
   const models = manifest.items.filter((i): i is ModelManifestItem => i.kind === 'model');
+  const sources = manifest.items.filter((i): i is ModelSourceManifestItem => i.kind === 'model_source');
   const journals = manifest.items.filter((i): i is JournalManifestItem => i.kind === 'journal');
   if (journals.length > 1) throw new CheckFailed(`The manifest lists ${journals.length} deletion journals; a generation has at most one.`);
   const journal = journals[0] ?? null;
   if (journal && journal.path !== JOURNAL_FILE) throw new CheckFailed(`The manifest names the deletion journal "${journal.path}", not ${JOURNAL_FILE}.`);
-  return { manifest, manifestBytes, stores, models, keyItem, journal };
+  return { manifest, manifestBytes, stores, models, sources, keyItem, journal };
 }
 
 export function parseManifest(text: string, g: SnapshotGeneration): Parts {

@@ -1,5 +1,7 @@
 // What a restore is asked to do and what it answers: shared by the steps (restore-steps.ts) and the
-// whole run (restore-generation.ts), so neither imports the other's file for its types.
+// whole run (restore-generation.ts), so neither
+// imports the other's file for its types.
+import type { Hub } from '../engine/hub/hub-client.js';
 import type { Logger } from '../log/logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { RestoreCheck } from './checks.js';
@@ -25,6 +27,8 @@ export interface RestoreRequest {
   onTargetPrepared?(rollbackTop: string | null): void;
   signal?: AbortSignal;
   logger?: Logger;
+  /** Where models kept only by their source are pulled from (default: HF_ENDPOINT, no token). */
+  hub?: () => Promise<Hub>;
 }
 
 export interface RestoreResult {

@@ -13,6 +13,11 @@ import { admitUntrustedStore } from '../store/untrusted-store.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import { placeFiles, type Placement } from './assemble.js';
 import { checkRestoredStores } from './check-restored.js';
+import { pullLeftOutModels } from './pull-left-out.js';
+import { hubEndpoint, type Hub } from '../engine/hub/hub-client.js';
+
+/** The hub a restore pulls left-out models from when its caller names none: HF_ENDPOINT, no token. */
+const defaultHub = (): Promise<Hub> => Promise.resolve({ endpoint: hubEndpoint(), token: null });
 import { CheckFailed, CheckList } from './checks.js';
 import { fetchGeneration, StaleRecordError, type Fetched, type FromRecord, type Parts } from './fetch-generation.js';
 import { openRepository } from './open-repository.js';
@@ -108,6 +113,11 @@ async function stepsWith(
     const where = inPlace ? `${p.models.length} model(s) stay where they are` : `${p.models.length} model(s) into ${join(target.path, 'models')}`;
     return { detail: `${p.stores.map((s) => s.name).join(', ')} into ${target.path}; ${where}.`, value: p };
   });
+
+  // Models the backup kept only by their source are downloaded again and verified, then registered where they landed.
+  const taken = new Set(placed.models.map((m) => m.path.split('/').pop() ?? ''));
+  const pulled = await pullLeftOutModels({ sources: parts.sources, target: target.path, taken, hub: await (req.hub ?? defaultHub)(), checks, ...(signal ? { signal } : {}) });
+  placed.models.push(...pulled);
 
   progress({ phase: 'checking' });
   await checkRestoredStores({ placed, generationPath: g.generation_path, target: target.path, inPlace, vaultKey }, checks);
@@ -226,7 +236,8 @@ async function checkLayout(target: PreparedTarget, placed: Placement, inPlace: b
   await checks.run('target:layout', async () => {
     await rm(target.work, { recursive: true, force: true });
     const journal = placed.stores.some((s) => s.name === 'sanad.db') ? [JOURNAL_FILE] : [];
-    const expected = new Set([...placed.stores.map((s) => s.name), ...journal, ...(!inPlace && placed.models.length > 0 ? ['models'] : [])]);
+    const modelsHere = placed.models.some((m) => m.path.startsWith(join(target.path, 'models')));
+    const expected = new Set([...placed.stores.map((s) => s.name), ...journal, ...(modelsHere ? ['models'] : [])]);
     const entries = await readdir(target.path);
     const strays = await sqliteStrays(target.path);
     if (strays.length > 0) throw new CheckFailed(`SQLite side files were left in ${target.path}: ${strays.join(', ')}.`);

@@ -35,6 +35,21 @@ const ModelItem = z.object({
   model_id: z.string().min(1),
 });
 
+/** A pulled model whose bytes the user chose to leave out of backups: where to get it again and
+ *  what it must hash to. A restore pulls it from there and verifies it (restore/pull-left-out.ts). */
+const ModelSourceItem = z.object({
+  kind: z.literal('model_source'),
+  /** Where the file was on the machine backed up (not in the snapshot). */
+  path: z.string().refine(isAbsolute, 'a model path is absolute'),
+  model_id: z.string().min(1),
+  uri: z.string().min(1),
+  url: z.string().url(),
+  revision: z.string().nullable(),
+  file_name: z.string().min(1).refine((n) => !n.includes('/') && !n.includes('\\') && n !== '..' && n !== '.', 'a file name, not a path'),
+  size,
+  sha256,
+});
+
 /** The deletion journal as it was when the generation was made (store/deletion-journal.ts). */
 const JournalItem = z.object({
   kind: z.literal('journal'),
@@ -44,7 +59,7 @@ const JournalItem = z.object({
   entries: z.number().int().nonnegative(),
 });
 
-export const ManifestItemSchema = z.discriminatedUnion('kind', [SqliteItem, VaultKeyItem, ModelItem, JournalItem]);
+export const ManifestItemSchema = z.discriminatedUnion('kind', [SqliteItem, VaultKeyItem, ModelItem, ModelSourceItem, JournalItem]);
 
 // Unknown keys are dropped, not refused: a newer writer may add fields without breaking this reader;
 // anything incompatible bumps format_version instead.
@@ -61,6 +76,7 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 export type ManifestItem = z.infer<typeof ManifestItemSchema>;
 export type SqliteManifestItem = z.infer<typeof SqliteItem>;
 export type ModelManifestItem = z.infer<typeof ModelItem>;
+export type ModelSourceManifestItem = z.infer<typeof ModelSourceItem>;
 export type JournalManifestItem = z.infer<typeof JournalItem>;
 
 /** One line naming what is wrong, for an error message (zod's own text is a JSON dump). */

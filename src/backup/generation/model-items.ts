@@ -3,13 +3,16 @@
 // is never read here; a model of many GB must not be re-hashed by every backup. A file whose size
 // or content no longer matches its registration is left out (`changed`).
 import { realpath, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { sha256File } from '../../engine/hash-file.js';
 import { listModels } from '../../store/models.js';
 import type { Db } from '../../store/open.js';
-import type { ModelManifestItem } from './manifest.js';
+import type { ModelManifestItem, ModelSourceManifestItem } from './manifest.js';
 
 export interface ModelItems {
-  items: ModelManifestItem[];
+  items: Array<ModelManifestItem | ModelSourceManifestItem>;
+  /** Pulled models kept only by their source (backup 'source'): their bytes are not read. */
+  bySource: string[];
   /** Models whose size or mtime moved, so their sha256 was computed again by this run. */
   rehashed: string[];
   /** Registered models whose file is gone: not in this generation. */
@@ -21,8 +24,14 @@ export interface ModelItems {
 }
 
 export async function modelItems(db: Db, onRehash?: (modelId: string) => void): Promise<ModelItems> {
-  const out: ModelItems = { items: [], rehashed: [], missing: [], changed: [] };
+  const out: ModelItems = { items: [], bySource: [], rehashed: [], missing: [], changed: [] };
   for (const row of listModels(db)) {
+    if (row.backup === 'source' && row.source_uri && row.source_url) {
+      const fileName = basename(row.path);
+      out.items.push({ kind: 'model_source', path: row.path, model_id: row.id, uri: row.source_uri, url: row.source_url, revision: row.source_revision, file_name: fileName, size: row.size_bytes, sha256: row.sha256 });
+      out.bySource.push(row.id);
+      continue;
+    }
     // restic stores a symlink as a link, never its target: the generation names the real file, so
     // a model registered through a link (a models folder of links into a big disk) is really kept.
     const path = await realpath(row.path).catch(() => null);

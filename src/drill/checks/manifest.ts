@@ -14,7 +14,7 @@ const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 /** Where an item sits inside the snapshot: generation files under the staging folder, models where they were. */
 export function itemPath(g: Pick<SnapshotGeneration, 'generation_path'>, item: ManifestItem): string {
-  return item.kind === 'model' ? item.path.replace(/\\/g, '/') : generationFile(g, item.path);
+  return item.kind === 'model' || item.kind === 'model_source' ? item.path.replace(/\\/g, '/') : generationFile(g, item.path);
 }
 
 export function missingFromSnapshot(error: unknown): boolean {
@@ -50,6 +50,8 @@ export async function checkManifest(ctx: RepoContext, g: SnapshotGeneration, kin
   const byPath = new Map(nodes.map((n) => [n.path, n]));
   const problems: string[] = [];
   for (const item of manifest.items) {
+    // A model kept only by its source is not in the snapshot, by the user's choice (said below).
+    if (item.kind === 'model_source') continue;
     const node = byPath.get(itemPath(g, item));
     if (!node) problems.push(`${item.path} is missing`);
     // A model registered through a symlink: restic keeps the link, not the file behind it.
@@ -59,5 +61,8 @@ export async function checkManifest(ctx: RepoContext, g: SnapshotGeneration, kin
   if (problems.length > 0) return fail(`generation ${g.generation}: ${problems.join('; ')}.`);
   const models = manifest.items.filter((i) => i.kind === 'model').length;
   const modelNote = models === 0 ? '' : kind === 'deep' ? `; the ${models} model(s)' sha256 in the restore rehearsal` : `; the ${models} model(s)' sha256 only in the deep drill`;
-  return pass(`generation ${g.generation}: all ${manifest.items.length} items present with the manifest's sizes${modelNote}`);
+  const sources = manifest.items.filter((i) => i.kind === 'model_source');
+  const sourceNote = sources.length === 0 ? '' : `; ${sources.map((i) => `model "${i.model_id}" is kept only by its source (${i.uri}), pulled again and verified on restore`).join('; ')}`;
+  const inSnapshot = manifest.items.length - sources.length;
+  return pass(`generation ${g.generation}: all ${inSnapshot} items present with the manifest's sizes${modelNote}${sourceNote}`);
 }

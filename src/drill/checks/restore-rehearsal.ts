@@ -27,7 +27,8 @@ export async function checkRestoreRehearsal(ctx: RepoContext, g: SnapshotGenerat
       return resticOutcome(error, { doing: `Restoring generation ${g.generation}`, hadBackups: ctx.hadBackups });
     }
     let bytes = 0;
-    const items = manifest.items.filter((i) => i.kind !== 'vault_key');
+    // A model kept only by its source is not in the snapshot; the rehearsal does not download it.
+    const items = manifest.items.filter((i) => i.kind !== 'vault_key' && i.kind !== 'model_source');
     for (const item of items) {
       const local = join(scratch, itemPath(g, item));
       const info = await stat(local).catch(() => null);
