@@ -38,8 +38,19 @@ export const PullPlanShown = z.object({
   size_bytes: z.number(),
   sha256: z.string().nullable(),
   revision: z.string().nullable(),
+  /** The same in English sentences (the CLI prints them); the GUI says it from the fields below. */
   sentences: z.array(z.string()),
   fits_memory: z.boolean().nullable(),
   already_registered: z.string().nullable(),
+  disk_free: z.number().nullable(),
+  disk_needed: z.number(),
+  memory_needed: z.number().nullable(),
+  memory_total: z.number().nullable(),
+  context_size: z.number().nullable(),
+  /** Where the sha256 comes from: the hub, the user (--sha256), or none is published. */
+  sha256_from: z.enum(['hub', 'given']).nullable(),
+  /** For hf:OWNER/REPO: the quant chosen and the others offered. */
+  chosen_quant: z.string().nullable(),
+  offered: z.array(z.object({ quant: z.string().nullable(), size: z.number() })),
 });
 export type PullPlanShown = z.infer<typeof PullPlanShown>;

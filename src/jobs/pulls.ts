@@ -250,5 +250,10 @@ export class ModelPulls {
 }
 
 function shownPlan(p: PullPlan): PullPlanShown {
-  return { uri: p.uri, model_id: p.modelId, file_name: p.fileName, size_bytes: p.size, sha256: p.sha256, revision: p.revision, sentences: p.sentences, fits_memory: p.memory?.fits ?? null, already_registered: p.alreadyHave };
+  return {
+    uri: p.uri, model_id: p.modelId, file_name: p.fileName, size_bytes: p.size, sha256: p.sha256, revision: p.revision, sentences: p.sentences,
+    fits_memory: p.memory?.fits ?? null, already_registered: p.alreadyHave, disk_free: p.disk.free, disk_needed: p.disk.needed,
+    memory_needed: p.memory?.needed ?? null, memory_total: p.memory?.total ?? null, context_size: p.memory?.contextSize ?? null,
+    sha256_from: p.sha256From, chosen_quant: p.chosenQuant, offered: p.offered,
+  };
 }

@@ -8,7 +8,6 @@ import { desktopBridge } from '../platform';
 import { BackupsScreen } from '../screens/Backups';
 import { ClientsScreen } from '../screens/Clients';
 import { DrillsScreen } from '../screens/Drills';
-import { ModelsScreen } from '../screens/Models';
 import { OffsiteScreen } from '../screens/Offsite';
 import { OverviewScreen } from '../screens/Overview';
 import { SettingsScreen } from '../screens/Settings';
@@ -24,6 +23,9 @@ import { useRoute } from './use-route';
 const loadChat = () => import('../screens/chat/Chat');
 const ChatScreen = lazy(() => loadChat().then((m) => ({ default: m.ChatScreen })));
 const RestoreScreen = lazy(() => import('../screens/Restore').then((m) => ({ default: m.RestoreScreen })));
+// The Models screen (getting a model from a hub, its downloads, each model's settings) is opened
+// now and then, not on every start: its own chunk.
+const ModelsScreen = lazy(() => import('../screens/Models').then((m) => ({ default: m.ModelsScreen })));
 
 const SCREEN_COMPONENTS: Record<Screen, React.ComponentType<{ id: string | null }>> = {
   overview: OverviewScreen,

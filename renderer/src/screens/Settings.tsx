@@ -8,6 +8,7 @@ import { LanguagePicker } from './settings/LanguagePicker';
 import { PassphraseRotation } from './settings/PassphraseRotation';
 import { useSettings } from './settings/api';
 import { RecoveryKit } from './settings/RecoveryKit';
+import { PulledModelsBackup } from './settings/PulledModelsBackup';
 import { Retention } from './settings/Retention';
 import { ScheduleForm } from './settings/ScheduleForm';
 import { settingsStrings } from './settings/strings';
@@ -35,6 +36,7 @@ export function SettingsScreen(_props: { id: string | null }) {
         <NetworkDevices />
       </Suspense>
       <Retention />
+      {settings.data && <PulledModelsBackup value={settings.data.pulled_models_backup} />}
       <RecoveryKit />
       <PassphraseRotation />
       <LanguagePicker />

@@ -33,6 +33,9 @@ export interface PullPlan {
   sentences: string[];
   /** Already registered under this id with this sha256: nothing to download. */
   alreadyHave: string | null;
+  sha256From: 'hub' | 'given' | null;
+  chosenQuant: string | null;
+  offered: Array<{ quant: string | null; size: number }>;
 }
 
 export class PullRefusedError extends Error {
@@ -74,6 +77,8 @@ export async function planPull(input: PlanInput): Promise<PullPlan> {
   let uri: string;
   let fileName: string;
   let useToken = true;
+  let chosenQuant: string | null = null;
+  let offered: Array<{ quant: string | null; size: number }> = [];
   if (parsed.kind === 'url') {
     resolved = await resolvePlainUrl(parsed.url, hub.signal);
     uri = parsed.url;
@@ -94,6 +99,8 @@ export async function planPull(input: PlanInput): Promise<PullPlan> {
       } else {
         const choice = bestFittingQuant(files, repoName, totalmem() * 0.6);
         chosen = choice.file;
+        chosenQuant = chosen.quant;
+        offered = choice.offered.map((f) => ({ quant: f.quant, size: f.size }));
         const others = choice.offered.filter((f) => f !== chosen).map((f) => `${f.quant ?? f.path} ${formatBytes(f.size)}`);
         sentences.push(
           choice.fits
@@ -146,5 +153,6 @@ export async function planPull(input: PlanInput): Promise<PullPlan> {
   } else {
     sentences.push(`It is already registered as "${same.id}" (same sha256); nothing to download.`);
   }
-  return { uri, url: resolved.url, fileName, modelId: same?.id ?? modelId, size: resolved.size, sha256, revision: resolved.revision, useToken, memory, disk: { free, needed }, sentences, alreadyHave: same?.id ?? null };
+  const sha256From = resolved.sha256 ? 'hub' : given ? 'given' : null;
+  return { uri, url: resolved.url, fileName, modelId: same?.id ?? modelId, size: resolved.size, sha256, revision: resolved.revision, useToken, memory, disk: { free, needed }, sentences, alreadyHave: same?.id ?? null, sha256From, chosenQuant, offered };
 }

@@ -2,6 +2,7 @@
 // offsite target added and tested, the first backup, the first drill). Once every item was done
 // the list is finished for good (`first_run_done_at`), so it never nags again, even if a target
 // is removed later; then the other screens' own warnings take over.
+import { listModels } from '../../store/models.js';
 import { lastGoodBackupAt } from '../../backup/backup-runs.js';
 import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../clock.js';
@@ -21,6 +22,8 @@ export function noteOffsiteTested(db: Db, nowS: number): void {
 }
 
 export interface FirstRun {
+  /** A model is registered (pulled or added): the first thing a local-model user does. */
+  model: boolean;
   kit: boolean;
   offsite: boolean;
   backup: boolean;
@@ -29,15 +32,16 @@ export interface FirstRun {
 }
 
 export function firstRun(db: Db, nowS: number): FirstRun {
-  if (readConfigValue(db, DONE) !== undefined) return { kit: true, offsite: true, backup: true, drill: true, done: true };
+  if (readConfigValue(db, DONE) !== undefined) return { model: true, kit: true, offsite: true, backup: true, drill: true, done: true };
   const offsite = listRepositories(db).filter((r) => r.enabled && r.type !== 'local');
   const items = {
+    model: listModels(db).length > 0,
     kit: recoveryKitConfirmedAt(db) !== null,
     offsite: offsite.length > 0 && (readConfigValue(db, OFFSITE_TESTED) !== undefined || offsite.some((r) => r.last_ok_at !== null)),
     backup: lastGoodBackupAt(db) !== null,
     drill: lastFinishedRun(db) !== null,
   };
-  const done = items.kit && items.offsite && items.backup && items.drill;
+  const done = items.model && items.kit && items.offsite && items.backup && items.drill;
   if (done) {
     try {
       writeConfigValue(db, DONE, String(nowS), nowS);

@@ -36,6 +36,12 @@ function ModelRow({ model }: { model: ModelInfo }) {
         <bdi className="mono" dir="ltr">
           {model.path}
         </bdi>
+        {model.source && (
+          <div className="model-help" data-testid="model-source">
+            {t('fromSource')} <bdi dir="ltr" className="mono">{model.source.uri}</bdi>
+            {model.backup === 'source' && <> · {t('backupBySource')}</>}
+          </div>
+        )}
       </td>
       <td>{formatBytes(language, model.size_bytes)}</td>
       <td>

@@ -1,5 +1,5 @@
-// The first minutes of a new data dir: what makes the data safe, in order, each with the button
-// that does it (recovery kit, an offsite target, the first backup, the first drill). It shows
+// The first minutes of a new data dir: a model to talk to, then what makes the data safe, in
+// order, each with the button that does it (get a model, recovery kit, an offsite target, the first backup, the first drill). It shows
 // until every item was done once (GET /admin/first-run) and then never again.
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod/v3';
@@ -8,10 +8,11 @@ import { href } from '../../app/routes';
 import { useStrings } from '../../i18n/i18n';
 import { overviewStrings } from './strings';
 
-export const FirstRun = z.object({ kit: z.boolean(), offsite: z.boolean(), backup: z.boolean(), drill: z.boolean(), done: z.boolean() });
+export const FirstRun = z.object({ model: z.boolean().default(true), kit: z.boolean(), offsite: z.boolean(), backup: z.boolean(), drill: z.boolean(), done: z.boolean() });
 
 // Each step's own screen is where it is done (and where its progress shows).
 const STEPS = [
+  { key: 'model', screen: 'models' },
   { key: 'kit', screen: 'settings' },
   { key: 'offsite', screen: 'offsite' },
   { key: 'backup', screen: 'backups' },

@@ -3,6 +3,9 @@ import { defineStrings } from '../../i18n/i18n';
 
 export const settingsStrings = defineStrings('screen-settings', {
   en: {
+    pulledModels: 'Models pulled from a hub, in backups',
+    pulledInclude: 'Keep their files in every backup (the default: a restore works with no network; each model’s size goes to every repository).',
+    pulledSource: 'Keep only where they came from (backups stay small; a restore downloads them again and checks them, which needs the network, and the hub may have removed a file). Each model can differ, on the Models screen.',
     diagnostics: 'Diagnostics',
     diagnosticsHelp: 'The checks of `sanad doctor`: programs, the keychain, the data folder and its disk, the port, each repository (read only), the last backup and drill, the recovery kit.',
     diagnosticsRunning: 'Running the checks…',
@@ -73,6 +76,9 @@ export const settingsStrings = defineStrings('screen-settings', {
     languageLabel: 'Language of the app',
   },
   ar: {
+    pulledModels: 'النماذج المنزَّلة من مستودع، في النسخ الاحتياطية',
+    pulledInclude: 'احفظ ملفاتها في كل نسخة احتياطية (الافتراضي: تعمل الاستعادة بلا شبكة؛ ويذهب حجم كل نموذج إلى كل مستودع).',
+    pulledSource: 'احفظ مصادرها فقط (تبقى النسخ صغيرة؛ تنزّلها الاستعادة من جديد وتتحقّق منها، وهذا يحتاج إلى الشبكة، وقد يكون المستودع حذف ملفًا). يمكن أن يختلف كل نموذج، من شاشة النماذج.',
     diagnostics: 'التشخيص',
     diagnosticsHelp: 'فحوص ‎`sanad doctor`‎: البرامج، وسلسلة المفاتيح، ومجلد البيانات وقرصه، والمنفذ، وكل مستودع (قراءة فقط)، وآخر نسخة احتياطية واختبار استعادة، وحقيبة الاسترداد.',
     diagnosticsRunning: 'تجري الفحوص…',
