@@ -8,6 +8,7 @@ import { loadBench } from './load.js';
 import { lanBench } from './lan.js';
 import { contentionBench } from './contention.js';
 import { chatOpenBench } from './chat-open.js';
+import { pullBench } from './pull.js';
 import { conversationBench } from './conversations.js';
 import { firstScreenBench } from './first-screen.js';
 import { storeCheckBench } from './store-check.js';
@@ -84,6 +85,22 @@ if (want('chat-open')) {
   console.log(`  the GUI in Chromium, from #/chat/<id> to 30 messages drawn: ${fmt(r.guiMs, 0)} ms (goal < 300 ms); all ${r.messages} loaded and scrolled through, longest frame ${fmt(r.scrollFrameMs, 0)} ms`);
   record('chat: 500-message conversation opened (API vs raw SQLite)', r.apiMs, r.rawMs, 'ms');
   record('chat: 500-message conversation drawn in the GUI', r.guiMs, r.apiMs, 'ms', 'sanad < 300 ms');
+}
+
+if (want('pull')) {
+  // Loopback (curl reaches ~500 MB/s, where Sanad's fixed costs show), and a 50 MB/s link (a fast
+  // home connection, shared by all of a download's connections) where the hub's speed decides.
+  // The link run uses a 1.5 GiB file (a 2-3B model at Q4): what people pull; once, as it takes ~30 s.
+  for (const [label, link, mib, runs] of [['loopback', 0, 512, 3], ['a 50 MB/s link', 50e6, 1536, 1]] as const) {
+    const r = await pullBench(mib, runs, link);
+    const mb = r.bytes / 1e6;
+    console.log(`pull over ${label}: a ${mb.toFixed(0)} MB GGUF from a local server speaking the hub's protocol, median of ${r.runs}`);
+    console.log(`  curl -L, download only: ${fmt(r.curlMs, 0)} ms (${fmt(mb / (r.curlMs / 1000), 0)} MB/s)`);
+    console.log(`  sanad models pull, end to end (plan, download, sha256, register): ${fmt(r.sanadMs, 0)} ms (${fmt(mb / (r.sanadMs / 1000), 0)} MB/s) -> throughput ratio ${fmt(r.curlMs / r.sanadMs, 2)} (goal >= 0.9)`);
+    console.log(`  verification: sanad's sha256 (worker) ${fmt(r.verifyMsPerGiB, 0)} ms/GiB; sha256sum ${fmt(r.sha256sumMsPerGiB, 0)} ms/GiB -> ratio ${fmt(r.verifyMsPerGiB / r.sha256sumMsPerGiB, 2)}`);
+    record(`pull over ${label}: end to end vs curl (time)`, r.sanadMs, r.curlMs, 'ms', 'curl/sanad >= 0.9');
+    if (link === 0) record('pull: sha256 verification per GiB vs sha256sum', r.verifyMsPerGiB, r.sha256sumMsPerGiB, 'ms/GiB');
+  }
 }
 
 if (want('contention')) {

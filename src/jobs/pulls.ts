@@ -82,16 +82,17 @@ export class ModelPulls {
 
   constructor(private readonly deps: PullDeps) {}
 
-  private async hub(signal?: AbortSignal): Promise<Hub> {
-    const token = await this.deps.store.get(HUB_TOKEN).catch(() => null);
-    return { endpoint: hubEndpoint(this.deps.env), token, ...(signal ? { signal } : {}) };
+  /** The hub, with the saved token read only if it asks for one. */
+  private hub(signal?: AbortSignal): Hub {
+    const store = this.deps.store;
+    return { endpoint: hubEndpoint(this.deps.env), token: null, loadToken: () => store.get(HUB_TOKEN), ...(signal ? { signal } : {}) };
   }
 
   private async planFor(request: PullRequest, signal?: AbortSignal): Promise<PullPlan> {
     const { db, dataDir } = this.deps;
     try {
       return await planPull({
-        db, dataDir, modelsDir: modelsDir(dataDir), hub: await this.hub(signal), uri: request.uri, id: request.id, sha256: request.sha256,
+        db, dataDir, modelsDir: modelsDir(dataDir), hub: this.hub(signal), uri: request.uri, id: request.id, sha256: request.sha256,
         alreadyDownloaded: (url, fileName) => downloadedSoFar(partialDir(dataDir, url), fileName),
       });
     } catch (err) {
@@ -189,7 +190,7 @@ export class ModelPulls {
     let sentAt = 0;
     try {
       // The signed CDN address is asked for again at every attempt (it expires); the token stays with the hub.
-      const source = await downloadSource(await this.hub(signal), row.url, useToken);
+      const source = await downloadSource(this.hub(signal), row.url, useToken);
       const { path, sha256 } = await downloadVerified({
         url: source.url,
         headers: source.headers,

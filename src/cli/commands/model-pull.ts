@@ -13,6 +13,7 @@ import { PullRefusedError } from '../../engine/hub/pull-plan.js';
 import { Jobs } from '../../jobs/jobs.js';
 import { ModelPulls } from '../../jobs/pulls.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
+import { openSecretStore } from '../../secrets/open-secret-store.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { formatBytes } from '../../store/disk.js';
 import { tryFileLock } from '../../store/file-lock.js';
@@ -20,7 +21,6 @@ import { readSettings } from '../../store/settings.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { errorMessage, LONG_REQUEST_MS, serviceHoldsDataDir, withRunningService, type AdminCall } from '../running-service.js';
-import { secretStoreFor } from '../secrets-access.js';
 import { withStore } from '../store-access.js';
 
 const POLL_MS = 500;
@@ -35,6 +35,20 @@ const NO_SECRETS: SecretStore = {
   delete: () => Promise.resolve(false),
   probe: () => Promise.resolve(),
 };
+
+/** The keychain, opened only if the hub asks for the token (a gated model): most pulls never touch it. */
+function lazySecrets(open: () => Promise<SecretStore>): SecretStore {
+  let opened: Promise<SecretStore> | null = null;
+  const store = (): Promise<SecretStore> => (opened ??= open().catch(() => NO_SECRETS));
+  return {
+    kind: 'keychain',
+    description: 'the secret store, opened when needed',
+    get: async (name) => (await store()).get(name),
+    set: async (name, value) => (await store()).set(name, value),
+    delete: async (name) => (await store()).delete(name),
+    probe: async () => (await store()).probe(),
+  };
+}
 
 function progressLine(p: NonNullable<Pull['progress']>, name: string): string {
   if (p.phase === 'verifying') return `${name}: downloaded; checking its sha256…`;
@@ -88,7 +102,8 @@ function printer(io: Io, name: string): (p: Pull['progress']) => void {
 
 /** No service holds the data dir: the pull runs in this process, under the instance lock. */
 async function here(dataDir: string, io: Io, secretsFile: string | undefined, request: { uri: string; id?: string; sha256?: string }): Promise<Pull> {
-  const store = await secretStoreFor(dataDir, secretsFile).catch(() => NO_SECRETS);
+  // Only the hub token is read from it, so no master secrets are made for a pull.
+  const store = lazySecrets(() => openSecretStore(dataDir, secretsFile));
   const lock = tryFileLock(join(dataDir, 'instance.lock'));
   if (!lock) throw new CliError('A Sanad service is starting on this data dir (or another command holds it); try again in a moment.');
   try {

@@ -21,6 +21,9 @@ export interface Hub {
   /** With a trailing slash. */
   endpoint: string;
   token: string | null;
+  /** Where the saved token is read from, only once the hub asks for one (a gated model): most
+   *  pulls never touch the keychain. Sets `token` for the calls after it. */
+  loadToken?: () => Promise<string | null>;
   signal?: AbortSignal;
 }
 
@@ -62,6 +65,18 @@ function headersFor(hub: Hub): Record<string, string> {
 }
 
 async function ask(hub: Hub, url: string, init: RequestInit, what: string): Promise<Response> {
+  const res = await askOnce(hub, url, init, what);
+  if ((res.status !== 401 && res.status !== 403) || hub.token !== null || !hub.loadToken) return refusalOf(hub, res, what);
+  // Refused without a token: read the saved one (once) and ask again with it.
+  const load = hub.loadToken;
+  delete hub.loadToken;
+  hub.token = await load().catch(() => null);
+  if (hub.token === null) return refusalOf(hub, res, what);
+  await res.body?.cancel();
+  return refusalOf(hub, await askOnce(hub, url, init, what), what);
+}
+
+async function askOnce(hub: Hub, url: string, init: RequestInit, what: string): Promise<Response> {
   let res: Response;
   try {
     res = await fetch(url, { ...init, headers: { ...headersFor(hub), ...(init.headers ?? {}) }, signal: hub.signal ?? null });
@@ -69,6 +84,10 @@ async function ask(hub: Hub, url: string, init: RequestInit, what: string): Prom
     if (hub.signal?.aborted) throw err;
     throw new HubError(`The hub at ${hub.endpoint} could not be reached for ${what} (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}); check the network and try again.`, 'unreachable');
   }
+  return res;
+}
+
+async function refusalOf(hub: Hub, res: Response, what: string): Promise<Response> {
   if (res.status === 401 || res.status === 403) {
     await res.body?.cancel();
     throw new HubError(
@@ -153,13 +172,12 @@ export async function downloadSource(hub: Hub, url: string, useToken: boolean): 
   const origin = new URL(hub.endpoint).origin;
   let at = url;
   for (let hop = 0; hop < 5; hop++) {
-    const sameOrigin = new URL(at).origin === origin;
-    const headers = useToken && sameOrigin ? headersFor(hub) : {};
-    if (!sameOrigin || Object.keys(headers).length === 0) return { url: at, headers };
+    if (!useToken || new URL(at).origin !== origin) return { url: at, headers: {} };
+    // Asked here (a gated file loads the saved token on the way), so ipull is given the CDN's URL.
     const res = await ask(hub, at, { method: 'HEAD', redirect: 'manual' }, 'the file');
     await res.body?.cancel();
     const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
-    if (!location) return { url: at, headers };
+    if (!location) return { url: at, headers: headersFor(hub) };
     at = new URL(location, at).href;
   }
   throw new HubError('The hub redirected the download too many times; try again later.', 'bad_answer');

@@ -3,8 +3,15 @@
 // the weights and a context of the size Sanad would use need. Said as a sentence; never a refusal
 // on its own (the estimate is an estimate, and the user may close other programs).
 import { totalmem } from 'node:os';
-import { GgufInsights, readGgufFileInfo } from 'node-llama-cpp';
 import { formatBytes } from '../../store/disk.js';
+
+/** node-llama-cpp and its native binding take ~1 s to load: only a pull needs them, and it starts
+ *  loading them (preloadInsights) while it asks the hub about the file, so the two overlap. */
+let library: Promise<typeof import('node-llama-cpp')> | null = null;
+export function preloadInsights(): void {
+  library ??= import('node-llama-cpp');
+  library.catch(() => undefined);
+}
 
 export interface MemoryFit {
   /** Bytes the model and its context need, by the estimate. */
@@ -23,6 +30,10 @@ const SHARE = 0.8;
 
 export async function estimateMemoryFit(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<MemoryFit | null> {
   try {
+    preloadInsights();
+    const lib = await library;
+    if (!lib) return null;
+    const { readGgufFileInfo, GgufInsights } = lib;
     const info = await readGgufFileInfo(url, { sourceType: 'network', fetchHeaders: headers, logWarnings: false, fetchRetryOptions: { retries: 2, minTimeout: 200 }, ...(signal ? { signal } : {}) });
     const insights = await GgufInsights.from(info);
     const train = insights.trainContextSize ?? null;

@@ -12,7 +12,7 @@ import { storePath } from '../../store/open.js';
 import { defaultModelId, MODEL_ID_PATTERN } from '../registry.js';
 import { bestFittingQuant, fileOfQuant, type QuantFile } from './choose-quant.js';
 import { downloadSource, listRepoFiles, resolvePlainUrl, resolveRepoFile, type Hub, type ResolvedFile } from './hub-client.js';
-import { estimateMemoryFit, type MemoryFit } from './memory-fit.js';
+import { estimateMemoryFit, preloadInsights, type MemoryFit } from './memory-fit.js';
 import { hfFileUri, parseModelUri } from './model-uri.js';
 
 export interface PullPlan {
@@ -72,6 +72,7 @@ export interface PlanInput {
 export async function planPull(input: PlanInput): Promise<PullPlan> {
   const { hub } = input;
   const parsed = parseModelUri(input.uri);
+  preloadInsights();
   const sentences: string[] = [];
   let resolved: ResolvedFile;
   let uri: string;
