@@ -11,14 +11,18 @@ export const PullProgress = z.object({
   phase: z.enum(['downloading', 'verifying']),
 });
 
-export const Pull = z.object({
-  id: z.string(),
+/** The file a pull fetches, as both the plan and the pull name it. */
+const PullFile = z.object({
   uri: z.string(),
   model_id: z.string(),
   file_name: z.string(),
   size_bytes: z.number(),
   sha256: z.string().nullable(),
   revision: z.string().nullable(),
+});
+
+export const Pull = PullFile.extend({
+  id: z.string(),
   // Parsed as any string by the GUI, so a newer core's word still shows.
   status: z.string(),
   error: z.string().nullable(),
@@ -31,13 +35,7 @@ export type Pull = z.infer<typeof Pull>;
 export const PullList = z.object({ object: z.literal('list'), data: z.array(Pull) });
 
 /** What a pull would do, said before it starts (POST /admin/models/pulls/plan). */
-export const PullPlanShown = z.object({
-  uri: z.string(),
-  model_id: z.string(),
-  file_name: z.string(),
-  size_bytes: z.number(),
-  sha256: z.string().nullable(),
-  revision: z.string().nullable(),
+export const PullPlanShown = PullFile.extend({
   /** The same in English sentences (the CLI prints them); the GUI says it from the fields below. */
   sentences: z.array(z.string()),
   fits_memory: z.boolean().nullable(),
