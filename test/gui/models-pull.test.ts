@@ -1,8 +1,8 @@
 // "Get a model" in real Chromium against a real `sanad serve` and a local server speaking the
 // hub's protocol: the plan is said before anything downloads, the download shows a real progress
 // bar that moves, Cancel ends it with no file left, a second download ends verified and the model
-// appears with its source; the backup choice says what it costs; screenshots in English and
-// Arabic; no axe violation in either.
+// appears with its source; the backup choice says what it costs; the hub token is saved and never
+// shown back; screenshots in English and Arabic; no axe violation in either.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -98,4 +98,13 @@ test('Get a model: plan, a progress bar that moves, cancel, a verified download 
   assert.equal(model?.backup, 'source');
   assert.equal(model?.settings?.context_size, 1024);
   await gui.screenshot('models-settings-en');
+
+  // The hub token: saved to the keychain through the service, never shown back.
+  const secret = 'hf_guitoken_0123456789';
+  await page.getByTestId('hub-token-input').fill(secret);
+  await page.getByTestId('hub-token-save').click();
+  await page.getByText('A token is saved in the keychain.', { exact: false }).waitFor();
+  assert.deepEqual((await api.get('/admin/hub-token')).body, { saved: true });
+  assert.equal(await page.getByTestId('hub-token-input').inputValue(), '', 'the field is emptied');
+  assert.ok(!((await page.content()).includes(secret)), 'the token is nowhere in the page');
 });

@@ -7,6 +7,7 @@ import { useStrings } from '../i18n/i18n';
 import { AddModelForm } from './models/AddModelForm';
 import { useModels } from './models/api';
 import { GetModelForm } from './models/GetModelForm';
+import { HubTokenForm } from './models/HubTokenForm';
 import { ModelSettingsForm } from './models/ModelSettingsForm';
 import { ModelTable } from './models/ModelTable';
 import { PullList } from './models/PullList';
@@ -27,6 +28,7 @@ export function ModelsScreen(_props: { id: string | null }) {
         {models.isError ? <ErrorNote error={models.error} onRetry={() => void models.refetch()} /> : <ModelTable models={models.data} />}
       </section>
       <ModelSettingsForm models={models.data} />
+      <HubTokenForm />
       <AddModelForm />
     </>
   );
