@@ -54,7 +54,15 @@ export function Shell({ screen, connected, children }: { screen: Screen; connect
   const { t, language } = useStrings(ns);
   return (
     <div className="shell">
-      <a className="skip-link" href="#main">
+      {/* The hash is the router's: following "#main" would read as a screen, so focus moves by hand. */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         {t('skip')}
       </a>
       <header className="topbar">
@@ -62,7 +70,7 @@ export function Shell({ screen, connected, children }: { screen: Screen; connect
         <span className={connected ? 'live on' : 'live off'} role="status" data-testid="live-state">
           {connected ? t('live') : t('offline')}
         </span>
-        <button type="button" className="lang" aria-label={t('language')} data-testid="language-switch" onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}>
+        <button type="button" className="lang" lang={language === 'ar' ? 'en' : 'ar'} title={t('language')} data-testid="language-switch" onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}>
           {t('switchTo')}
         </button>
         {/* The desktop window signs itself in again at once: sign-out is for browsers. */}

@@ -43,7 +43,7 @@ export function SignedOut() {
     <div className="shell">
       <header className="topbar">
         <span className="brand">{t('app')}</span>
-        <button type="button" className="lang" aria-label={t('language')} data-testid="language-switch" onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}>
+        <button type="button" className="lang" lang={language === 'ar' ? 'en' : 'ar'} title={t('language')} data-testid="language-switch" onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}>
           {t('switchTo')}
         </button>
       </header>
