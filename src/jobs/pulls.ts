@@ -16,6 +16,7 @@ import { QuantChoiceError } from '../engine/hub/choose-quant.js';
 import { planPull, PullRefusedError, type PullPlan } from '../engine/hub/pull-plan.js';
 import type { ModelRegistry } from '../engine/registry.js';
 import type { Logger } from '../log/logger.js';
+import { uniqueName } from '../restore/assemble.js';
 import { HUB_TOKEN, type SecretStore } from '../secrets/secret-store.js';
 import { finishPull, getPull, insertPull, notePullBytes, pruneEndedPulls, recentPulls, runningPullOf, runningPulls, type PullRow } from '../store/model-pulls.js';
 import type { Db } from '../store/open.js';
@@ -65,15 +66,6 @@ export function asRefusal(err: unknown): unknown {
   if (err instanceof ModelUriError) return new PullRefusedError(err.message, 'invalid_uri');
   if (err instanceof QuantChoiceError) return new PullRefusedError(err.message, 'no_quant');
   return err;
-}
-
-/** A file name in the models folder not taken yet: `name`, `stem-2.gguf`, … */
-async function freeName(dir: string, name: string): Promise<string> {
-  const taken = new Set(await readdir(dir).catch(() => []));
-  const stem = name.replace(/\.gguf$/i, '');
-  let candidate = name;
-  for (let n = 2; taken.has(candidate); n++) candidate = `${stem}-${n}.gguf`;
-  return candidate;
 }
 
 export class ModelPulls {
@@ -214,7 +206,7 @@ export class ModelPulls {
         },
       });
       const models = modelsDir(dataDir);
-      const finalPath = join(models, await freeName(models, row.file_name));
+      const finalPath = join(models, uniqueName(row.file_name, new Set(await readdir(models).catch(() => []))));
       await rename(path, finalPath);
       try {
         await registry.addPulled(finalPath, row.model_id, sha256, { uri: row.uri, url: row.url, revision: row.revision }, this.deps.settings().pulled_models_backup);
