@@ -15,6 +15,7 @@ import type { AdminEvent } from '../../src/jobs/admin-events.js';
 import { field, num, str, waitFor, type Api } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
+import { slowRestic } from '../harness/slow-restic.js';
 import { keychainEntries, treePicture } from './kit.js';
 
 let t: TestAppliance | null = null;
@@ -42,6 +43,10 @@ test('admin restore: list, refuse with 400, one at a time, progress events, the 
   const deps = await backupDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
   const backup = await runBackup(deps, { trigger: 'test' });
   assert.equal(backup.status, 'ok', JSON.stringify(backup));
+
+  // From here restic reads at 16 MiB/s, so the restore lasts seconds on any machine and the
+  // progress between its start and its end can be measured (read by the restore when it runs).
+  process.env.SANAD_RESTIC = slowRestic(16 * 1024);
 
   const list = await api.get('/admin/restore/generations');
   assert.equal(list.status, 200, list.text);

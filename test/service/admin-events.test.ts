@@ -15,6 +15,7 @@ import { field, num, type ApiResponse } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { startServiceProcess } from '../harness/service-process.js';
+import { slowRestic } from '../harness/slow-restic.js';
 import { readSse, type SseFrame } from '../harness/sse.js';
 
 /** A registered model file large enough that restic reports progress several times while uploading it. */
@@ -33,7 +34,8 @@ test('GET /admin/events: a backup streams throttled, growing progress and its en
   const reader = createClient(db, 'reader', ['models:read'], unixSeconds(systemClock));
   const tinyPath = db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
   db.close();
-  const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
+  // restic uploads at 24 MiB/s: the 96 MiB backup takes seconds on any machine, so several reports arrive.
+  const service = await startServiceProcess(prepared.dataDir, prepared.adminToken, { SANAD_RESTIC: slowRestic(24 * 1024) });
   try {
     assert.equal((await service.api.post('/admin/models', { path: await bigModel(tinyPath, 96), id: 'big' })).status, 201);
     const denied = await service.api.withToken(reader.token).get('/admin/events');
