@@ -1,7 +1,9 @@
-// The drill schedule: the first drill 5 minutes after start (the service settles, a catch-up backup
-// may run first), then every 24 h counted from the last completed drill, which is persisted, so
-// frequent restarts cannot keep pushing the next drill away or bring it forward. A drill is deep when
-// the last deep one is a week old (a deep drill runs every daily check, so it counts as the daily).
+// The drill schedule: two clocks that never move each other. Daily: the first 5 minutes after start
+// (the service settles, a catch-up backup may run first), then 24 h after the last completed drill
+// of any kind (a deep drill makes every daily check, so it counts as the daily). Deep: the first 5
+// minutes after start, then a week after the last deep one, however many daily drills ran in
+// between (a daily drill run by hand once moved a never-run deep drill to the next day). Both are
+// counted from persisted finish times, so restarts cannot push a drill away or bring it forward.
 // Never two drills at once, and never during a backup: a due drill then waits for the next tick
 // instead of reporting UNVERIFIED. The clock is injected, so tests move time instead of sleeping.
 import type { Clock } from '../clock.js';
@@ -14,15 +16,21 @@ export const DAILY_MS = 24 * 3_600_000;
 export const DEEP_EVERY_MS = 7 * DAILY_MS;
 export { DEFAULT_TICK_MS } from '../schedule/loop.js';
 
-/** When the next drill is due (ms). A last drill in the future (the clock went back) says nothing. */
+/** A persisted time in the future (the clock went back) says nothing about how long ago it was. */
+const past = (at: number | null, now: number): number | null => (at !== null && at <= now ? at : null);
+
+/** When the next daily drill is due (ms): 24 h after the last drill of any kind. */
 export function nextDrillAt(startedAt: number, lastAny: number | null, now: number): number {
   const first = startedAt + FIRST_DRILL_DELAY_MS;
-  if (lastAny === null || lastAny > now) return first;
-  return Math.max(first, lastAny + DAILY_MS);
+  const last = past(lastAny, now);
+  return last === null ? first : Math.max(first, last + DAILY_MS);
 }
 
-export function kindDue(lastDeep: number | null, now: number): DrillKind {
-  return lastDeep === null || lastDeep > now || now - lastDeep >= DEEP_EVERY_MS ? 'deep' : 'daily';
+/** When the next deep drill is due (ms): a week after the last deep one; daily drills do not move it. */
+export function nextDeepDrillAt(startedAt: number, lastDeep: number | null, now: number): number {
+  const first = startedAt + FIRST_DRILL_DELAY_MS;
+  const last = past(lastDeep, now);
+  return last === null ? first : Math.max(first, last + DEEP_EVERY_MS);
 }
 
 export type DrillDecision = { run: true; kind: DrillKind } | { run: false; why: 'not_due' | 'paused' | 'running' | 'backup' };
@@ -37,10 +45,11 @@ export function decideDrill(input: {
   backupBusy: boolean;
 }): DrillDecision {
   if (input.paused) return { run: false, why: 'paused' };
-  if (input.now < nextDrillAt(input.startedAt, input.lastAny, input.now)) return { run: false, why: 'not_due' };
+  const deepDue = input.now >= nextDeepDrillAt(input.startedAt, input.lastDeep, input.now);
+  if (!deepDue && input.now < nextDrillAt(input.startedAt, input.lastAny, input.now)) return { run: false, why: 'not_due' };
   if (input.running) return { run: false, why: 'running' };
   if (input.backupBusy) return { run: false, why: 'backup' };
-  return { run: true, kind: kindDue(input.lastDeep, input.now) };
+  return { run: true, kind: deepDue ? 'deep' : 'daily' };
 }
 
 export interface DrillSchedulerOptions {
@@ -93,21 +102,20 @@ export class DrillScheduler {
     return this.loop.running;
   }
 
-  /** When the next drill is planned (ms); null while paused or not started. */
+  /** When the next drill of either kind is planned (ms); null while paused or not started. */
   nextRunAt(): number | null {
     if (this.options.paused() || this.startedAt === null) return null;
     const now = this.options.clock.now();
-    return Math.max(nextDrillAt(this.startedAt, this.times(now).any, now), now);
+    const times = this.times(now);
+    const next = Math.min(nextDrillAt(this.startedAt, times.any, now), nextDeepDrillAt(this.startedAt, times.deep, now));
+    return Math.max(next, now);
   }
 
-  /** The first planned drill that will be deep (ms): drills are deep only at a daily slot. */
+  /** When the next deep drill is planned (ms), on its own weekly clock. */
   nextDeepAt(): number | null {
-    const next = this.nextRunAt();
-    if (next === null) return null;
-    const deep = this.times(this.options.clock.now()).deep;
-    if (kindDue(deep, next) === 'deep' || deep === null) return next;
-    const slots = Math.ceil((deep + DEEP_EVERY_MS - next) / DAILY_MS);
-    return next + Math.max(0, slots) * DAILY_MS;
+    if (this.options.paused() || this.startedAt === null) return null;
+    const now = this.options.clock.now();
+    return Math.max(nextDeepDrillAt(this.startedAt, this.times(now).deep, now), now);
   }
 
   private times(now: number): { any: number | null; deep: number | null } {

@@ -35,12 +35,15 @@ test(`t = ${T} deep drills read every pack once; exactly the run holding the fli
 
   const deps = await drillDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
   const runs: DrillResult[] = [];
-  for (let i = 0; i < T; i++) runs.push(await runDrill(deps, { kind: 'deep', trigger: 'test' }));
+  // A subset that holds no pack is passed over (reading it would verify nothing), so the runs read
+  // the subsets that hold packs, in order.
+  const groups = [...new Set(packs.map((p) => (Number.parseInt(p.id.slice(0, 2), 16) % T) + 1))].sort((a, b) => a - b);
+  for (let i = 0; i < groups.length; i++) runs.push(await runDrill(deps, { kind: 'deep', trigger: 'test' }));
 
   const read = runs.map((r) => r.checks.find((c) => c.name === 'local:read-data'));
-  const subsets = read.map((c) => /subset (\d+)\/(\d+)/.exec(c?.detail ?? '')?.slice(1).join('/'));
-  assert.deepEqual(subsets, Array.from({ length: T }, (_, i) => `${i + 1}/${T}`), 'subsets 1..t, one per run');
-  const failed = read.map((c, i) => (c?.status === 'fail' ? i + 1 : null)).filter((n) => n !== null);
+  const subsets = read.map((c) => /subset (\d+)\/(\d+): read/.exec(c?.detail ?? '')?.slice(1).join('/'));
+  assert.deepEqual(subsets, groups.map((g) => `${g}/${T}`), 'the subsets that hold packs, one per run');
+  const failed = read.map((c, i) => (c?.status === 'fail' ? groups[i] : null)).filter((n) => n !== null);
   assert.deepEqual(failed, [expected], `only subset ${expected} (pack ${victim.id.slice(0, 8)}) finds the damage`);
   assert.ok(read.every((c) => c?.status !== 'unverified'));
 
@@ -53,8 +56,31 @@ test(`t = ${T} deep drills read every pack once; exactly the run holding the fli
   }
   assert.equal(sum, packs.length, `the ${T} subsets together read all ${packs.length} packs, each once`);
 
-  const later = runs.slice(expected).map((r) => r.checks.find((c) => c.name === 'local:read-data:recheck'));
+  const at = groups.indexOf(expected) + 1;
+  const later = runs.slice(at).map((r) => r.checks.find((c) => c.name === 'local:read-data:recheck'));
   assert.ok(later.every((c) => c?.status === 'fail' && c.detail.includes(`subset ${expected}/${T}`)), 'later drills read the damaged subset again');
-  assert.ok(runs.slice(0, expected).every((r) => !r.checks.some((c) => c.name === 'local:read-data:recheck')));
-  assert.ok(runs.slice(expected - 1).every((r) => r.verdict === 'FAIL'), 'from the finding on, every deep drill is FAIL');
+  assert.ok(runs.slice(0, at).every((r) => !r.checks.some((c) => c.name === 'local:read-data:recheck')));
+  assert.ok(runs.slice(at - 1).every((r) => r.verdict === 'FAIL'), 'from the finding on, every deep drill is FAIL');
+});
+
+test('a subset that holds no pack is never a PASS: with t = 256 the drill reads on to a subset with packs and says which it passed over', async () => {
+  await t?.close();
+  t = await startTestAppliance({ settings: { drill_read_subset_total: 256 } });
+  const { ctx } = t.appliance;
+  await backupNow(ctx);
+  const packs = packFiles(getRepository(ctx.writer, 'local')?.location ?? '');
+  const groups = [...new Set(packs.map((p) => (Number.parseInt(p.id.slice(0, 2), 16) % 256) + 1))].sort((a, b) => a - b);
+  assert.ok(packs.length < 100 && groups[0] !== 1, `a small repository leaves subset 1/256 empty (groups ${groups.join(',')})`);
+  const deps = await drillDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
+
+  const first = (await runDrill(deps, { kind: 'deep', trigger: 'test' })).checks.find((c) => c.name === 'local:read-data');
+  assert.equal(first?.status, 'pass', first?.detail);
+  const inGroup = (g: number | undefined): number => packs.filter((p) => (Number.parseInt(p.id.slice(0, 2), 16) % 256) + 1 === g).length;
+  assert.match(first.detail, new RegExp(`^subset ${groups[0]}/256: read ${inGroup(groups[0])} of ${packs.length} data packs, no errors \\(subsets? 1/256 (to ${(groups[0] ?? 2) - 1}/256 )?holds? no pack\\)$`));
+  assert.doesNotMatch(first.detail, /read 0 of/);
+
+  const second = (await runDrill(deps, { kind: 'deep', trigger: 'test' })).checks.find((c) => c.name === 'local:read-data');
+  assert.equal(second?.status, 'pass', second?.detail);
+  const next = groups[1] ?? groups[0];
+  assert.match(second.detail, new RegExp(`^subset ${next}/256: read ${inGroup(next)} of`), 'the next drill goes on after the subset read last');
 });

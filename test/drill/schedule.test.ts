@@ -73,6 +73,8 @@ test('decideDrill and nextDrillAt: 5 minutes after start, then 24 h from the las
   assert.deepEqual(decideDrill({ ...base, now: start + 5 * MIN, lastAny: null, lastDeep: null }), { run: true, kind: 'deep' });
   assert.deepEqual(decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: start + DAY - 7 * DAY + 1 }), { run: true, kind: 'daily' }, 'a deep drill 1 ms short of a week ago');
   assert.deepEqual(decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: start + DAY - 7 * DAY }), { run: true, kind: 'deep' }, 'a week ago to the ms');
+  assert.deepEqual(decideDrill({ ...base, now: start + 5 * MIN, lastAny: start + MIN, lastDeep: null }), { run: true, kind: 'deep' }, 'a daily drill just ran: the never-run deep one is due anyway');
+  assert.deepEqual(decideDrill({ ...base, now: start + 2 * H, lastAny: start + H, lastDeep: start + H - 7 * DAY }), { run: true, kind: 'deep' }, 'the deep one is due between two daily ones');
   assert.deepEqual(decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: null, backupBusy: true }), { run: false, why: 'backup' });
   assert.deepEqual(decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: null, paused: true }), { run: false, why: 'paused' });
 });
@@ -93,7 +95,7 @@ test('first drill 5 minutes after start (deep: none yet), then daily every 24 h 
   const finished = h.clock.now();
   assert.equal(s.nextRunAt(), finished + DAY, '24 h from the end of the last drill');
 
-  for (let day = 1; day <= 8; day++) {
+  for (let day = 1; day <= 6; day++) {
     h.clock.set(finished + day * DAY + (day - 1) * 2 * MIN - 1);
     await s.wake();
     assert.equal(h.runs.length, day, `day ${day}: not a moment early`);
@@ -101,7 +103,39 @@ test('first drill 5 minutes after start (deep: none yet), then daily every 24 h 
     await s.wake();
     assert.equal(h.runs.length, day + 1, `day ${day}: one drill`);
   }
-  assert.deepEqual(h.runs.map((r) => r.kind), ['deep', 'daily', 'daily', 'daily', 'daily', 'daily', 'daily', 'deep', 'daily'], 'deep once the last deep is a week old');
+  // The deep drill keeps its own weekly clock: a week after the last deep one, not at a daily slot.
+  assert.equal(s.nextDeepAt(), finished + 7 * DAY);
+  assert.equal(s.nextRunAt(), finished + 7 * DAY, 'the deep one comes before the next daily');
+  h.clock.set(finished + 7 * DAY - 1);
+  await s.wake();
+  assert.equal(h.runs.length, 7);
+  h.clock.advance(1);
+  await s.wake();
+  const deepEnd = h.clock.now();
+  assert.equal(s.nextRunAt(), deepEnd + DAY, 'a deep drill counts as the daily');
+  assert.equal(s.nextDeepAt(), deepEnd + 7 * DAY);
+  assert.deepEqual(h.runs.map((r) => r.kind), ['deep', 'daily', 'daily', 'daily', 'daily', 'daily', 'daily', 'deep'], 'deep once the last deep is a week old');
+  await s.stop();
+});
+
+test('a daily drill run by hand does not move the deep one: a never-run deep drill stays due 5 minutes after start (simulated drills)', async () => {
+  const h = harness();
+  const s = h.scheduler();
+  const t0 = h.clock.now();
+  await s.start();
+  assert.equal(s.nextDeepAt(), t0 + 5 * MIN);
+  h.clock.advance(MIN);
+  const manual = startDrillRun(h.db, { kind: 'daily', trigger: 'manual', repo: null, startedAt: unixSeconds(h.clock) });
+  h.clock.advance(MIN);
+  finishDrillRun(h.db, manual, { verdict: 'PASS', checks: [], finishedAt: unixSeconds(h.clock) });
+  assert.equal(s.nextDeepAt(), t0 + 5 * MIN, 'the deep drill is still due today');
+  assert.equal(s.nextRunAt(), t0 + 5 * MIN);
+  h.clock.set(t0 + 5 * MIN);
+  await s.wake();
+  assert.deepEqual(h.runs.map((r) => r.kind), ['deep']);
+  // And the other way: the deep one ran, so the next daily is a day after it, the next deep a week.
+  assert.equal(s.nextRunAt(), h.clock.now() + DAY);
+  assert.equal(s.nextDeepAt(), h.clock.now() + 7 * DAY);
   await s.stop();
 });
 
