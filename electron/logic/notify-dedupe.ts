@@ -8,7 +8,7 @@
 // every login. The tray keeps showing the state meanwhile.
 // `held` keys are not shown yet and not recorded: the shell itself interrupted a backup (sleep,
 // Quit), so the `backup.failed` that follows is its own doing until the retry answers.
-import type { Alert } from '../../src/backup/alerts.js';
+import { isQuiet, type Alert, type ShownAlert } from '../../src/backup/alerts.js';
 import { BACKUP_FAILED, DISK_FULL_ALERT, KEYCHAIN_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, OFFSITE_COPY_FAILED, OFFSITE_FAILED_PREFIX } from './alert-keys.js';
 import { TRAY_TEXT } from './tray-text.js';
 
@@ -47,7 +47,9 @@ export interface AlertPlan {
   notified: NotifiedAlerts;
 }
 
-export function planAlertNotices(notified: NotifiedAlerts, open: ReadonlyArray<Pick<Alert, 'key' | 'message' | 'first_seen'>>, held: ReadonlySet<string> = new Set()): AlertPlan {
+type NoticeAlert = Pick<Alert, 'key' | 'message' | 'first_seen'> & Partial<Pick<ShownAlert, 'accepted_at' | 'snoozed_until'>>;
+
+export function planAlertNotices(notified: NotifiedAlerts, open: ReadonlyArray<NoticeAlert>, held: ReadonlySet<string> = new Set()): AlertPlan {
   const next: NotifiedAlerts = {};
   const show: Notice[] = [];
   for (const alert of open) {
@@ -57,7 +59,9 @@ export function planAlertNotices(notified: NotifiedAlerts, open: ReadonlyArray<P
       next[alert.key] = alert.first_seen;
       continue;
     }
-    if (held.has(alert.key)) continue;
+    // Accepted or snoozed: not shown, and not recorded either, so a snooze that ends while the
+    // alert is still open notifies then.
+    if (held.has(alert.key) || isQuiet({ accepted_at: alert.accepted_at ?? null, snoozed_until: alert.snoozed_until ?? null })) continue;
     show.push(notice);
     next[alert.key] = alert.first_seen;
   }

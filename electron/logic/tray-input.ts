@@ -1,8 +1,10 @@
 // From the core's own status objects (what GET /admin/backups/status and the drill status return)
 // to the tray's input. Kept apart from trayModel so the model's table test can enumerate plain
 // flags, while this mapping is tested against a real running core.
+import { backupTargetHours } from '../../src/contract/backups.js';
 import type { BackupStatus } from '../../src/contract/backups.js';
 import type { DrillStatus, DrillSummary } from '../../src/contract/drills.js';
+import { isQuiet } from '../../src/backup/alerts.js';
 import { BACKUP_FAILED, DISK_FULL_ALERT, DISK_LOW_ALERT, KEYCHAIN_ALERT, SECRETS_IN_FILE_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, isKnownAlert, offsiteTargetOf } from './alert-keys.js';
 import type { TrayInput } from './tray-model.js';
 
@@ -24,7 +26,9 @@ function lastDrill(d: DrillStatus['last']): DrillSummary | null {
 }
 
 export function trayInputFrom(s: CoreSnapshot): TrayInput {
-  const { backups, drills } = s;
+  const { backups: status, drills } = s;
+  // A warning the person accepted or snoozed does not turn the tray amber (a critical one always counts).
+  const backups = { ...status, alerts: status.alerts.filter((a) => a.severity === 'critical' || !isQuiet(a)) };
   const keys = new Set(backups.alerts.map((a) => a.key));
   const offsite = new Set<string>();
   for (const r of backups.repositories) if (r.enabled && r.type !== 'local' && r.failing) offsite.add(r.name);
@@ -42,7 +46,7 @@ export function trayInputFrom(s: CoreSnapshot): TrayInput {
     backupFailed: keys.has(BACKUP_FAILED) && !s.held.has(BACKUP_FAILED),
     backupInterrupted: keys.has(BACKUP_FAILED) && s.held.has(BACKUP_FAILED),
     lastOkAt: backups.last_ok_at,
-    backupTargetS: backups.interval_hours * 2 * 3600,
+    backupTargetS: backupTargetHours(backups.interval_hours) * 3600,
     offsiteFailing: [...offsite].sort(),
     drillRunning: drills.running !== null,
     lastDrill: drill && { verdict: drill.verdict, kind: drill.kind, finishedAt: drill.finished_at },

@@ -1,5 +1,6 @@
 // Readiness checks for backups: restic is there, and the last good backup is not older than its
 // target (twice the schedule's interval). No backup yet, or a failing offsite, is a warning.
+import { backupTargetHours } from '../contract/backups.js';
 import { findRestic } from '../backup/restic/index.js';
 import { unixSeconds } from '../clock.js';
 import type { ServiceContext } from '../service/context.js';
@@ -18,7 +19,7 @@ export function backupHealthChecks(ctx: ServiceContext): HealthCheck[] {
       name: 'backup',
       run: () => {
         const status = ctx.backups.status();
-        const target = status.interval_hours * 2 * 3600;
+        const target = backupTargetHours(status.interval_hours) * 3600;
         if (status.last_ok_at === null) return { ok: false, severity: 'warning', detail: 'no backup has completed yet; run `sanad backup now`' };
         const age = unixSeconds(ctx.clock) - status.last_ok_at;
         const failing = status.repositories.filter((r) => r.failing).map((r) => r.name);

@@ -3,6 +3,7 @@
 // notifications read it; "first seen" is when the user should have been told.
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
+import { clearAlertAck, readAlertAcks } from '../store/alert-acks.js';
 import type { Db, ReadableDB } from '../store/open.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
@@ -23,6 +24,8 @@ export function raiseAlert(db: Db, clock: Clock, key: string, severity: Severity
   return db.transaction(() => {
     const row = db.prepare<[string], Alert>('SELECT * FROM alerts WHERE key = ?').get(key);
     if (!row || row.resolved_at !== null) {
+      // A new occurrence is news again, whatever was said about the last one.
+      clearAlertAck(db, key);
       db.prepare(
         `INSERT INTO alerts(key, severity, message, first_seen, last_seen, count, resolved_at) VALUES (?, ?, ?, ?, ?, 1, NULL)
          ON CONFLICT(key) DO UPDATE SET severity = excluded.severity, message = excluded.message, first_seen = excluded.first_seen,
@@ -36,7 +39,33 @@ export function raiseAlert(db: Db, clock: Clock, key: string, severity: Severity
 }
 
 export function resolveAlert(db: Db, clock: Clock, key: string): boolean {
-  return db.prepare('UPDATE alerts SET resolved_at = ? WHERE key = ? AND resolved_at IS NULL').run(unixSeconds(clock), key).changes > 0;
+  return db.transaction(() => {
+    const resolved = db.prepare('UPDATE alerts SET resolved_at = ? WHERE key = ? AND resolved_at IS NULL').run(unixSeconds(clock), key).changes > 0;
+    if (resolved) clearAlertAck(db, key);
+    return resolved;
+  })();
+}
+
+/** An alert as the API shows it: with what the person said about it. */
+export interface ShownAlert extends Alert {
+  /** Accepted as known (a warning): listed, but the Overview no longer counts it as needing attention. */
+  accepted_at: number | null;
+  /** Quiet (no notification, not counted) until then; null when not snoozed or the snooze is over. */
+  snoozed_until: number | null;
+}
+
+export function withAcks(db: ReadableDB, alerts: readonly Alert[], nowS: number): ShownAlert[] {
+  const acks = readAlertAcks(db);
+  return alerts.map((a) => {
+    const ack = a.resolved_at === null ? acks.get(a.key) : undefined;
+    const until = ack?.snoozed_until ?? null;
+    return { ...a, accepted_at: ack?.accepted_at ?? null, snoozed_until: until !== null && until > nowS ? until : null };
+  });
+}
+
+/** Accepted or snoozed right now: not counted, not notified. */
+export function isQuiet(alert: Pick<ShownAlert, 'accepted_at' | 'snoozed_until'>): boolean {
+  return alert.accepted_at !== null || alert.snoozed_until !== null;
 }
 
 export function openAlerts(db: ReadableDB): Alert[] {

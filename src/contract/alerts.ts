@@ -13,7 +13,19 @@ export const Alert = z.object({
   last_seen: z.number(),
   count: z.number(),
   resolved_at: z.number().nullable(),
+  /** When the person accepted this warning as known: listed, but not counted as needing attention. */
+  accepted_at: z.number().nullable(),
+  /** Snoozed: not counted and not notified until then (unix seconds). */
+  snoozed_until: z.number().nullable(),
 });
 export type Alert = z.infer<typeof Alert>;
 
 export const AlertList = listOf(Alert);
+
+/** POST /admin/alerts/{key}/acknowledge: accept a warning, snooze an alert for some hours, or undo. */
+export const AlertAckRequest = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('accept') }).strict(),
+  z.object({ action: z.literal('snooze'), hours: z.number().int().min(1).max(24 * 30) }).strict(),
+  z.object({ action: z.literal('clear') }).strict(),
+]);
+export type AlertAckRequest = z.infer<typeof AlertAckRequest>;

@@ -124,3 +124,9 @@ export const Maintenance = z.object({
   ),
 });
 export type Maintenance = z.infer<typeof Maintenance>;
+
+/** The backup target everyone shows (Overview, timeline, tray, doctor): a good backup at least
+ *  every two intervals, so one run missed (asleep, on battery) is not yet "behind". */
+export function backupTargetHours(intervalHours: number): number {
+  return intervalHours * 2;
+}

@@ -6,7 +6,7 @@ import { DeletionJournal } from '../store/deletion-journal.js';
 import { compactJournal } from './journal-retention.js';
 import { unixSeconds } from '../clock.js';
 import type { Db } from '../store/open.js';
-import { openAlerts, type Alert } from '../backup/alerts.js';
+import { openAlerts, withAcks, type Alert, type ShownAlert } from '../backup/alerts.js';
 import { backupDepsFor } from '../backup/backup-deps.js';
 import { lastBackupRun, lastBackupStartedAt, lastGoodBackupAt } from '../backup/backup-runs.js';
 import { maintenanceDue, runMaintenance } from '../backup/maintenance.js';
@@ -161,7 +161,7 @@ export class BackupJobs {
       repositories: (outcome?.repositories ?? []).map((r) => ({ name: r.name, ok: r.ok, error: r.error })),
       error: outcome?.error ?? error,
     });
-    if (alertKeys(db) !== alertsBefore) events.publish('alerts.changed', { alerts: openAlerts(db) });
+    if (alertKeys(db) !== alertsBefore) this.publishAlerts();
   }
 
   /** Interrupts the running backup (the desktop shell on suspend and on Quit): its restic gets
@@ -176,6 +176,16 @@ export class BackupJobs {
   /** Alerts of conditions that are not stored (a full disk, secrets in a file). */
   liveAlerts(): Alert[] {
     return this.deps.liveAlerts?.() ?? [];
+  }
+
+  /** The open alerts, live and stored, with what the person said about each. */
+  openAlerts(): ShownAlert[] {
+    return withAcks(this.deps.db, [...this.liveAlerts(), ...openAlerts(this.deps.db)], unixSeconds(this.deps.clock));
+  }
+
+  /** Tells the GUI and the tray the open alerts changed (raised, resolved, accepted, snoozed). */
+  publishAlerts(): void {
+    this.deps.events?.publish('alerts.changed', { alerts: this.openAlerts() });
   }
 
   status(): BackupStatus {
@@ -202,7 +212,7 @@ export class BackupJobs {
         last_error: r.last_error,
         failing: r.last_error_at !== null && (r.last_ok_at === null || r.last_error_at > r.last_ok_at),
       })),
-      alerts: [...this.liveAlerts(), ...openAlerts(db)],
+      alerts: this.openAlerts(),
     };
   }
 }

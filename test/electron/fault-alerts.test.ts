@@ -10,7 +10,7 @@ import { trayInputFrom } from '../../electron/logic/tray-input.js';
 import { trayModel } from '../../electron/logic/tray-model.js';
 
 const NOW = 1_800_000_000;
-const alert = (key: string, severity: 'critical' | 'warning', first = NOW - 60) => ({ key, severity, message: `${key} happened`, first_seen: first, last_seen: NOW, count: 1, resolved_at: null });
+const alert = (key: string, severity: 'critical' | 'warning', first = NOW - 60) => ({ key, severity, message: `${key} happened`, first_seen: first, last_seen: NOW, count: 1, resolved_at: null, accepted_at: null, snoozed_until: null });
 const backups = (alerts: BackupStatus['alerts']): BackupStatus => ({
   running: false, progress: null, waiting_for: [], paused: false, interval_hours: 6, next_run_at: null, last_run: null, last_ok_at: NOW - 3600,
   repositories: [], alerts,
@@ -42,4 +42,19 @@ test('notifications: one per occurrence of disk.full and of the keychain alert',
   assert.deepEqual(again.show, [], 'the same occurrence stays quiet');
   const later = planAlertNotices(again.notified, [alert('disk.full', 'critical', NOW + 500)]);
   assert.deepEqual(later.show.map((n) => n.title), ['The disk is full'], 'a new occurrence notifies again');
+});
+
+test('tray and notifications: an accepted or snoozed warning is quiet; a snoozed critical alert still fails the tray but is not notified until the snooze ends', () => {
+  const accepted = { ...alert('secrets.in_file', 'warning'), accepted_at: NOW - 10 };
+  assert.equal(model([accepted]).state, 'healthy', 'the accepted secrets-file warning no longer turns the tray amber');
+  const snoozedLow = { ...alert('disk.low', 'warning'), snoozed_until: NOW + 3600 };
+  assert.equal(model([snoozedLow]).state, 'healthy');
+  const snoozedFull = { ...alert('disk.full', 'critical'), snoozed_until: NOW + 3600 };
+  assert.equal(model([snoozedFull]).state, 'failing', 'a critical alert always counts');
+
+  const quiet = planAlertNotices({}, [snoozedFull]);
+  assert.deepEqual(quiet.show, [], 'snoozed: no notification');
+  assert.deepEqual(quiet.notified, {}, 'and not recorded as shown');
+  const over = planAlertNotices(quiet.notified, [{ ...snoozedFull, snoozed_until: null }]);
+  assert.equal(over.show.length, 1, 'the snooze ended with the alert still open: it is notified now');
 });

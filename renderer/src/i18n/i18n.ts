@@ -14,7 +14,12 @@ export function isLanguage(value: unknown): value is Language {
   return value === 'en' || value === 'ar';
 }
 
-export type Strings<E extends Record<string, string>> = { en: E; ar: { [K in keyof E]: string } };
+/** A key `x_other` makes `x` a plural: `t('x', { count })` picks the form by Intl.PluralRules. */
+type PluralBase<E> = { [K in keyof E]: K extends `${infer B}_other` ? B : never }[keyof E];
+/** Arabic has six plural forms where English has two: its table may add them for each plural. */
+type ArabicPluralForms<E> = `${PluralBase<E> & string}_${'zero' | 'two' | 'few' | 'many'}`;
+
+export type Strings<E extends Record<string, string>> = { en: E; ar: { [K in keyof E]: string } & Partial<Record<ArabicPluralForms<E>, string>> };
 
 export interface Namespace<E extends Record<string, string>> {
   name: string;
@@ -61,13 +66,19 @@ export function currentLanguage(): Language {
   return isLanguage(i18next.language) ? i18next.language : 'en';
 }
 
-export type T<E extends Record<string, string>> = (key: keyof E & string, vars?: Record<string, string | number>) => string;
+/** Plural keys take `count` as a number (it picks the form); the text shows `{{n}}`, the number
+ *  formatted for the language, which `t` fills in from `count` when it is not given. */
+export type T<E extends Record<string, string>> = (key: (keyof E | PluralBase<E>) & string, vars?: Record<string, string | number>) => string;
 
 /** `t` for one namespace, typed to its keys; re-renders when the language changes. */
 export function useStrings<E extends Record<string, string>>(ns: Namespace<E>): { t: T<E>; language: Language } {
   const { t, i18n } = useTranslation(ns.name);
   return {
-    t: (key, vars) => t(key, vars ?? {}),
+    t: (key, vars) => {
+      const count = vars?.count;
+      const lng = isLanguage(i18n.language) ? i18n.language : 'en';
+      return t(key, typeof count === 'number' && vars?.n === undefined ? { ...vars, n: new Intl.NumberFormat(lng).format(count) } : vars ?? {});
+    },
     language: isLanguage(i18n.language) ? i18n.language : 'en',
   };
 }

@@ -1,6 +1,7 @@
 // Is the data protected? Where the secrets are, each enabled repository answering (a read-only
 // `restic cat config`, never a write or a lock), the last good backup and the last drill against
 // their targets, and the recovery kit confirmed.
+import { backupTargetHours } from '../../contract/backups.js';
 import { lastGoodBackupAt } from '../../backup/backup-runs.js';
 import { createRestic, findRestic } from '../../backup/restic/index.js';
 import { listRepositories } from '../../backup/repositories.js';
@@ -65,7 +66,7 @@ export async function repositoryChecks(db: Db, dataDir: string, store: SecretSto
 
 export function backupAgeCheck(db: Db, nowS: number): DoctorCheck {
   const settings = readSettings(db);
-  const target = settings.backup_interval_hours * 2 * 3600;
+  const target = backupTargetHours(settings.backup_interval_hours) * 3600;
   const last = lastGoodBackupAt(db);
   if (last === null) return warn('backup', 'no backup has been made yet', '`sanad backup now` (a running Sanad makes one on its schedule)');
   const age = nowS - last;

@@ -7,7 +7,9 @@ import { recentBackupRuns } from '../../backup/backup-runs.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
-import { allAlerts } from '../../backup/alerts.js';
+import { allAlerts, withAcks } from '../../backup/alerts.js';
+import { AlertAckRequest } from '../../contract/alerts.js';
+import { acceptAlertKey, clearAlertAck, snoozeAlertKey } from '../../store/alert-acks.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { probeRepository } from '../../backup/repo-probe.js';
 import { addRepository, getRepository, hasRepositorySecret, listRepositories, moveLocalRepository, removeRepository, RepositoryError, updateRepository, type Repository } from '../../backup/repositories.js';
@@ -92,7 +94,26 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.get('/admin/backups/status', { preHandler: admin }, async (): Promise<BackupStatus> => ctx.backups.status());
 
   // A full disk cannot be written to the alert table: its alert is live (store/disk-state.ts).
-  app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: [...ctx.backups.liveAlerts(), ...allAlerts(ctx.db)] }));
+  app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: withAcks(ctx.db, [...ctx.backups.liveAlerts(), ...allAlerts(ctx.db)], unixSeconds(ctx.clock)) }));
+
+  // Accept a warning as known, snooze an alert, or undo either. Only an open alert can be
+  // acknowledged; a critical one can be snoozed (no notifications) but never accepted.
+  app.post<{ Params: { key: string } }>('/admin/alerts/:key/acknowledge', { preHandler: admin }, async (req) => {
+    const body = parseBody(AlertAckRequest, req.body);
+    const alert = ctx.backups.openAlerts().find((a) => a.key === req.params.key);
+    if (!alert) throw notFound(`An open alert "${req.params.key}"`, 'alert_not_found');
+    const now = unixSeconds(ctx.clock);
+    if (body.action === 'accept') {
+      if (alert.severity === 'critical') throw badRequest('A critical alert cannot be accepted: it means a backup may not be usable. Fix what it says, or snooze it to stop the notifications for a while.', 'action', 'alert_critical');
+      acceptAlertKey(ctx.writer, alert.key, now);
+    } else if (body.action === 'snooze') {
+      snoozeAlertKey(ctx.writer, alert.key, now + body.hours * 3600, now);
+    } else {
+      clearAlertAck(ctx.writer, alert.key);
+    }
+    ctx.backups.publishAlerts();
+    return ctx.backups.openAlerts().find((a) => a.key === alert.key) ?? alert;
+  });
 
   // has_secret says whether a secret is in the vault; the secret itself is never sent back.
   const shown = (repo: Repository): ShownRepository => ({ ...repo, has_secret: hasRepositorySecret(ctx.secrets.vault, repo.name) });

@@ -16,8 +16,9 @@ import { functionCalls } from './0014-function-calls.js';
 import { idempotencySubjects } from './0015-idempotency-subjects.js';
 import { conversationActivity } from './0016-conversation-activity.js';
 import { modelSources } from './0017-model-sources.js';
+import { alertAcks } from './0018-alert-acks.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects, conversationActivity, modelSources];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects, conversationActivity, modelSources, alertAcks];

@@ -5,6 +5,7 @@
 // (never colour alone: gaps are hatched, verdicts are letters). Right-to-left in Arabic: time runs
 // from right to left (positions are mirrored); the SVG itself stays LTR so x means the same thing.
 import { useState } from 'react';
+import { backupTargetHours } from '../../../../src/contract/backups';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import type { Language } from '../../i18n/i18n';
 import { useStrings } from '../../i18n/i18n';
@@ -75,7 +76,7 @@ export function ProtectionTimeline() {
     const [kind, repo = '', a = '0', b = '0'] = key.split('\u0000');
     if (kind === 'g') return t('generation', { date: when(Number(a)), repo });
     if (kind === 'd') return t('drill', { date: when(Number(a)), verdict: repo });
-    return t('gap', { repo, from: when(Number(a)), to: when(Number(b)), duration: gapLength(language, Number(b) - Number(a)), hours: intervalHours });
+    return t('gap', { repo, from: when(Number(a)), to: when(Number(b)), duration: gapLength(language, Number(b) - Number(a)), hours: formatNumber(language, backupTargetHours(intervalHours)) });
   };
   const focusable = (key: string): Focusable => ({
     tabIndex: 0,
@@ -89,7 +90,7 @@ export function ProtectionTimeline() {
   return (
     <section className="card timeline" aria-labelledby="timeline-title" data-testid="protection-timeline">
       <h2 id="timeline-title">{t('title')}</h2>
-      <p className="muted small">{t('summary', { hours: intervalHours })}</p>
+      <p className="muted small">{t('summary', { hours: formatNumber(language, backupTargetHours(intervalHours)) })}</p>
       {pending && shown.length > 0 && <p className="muted" aria-live="polite">{t('loading')}</p>}
       {empty && <p className="warn">{t('none')}</p>}
       <svg viewBox={`0 0 ${WIDTH} ${height}`} width="100%" className="timeline-svg" aria-describedby="timeline-detail" data-rtl={rtl} direction="ltr">

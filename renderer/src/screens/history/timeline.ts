@@ -3,10 +3,12 @@
 // target without a generation a gap (up to now: a repository that stopped getting backups shows a
 // gap that reaches today), and the drills as marks with their verdict. Positions are fractions
 // 0..1 of the width from the oldest edge; the component flips them for right-to-left.
+import { backupTargetHours } from '../../../../src/contract/backups';
+
 export interface TimelineInput {
   nowS: number;
   days: number;
-  /** The backup target: a gap is longer than this without a generation. */
+  /** The backup interval; the target (two intervals) is a gap's least length. */
   intervalHours: number;
   repos: ReadonlyArray<{ name: string; generations: readonly number[] }>;
   drills: ReadonlyArray<{ at: number; verdict: 'PASS' | 'FAIL' | 'UNVERIFIED'; repo: string | null }>;
@@ -22,7 +24,7 @@ export function timelineModel(input: TimelineInput): TimelineModel {
   const end = input.nowS;
   const start = end - input.days * 86_400;
   const x = (t: number): number => Math.min(1, Math.max(0, (t - start) / (end - start)));
-  const target = input.intervalHours * 3600;
+  const target = backupTargetHours(input.intervalHours) * 3600;
   const rows = input.repos.map((r): TimelineRow => {
     const sorted = [...new Set(r.generations)].sort((a, b) => a - b);
     const marks = sorted.filter((g) => g >= start && g <= end).map((g) => ({ at: g, x: x(g) }));

@@ -1,10 +1,14 @@
 // Open (unresolved) alerts, newest first, each marked by severity in colour and in words. The
 // GUI words the alerts it knows by their key in the chosen language, with the server's own sentence
 // (which names the cause: a path, an error) under it; an alert it does not know shows the server's.
+// A warning can be accepted (known and deliberate: it stays listed, marked "Accepted", and no longer
+// makes the verdict say "Needs attention"); any alert can be snoozed (no notification, and a
+// warning is not counted, until then); both can be undone.
+import type { ReactNode } from 'react';
 import { ErrorNote } from '../../components/ErrorNote';
-import { formatNumber, formatRelative } from '../../i18n/format';
+import { formatDateTime, formatNumber, formatRelative } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
-import { useAlerts } from './api';
+import { useAcknowledgeAlert, useAlerts } from './api';
 import type { Alert } from './api';
 import { SkeletonLines } from './Skeleton';
 import { overviewStrings } from './strings';
@@ -31,6 +35,11 @@ function worded(key: string): { text: Worded | 'alert_offsite_failed'; name?: st
   return text === undefined ? null : { text };
 }
 
+/** A sentence with `commands` in backticks: the commands as code, never raw backticks. */
+export function withCode(text: string): ReactNode[] {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i} dir="ltr">{part}</code> : part));
+}
+
 /** Unresolved alerts, the most recently seen first. */
 export function openAlertsNewestFirst(alerts: readonly Alert[]): Alert[] {
   return alerts.filter((a) => a.resolved_at === null).sort((a, b) => b.last_seen - a.last_seen || b.first_seen - a.first_seen);
@@ -39,6 +48,8 @@ export function openAlertsNewestFirst(alerts: readonly Alert[]): Alert[] {
 export function AlertsCard({ nowS }: { nowS: number }) {
   const { t, language } = useStrings(overviewStrings);
   const alerts = useAlerts();
+  const ack = useAcknowledgeAlert();
+  const HOUR = 1;
   const open = alerts.data ? openAlertsNewestFirst(alerts.data.data) : [];
   // The chosen language first, the server's own sentence (which names the cause) under it.
   const message = (a: Alert): { main: string; cause: string | null } => {
@@ -52,16 +63,32 @@ export function AlertsCard({ nowS }: { nowS: number }) {
       {alerts.isPending && <SkeletonLines lines={3} />}
       {alerts.isError && <ErrorNote error={alerts.error} onRetry={() => void alerts.refetch()} />}
       {alerts.data && open.length === 0 && <p className="muted">{t('noAlerts')}</p>}
+      {ack.isError && <p className="error-note" role="alert">{t('ackFailed', { error: ack.error.message })}</p>}
       {open.length > 0 && (
         <ul className="alert-list" data-testid="overview-alerts">
           {open.map((a) => (
             <li key={a.key} className={`alert-item alert-${a.severity}`} data-alert={a.key}>
               <span className={`badge ${TONE[a.severity]}`}>{t(`severity_${a.severity}`)}</span>{' '}
-              <span>{message(a).main}</span>
-              {message(a).cause !== null && <div className="muted small" dir="auto"><bdi>{message(a).cause}</bdi></div>}
+              {a.accepted_at !== null && <span className="badge muted">{t('acceptedBadge')}</span>}{' '}
+              <span>{withCode(message(a).main)}</span>
+              {message(a).cause !== null && <div className="muted small alert-cause" dir="auto"><bdi>{withCode(message(a).cause ?? '')}</bdi></div>}
               <div className="muted small">
                 {formatRelative(language, a.last_seen, nowS * 1000)}
                 {a.count > 1 && <> · {t('times', { count: formatNumber(language, a.count) })}</>}
+                {a.snoozed_until !== null && <> · {t('snoozedUntil', { when: formatDateTime(language, a.snoozed_until) })}</>}
+              </div>
+              <div className="alert-actions">
+                {a.accepted_at !== null || a.snoozed_until !== null ? (
+                  <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'clear' } })}>{t('undoAck')}</button>
+                ) : (
+                  <>
+                    {a.severity !== 'critical' && (
+                      <button type="button" className="small-button" title={t('acceptHint')} disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'accept' } })}>{t('accept')}</button>
+                    )}
+                    <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 24 * HOUR } })}>{t('snoozeDay')}</button>
+                    <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 7 * 24 * HOUR } })}>{t('snoozeWeek')}</button>
+                  </>
+                )}
               </div>
             </li>
           ))}

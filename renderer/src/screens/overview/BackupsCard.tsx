@@ -1,7 +1,8 @@
 // Last good backup per repository and its age against the target (the backup interval): older than
 // the target is shown in the warning colour and in words, never by colour alone.
+import { backupTargetHours } from '../../../../src/contract/backups';
 import { ErrorNote } from '../../components/ErrorNote';
-import { formatDateTime, formatNumber, formatRelative } from '../../i18n/format';
+import { formatDateTime, formatRelative } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { useBackupStatus } from './api';
 import type { RepositoryStatus } from './api';
@@ -39,7 +40,7 @@ function RepositoryRow({ repo, intervalHours, nowS }: { repo: RepositoryStatus; 
 }
 
 export function BackupsCard({ nowS }: { nowS: number }) {
-  const { t, language } = useStrings(overviewStrings);
+  const { t } = useStrings(overviewStrings);
   const backups = useBackupStatus();
   return (
     <section className="card overview-card" aria-labelledby="overview-backups">
@@ -48,7 +49,7 @@ export function BackupsCard({ nowS }: { nowS: number }) {
       {backups.isError && <ErrorNote error={backups.error} onRetry={() => void backups.refetch()} />}
       {backups.data && (
         <>
-          <p className="muted">{t('target', { hours: formatNumber(language, backups.data.interval_hours) })}</p>
+          <p className="muted">{t('target', { count: backupTargetHours(backups.data.interval_hours) })}</p>
           {backups.data.paused && <p className="warn">{t('backupsPaused')}</p>}
           {backups.data.repositories.length === 0 ? (
             <p className="warn">{t('noRepositories')}</p>

@@ -1,5 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
+import { formatNumber } from '../../i18n/format';
 import { setLanguage } from '../../i18n/i18n';
 import type { Verdict } from './verdict';
 import { VerdictLine } from './VerdictLine';
@@ -7,6 +8,7 @@ import { VerdictLine } from './VerdictLine';
 const NOW = 1_700_000_000;
 const risk: Verdict = {
   level: 'risk',
+  accepted: 0,
   reasons: [
     { level: 'risk', code: 'no_backup' },
     { level: 'attention', code: 'kit_unconfirmed' },
@@ -27,17 +29,29 @@ describe('the verdict line', () => {
   });
 
   test('a stale backup names the repository and how long ago, and protected needs no reasons', () => {
-    const stale: Verdict = { level: 'attention', reasons: [{ level: 'attention', code: 'backup_stale', repo: 'r2', ageS: 2 * 86_400 }] };
+    const stale: Verdict = { level: 'attention', accepted: 0, reasons: [{ level: 'attention', code: 'backup_stale', repo: 'r2', ageS: 2 * 86_400 }] };
     const { rerender } = render(<VerdictLine verdict={stale} failed={false} nowS={NOW} />);
     expect(screen.getByTestId('overview-verdict').textContent).toBe('Needs attention: the last good backup in “r2” was 2 days ago');
-    rerender(<VerdictLine verdict={{ level: 'protected', reasons: [] }} failed={false} nowS={NOW} />);
+    rerender(<VerdictLine verdict={{ level: 'protected', reasons: [], accepted: 0 }} failed={false} nowS={NOW} />);
     expect(screen.getByTestId('overview-verdict').textContent).toBe('Your data is protected');
+  });
+
+  test('accepted warnings are said after the verdict, with the plural of the language', () => {
+    const { rerender } = render(<VerdictLine verdict={{ level: 'protected', reasons: [], accepted: 1 }} failed={false} nowS={NOW} />);
+    expect(screen.getByTestId('overview-verdict').textContent).toBe('Your data is protected (one warning accepted)');
+    rerender(<VerdictLine verdict={{ level: 'protected', reasons: [], accepted: 3 }} failed={false} nowS={NOW} />);
+    expect(screen.getByTestId('overview-verdict').textContent).toBe('Your data is protected (3 warnings accepted)');
+    setLanguage('ar');
+    rerender(<VerdictLine verdict={{ level: 'protected', reasons: [], accepted: 2 }} failed={false} nowS={NOW} />);
+    expect(screen.getByTestId('overview-verdict').textContent).toMatch(/تحذيران مقبولان/);
+    rerender(<VerdictLine verdict={{ level: 'protected', reasons: [], accepted: 3 }} failed={false} nowS={NOW} />);
+    expect(screen.getByTestId('overview-verdict').textContent).toBe(`بياناتك محمية (${formatNumber('ar', 3)} تحذيرات مقبولة)`);
   });
 
   test('while loading it says it is checking (busy), and when an input failed it never claims safety', () => {
     const { rerender } = render(<VerdictLine verdict={null} failed={false} nowS={NOW} />);
     expect(screen.getByTestId('overview-verdict').getAttribute('aria-busy')).toBe('true');
-    rerender(<VerdictLine verdict={{ level: 'protected', reasons: [] }} failed nowS={NOW} />);
+    rerender(<VerdictLine verdict={{ level: 'protected', reasons: [], accepted: 0 }} failed nowS={NOW} />);
     expect(screen.getByTestId('overview-verdict').textContent).toMatch(/could not tell/);
     expect(screen.getByTestId('overview-verdict').getAttribute('data-level')).toBe('unknown');
   });

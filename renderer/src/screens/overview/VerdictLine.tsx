@@ -34,6 +34,7 @@ export function VerdictLine({ verdict, failed, nowS }: { verdict: Verdict | null
   else if (!verdict) text = t('checking');
   else if (verdict.level === 'protected') text = t('protected');
   else text = t(verdict.level, { reasons: verdict.reasons.map(reasonText).join(t('separator')) });
+  if (!failed && verdict && verdict.accepted > 0) text += t('acceptedSuffix', { count: verdict.accepted });
   return (
     <p className={`verdict verdict-${level}`} role="status" aria-busy={verdict === null && !failed} data-testid="overview-verdict" data-level={level}>
       {text}

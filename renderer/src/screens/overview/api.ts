@@ -1,9 +1,9 @@
 // What the Overview reads from the admin API: the wire contract's schemas (src/contract/), and the
 // queries over them. Keys end in 'overview' so another screen's cache entry for the same route is
 // never shared; the first element is what live events invalidate (api/live-events.ts).
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/http';
-import { AlertList } from '../../../../src/contract/alerts';
+import { Alert, AlertList, type AlertAckRequest } from '../../../../src/contract/alerts';
 import { BackupStatus } from '../../../../src/contract/backups';
 import { DrillStatus } from '../../../../src/contract/drills';
 import { AdminStatus } from '../../../../src/contract/status';
@@ -25,3 +25,12 @@ export const useBackupStatus = () => useQuery({ queryKey: ['backups', 'status', 
 export const useDrillStatus = () => useQuery({ queryKey: ['drills', 'status', 'overview'], queryFn: () => api('GET', '/admin/drills/status', DrillStatus) });
 
 export const useAlerts = () => useQuery({ queryKey: ['alerts', 'overview'], queryFn: () => api('GET', '/admin/alerts', AlertList) });
+
+/** Accept a warning, snooze an alert, or undo: the alert list and the verdict follow. */
+export function useAcknowledgeAlert() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { key: string; request: AlertAckRequest }) => api('POST', `/admin/alerts/${encodeURIComponent(input.key)}/acknowledge`, Alert, input.request),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['alerts'] }), client.invalidateQueries({ queryKey: ['backups'] })]),
+  });
+}

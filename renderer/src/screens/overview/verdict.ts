@@ -4,9 +4,11 @@
 //   a critical alert);
 // - attention: something is behind, failing or unproven (a backup older than its target, a
 //   repository whose last attempt failed, no drill yet or an unverified one, a warning alert, the
-//   recovery kit not confirmed, schedules paused);
+//   recovery kit not confirmed, schedules paused); a warning the person accepted or snoozed is
+//   counted apart (`accepted`): still listed and said, no longer a reason;
 // - protected: none of that.
 // Reasons are codes with values; the screen words them in the user's language.
+import { backupTargetHours } from '../../../../src/contract/backups';
 import type { Alert, DrillSummary, RepositoryStatus } from './api';
 
 export type Level = 'protected' | 'attention' | 'risk';
@@ -30,6 +32,8 @@ export interface Verdict {
   level: Level;
   /** Risk reasons first, then attention, each in a stable order. */
   reasons: Reason[];
+  /** Open warnings the person accepted or snoozed: listed, said, but not a reason. */
+  accepted: number;
 }
 
 export interface VerdictInputs {
@@ -39,17 +43,17 @@ export interface VerdictInputs {
   repositories: ReadonlyArray<Pick<RepositoryStatus, 'name' | 'enabled' | 'last_ok_at' | 'failing'>>;
   drills: { daily: Pick<DrillSummary, 'verdict' | 'finished_at'> | null; deep: Pick<DrillSummary, 'verdict' | 'finished_at'> | null };
   drillsPaused: boolean;
-  alerts: ReadonlyArray<Pick<Alert, 'severity' | 'resolved_at'>>;
+  alerts: ReadonlyArray<Pick<Alert, 'severity' | 'resolved_at' | 'accepted_at' | 'snoozed_until'>>;
   recoveryKitConfirmed: boolean;
 }
 
 export type BackupAge = { state: 'never' } | { state: 'fresh' | 'stale'; ageS: number };
 
-/** A repository's last good backup against the target: stale once older than the interval. */
+/** A repository's last good backup against the target (two intervals, as the tray and the doctor say). */
 export function backupAge(lastOkAt: number | null, nowS: number, intervalHours: number): BackupAge {
   if (lastOkAt === null) return { state: 'never' };
   const ageS = Math.max(0, nowS - lastOkAt);
-  return { state: ageS > intervalHours * 3600 ? 'stale' : 'fresh', ageS };
+  return { state: ageS > backupTargetHours(intervalHours) * 3600 ? 'stale' : 'fresh', ageS };
 }
 
 /** The newest finished drill of either kind (what "last drill" shows). */
@@ -86,10 +90,15 @@ function drillReasons(input: VerdictInputs): Reason[] {
   return out;
 }
 
+/** A warning accepted as known, or snoozed; a critical alert is never quiet here. */
+export function isQuietWarning(a: Pick<Alert, 'severity' | 'accepted_at' | 'snoozed_until'>): boolean {
+  return a.severity !== 'critical' && (a.accepted_at !== null || a.snoozed_until !== null);
+}
+
 function alertReasons(input: VerdictInputs): Reason[] {
   const open = input.alerts.filter((a) => a.resolved_at === null);
   const critical = open.filter((a) => a.severity === 'critical').length;
-  const warning = open.filter((a) => a.severity === 'warning').length;
+  const warning = open.filter((a) => a.severity === 'warning' && !isQuietWarning(a)).length;
   const out: Reason[] = [];
   if (critical > 0) out.push({ level: 'risk', code: 'critical_alerts', count: critical });
   if (warning > 0) out.push({ level: 'attention', code: 'warning_alerts', count: warning });
@@ -107,5 +116,6 @@ export function overallVerdict(input: VerdictInputs): Verdict {
   ];
   const risk = all.filter((r) => r.level === 'risk');
   const attention = all.filter((r) => r.level === 'attention');
-  return { level: risk.length > 0 ? 'risk' : attention.length > 0 ? 'attention' : 'protected', reasons: [...risk, ...attention] };
+  const accepted = input.alerts.filter((a) => a.resolved_at === null && isQuietWarning(a)).length;
+  return { level: risk.length > 0 ? 'risk' : attention.length > 0 ? 'attention' : 'protected', reasons: [...risk, ...attention], accepted };
 }
