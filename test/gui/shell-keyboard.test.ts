@@ -4,6 +4,7 @@
 // a drill's verdict badge is a badge, not the Overview's tall verdict line.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { waitFor } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { openGui, type Gui } from './browser.js';
@@ -51,4 +52,47 @@ test('skip link keeps the screen and focuses the content; the language button sa
     return h;
   })()`);
   assert.ok(typeof height === 'number' && height < 30, `a verdict badge is ${String(height)} px tall`);
+});
+
+test('changing screens focuses the new heading and names the tab; below 900 px the navigation folds behind Menu, with nothing wider than the window (800 and 390 px, en and ar)', async () => {
+  // The first test's window, still signed in (a login link works once).
+  if (!service || !gui) {
+    const prepared = await prepareDataDir();
+    service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
+    gui = await openGui(service.loginUrl);
+  }
+  const { page } = gui;
+  await page.goto(`${service.url}/#/overview`);
+  if ((await page.evaluate('document.documentElement.lang')) !== 'en') await page.getByTestId('language-switch').click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  assert.equal(await page.title(), 'Overview · Sanad');
+  await page.getByTestId('nav-backups').focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Backups' }).waitFor();
+  await waitFor(async () => ((await page.evaluate('document.activeElement?.tagName')) === 'H1' ? true : undefined), 5000, 'focus on the heading');
+  assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Backups');
+  assert.equal(await page.title(), 'Backups · Sanad');
+  assert.equal(await page.getByTestId('menu-button').isVisible(), false, 'no Menu button at 1280 px');
+
+  for (const width of [800, 390]) {
+    for (const lang of ['en', 'ar'] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${service.url}/#/overview`);
+      if ((await page.evaluate('document.documentElement.lang')) !== lang) await page.getByTestId('language-switch').click();
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      const menu = page.getByTestId('menu-button');
+      assert.equal(await menu.isVisible(), true, `${width} px ${lang}: a Menu button`);
+      assert.equal(await page.getByTestId('nav-backups').isVisible(), false, 'the navigation is folded');
+      assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+      await menu.click();
+      assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+      await page.getByTestId('nav-backups').click();
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      assert.equal(new URL(page.url()).hash, '#/backups');
+      assert.equal(await page.getByTestId('nav-backups').isVisible(), false, 'choosing a screen folds it again');
+      const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      assert.equal(overflow, 0, `${width} px ${lang}: no sideways scrolling`);
+      await gui.screenshot(`shell-${width}-${lang}`);
+    }
+  }
 });

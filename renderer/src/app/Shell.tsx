@@ -1,9 +1,11 @@
 // The frame around every screen: the navigation, the language switch and whether live updates are
 // connected. Navigation is a list of links (keyboard and screen-reader friendly), the current one
-// marked with aria-current.
+// marked with aria-current. Below 900 px the navigation folds behind a Menu button. Changing screens
+// moves focus to the new screen's heading (a keyboard or screen-reader user hears where they are,
+// not the link they left), and the tab title names the screen.
 import { signOut } from '../api/session';
 import { desktopBridge } from '../platform';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { defineStrings, setLanguage, useStrings } from '../i18n/i18n';
 import { href, SCREENS, type Screen } from './routes';
 
@@ -27,6 +29,7 @@ const ns = defineStrings('shell', {
     switchTo: 'العربية',
     signOut: 'Sign out',
     skip: 'Skip to content',
+    menu: 'Menu',
   },
   ar: {
     app: 'سند',
@@ -47,11 +50,41 @@ const ns = defineStrings('shell', {
     signOut: 'تسجيل الخروج',
     switchTo: 'English',
     skip: 'انتقل إلى المحتوى',
+    menu: 'القائمة',
   },
 });
 
+/** Focuses the first heading of #main once it is there (a lazy screen renders a moment later). */
+function focusHeadingSoon(): () => void {
+  let tries = 0;
+  let frame = 0;
+  const look = (): void => {
+    const heading = document.querySelector<HTMLElement>('#main h1');
+    if (heading) {
+      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+      heading.focus({ preventScroll: false });
+      return;
+    }
+    if (++tries < 120) frame = requestAnimationFrame(look);
+  };
+  frame = requestAnimationFrame(look);
+  return () => cancelAnimationFrame(frame);
+}
+
 export function Shell({ screen, connected, children }: { screen: Screen; connected: boolean; children: ReactNode }) {
   const { t, language } = useStrings(ns);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const shown = useRef<Screen | null>(null);
+  useEffect(() => {
+    document.title = `${t(screen)} · ${t('app')}`;
+  });
+  useEffect(() => {
+    // Not on the first screen of a visit: the page load itself puts the reader at the top.
+    const first = shown.current === null;
+    shown.current = screen;
+    setMenuOpen(false);
+    return first ? undefined : focusHeadingSoon();
+  }, [screen]);
   return (
     <div className="shell">
       {/* The hash is the router's: following "#main" would read as a screen, so focus moves by hand. */}
@@ -66,6 +99,9 @@ export function Shell({ screen, connected, children }: { screen: Screen; connect
         {t('skip')}
       </a>
       <header className="topbar">
+        <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="sidenav" data-testid="menu-button" onClick={() => setMenuOpen((o) => !o)}>
+          {t('menu')}
+        </button>
         <span className="brand">{t('app')}</span>
         <span className={connected ? 'live on' : 'live off'} role="status" data-testid="live-state">
           {connected ? t('live') : t('offline')}
@@ -80,7 +116,7 @@ export function Shell({ screen, connected, children }: { screen: Screen; connect
           </button>
         )}
       </header>
-      <nav className="sidenav" aria-label={t('nav')}>
+      <nav id="sidenav" className={menuOpen ? 'sidenav open' : 'sidenav'} aria-label={t('nav')}>
         <ul>
           {SCREENS.map((s) => (
             <li key={s}>
