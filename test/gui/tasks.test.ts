@@ -78,7 +78,9 @@ test('try it streams and completes; cancel from the task page; filter by status;
   await waitFor(async () => (await taskStatus(api, streamed)) === 'completed', 30_000, 'the task to complete');
   await page.locator('[data-testid="task-status"][data-status="completed"]').waitFor();
   assert.equal(await text.textContent(), await outputText(api, streamed), 'the page shows exactly the API output text');
-  assert.ok(await page.getByTestId('task-cancel').isDisabled(), 'a completed task cannot be cancelled');
+  assert.equal(await page.getByTestId('task-cancel').count(), 0, 'a completed task has no Cancel');
+  await page.locator('[data-testid="task-stream-state"][data-tone="done"]').waitFor();
+  assert.doesNotMatch(await page.locator('.task-facts').innerText(), /\bfail\b|\bretry\b|\bresume\b/, 'the restart policy in words, not its raw value');
 
   // Cancel a running task from its page (the tiny model never stops early).
   const long = await tryIt(page, 'Go on and on', 8000);
@@ -88,8 +90,11 @@ test('try it streams and completes; cancel from the task page; filter by status;
   await page.locator('[data-testid="task-status"][data-status="cancelling"], [data-testid="task-status"][data-status="cancelled"]').waitFor();
   await waitFor(async () => (await taskStatus(api, long)) === 'cancelled', 30_000, 'the task to be cancelled');
   await page.locator('[data-testid="task-status"][data-status="cancelled"]').waitFor();
-  assert.ok(await page.getByTestId('task-cancel').isDisabled());
+  await waitFor(async () => ((await page.getByTestId('task-cancel').count()) === 0 ? true : undefined), 10_000, 'Cancel to go once cancelled');
   await page.locator('[data-testid="task-text"][data-ended="true"]').waitFor();
+  assert.equal(await page.getByTestId('task-events').isVisible(), false, 'the event log waits behind its toggle');
+  await page.getByTestId('task-events-toggle').locator('summary').click();
+  await page.getByTestId('task-events').waitFor();
   await gui.screenshot('task-en');
 
   // The list filtered by status shows exactly what the API lists for that status.

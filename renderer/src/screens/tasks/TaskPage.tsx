@@ -22,7 +22,11 @@ function EventList({ stream }: { stream: StreamState }) {
   const newestFirst = [...stream.events].reverse();
   return (
     <section aria-labelledby="task-events-title">
-      <h2 id="task-events-title">{t('events')}</h2>
+      {/* The raw event log is for the curious: behind a toggle, under the text it makes. */}
+      <details className="task-events-details" data-testid="task-events-toggle">
+      <summary>
+        <h2 id="task-events-title">{t('events')}</h2>
+      </summary>
       {stream.total > stream.events.length && (
         <p className="muted">{t('eventsShown', { shown: formatNumber(language, stream.events.length), total: formatNumber(language, stream.total) })}</p>
       )}
@@ -50,6 +54,7 @@ function EventList({ stream }: { stream: StreamState }) {
           </tbody>
         </table>
       </div>
+      </details>
     </section>
   );
 }
@@ -70,7 +75,7 @@ function Facts({ task }: { task: Task }) {
       <dd>{formatDateTime(language, task.updated_at)}</dd>
       <dt>{t('onRestart')}</dt>
       <dd>
-        <code>{task.on_restart}</code>
+        {t(`restart_${task.on_restart}`)}
       </dd>
       {task.error && (
         <>
@@ -84,10 +89,12 @@ function Facts({ task }: { task: Task }) {
   );
 }
 
-function StreamState({ connection }: { connection: StreamConnection }) {
+function StreamState({ connection, ended }: { connection: StreamConnection; ended: boolean }) {
   const { t } = useStrings(taskStrings);
+  // A stream that closed because the task ended is the normal end, not a warning.
+  const tone = connection === 'open' ? 'on' : connection === 'closed' && ended ? 'done' : 'off';
   return (
-    <span className={`live ${connection === 'open' ? 'on' : 'off'}`} data-testid="task-stream-state">
+    <span className={`live ${tone}`} data-testid="task-stream-state" data-tone={tone}>
       {t(CONNECTION_KEY[connection])}
     </span>
   );
@@ -127,9 +134,12 @@ export function TaskPage({ id }: { id: string }) {
         )}
         {task.data && <Facts task={task.data} />}
         <div className="row">
-          <button type="button" className="danger" data-testid="task-cancel" disabled={!cancellable || cancel.isPending} onClick={() => cancel.mutate()}>
-            {cancel.isPending ? t('cancelling') : t('cancel')}
-          </button>
+          {/* A finished task has nothing to cancel: no greyed button left behind. */}
+          {(cancellable || cancel.isPending) && (
+            <button type="button" className="danger" data-testid="task-cancel" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+              {cancel.isPending ? t('cancelling') : t('cancel')}
+            </button>
+          )}
         </div>
         {cancel.isError && <ErrorNote error={cancel.error} />}
       </div>
@@ -137,7 +147,7 @@ export function TaskPage({ id }: { id: string }) {
         <section className="card" aria-labelledby="task-output-title">
           <div className="row task-output-head">
             <h2 id="task-output-title">{t('output')}</h2>
-            <StreamState connection={connection} />
+            <StreamState connection={connection} ended={stream.ended} />
           </div>
           <pre className="task-text" data-testid="task-text" data-ended={stream.ended}>
             {stream.text}
