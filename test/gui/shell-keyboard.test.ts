@@ -96,3 +96,19 @@ test('changing screens focuses the new heading and names the tab; below 900 px t
     }
   }
 });
+
+test('a login link opened a second time says it was used or has expired, not the generic "not signed in" (en, ar)', async () => {
+  assert.ok(service && gui, 'the first test signed in with the link');
+  const context = await gui.browser.newContext({ viewport: { width: 1024, height: 700 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(service.loginUrl);
+    await page.getByTestId('login-link-refused').waitFor();
+    assert.equal(await page.getByTestId('login-link-refused').innerText(), 'This login link was already used or has expired');
+    assert.equal(new URL(page.url()).search, '', 'the code left the address bar');
+    await page.getByTestId('language-switch').click();
+    await page.getByText('رابط الدخول هذا استُخدم من قبل أو انتهت صلاحيته').waitFor();
+  } finally {
+    await context.close();
+  }
+});

@@ -48,12 +48,19 @@ export async function signInWithCode(code: string): Promise<boolean> {
   return true;
 }
 
+/** This page was opened by a login link the service refused (used, older than 10 minutes, wrong). */
+let refusedLink = false;
+export function loginLinkRefused(): boolean {
+  return refusedLink;
+}
+
 /** Opened by the login link (/login?code=…[#/screen]): redeem it and take the code out of the address bar and history. */
 export async function signInFromLink(): Promise<void> {
   if (typeof location === 'undefined' || location.pathname !== '/login') return;
   const code = new URLSearchParams(location.search).get('code');
   history.replaceState(null, '', `/${location.hash}`);
-  if (code !== null && code !== '') await signInWithCode(code);
+  // A refused link is said as such on the signed-out page, not as "never signed in".
+  if (code !== null && code !== '') refusedLink = !(await signInWithCode(code));
 }
 
 /** Ends the session on the server and here. */

@@ -1,5 +1,6 @@
 // What a browser tab without a session shows (never opened by a login link, or signed out): one
 // clear panel saying how to get in, instead of every card failing with 401 on its own.
+import { loginLinkRefused } from '../api/session';
 import { defineStrings, setLanguage, useStrings } from '../i18n/i18n';
 
 const ns = defineStrings('signed-out', {
@@ -8,6 +9,8 @@ const ns = defineStrings('signed-out', {
     title: 'This window is not signed in',
     body: 'Sanad opens only through a one-time login link. In a terminal on this computer run {{login}} (or restart {{serve}}, which prints one), then open the link it prints. A link works once, for 10 minutes.',
     desktop: 'The desktop app signs in by itself.',
+    usedTitle: 'This login link was already used or has expired',
+    usedBody: 'A login link works once, for 10 minutes. For a new one, run {{login}} in a terminal on this computer, then open the link it prints.',
     switchTo: 'العربية',
     language: 'Language',
   },
@@ -16,6 +19,8 @@ const ns = defineStrings('signed-out', {
     title: 'هذه النافذة غير مسجّلة الدخول',
     body: 'لا يُفتح سند إلا برابط دخول لمرة واحدة. شغّل في طرفية على هذا الحاسوب الأمر {{login}} (أو أعد تشغيل {{serve}} الذي يطبع رابطًا)، ثم افتح الرابط الذي يطبعه. يعمل الرابط مرة واحدة ولمدة 10 دقائق.',
     desktop: 'تطبيق سطح المكتب يسجّل الدخول بنفسه.',
+    usedTitle: 'رابط الدخول هذا استُخدم من قبل أو انتهت صلاحيته',
+    usedBody: 'يعمل رابط الدخول مرة واحدة ولمدة 10 دقائق. لرابط جديد شغّل الأمر {{login}} في طرفية على هذا الحاسوب، ثم افتح الرابط الذي يطبعه.',
     switchTo: 'English',
     language: 'اللغة',
   },
@@ -48,8 +53,17 @@ export function SignedOut() {
         </button>
       </header>
       <main id="main" className="content signed-out" data-testid="signed-out">
-        <h1>{t('title')}</h1>
-        <p><WithCommands text={t('body', { login: `${MARK}login${MARK}`, serve: `${MARK}serve${MARK}` })} /></p>
+        {loginLinkRefused() ? (
+          <>
+            <h1 data-testid="login-link-refused">{t('usedTitle')}</h1>
+            <p><WithCommands text={t('usedBody', { login: `${MARK}login${MARK}` })} /></p>
+          </>
+        ) : (
+          <>
+            <h1>{t('title')}</h1>
+            <p><WithCommands text={t('body', { login: `${MARK}login${MARK}`, serve: `${MARK}serve${MARK}` })} /></p>
+          </>
+        )}
         <p className="muted">{t('desktop')}</p>
       </main>
     </div>
