@@ -20,10 +20,12 @@ export interface ConfirmActionProps {
   confirmLabel: string;
   onConfirm: () => void;
   busy?: boolean;
+  /** 'danger' (the default) for what removes or replaces; 'primary' for what brings something back. */
+  tone?: 'danger' | 'primary';
   testId?: string;
 }
 
-export function ConfirmAction({ label, question, confirmLabel, onConfirm, busy = false, testId }: ConfirmActionProps) {
+export function ConfirmAction({ label, question, confirmLabel, onConfirm, busy = false, testId, tone = 'danger' }: ConfirmActionProps) {
   const { t } = useStrings(ns);
   const [open, setOpen] = useState(false);
   const questionId = useId();
@@ -33,7 +35,7 @@ export function ConfirmAction({ label, question, confirmLabel, onConfirm, busy =
   }, [open]);
   if (!open) {
     return (
-      <button type="button" className="danger" onClick={() => setOpen(true)} disabled={busy} data-testid={testId}>
+      <button type="button" className={tone === 'danger' ? 'danger' : undefined} onClick={() => setOpen(true)} disabled={busy} data-testid={testId}>
         {label}
       </button>
     );
@@ -53,7 +55,7 @@ export function ConfirmAction({ label, question, confirmLabel, onConfirm, busy =
         <button
           ref={confirmRef}
           type="button"
-          className="danger"
+          className={tone}
           disabled={busy}
           aria-busy={busy}
           data-testid={testId === undefined ? undefined : `${testId}-confirm`}

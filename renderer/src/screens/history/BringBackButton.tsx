@@ -24,7 +24,7 @@ export function BringBackButton({ repo, generation, item: r, undeleteQuestion }:
   if (r.live === 'deleted') {
     return (
       <>
-        <ConfirmAction label={t('undelete')} question={undeleteQuestion ?? t('undeleteQuestion')} confirmLabel={t('undeleteConfirm')} onConfirm={() => bring.mutate({ id: r.id, undelete: true })} busy={bring.isPending} testId={`undelete-${r.id}`} />
+        <ConfirmAction label={t('undelete')} question={undeleteQuestion ?? t('undeleteQuestion')} confirmLabel={t('undeleteConfirm')} onConfirm={() => bring.mutate({ id: r.id, undelete: true })} busy={bring.isPending} testId={`undelete-${r.id}`} tone="primary" />
         {errorNote}
       </>
     );

@@ -173,7 +173,7 @@ function Record() {
         {rows.data?.map((r, i) => (
           <li key={`${r.response_id}-${r.at}-${i}`}>
             {t('recordLine', { id: r.response_id, date: formatDateTime(language, r.generation), repo: r.repo, by: r.by === 'gui' ? t('byGui') : r.by === 'cli' ? t('byCli') : r.by, when: formatRelative(language, r.at) })}
-            {r.undeleted && <span className="badge">{t('recordUndeleted')}</span>}
+            {r.undeleted && <> <span className="badge">{t('recordUndeleted')}</span></>}
           </li>
         ))}
       </ul>

@@ -1,4 +1,5 @@
 // Service state: where Sanad listens, which model is in memory, and how many tasks run or wait.
+import { CopyButton } from '../../components/CopyButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
@@ -18,7 +19,11 @@ export function ServiceCard() {
         <dl className="facts" data-testid="overview-service">
           <dt>{t('address')}</dt>
           <dd>
-            <code>{status.data.service.address}</code>
+            {/* One line, never broken mid-port: the whole address on hover and in the copy. */}
+            <span className="one-line-value">
+              <code className="ellipsis" title={status.data.service.address} dir="ltr">{status.data.service.address}</code>
+              <CopyButton value={status.data.service.address} />
+            </span>
           </dd>
           <dt>{t('loadedModel')}</dt>
           <dd>{status.data.service.loaded_model ?? <span className="muted">{t('noModelLoaded')}</span>}</dd>
