@@ -74,11 +74,14 @@ test('POST /admin/drills, progress events, history, status, health, and a schedu
   assert.equal((await api.withToken(null).get('/admin/drills')).status, 401);
   assert.equal((await api.withToken(null).post('/admin/drills', {})).status, 401);
 
-  // The schedule: 24 h after that drill, the next one is due, and it is deep (none has run yet).
+  // The schedule: the daily drill run by hand does not move the deep one, which has never run: it
+  // stays due 5 minutes after start (the next daily would be 24 h after the manual one).
   const next = num(status, 'next_drill_at');
-  assert.ok(next >= num(run, 'finished_at') + 86_400, '24 h after the last completed drill');
+  assert.equal(next, Math.floor(num(fresh, 'next_drill_at')), 'the never-run deep drill keeps its time');
+  assert.ok(next < num(run, 'finished_at') + 86_400, 'not moved to 24 h after the manual daily drill');
   assert.equal(num(status, 'next_deep_at'), next, 'no deep drill yet: the next one is deep');
-  clock.set(next * 1000);
+  // next_drill_at is whole seconds, floored: a second later is surely due.
+  clock.set((next + 1) * 1000);
   await ctx.drills.wake();
   const scheduled = await waitFor(() => ctx.writer.prepare<[], { kind: string; verdict: string | null }>("SELECT kind, verdict FROM drill_runs WHERE trigger = 'schedule' AND status = 'finished'").get(), 120_000, 'the scheduled drill');
   assert.deepEqual({ ...scheduled }, { kind: 'deep', verdict: 'PASS' });
