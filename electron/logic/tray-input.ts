@@ -4,7 +4,7 @@
 import { backupTargetHours } from '../../src/contract/backups.js';
 import type { BackupStatus } from '../../src/contract/backups.js';
 import type { DrillStatus, DrillSummary } from '../../src/contract/drills.js';
-import { isQuiet } from '../../src/backup/alerts.js';
+import { isQuietWarning } from '../../src/contract/alerts.js';
 import { BACKUP_FAILED, DISK_FULL_ALERT, DISK_LOW_ALERT, KEYCHAIN_ALERT, SECRETS_IN_FILE_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, isKnownAlert, offsiteTargetOf } from './alert-keys.js';
 import type { TrayInput } from './tray-model.js';
 
@@ -28,7 +28,7 @@ function lastDrill(d: DrillStatus['last']): DrillSummary | null {
 export function trayInputFrom(s: CoreSnapshot): TrayInput {
   const { backups: status, drills } = s;
   // A warning the person accepted or snoozed does not turn the tray amber (a critical one always counts).
-  const backups = { ...status, alerts: status.alerts.filter((a) => a.severity === 'critical' || !isQuiet(a)) };
+  const backups = { ...status, alerts: status.alerts.filter((a) => !isQuietWarning(a)) };
   const keys = new Set(backups.alerts.map((a) => a.key));
   const offsite = new Set<string>();
   for (const r of backups.repositories) if (r.enabled && r.type !== 'local' && r.failing) offsite.add(r.name);

@@ -63,10 +63,6 @@ export function withAcks(db: ReadableDB, alerts: readonly Alert[], nowS: number)
   });
 }
 
-/** Accepted or snoozed right now: not counted, not notified. */
-export function isQuiet(alert: Pick<ShownAlert, 'accepted_at' | 'snoozed_until'>): boolean {
-  return alert.accepted_at !== null || alert.snoozed_until !== null;
-}
 
 export function openAlerts(db: ReadableDB): Alert[] {
   return db.prepare<[], Alert>(

@@ -29,3 +29,13 @@ export const AlertAckRequest = z.discriminatedUnion('action', [
   z.object({ action: z.literal('clear') }).strict(),
 ]);
 export type AlertAckRequest = z.infer<typeof AlertAckRequest>;
+
+/** Accepted or snoozed right now: not notified. */
+export function isQuiet(alert: Pick<Alert, 'accepted_at' | 'snoozed_until'>): boolean {
+  return alert.accepted_at !== null || alert.snoozed_until !== null;
+}
+
+/** A quiet warning or info: not counted by the Overview or the tray (a critical alert always counts). */
+export function isQuietWarning(alert: Pick<Alert, 'severity' | 'accepted_at' | 'snoozed_until'>): boolean {
+  return alert.severity !== 'critical' && isQuiet(alert);
+}

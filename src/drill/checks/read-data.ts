@@ -23,10 +23,6 @@ interface SubsetRead {
   totalPacks: number | null;
 }
 
-async function readSubset(ctx: RepoContext, subset: string): Promise<CheckOutcome> {
-  return (await readOne(ctx, subset)).outcome;
-}
-
 async function readOne(ctx: RepoContext, subset: string): Promise<SubsetRead> {
   const result = await ctx.restic.check(ctx.target, { readDataSubset: subset, ...signalOf(ctx) });
   if (result.ok) {
@@ -87,7 +83,7 @@ export async function checkRecheck(ctx: RepoContext, plan: SubsetPlan): Promise<
   const outcomes: Record<string, CheckOutcome['status']> = {};
   const details: CheckOutcome[] = [];
   for (const subset of plan.recheck) {
-    const outcome = await readSubset(ctx, subset);
+    const { outcome } = await readOne(ctx, subset);
     outcomes[subset] = outcome.status;
     details.push(outcome);
   }

@@ -49,7 +49,6 @@ export function AlertsCard({ nowS }: { nowS: number }) {
   const { t, language } = useStrings(overviewStrings);
   const alerts = useAlerts();
   const ack = useAcknowledgeAlert();
-  const HOUR = 1;
   const open = alerts.data ? openAlertsNewestFirst(alerts.data.data) : [];
   // The chosen language first, the server's own sentence (which names the cause) under it.
   const message = (a: Alert): { main: string; cause: string | null } => {
@@ -85,8 +84,8 @@ export function AlertsCard({ nowS }: { nowS: number }) {
                     {a.severity !== 'critical' && (
                       <button type="button" className="small-button" title={t('acceptHint')} disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'accept' } })}>{t('accept')}</button>
                     )}
-                    <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 24 * HOUR } })}>{t('snoozeDay')}</button>
-                    <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 7 * 24 * HOUR } })}>{t('snoozeWeek')}</button>
+                    <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 24 } })}>{t('snoozeDay')}</button>
+                    <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 7 * 24 } })}>{t('snoozeWeek')}</button>
                   </>
                 )}
               </div>

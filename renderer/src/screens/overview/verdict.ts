@@ -8,6 +8,7 @@
 //   counted apart (`accepted`): still listed and said, no longer a reason;
 // - protected: none of that.
 // Reasons are codes with values; the screen words them in the user's language.
+import { isQuietWarning } from '../../../../src/contract/alerts';
 import { backupTargetHours } from '../../../../src/contract/backups';
 import type { Alert, DrillSummary, RepositoryStatus } from './api';
 
@@ -88,11 +89,6 @@ function drillReasons(input: VerdictInputs): Reason[] {
   const unproven = [daily, deep].some((d) => d !== null && d.verdict !== 'PASS' && d.verdict !== 'FAIL');
   if (out.length === 0 && unproven) out.push({ level: 'attention', code: 'drill_unverified' });
   return out;
-}
-
-/** A warning accepted as known, or snoozed; a critical alert is never quiet here. */
-export function isQuietWarning(a: Pick<Alert, 'severity' | 'accepted_at' | 'snoozed_until'>): boolean {
-  return a.severity !== 'critical' && (a.accepted_at !== null || a.snoozed_until !== null);
 }
 
 function alertReasons(input: VerdictInputs): Reason[] {
