@@ -2,6 +2,7 @@
 // `check`. A clean run logs `maintenance ok: <repo> …` and records its time, so "never ran" (no
 // record, no line) and "always succeeds" (a fresh record, a line per run) look different; a failed
 // run records that too and raises an alert the next clean run resolves.
+import { say } from '../contract/said/index.js';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Logger } from '../log/logger.js';
@@ -71,7 +72,7 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
     const checked = await restic.check(repo, { signal });
     if (!checked.ok) {
       const what = checked.damaged ? 'the repository has errors' : 'check could not run';
-      throw new ResticError(checked.error.kind, `${what}: ${checked.error.message}`, checked.error.exitCode, checked.error.stderrTail);
+      throw new ResticError(checked.error.kind, say('restic.step_failed', { step: what, error: [checked.error.said] }), checked.error.exitCode, checked.error.stderrTail);
     }
     done.push('check');
     const now = unixSeconds(ctx.clock);

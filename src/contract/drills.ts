@@ -2,6 +2,7 @@
 // GET /admin/drills, GET /admin/drills/status, POST /admin/drills.
 import { z } from 'zod/v3';
 import { JobKindName } from './backups.js';
+import { SaidParams } from './said.js';
 
 export const CheckStatus = z.enum(['pass', 'fail', 'unverified']);
 export type CheckStatus = z.infer<typeof CheckStatus>;
@@ -10,7 +11,8 @@ export type Verdict = z.infer<typeof Verdict>;
 export const DrillKind = z.enum(['daily', 'deep']);
 export type DrillKind = z.infer<typeof DrillKind>;
 
-export const DrillCheck = z.object({ name: z.string(), status: CheckStatus, detail: z.string() });
+/** `detail` is the English sentence; `code` and `params` let the GUI word it in the reader's language. */
+export const DrillCheck = z.object({ name: z.string(), status: CheckStatus, code: z.string(), params: SaidParams, detail: z.string() });
 export type DrillCheck = z.infer<typeof DrillCheck>;
 
 export const DrillRun = z.object({

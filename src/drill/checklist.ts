@@ -2,6 +2,8 @@
 // starts, and an unexpected exception becomes "unverified" (something broke in Sanad or the
 // machine, which is no evidence that the backup is damaged). A check that cannot run because an
 // earlier one did not is listed as unverified with the reason, so the checklist is always whole.
+import { say } from '../contract/said/index.js';
+import { errorParam, type Said } from '../contract/said.js';
 import { unverified, type CheckOutcome, type DrillCheck } from './verdict.js';
 
 export interface DrillProgress {
@@ -34,26 +36,30 @@ export class Checklist {
     try {
       outcome = await fn();
     } catch (error) {
-      outcome = unverified(`${name} could not run: ${error instanceof Error ? error.message : String(error)}`);
+      outcome = unverified(say('drill.check_crashed', { check: name, error: errorParam(error) }));
     }
     this.checks.push({ name: full, ...outcome });
     return outcome;
   }
 
   /** The FAILs of one repository turned UNVERIFIED, with the reason appended (see repo-drill.ts). */
-  downgradeFailures(repo: string, why: string): number {
+  downgradeFailures(repo: string, why: Said): number {
     let n = 0;
     for (const c of this.checks) {
       if (c.status !== 'fail' || !c.name.startsWith(`${repo}:`)) continue;
+      const downgraded = say('drill.downgraded', { found: [{ code: c.code, params: c.params }], why: [why] });
       c.status = 'unverified';
-      c.detail = `${c.detail.replace(/\.$/, '')}; but ${why}`;
+      // The English sentence of what was found ends in a full stop; the "but" goes inside it.
+      c.detail = downgraded.detail.replace(/\.; but /, '; but ');
+      c.code = downgraded.code;
+      c.params = downgraded.params;
       n++;
     }
     return n;
   }
 
-  skip(repo: string | null, name: string, why: string): void {
+  skip(repo: string | null, name: string, why: Said): void {
     this.index++;
-    this.checks.push({ name: repo === null ? name : `${repo}:${name}`, ...unverified(`not run: ${why}`) });
+    this.checks.push({ name: repo === null ? name : `${repo}:${name}`, ...unverified(say('drill.not_run', { why: [why] })) });
   }
 }

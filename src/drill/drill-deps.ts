@@ -2,6 +2,7 @@
 // (read only), the vault (offsite credentials), and restic with `--no-lock` on every command, so
 // nothing the drill runs can write to a repository. restic missing is not an error here: the drill
 // still runs and reports every repository as unverified, saying why.
+import type { Spoken } from '../contract/said.js';
 import { join } from 'node:path';
 import { createRestic, findRestic, ResticError, type Restic } from '../backup/restic/index.js';
 import type { Clock } from '../clock.js';
@@ -20,7 +21,7 @@ export interface DrillDeps {
   logger: Logger;
   /** null when restic could not be found (`resticProblem` says why). */
   restic: Restic | null;
-  resticProblem: string | null;
+  resticProblem: Spoken | null;
   vault: Vault;
   passphrase: string;
   settings: Settings;
@@ -41,13 +42,13 @@ export async function drillDepsFor(input: {
   const key = await input.store.get(VAULT_KEY);
   if (!key) throw new MissingSecretError('vault key', input.store.description);
   let restic: Restic | null = null;
-  let resticProblem: string | null = null;
+  let resticProblem: Spoken | null = null;
   try {
     const binary = await findRestic(process.env.SANAD_RESTIC ? { configuredPath: process.env.SANAD_RESTIC } : {});
     restic = createRestic({ binary, cacheDir: join(input.dataDir, 'backups', 'cache'), logger: input.logger, noLock: true, lowPriority: true });
   } catch (error) {
     if (!(error instanceof ResticError)) throw error;
-    resticProblem = error.message;
+    resticProblem = { ...error.said, detail: error.message };
   }
   return {
     db: input.db, dataDir: input.dataDir, clock: input.clock, logger: input.logger, restic, resticProblem,

@@ -1,6 +1,8 @@
 // The `drill_runs` table: the one place drill history is written and read. A row is inserted when a
 // drill starts (so the GUI can follow it by id) and finished with its verdict and checklist; rows of
 // drills that died are marked `interrupted`; history is kept to the newest KEEP_RUNS rows.
+import { say } from '../contract/said/index.js';
+import { SaidParams } from '../contract/said.js';
 import { z } from 'zod/v3';
 import type { Db, ReadableDB } from '../store/open.js';
 import type { DrillCheck, DrillKind, Verdict } from './verdict.js';
@@ -26,7 +28,8 @@ interface Row extends Omit<DrillRun, 'checks'> {
   checks: string;
 }
 
-const Checks = z.array(z.object({ name: z.string(), status: z.enum(['pass', 'fail', 'unverified']), detail: z.string() }));
+// A run stored before checks had codes has none: its English detail is shown as it is.
+const Checks = z.array(z.object({ name: z.string(), status: z.enum(['pass', 'fail', 'unverified']), detail: z.string(), code: z.string().default('said.text'), params: SaidParams.optional() }).transform((c) => ({ ...c, params: c.params ?? { text: c.detail } })));
 
 function toRun(row: Row): DrillRun {
   const parsed = Checks.safeParse(safeJson(row.checks));
@@ -47,7 +50,7 @@ export function finishDrillRun(db: Db, id: number, result: { verdict: Verdict; c
 
 /** Rows left `running` by a process that died; call only while holding the drill lock. */
 export function markInterrupted(db: Db, nowS: number): number {
-  const checks = JSON.stringify([{ name: 'drill', status: 'unverified', detail: 'the drill stopped before it finished (the process ended)' }]);
+  const checks = JSON.stringify([{ name: 'drill', status: 'unverified', ...say('drill.process_ended') }]);
   return db.prepare("UPDATE drill_runs SET status = 'interrupted', verdict = 'UNVERIFIED', checks = ?, finished_at = ? WHERE status = 'running'")
     .run(checks, nowS).changes;
 }

@@ -2,6 +2,8 @@
 // open (newest generation) → lock → manifest → database integrity and vault (one scratch dir,
 // removed after) → deep: the rotating read of packs, the recheck of damaged subsets, the restore
 // rehearsal. A check whose input is missing is listed as not run, so the checklist stays whole.
+import { say } from '../contract/said/index.js';
+import { errorParam, type Said, type Spoken } from '../contract/said.js';
 import type { Manifest } from '../backup/generation/index.js';
 import { STORE_FILE } from '../store/open.js';
 import type { Repository } from '../backup/repositories.js';
@@ -31,13 +33,13 @@ export function plannedChecks(kind: DrillKind, plan: SubsetPlan): string[] {
   return [...daily, 'read-data', ...(plan.recheck.length > 0 ? ['read-data:recheck'] : []), 'restore:rehearsal'];
 }
 
-function contextFor(deps: DrillDeps, repo: Repository, signal: AbortSignal | undefined): RepoContext | { problem: string } {
-  if (deps.restic === null) return { problem: deps.resticProblem ?? 'restic could not be found; install it (apt install restic).' };
+function contextFor(deps: DrillDeps, repo: Repository, signal: AbortSignal | undefined): RepoContext | { problem: Spoken } {
+  if (deps.restic === null) return { problem: deps.resticProblem ?? say('restic.missing_binary') };
   let target: ResticRepo;
   try {
     target = toResticRepo(repo, deps.vault, deps.passphrase);
   } catch (error) {
-    return { problem: `The settings of "${repo.name}" could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    return { problem: say('drill.settings_unreadable', { repo: repo.name, error: errorParam(error) }) };
   }
   return { deps, restic: deps.restic, repo, target, hadBackups: repo.last_ok_at !== null, ...(signal ? { signal } : {}) };
 }
@@ -51,20 +53,20 @@ export async function drillRepository(
   signal?: AbortSignal,
 ): Promise<void> {
   const names = plannedChecks(kind, plan);
-  const skipAfter = (name: string, why: string): void => {
+  const skipAfter = (name: string, why: Said): void => {
     for (const n of names.slice(names.indexOf(name) + 1)) list.skip(repo.name, n, why);
   };
   const ctx = contextFor(deps, repo, signal);
   if ('problem' in ctx) {
     await list.run(repo.name, 'repo:open', () => unverified(ctx.problem));
-    return skipAfter('repo:open', 'the repository could not be opened');
+    return skipAfter('repo:open', say('drill.why_not_opened'));
   }
   const found: { generation?: SnapshotGeneration; manifest?: Manifest; stores: Map<string, string> } = { stores: new Map() };
   const open = await list.run(repo.name, 'repo:open', () => checkRepoOpen(ctx, found));
   const g = found.generation;
-  if (open.status !== 'pass' || !g) return skipAfter('repo:open', 'there is no generation to check');
+  if (open.status !== 'pass' || !g) return skipAfter('repo:open', say('drill.why_no_generation'));
   const lock = await list.run(repo.name, 'repo:lock', () => checkRepoLock(ctx));
-  if (lock.status !== 'pass') return skipAfter('repo:lock', 'the repository is in use');
+  if (lock.status !== 'pass') return skipAfter('repo:lock', say('drill.why_in_use'));
   const indexAtStart = await ctx.restic.listIds(ctx.target, 'index', signalOf(ctx)).catch(() => null);
   await runChecks(ctx, g, kind, plan, list, found);
   await confirmFailures(ctx, list, indexAtStart);
@@ -82,8 +84,8 @@ async function confirmFailures(ctx: RepoContext, list: Checklist, indexAtStart: 
   const same = indexAtStart !== null && indexAtEnd !== null && indexAtStart.join() === indexAtEnd.join();
   if (same) return;
   const why = indexAtEnd === null || indexAtStart === null
-    ? 'the repository index could not be listed to rule out a backup writing meanwhile; run the drill again'
-    : 'the repository changed during the drill (a backup or prune wrote to it), so this may not be damage; run the drill again';
+    ? say('drill.why_index_unlisted')
+    : say('drill.why_repo_changed');
   const n = list.downgradeFailures(ctx.repo.name, why);
   ctx.deps.logger.warn('drill failures not confirmed: the repository changed during the drill', { repo: ctx.repo.name, checks: n });
 }
@@ -107,7 +109,7 @@ async function runChecks(
         await list.run(repo.name, 'sqlite:integrity', () => unlessOutOfSpace(scratch, () => checkStores(ctx, g, manifest, scratch, found)));
         const store = found.stores.get(STORE_FILE);
         if (store) await list.run(repo.name, 'vault:decrypt', () => checkVaultDecrypt(ctx, g, manifest, store));
-        else list.skip(repo.name, 'vault:decrypt', `${STORE_FILE} did not pass its own check`);
+        else list.skip(repo.name, 'vault:decrypt', say('drill.why_store_failed', { file: STORE_FILE }));
       });
     } catch (err) {
       // Not even the scratch folder could be made: nothing was checked, nothing proven wrong.
@@ -116,11 +118,11 @@ async function runChecks(
       for (const n of scratchChecks) if (!list.checks.some((c) => c.name === `${repo.name}:${n}`)) await list.run(repo.name, n, () => unverified(why));
     }
   } else {
-    for (const n of ['sqlite:integrity', 'vault:decrypt']) list.skip(repo.name, n, 'manifest.json could not be read');
+    for (const n of ['sqlite:integrity', 'vault:decrypt']) list.skip(repo.name, n, say('drill.why_no_manifest'));
   }
   if (kind === 'daily') return;
   await list.run(repo.name, 'read-data', () => checkReadData(ctx, plan));
   if (plan.recheck.length > 0) await list.run(repo.name, 'read-data:recheck', () => checkRecheck(ctx, plan));
   if (manifest) await list.run(repo.name, 'restore:rehearsal', () => unlessOutOfSpace(drillsDir(deps.dataDir), () => checkRestoreRehearsal(ctx, g, manifest)));
-  else list.skip(repo.name, 'restore:rehearsal', 'manifest.json could not be read');
+  else list.skip(repo.name, 'restore:rehearsal', say('drill.why_no_manifest'));
 }

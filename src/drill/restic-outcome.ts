@@ -3,6 +3,8 @@
 // is FAIL; a repository the passphrase we hold cannot open is FAIL too, because every backup in it
 // is unreadable with what this machine has. Everything that only stopped the check from running
 // (restic missing, the remote down, a cancel, an error restic does not explain) is UNVERIFIED.
+import { say } from '../contract/said/index.js';
+import { errorParam, type Said } from '../contract/said.js';
 import { ResticError } from '../backup/restic/index.js';
 import { fail, unverified, type CheckOutcome } from './verdict.js';
 
@@ -14,30 +16,30 @@ export function looksDamaged(stderr: readonly string[]): boolean {
 }
 
 export interface ResticOutcomeContext {
-  /** What was being done, for the sentence: "reading manifest.json". */
-  doing: string;
+  /** What was being done, for the sentence: "Reading manifest.json". */
+  doing: Said;
   /** Whether backups were ever made to this repository: then a missing repository is damage. */
   hadBackups: boolean;
 }
 
 export function resticOutcome(error: unknown, ctx: ResticOutcomeContext): CheckOutcome {
   if (!(error instanceof ResticError)) {
-    return unverified(`${ctx.doing} could not run: ${error instanceof Error ? error.message : String(error)}`);
+    return unverified(say('drill.could_not_run', { doing: [ctx.doing], error: errorParam(error) }));
   }
   switch (error.kind) {
     case 'wrong_password':
-      return fail(`${error.message} Until then every backup in it is unreadable with what this machine holds.`);
+      return fail(say('drill.key_refused', { error: [error.said] }));
     case 'no_repo':
       return ctx.hadBackups
-        ? fail(`${error.message} Backups were made to it before, so the repository is gone or moved.`)
-        : unverified('No backup has been made to this repository yet.');
+        ? fail(say('drill.repo_gone', { error: [error.said] }))
+        : unverified(say('drill.no_backup_yet'));
     case 'failed': {
       // The line that names the damage ("…/sanad.db: ciphertext verification failed"), not the
       // closing "Fatal: There were 2 errors".
       const line = error.stderrTail.find((l) => DAMAGE.test(l));
-      return line !== undefined ? fail(`${ctx.doing} found damage: ${line.trim()}`) : unverified(`${ctx.doing} failed: ${error.message}`);
+      return line !== undefined ? fail(say('drill.found_damage', { doing: [ctx.doing], line: line.trim() })) : unverified(say('drill.restic_failed', { doing: [ctx.doing], error: [error.said] }));
     }
     default:
-      return unverified(error.message);
+      return unverified(say('drill.restic_error', { error: [error.said] }));
   }
 }

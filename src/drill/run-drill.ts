@@ -2,6 +2,8 @@
 // (restic runs with --no-lock; restores go to a scratch dir that is removed). Never two drills at
 // once on a data dir, across processes (a file lock). The run is recorded from its start (so the GUI
 // can follow it by id), finished with its verdict and checklist, and turned into alerts.
+import { say } from '../contract/said/index.js';
+import { errorParam } from '../contract/said.js';
 import { mkdir } from 'node:fs/promises';
 import { unixSeconds } from '../clock.js';
 import { getRepository, listRepositories, type Repository } from '../backup/repositories.js';
@@ -91,13 +93,13 @@ async function runLocked(deps: DrillDeps, options: RunDrillOptions, repos: Repos
   const destination = options.kind === 'deep' && repo === null ? deps.settings.offsite_copy_destination : null;
   const total = planned.reduce((n, p) => n + plannedChecks(options.kind, p.plan).length, destination ? 1 : 0);
   const list = new Checklist(total, options.onProgress);
-  if (repos.length === 0) await list.run(null, 'repositories', () => unverified('No repository is enabled, so there is no backup to check.'));
+  if (repos.length === 0) await list.run(null, 'repositories', () => unverified(say('drill.no_repository')));
   for (const { repo: r, plan } of planned) {
     try {
       await drillRepository(deps, r, options.kind, plan, list, options.signal);
     } catch (error) {
       // Only the scratch dir's making or removal can land here; the checks catch their own errors.
-      await list.run(r.name, 'drill', () => unverified(`The drill of "${r.name}" stopped: ${error instanceof Error ? error.message : String(error)}`));
+      await list.run(r.name, 'drill', () => unverified(say('drill.repo_stopped', { repo: r.name, error: errorParam(error) })));
     }
   }
   if (destination) await list.run(null, OFFSITE_COPY_CHECK, () => checkOffsiteCopies(deps, destination, options.signal));

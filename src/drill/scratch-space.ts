@@ -1,11 +1,14 @@
 // A drill that runs out of room in its scratch folder has proven nothing either way: a database
 // cut short by a full disk reads as damaged, but the backup is not. Such an outcome is
 // UNVERIFIED, naming the disk, never FAIL.
-import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js';
+import { say } from '../contract/said/index.js';
+import type { Spoken } from '../contract/said.js';
+import { freeSpace, isNearlyFull, isOutOfSpace } from '../store/disk.js';
 import { unverified, type CheckOutcome } from './verdict.js';
 
-export function scratchFullSentence(dir: string): string {
-  return `${outOfSpaceSentence(dir, "the drill's scratch folder")} The backup could not be checked (no sign of damage, no proof either); free some space and run the drill again.`;
+export function scratchFullSentence(dir: string): Spoken {
+  const space = freeSpace(dir);
+  return space ? say('drill.scratch_full', { path: dir, free_bytes: space.free }) : say('drill.scratch_full_none', { path: dir });
 }
 
 /** Runs a check that writes into `dir`; a failure while that disk is full becomes UNVERIFIED. */

@@ -1,6 +1,7 @@
 // Opening a repository for a restore: this data dir's own passphrase first; when restic refuses
 // it (a new machine, whose keychain holds a passphrase of its own), the recovery kit's, asked for
 // once. Whatever opened the repository is what the restored data dir keeps as its passphrase.
+import { say } from '../contract/said/index.js';
 import type { RecordedCopy } from '../backup/backup-runs.js';
 import type { ResticBinary, Restic, ResticRepo } from '../backup/restic/index.js';
 import { ResticError } from '../backup/restic/index.js';
@@ -67,7 +68,7 @@ export async function openRepository(restic: Restic, source: RepositorySource, s
     return await attempt(asked);
   } catch (err) {
     if (err instanceof ResticError && err.kind === 'wrong_password') {
-      throw new ResticError('wrong_password', `The passphrase given does not open the repository "${source.repoName}" either; check it against the recovery kit of the data dir that made these backups.`);
+      throw new ResticError('wrong_password', say('restic.wrong_password_given', { repo: source.repoName }));
     }
     throw err;
   }

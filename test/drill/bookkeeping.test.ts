@@ -35,13 +35,13 @@ test('history keeps the newest 500 finished runs', () => {
   const db = store();
   for (let i = 0; i < 510; i++) {
     const id = startDrillRun(db, { kind: 'daily', trigger: 't', repo: null, startedAt: i });
-    finishDrillRun(db, id, { verdict: 'PASS', checks: [{ name: 'local:repo:open', status: 'pass', detail: 'ok' }], finishedAt: i });
+    finishDrillRun(db, id, { verdict: 'PASS', checks: [{ name: 'local:repo:open', status: 'pass', code: 'drill.lock.none', params: {}, detail: 'ok' }], finishedAt: i });
   }
   assert.equal(pruneDrillRuns(db), 10);
   const runs = listDrillRuns(db, 1000);
   assert.equal(runs.length, 500);
   assert.equal(runs[0]?.started_at, 509, 'newest first, the newest kept');
-  assert.deepEqual(runs[0]?.checks, [{ name: 'local:repo:open', status: 'pass', detail: 'ok' }]);
+  assert.deepEqual(runs[0]?.checks, [{ name: 'local:repo:open', status: 'pass', code: 'drill.lock.none', params: {}, detail: 'ok' }]);
   db.close();
 });
 
@@ -77,7 +77,7 @@ test('alerts: FAIL critical, UNVERIFIED warning; only a pass that covers what ra
   const db = store();
   const clock = new ManualClock(Date.parse('2026-03-01T00:00:00Z'));
   const run = (kind: DrillKind, repo: string | null, verdict: Verdict): void => {
-    const checks = verdict === 'PASS' ? [] : [{ name: 'local:read-data', status: verdict === 'FAIL' ? 'fail' as const : 'unverified' as const, detail: 'x' }];
+    const checks = verdict === 'PASS' ? [] : [{ name: 'local:read-data', status: verdict === 'FAIL' ? 'fail' as const : 'unverified' as const, code: 'said.text', params: { text: 'x' }, detail: 'x' }];
     const id = startDrillRun(db, { kind, trigger: 't', repo, startedAt: unixSeconds(clock) });
     finishDrillRun(db, id, { verdict, checks, finishedAt: unixSeconds(clock) });
     applyDrillAlerts(db, clock, { id, kind, repo, verdict, checks });

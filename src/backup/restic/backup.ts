@@ -2,6 +2,7 @@
 // item, and the run only counts when restic printed its `summary` (with the snapshot id).
 // Exit code 3 means the snapshot exists but some files could not be read: that is returned as
 // `partial: true` with the unreadable items, because the snapshot is real and the caller decides.
+import { say } from '../../contract/said/index.js';
 import { runRestic, type ResticRuntime } from './run.js';
 import { ResticError } from './errors.js';
 import { backupError, backupOther, backupStatus, backupSummary } from './messages.js';
@@ -98,7 +99,7 @@ export async function backup(rt: ResticRuntime, repo: ResticRepo, paths: readonl
     acceptCodes: [3],
   });
   if (seen.summary === undefined || seen.snapshotId === undefined) {
-    throw new ResticError('failed', `restic backup on "${repo.name}" ended without a summary, so no snapshot can be trusted; see the log and run the backup again.`, result.code, result.stderrTail);
+    throw new ResticError('failed', say('restic.no_summary', { repo: repo.name }), result.code, result.stderrTail);
   }
   return { snapshotId: seen.snapshotId, summary: seen.summary, partial: result.code === 3, itemErrors };
 }

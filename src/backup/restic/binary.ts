@@ -1,6 +1,7 @@
 // Finding restic and learning its version once. Order: an explicitly configured path (authoritative:
 // if the user set one and it is wrong, saying so beats silently running some other restic), then the
 // copy bundled with desktop builds, then PATH. The version decides which flags and exit codes exist.
+import { say } from '../../contract/said/index.js';
 import { access, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -59,7 +60,7 @@ async function detectVersion(path: string): Promise<ResticVersion> {
   const result = await runChild({ command: path, args: ['version'], env: {} });
   const version = parseVersion([...result.stdoutTail, ...result.stderrTail].join('\n'));
   if (result.code !== 0 || !version) {
-    throw new ResticError('missing_binary', `${path} did not answer "restic version" like restic does; install restic (apt install restic) or set the correct restic path in Sanad's settings.`, result.code, result.stderrTail);
+    throw new ResticError('missing_binary', say('restic.not_restic', { path }), result.code, result.stderrTail);
   }
   return version;
 }
@@ -67,7 +68,7 @@ async function detectVersion(path: string): Promise<ResticVersion> {
 export async function findRestic(options: FindResticOptions = {}): Promise<ResticBinary> {
   const path = await locate(options);
   if (path === null && options.configuredPath !== undefined) {
-    throw new ResticError('missing_binary', `restic is not installed at the configured path ${options.configuredPath}; install it (apt install restic) or correct the restic path in Sanad's settings.`);
+    throw new ResticError('missing_binary', say('restic.not_at_path', { path: options.configuredPath }));
   }
   if (path === null) throw new ResticError('missing_binary', describe('missing_binary', 'version', '', null, ''));
   let pending = versions.get(path);

@@ -1,6 +1,7 @@
 // `restic dump <snapshot> <path>`: one small text file of a snapshot (manifest.json, vault.key)
 // read straight into memory, so a drill or a restore can look at it without writing it to disk.
 // Text only: stdout arrives line by line; a file longer than `maxBytes` is refused, not truncated.
+import { say } from '../../contract/said/index.js';
 import { ResticError } from './errors.js';
 import { runRestic, type ResticRuntime } from './run.js';
 import { assertSnapshotId } from './restore.js';
@@ -28,7 +29,7 @@ export async function dumpText(
     },
   });
   if (bytes > maxBytes) {
-    throw new ResticError('failed', `${path} in snapshot ${snapshotId} of "${repo.name}" is larger than ${maxBytes} bytes, so it is not a file Sanad wrote.`);
+    throw new ResticError('failed', say('restic.dump_too_large', { path, snapshot: snapshotId, repo: repo.name, max: maxBytes }));
   }
   return lines.join('\n');
 }

@@ -1,6 +1,9 @@
 // Typed restic failures. Exit codes are authoritative where restic defines them (3 since 0.9,
 // 10/11/12 since 0.17); older releases (Debian's 0.14) say 1 for everything, so their stderr text
 // is classified instead. Messages are one sentence plus what to do, and never contain a password.
+import type { Said, Spoken } from '../../contract/said.js';
+import { say } from '../../contract/said/index.js';
+
 export type ResticErrorKind =
   | 'missing_binary'
   | 'partial'
@@ -13,13 +16,16 @@ export type ResticErrorKind =
 
 export class ResticError extends Error {
   override readonly name = 'ResticError';
+  /** The message as a code and its params, for a GUI that words it in the person's language. */
+  readonly said: Said;
   constructor(
     readonly kind: ResticErrorKind,
-    message: string,
+    spoken: Spoken,
     readonly exitCode: number | null = null,
     readonly stderrTail: string[] = [],
   ) {
-    super(message);
+    super(spoken.detail);
+    this.said = { code: spoken.code, params: spoken.params };
   }
 }
 
@@ -48,23 +54,26 @@ export function classifyExit(code: number | null, stderrTail: readonly string[],
 }
 
 /** One sentence about what happened to `repoName`, then what to do about it. */
-export function describe(kind: ResticErrorKind, command: string, repoName: string, code: number | null, lastLine: string): string {
+export function describe(kind: ResticErrorKind, command: string, repoName: string, code: number | null, lastLine: string): Spoken {
+  const repo = repoName;
   switch (kind) {
     case 'missing_binary':
-      return 'restic is not installed or could not be found; install it (apt install restic) or set the restic path in Sanad\'s settings.';
+      return say('restic.missing_binary');
     case 'partial':
-      return `restic ${command} on "${repoName}" finished but could not read some files; check the log for which ones and run the backup again.`;
+      return say('restic.partial', { command, repo });
     case 'no_repo':
-      return `There is no restic repository at the location of "${repoName}"; check the location, or create the repository first.`;
+      return say('restic.no_repo', { repo });
     case 'locked':
-      return `The repository "${repoName}" is locked by another restic process; wait for it to finish, or run maintenance to clear a stale lock.`;
+      return say('restic.locked', { repo });
     case 'wrong_password':
-      return `The passphrase for the repository "${repoName}" was refused; enter the passphrase from the recovery kit.`;
+      return say('restic.wrong_password', { repo });
     case 'cancelled':
-      return `restic ${command} on "${repoName}" was cancelled.`;
+      return say('restic.cancelled', { command, repo });
     case 'unreachable':
-      return `The repository "${repoName}" could not be reached (${lastLine || 'no answer'}); check that the server is up and the network works, then try again.`;
-    case 'failed':
-      return `restic ${command} on "${repoName}" failed (exit code ${code ?? 'none'}${lastLine ? `: ${lastLine}` : ''}); see the log for details.`;
+      return lastLine ? say('restic.unreachable', { repo, line: lastLine }) : say('restic.unreachable_silent', { repo });
+    case 'failed': {
+      const exit = code === null ? 'none' : String(code);
+      return lastLine ? say('restic.failed', { command, repo, exit, line: lastLine }) : say('restic.failed_silent', { command, repo, exit });
+    }
   }
 }

@@ -1,6 +1,7 @@
 // `restic key list|add|remove`, for passphrase rotation (issue 5): add the new key, prove it opens
 // the repository, persist it, and only then remove the old one. The new password travels in its
 // own 0600 file (`--new-password-file`), like the current one.
+import { say } from '../../contract/said/index.js';
 import { runRestic, secretDirFor, type ResticRuntime } from './run.js';
 import { ResticError } from './errors.js';
 import { keyList, type ResticKey } from './messages.js';
@@ -21,7 +22,7 @@ export async function listKeys(rt: ResticRuntime, repo: ResticRepo, options: { s
       return parsed.success;
     },
   });
-  if (seen.keys === undefined) throw new ResticError('failed', `restic key list on "${repo.name}" printed no key list; check that the installed restic works.`);
+  if (seen.keys === undefined) throw new ResticError('failed', say('restic.no_key_list', { repo: repo.name }));
   return seen.keys;
 }
 
@@ -36,7 +37,7 @@ export async function addKey(rt: ResticRuntime, repo: ResticRepo, newPassword: s
   );
   const keys = await listKeys(rt, { ...repo, password: newPassword }, options);
   const mine = keys.find((k) => k.current);
-  if (!mine) throw new ResticError('failed', `The new key for "${repo.name}" was added but restic did not mark it current; list the keys before removing any.`);
+  if (!mine) throw new ResticError('failed', say('restic.key_not_current', { repo: repo.name }));
   return mine.id;
 }
 

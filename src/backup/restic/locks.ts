@@ -1,6 +1,7 @@
 // The locks in a repository (`restic list locks`, then `restic cat lock ID` for each), always read
 // with `--no-lock`: looking must not add a lock of its own. Whether a lock is stale is the caller's
 // call (restic's rule: older than 30 minutes, or made on this host by a process that is gone).
+import { say } from '../../contract/said/index.js';
 import { ResticError } from './errors.js';
 import { listIds } from './list.js';
 import { lockFile } from './messages.js';
@@ -39,7 +40,7 @@ export async function listLocks(rt: ResticRuntime, repo: ResticRepo, options: { 
       throw error;
     }
     const parsed = lockFile.safeParse(parseJson(lines.join('\n')));
-    if (!parsed.success) throw new ResticError('failed', `The lock ${id.slice(0, 8)} in "${repo.name}" could not be read as a restic lock; check that the installed restic works.`);
+    if (!parsed.success) throw new ResticError('failed', say('restic.bad_lock', { lock: id.slice(0, 8), repo: repo.name }));
     locks.push({ id, ...parsed.data });
   }
   return locks;

@@ -1,5 +1,6 @@
 // `restic ls --json <snapshot>`: every path in a snapshot with its type and size, so a drill can
 // prove each manifest item is there with the right size without reading (or restoring) any data.
+import { say } from '../../contract/said/index.js';
 import { ResticError } from './errors.js';
 import { lsNode, lsSnapshot } from './messages.js';
 import { assertSnapshotId } from './restore.js';
@@ -38,7 +39,7 @@ export async function ls(rt: ResticRuntime, repo: ResticRepo, snapshotId: string
       return true;
     },
   });
-  if (!sawSnapshot) throw new ResticError('failed', `restic ls on "${repo.name}" printed no snapshot for ${snapshotId}; check that the installed restic works.`);
-  if (tooMany) throw new ResticError('failed', `Snapshot ${snapshotId} of "${repo.name}" lists more than ${MAX_NODES} paths, so it is not a snapshot Sanad made.`);
+  if (!sawSnapshot) throw new ResticError('failed', say('restic.ls_no_snapshot', { repo: repo.name, snapshot: snapshotId }));
+  if (tooMany) throw new ResticError('failed', say('restic.ls_too_many', { repo: repo.name, snapshot: snapshotId, max: MAX_NODES }));
   return nodes;
 }

@@ -1,4 +1,5 @@
 // `restic snapshots --json`: one JSON array on stdout.
+import { say } from '../../contract/said/index.js';
 import { runRestic, type ResticRuntime } from './run.js';
 import { ResticError } from './errors.js';
 import { tagFlag } from './flags.js';
@@ -27,7 +28,7 @@ export async function snapshots(
     },
   });
   if (seen.list === undefined) {
-    throw new ResticError('failed', `restic snapshots on "${repo.name}" printed no snapshot list; check that the installed restic works.`);
+    throw new ResticError('failed', say('restic.no_snapshot_list', { repo: repo.name }));
   }
   return seen.list;
 }

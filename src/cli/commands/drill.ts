@@ -3,6 +3,7 @@
 // CLI's convention). The checklist goes to stderr, `--json` to stdout; the run is stored like a
 // scheduled one, so the GUI shows it. Safe beside a running `sanad serve`: it writes only its own
 // run row, the read rotation and alerts, and a file lock keeps it from running beside another drill.
+import { say } from '../../contract/said/index.js';
 import { parseArgs } from 'node:util';
 import { getRepository } from '../../backup/repositories.js';
 import { systemClock } from '../../clock.js';
@@ -52,8 +53,8 @@ export async function drillCommand(args: string[], dataDir: string, io: Io, secr
     if (error instanceof UnknownRepositoryError) throw new CliError(error.message, 2);
     // Anything that kept the drill from running (no keychain, no secrets, another drill running)
     // proves nothing about the backups either way: that is UNVERIFIED, not a crash.
-    const detail = error instanceof Error ? error.message : String(error);
-    report = { verdict: 'UNVERIFIED', checks: [{ name: 'drill', status: 'unverified', detail }], id: null, kind };
+    const said = say('said.text', { text: error instanceof Error ? error.message : String(error) });
+    report = { verdict: 'UNVERIFIED', checks: [{ name: 'drill', status: 'unverified', ...said }], id: null, kind };
   }
   if (io.json) io.out(JSON.stringify(report));
   else io.note([`Drill (${report.kind}): ${report.verdict}`, ...report.checks.map((c) => `  ${LABEL[c.status].padEnd(10)} ${c.name}: ${c.detail}`)].join('\n'));

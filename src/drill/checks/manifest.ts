@@ -6,6 +6,8 @@ import { ManifestSchema, type Manifest, type ManifestItem } from '../../backup/g
 import { describeManifestProblem } from '../../backup/generation/manifest.js';
 import { ResticError, type LsNode } from '../../backup/restic/index.js';
 import { generationFile, manifestPath, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
+import { say } from '../../contract/said/index.js';
+import type { Said } from '../../contract/said.js';
 import { resticOutcome } from '../restic-outcome.js';
 import { fail, pass, type CheckOutcome, type DrillKind } from '../verdict.js';
 import { signalOf, type RepoContext } from './repo-context.js';
@@ -26,43 +28,44 @@ export async function checkManifest(ctx: RepoContext, g: SnapshotGeneration, kin
   try {
     text = await ctx.restic.dumpText(ctx.target, g.snapshot_id, manifestPath(g), { maxBytes: MAX_MANIFEST_BYTES, ...signalOf(ctx) });
   } catch (error) {
-    if (missingFromSnapshot(error)) return fail(`manifest.json is missing from generation ${g.generation}, so nothing in it can be verified; make a new backup.`);
-    return resticOutcome(error, { doing: 'Reading manifest.json', hadBackups: ctx.hadBackups });
+    if (missingFromSnapshot(error)) return fail(say('drill.manifest.missing', { generation: g.generation }));
+    return resticOutcome(error, { doing: say('drill.doing_manifest'), hadBackups: ctx.hadBackups });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return fail(`manifest.json of generation ${g.generation} is not valid JSON; make a new backup.`);
+    return fail(say('drill.manifest.not_json', { generation: g.generation }));
   }
   const parsed = ManifestSchema.safeParse(json);
-  if (!parsed.success) return fail(`manifest.json of generation ${g.generation} is not a valid manifest (${describeManifestProblem(parsed.error)}).`);
+  if (!parsed.success) return fail(say('drill.manifest.invalid', { generation: g.generation, problem: describeManifestProblem(parsed.error) }));
   const manifest = parsed.data;
-  if (manifest.generation !== g.generation) return fail(`manifest.json in the folder of generation ${g.generation} says it is generation ${manifest.generation}.`);
+  if (manifest.generation !== g.generation) return fail(say('drill.manifest.other_generation', { generation: g.generation, said: manifest.generation }));
   found.manifest = manifest;
 
   let nodes: LsNode[];
   try {
     nodes = await ctx.restic.ls(ctx.target, g.snapshot_id, signalOf(ctx));
   } catch (error) {
-    return resticOutcome(error, { doing: 'Listing the snapshot', hadBackups: ctx.hadBackups });
+    return resticOutcome(error, { doing: say('drill.doing_listing'), hadBackups: ctx.hadBackups });
   }
   const byPath = new Map(nodes.map((n) => [n.path, n]));
-  const problems: string[] = [];
+  const problems: Said[] = [];
   for (const item of manifest.items) {
     // A model kept only by its source is not in the snapshot, by the user's choice (said below).
     if (item.kind === 'model_source') continue;
     const node = byPath.get(itemPath(g, item));
-    if (!node) problems.push(`${item.path} is missing`);
+    if (!node) problems.push(say('drill.manifest.item_missing', { path: item.path }));
     // A model registered through a symlink: restic keeps the link, not the file behind it.
-    else if (node.type !== 'file') problems.push(`${item.path} is a ${node.type} in the snapshot, not the file itself (its contents were not backed up)`);
-    else if (node.size !== item.size) problems.push(`${item.path} is ${node.size} bytes, the manifest says ${item.size}`);
+    else if (node.type !== 'file') problems.push(say('drill.manifest.item_not_file', { path: item.path, type: node.type }));
+    else if (node.size !== item.size) problems.push(say('drill.manifest.item_size', { path: item.path, size: node.size, expected: item.size }));
   }
-  if (problems.length > 0) return fail(`generation ${g.generation}: ${problems.join('; ')}.`);
+  if (problems.length > 0) return fail(say('drill.manifest.problems', { generation: g.generation, problems }));
   const models = manifest.items.filter((i) => i.kind === 'model').length;
-  const modelNote = models === 0 ? '' : kind === 'deep' ? `; the ${models} model(s)' sha256 in the restore rehearsal` : `; the ${models} model(s)' sha256 only in the deep drill`;
+  const notes: Said[] = [];
+  if (models > 0) notes.push(say(kind === 'deep' ? 'drill.manifest.models_deep' : 'drill.manifest.models_daily', { count: models }));
   const sources = manifest.items.filter((i) => i.kind === 'model_source');
-  const sourceNote = sources.length === 0 ? '' : `; ${sources.map((i) => `model "${i.model_id}" is kept only by its source (${i.uri}), pulled again and verified on restore`).join('; ')}`;
+  for (const i of sources) notes.push(say('drill.manifest.by_source', { model: i.model_id, uri: i.uri }));
   const inSnapshot = manifest.items.length - sources.length;
-  return pass(`generation ${g.generation}: all ${inSnapshot} items present with the manifest's sizes${modelNote}${sourceNote}`);
+  return pass(notes.length === 0 ? say('drill.manifest.ok', { generation: g.generation, count: inSnapshot }) : say('drill.manifest.ok_noted', { generation: g.generation, count: inSnapshot, notes }));
 }

@@ -10,6 +10,7 @@
 // subset at a time still finds a pack.
 import type { CheckResult } from '../../backup/restic/check.js';
 import { unixSeconds } from '../../clock.js';
+import { say } from '../../contract/said/index.js';
 import { recordSubsets, type SubsetPlan } from '../read-subset.js';
 import { looksDamaged, resticOutcome } from '../restic-outcome.js';
 import { fail, pass, unverified, type CheckOutcome } from '../verdict.js';
@@ -26,20 +27,21 @@ interface SubsetRead {
 async function readOne(ctx: RepoContext, subset: string): Promise<SubsetRead> {
   const result = await ctx.restic.check(ctx.target, { readDataSubset: subset, ...signalOf(ctx) });
   if (result.ok) {
-    const read = result.read ? `${result.read.packs} of ${result.read.totalPacks} data packs` : 'its data packs';
-    return { outcome: pass(`subset ${subset}: read ${read}, no errors`), empty: result.read?.packs === 0, totalPacks: result.read?.totalPacks ?? null };
+    const said = result.read ? say('drill.read.ok', { subset, packs: result.read.packs, total: result.read.totalPacks }) : say('drill.read.ok_unknown', { subset });
+    return { outcome: pass(said), empty: result.read?.packs === 0, totalPacks: result.read?.totalPacks ?? null };
   }
   return { outcome: await damageOutcome(ctx, subset, result), empty: false, totalPacks: result.read?.totalPacks ?? null };
 }
 
 async function damageOutcome(ctx: RepoContext, subset: string, result: Extract<CheckResult, { ok: false }>): Promise<CheckOutcome> {
-  if (!result.damaged) return resticOutcome(result.error, { doing: `Reading subset ${subset}`, hadBackups: ctx.hadBackups });
+  if (!result.damaged) return resticOutcome(result.error, { doing: say('drill.doing_subset', { subset }), hadBackups: ctx.hadBackups });
   const live = await liveLocks(ctx).catch(() => []);
   const lock = live[0];
-  if (lock) return unverified(`subset ${subset} reported errors while the repository was in use (${describeLock(lock)}); run the deep drill again when it is idle.`);
+  if (lock) return unverified(say('drill.read.in_use', { subset, lock: [describeLock(lock)] }));
   const line = result.error.stderrTail.find((l) => looksDamaged([l]) && !/^Fatal:/.test(l)) ?? result.error.stderrTail.find((l) => l.trim() !== '') ?? result.error.message;
-  const read = result.read ? `read ${result.read.packs} of ${result.read.totalPacks} data packs, ` : '';
-  return fail(`subset ${subset}: ${read}restic found damage (${line.trim()}); make a new backup to a fresh repository and keep this one until it is replaced.`);
+  return fail(result.read
+    ? say('drill.read.damage', { subset, packs: result.read.packs, total: result.read.totalPacks, line: line.trim() })
+    : say('drill.read.damage_unknown', { subset, line: line.trim() }));
 }
 
 /** The subsets (n of t) that hold at least one pack; null when the pack list cannot be read. */
@@ -68,10 +70,10 @@ export async function checkReadData(ctx: RepoContext, plan: SubsetPlan): Promise
   let outcome = read.outcome;
   if (read.empty) {
     outcome = read.totalPacks === 0
-      ? unverified('the repository holds no data packs yet, so there was nothing to read; make a backup, then run the deep drill again.')
-      : unverified(`subset ${subset} read 0 data packs, so nothing was verified; run the deep drill again.`);
+      ? unverified(say('drill.read.no_packs'))
+      : unverified(say('drill.read.read_nothing', { subset }));
   } else if (skipped.length > 0 && outcome.status === 'pass') {
-    outcome = pass(`${outcome.detail} (${skipped.length === 1 ? `subset ${skipped[0]} holds` : `subsets ${skipped[0]} to ${skipped.at(-1)} hold`} no pack)`);
+    outcome = pass(say('drill.read.ok_skipped', { read: [outcome], count: skipped.length, first: skipped[0] ?? '', last: skipped.at(-1) ?? '' }));
   }
   const rotated = outcome.status === 'unverified' ? null : n;
   recordSubsets(ctx.deps.db, ctx.repo.name, plan.t, { [subset]: outcome.status }, rotated, unixSeconds(ctx.deps.clock));
@@ -90,7 +92,7 @@ export async function checkRecheck(ctx: RepoContext, plan: SubsetPlan): Promise<
   // Only the rechecked subsets' outcomes: the rotation itself was recorded by checkReadData.
   recordSubsets(ctx.deps.db, ctx.repo.name, plan.t, outcomes, null, unixSeconds(ctx.deps.clock));
   const worst = details.find((d) => d.status === 'fail') ?? details.find((d) => d.status === 'unverified');
-  const text = details.map((d) => d.detail).join('; ');
-  if (worst) return { status: worst.status, detail: `damage found earlier, read again: ${text}` };
-  return pass(`subsets that found damage earlier now read clean: ${text}`);
+  const reads = details.map(({ code, params }) => ({ code, params }));
+  if (worst) return { status: worst.status, ...say('drill.read.recheck_damage', { reads }) };
+  return pass(say('drill.read.recheck_ok', { reads }));
 }

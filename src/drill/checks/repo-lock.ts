@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ResticLock } from '../../backup/restic/index.js';
+import { say } from '../../contract/said/index.js';
+import type { Spoken } from '../../contract/said.js';
 import { tryFileLock } from '../../store/file-lock.js';
 import { resticOutcome } from '../restic-outcome.js';
 import { pass, unverified, type CheckOutcome } from '../verdict.js';
@@ -46,8 +48,9 @@ export function isLiveLock(lock: ResticLock, nowMs: number, thisHost = hostname(
   return !(lock.hostname === thisHost && !alive(lock.pid));
 }
 
-export function describeLock(lock: ResticLock): string {
-  return `${lock.exclusive ? 'an exclusive' : 'a'} lock of ${lock.username ? `${lock.username}@` : ''}${lock.hostname}, pid ${lock.pid}, since ${lock.time}`;
+export function describeLock(lock: ResticLock): Spoken {
+  const owner = `${lock.username ? `${lock.username}@` : ''}${lock.hostname}`;
+  return say(lock.exclusive ? 'drill.lock.held_exclusive' : 'drill.lock.held', { owner, pid: lock.pid, time: lock.time });
 }
 
 /** The live locks now, or a reason they could not be read. */
@@ -59,19 +62,20 @@ export async function liveLocks(ctx: RepoContext): Promise<ResticLock[]> {
 export async function checkRepoLock(ctx: RepoContext): Promise<CheckOutcome> {
   const { deps } = ctx;
   if (deps.backupRunning?.() === true || backupLockHeld(deps.dataDir)) {
-    return unverified('A backup is running on this data dir; run the drill again when it has finished.');
+    return unverified(say('drill.lock.backup_running'));
   }
   let locks: ResticLock[];
   try {
     locks = await ctx.restic.listLocks(ctx.target, signalOf(ctx));
   } catch (error) {
-    return resticOutcome(error, { doing: 'Reading the locks', hadBackups: ctx.hadBackups });
+    return resticOutcome(error, { doing: say('drill.doing_locks'), hadBackups: ctx.hadBackups });
   }
   const live = locks.filter((l) => isLiveLock(l, deps.clock.now()));
   const first = live[0];
   if (first) {
-    return unverified(`The repository is in use by a live restic process (${describeLock(first)}${live.length > 1 ? ` and ${live.length - 1} more` : ''}); run the drill again when it has finished.`);
+    const lock = [describeLock(first)];
+    return unverified(live.length > 1 ? say('drill.lock.live_more', { lock, more: live.length - 1 }) : say('drill.lock.live', { lock }));
   }
   const stale = locks.length - live.length;
-  return pass(stale > 0 ? `no live lock (${stale} stale lock(s) ignored; maintenance clears them)` : 'no lock held');
+  return pass(stale > 0 ? say('drill.lock.stale', { count: stale }) : say('drill.lock.none'));
 }

@@ -10,6 +10,8 @@ import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-
 import { currentVersion, latestVersion } from '../../store/migrate.js';
 import { openStore, storePath } from '../../store/open.js';
 import { admitUntrustedStore } from '../../store/untrusted-store.js';
+import { say } from '../../contract/said/index.js';
+import { errorParam } from '../../contract/said.js';
 import { resticOutcome } from '../restic-outcome.js';
 import { withScratch } from '../scratch.js';
 import { fail, pass, unverified, type CheckOutcome } from '../verdict.js';
@@ -24,7 +26,7 @@ export async function checkRestoreRehearsal(ctx: RepoContext, g: SnapshotGenerat
     try {
       await ctx.restic.restore(ctx.target, g.snapshot_id, { target: scratch, exclude: [generationFile(g, VAULT_KEY_FILE)], ...signalOf(ctx) });
     } catch (error) {
-      return resticOutcome(error, { doing: `Restoring generation ${g.generation}`, hadBackups: ctx.hadBackups });
+      return resticOutcome(error, { doing: say('drill.doing_generation', { generation: g.generation }), hadBackups: ctx.hadBackups });
     }
     let bytes = 0;
     // A model kept only by its source is not in the snapshot; the rehearsal does not download it.
@@ -32,16 +34,16 @@ export async function checkRestoreRehearsal(ctx: RepoContext, g: SnapshotGenerat
     for (const item of items) {
       const local = join(scratch, itemPath(g, item));
       const info = await stat(local).catch(() => null);
-      if (!info?.isFile()) return fail(`the restore of generation ${g.generation} has no ${item.path}.`);
+      if (!info?.isFile()) return fail(say('drill.rehearsal.no_file', { generation: g.generation, path: item.path }));
       const hashed = await sha256File(local);
-      if (hashed.bytes !== item.size || hashed.sha256 !== item.sha256) return fail(`${item.path} restored from generation ${g.generation} differs from its manifest (sha256 or size).`);
+      if (hashed.bytes !== item.size || hashed.sha256 !== item.sha256) return fail(say('drill.rehearsal.differs', { generation: g.generation, path: item.path }));
       bytes += hashed.bytes;
     }
     const dir = join(scratch, g.generation_path);
     // Untrusted until a worker has seen its schema is Sanad's own (store/untrusted-store.ts).
     const admitted = await admitUntrustedStore(storePath(dir), signalOf(ctx));
-    if (!admitted.ok && admitted.kind === 'too_new') return unverified(`the store in generation ${g.generation} was written by a newer Sanad (store version ${admitted.version}); restore it with that version.`);
-    if (!admitted.ok) return fail(`the store restored from generation ${g.generation} is ${admitted.kind === 'not_sanad' ? 'not a Sanad store' : 'damaged'}: ${admitted.problem}.`);
+    if (!admitted.ok && admitted.kind === 'too_new') return unverified(say('drill.rehearsal.too_new', { generation: g.generation, version: admitted.version }));
+    if (!admitted.ok) return fail(say(admitted.kind === 'not_sanad' ? 'drill.rehearsal.not_sanad' : 'drill.rehearsal.damaged', { generation: g.generation, problem: admitted.problem }));
     return openRestored(dir, g.generation, items.length, bytes);
   });
 }
@@ -51,16 +53,15 @@ function openRestored(dir: string, generation: number, files: number, bytes: num
   try {
     db = openStore(storePath(dir), { readonly: true });
   } catch (error) {
-    return fail(`Sanad could not open the store restored from generation ${generation}: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(say('drill.rehearsal.unopened', { generation, error: errorParam(error) }));
   }
   try {
     const version = currentVersion(db);
     const names = new Set(db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((r) => r.name));
     const missing = REQUIRED_TABLES.filter((t) => !names.has(t));
-    if (missing.length > 0) return fail(`the store restored from generation ${generation} lacks the table(s) ${missing.join(', ')}.`);
-    if (version > latestVersion()) return unverified(`the store in generation ${generation} was written by a newer Sanad (store version ${version}); restore it with that version.`);
-    const mb = (bytes / 1024 / 1024).toFixed(1);
-    return pass(`restored generation ${generation} into scratch (${files} file(s), ${mb} MiB, the vault key left out); every sha256 matches; Sanad opened the store (version ${version}) and found its tables`);
+    if (missing.length > 0) return fail(say('drill.rehearsal.lacks_tables', { generation, tables: missing.join(', ') }));
+    if (version > latestVersion()) return unverified(say('drill.rehearsal.too_new', { generation, version }));
+    return pass(say('drill.rehearsal.ok', { generation, count: files, total_bytes: bytes, version }));
   } finally {
     db.close();
   }

@@ -8,6 +8,7 @@ import type { Manifest } from '../../backup/generation/index.js';
 import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
 import { openValue, VaultDecryptError } from '../../secrets/vault-crypto.js';
 import { checkVaultKey, type VaultRow } from '../../secrets/vault.js';
+import { say } from '../../contract/said/index.js';
 import { resticOutcome } from '../restic-outcome.js';
 import { fail, pass, type CheckOutcome } from '../verdict.js';
 import { missingFromSnapshot } from './manifest.js';
@@ -15,19 +16,19 @@ import { signalOf, type RepoContext } from './repo-context.js';
 
 export async function checkVaultDecrypt(ctx: RepoContext, g: SnapshotGeneration, manifest: Manifest, storeCopy: string): Promise<CheckOutcome> {
   const item = manifest.items.find((i) => i.kind === 'vault_key');
-  if (!item) return fail(`the manifest of generation ${g.generation} lists no vault key, so the secrets in this backup cannot be opened.`);
+  if (!item) return fail(say('drill.vault.not_listed', { generation: g.generation }));
   let text: string;
   try {
     text = await ctx.restic.dumpText(ctx.target, g.snapshot_id, generationFile(g, item.path), { maxBytes: 1024, ...signalOf(ctx) });
   } catch (error) {
-    if (missingFromSnapshot(error)) return fail(`the vault key is missing from generation ${g.generation}, so its secrets cannot be opened.`);
-    return resticOutcome(error, { doing: 'Reading the vault key', hadBackups: ctx.hadBackups });
+    if (missingFromSnapshot(error)) return fail(say('drill.vault.missing', { generation: g.generation }));
+    return resticOutcome(error, { doing: say('drill.doing_vault_key'), hadBackups: ctx.hadBackups });
   }
   const sha = createHash('sha256').update(text).digest('hex');
-  if (Buffer.byteLength(text) !== item.size || sha !== item.sha256) return fail(`the vault key in generation ${g.generation} differs from its manifest.`);
+  if (Buffer.byteLength(text) !== item.size || sha !== item.sha256) return fail(say('drill.vault.differs', { generation: g.generation }));
   const key = Buffer.from(text.trim(), 'base64');
   try {
-    if (key.length !== 32) return fail(`the vault key in generation ${g.generation} is not a 32-byte key.`);
+    if (key.length !== 32) return fail(say('drill.vault.not_a_key', { generation: g.generation }));
     return openAll(storeCopy, key);
   } finally {
     key.fill(0);
@@ -40,13 +41,13 @@ function openAll(storeCopy: string, key: Buffer): CheckOutcome {
   try {
     db.pragma('trusted_schema = OFF');
     const first = checkVaultKey(db, key);
-    if (first === 'wrong_key') return fail("the vault key in the backup does not open the backup's vault (the vault was sealed with another key); its secrets would be lost on restore.");
-    if (first === 'empty') return pass("vault is empty (nothing to decrypt; the backup's key is the one its store names)");
+    if (first === 'wrong_key') return fail(say('drill.vault.wrong_key'));
+    if (first === 'empty') return pass(say('drill.vault.empty'));
     const rows = db.prepare<[], VaultRow>('SELECT name, nonce, ciphertext, tag FROM vault ORDER BY name').all();
     for (const row of rows) openValue(key, row.name, row);
-    return pass(`the backup's vault key opens all ${rows.length} value(s) of the backup's vault`);
+    return pass(say('drill.vault.ok', { count: rows.length }));
   } catch (error) {
-    if (error instanceof VaultDecryptError) return fail(`${error.message.replace(/\.$/, '')} in the backup, although the key is the vault's own: that value is damaged.`);
+    if (error instanceof VaultDecryptError) return fail(say('drill.vault.damaged', { name: error.secretName }));
     throw error;
   } finally {
     db.close();
