@@ -4,18 +4,19 @@ import { i18next, setLanguage } from '../../i18n/i18n';
 import { checkLabel, checkStrings, parseCheckName } from './check-names';
 import { DrillChecklist, VerdictBadge } from './DrillChecklist';
 import { drillProgressValue } from './progress';
+import type { DrillCheck } from './api';
 
 afterEach(() => {
   cleanup();
   setLanguage('en');
 });
 
-const checks = [
-  { name: 'local:repo:open', status: 'pass' as const, detail: 'opened with the stored passphrase' },
-  { name: 'local:read-data:recheck', status: 'fail' as const, detail: 'pack 1a2b is damaged' },
-  { name: 'r2:vault:decrypt', status: 'unverified' as const, detail: 'not run: manifest.json could not be read' },
-  { name: 'offsite-copy:read-back', status: 'pass' as const, detail: '3 copies, sizes match' },
-  { name: 'local:something-new', status: 'pass' as const, detail: 'a check this GUI does not know' },
+const checks: DrillCheck[] = [
+  { name: 'local:repo:open', status: 'pass' as const, code: 'drill.open.ok', params: { generation: 1796354072, snapshot: '1a2b3c4d', time: '2026-12-04T03:16:25Z', count: 3 }, detail: 'newest generation 1796354072' },
+  { name: 'local:read-data:recheck', status: 'fail' as const, code: 'said.text', params: { text: 'pack 1a2b is damaged' }, detail: 'pack 1a2b is damaged' },
+  { name: 'r2:vault:decrypt', status: 'unverified' as const, code: 'drill.not_run', params: { why: [{ code: 'drill.why_no_manifest', params: {} }] }, detail: 'not run: manifest.json could not be read' },
+  { name: 'offsite-copy:read-back', status: 'pass' as const, code: 'drill.copies.ok', params: { count: 1, destination: 'r2:copies', newest: 'sanad-1.tar.gz.age', size: 7142 }, detail: '1 copy' },
+  { name: 'local:something-new', status: 'pass' as const, code: 'drill.something_new', params: {}, detail: 'a check this GUI does not know' },
 ];
 
 describe('drill checklist', () => {
@@ -40,9 +41,10 @@ describe('drill checklist', () => {
     }
   });
 
-  test('every check is listed with its result, its words, its repository and its detail', () => {
+  test('every check is listed with its result, its words, its repository and its detail', async () => {
     render(<DrillChecklist checks={checks} />);
     const list = screen.getByRole('list', { name: 'Checks' });
+    await screen.findByText(/newest generation/);
     const items = within(list).getAllByRole('listitem');
     expect(items).toHaveLength(5);
     expect(items.map((li) => li.getAttribute('data-status'))).toEqual(['pass', 'fail', 'unverified', 'pass', 'pass']);
@@ -56,9 +58,15 @@ describe('drill checklist', () => {
     expect(within(items[2]!).getByText('in “r2”')).toBeTruthy();
     expect(within(items[3]!).queryByText(/in “/)).toBeNull();
     expect(within(items[4]!).getByText('local:something-new')).toBeTruthy();
+    // Sayings: an id is not grouped, a list param worded inside, an unknown code shows the server's English.
+    expect(items[0]!.textContent).toContain('newest generation 1796354072 (snapshot 1a2b3c4d, ');
+    expect(items[0]!.textContent).toContain('3 generations in all');
+    expect(items[2]!.textContent).toContain('not run: manifest.json could not be read');
+    expect(items[3]!.textContent).toContain('1 copy in r2:copies listed with the size uploaded (sanad-1.tar.gz.age, 7142 bytes)');
+    expect(within(items[4]!).getByText('a check this GUI does not know').getAttribute('lang')).toBe('en');
   });
 
-  test('an empty checklist says so; verdicts are badges in words; Arabic translates both', () => {
+  test('an empty checklist says so; verdicts are badges in words; Arabic translates both', async () => {
     render(<DrillChecklist checks={[]} />);
     expect(screen.getByText('No check ran.')).toBeTruthy();
     cleanup();
@@ -66,12 +74,22 @@ describe('drill checklist', () => {
     render(
       <>
         <VerdictBadge verdict="PASS" />
-        <DrillChecklist checks={checks.slice(0, 1)} />
+        <DrillChecklist checks={checks.slice(0, 4)} />
       </>,
     );
     expect(screen.getByText('ناجح').getAttribute('data-verdict')).toBe('PASS');
-    expect(screen.getByText('نجح')).toBeTruthy();
+    expect(screen.getAllByText('نجح')).toHaveLength(2);
     expect(screen.getByText('المستودع يُفتح بعبارة المرور')).toBeTruthy();
+    // The detail in Arabic: Arabic digits, the snapshot id kept as it is (isolated, not translated),
+    // the file name as code; nothing of the English sentence.
+    const opened = await screen.findByText(/أحدث جيل/);
+    const ar = new Intl.NumberFormat('ar', { useGrouping: false });
+    expect(opened.closest('li')?.textContent).toContain(ar.format(1796354072));
+    expect(opened.closest('li')?.textContent).toContain(`عدد الأجيال كلها: ${ar.format(3)}`);
+    expect(screen.getByText('1a2b3c4d').tagName).toBe('BDI');
+    expect(screen.getByText('1a2b3c4d').getAttribute('translate')).toBe('no');
+    expect(screen.getByText('manifest.json').tagName).toBe('CODE');
+    expect(document.body.textContent).not.toMatch(/newest generation|not run|could not be read|listed with/);
   });
 
   test('drill progress: index is the check starting, so index - 1 of total are done', () => {

@@ -1,7 +1,8 @@
 // One drill's checklist: every check with its result (passed, failed: damage found, or unverified:
 // it could not complete, so no proof either way), the repository it is about, and Sanad's own
-// sentence on what it found. Also the verdict badge used in the history.
+// sentence on what it found, in the reader's language. Also the verdict badge used in the history.
 import { useStrings } from '../../i18n/i18n';
+import { Said } from '../../said/Said';
 import type { CheckStatus, DrillCheck, Verdict } from './api';
 import { checkLabel, checkStrings, parseCheckName } from './check-names';
 import { checklistStrings } from './strings';
@@ -35,8 +36,8 @@ export function DrillChecklist({ checks }: { checks: readonly DrillCheck[] }) {
             <span className="check-name">
               {checkLabel(name, names)} {name.repo !== null && <span className="muted">{t('repo', { repo: name.repo })}</span>}
             </span>
-            <span className="check-detail" dir="auto">
-              {c.detail}
+            <span className="check-detail">
+              <Said said={c} />
             </span>
           </li>
         );
