@@ -10,6 +10,8 @@
 // that will work once the new instance listens. If the new data dir cannot start (its keychain
 // entries are missing, another Sanad holds it…), the host goes back to the previous data dir with
 // that same code and raises an alert there, so the user is never left with nothing running.
+import { errorParam } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
 import { raiseAlert } from '../backup/alerts.js';
 import { startAppliance, type Appliance, type ApplianceOptions } from './appliance.js';
 import type { DataDirSwitch } from '../service/switch-request.js';
@@ -29,10 +31,6 @@ export interface HostHooks {
   switching?(from: string, to: string): void;
   /** The new data dir did not start; the host goes back to `from`. */
   switchFailed?(from: string, to: string, error: unknown): void;
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**
@@ -65,7 +63,7 @@ export async function hostAppliance(options: Omit<ApplianceOptions, 'onSwitchDat
     }
     if (failure !== null) {
       raiseAlert(appliance.ctx.writer, appliance.ctx.clock, SWITCH_FAILED_ALERT, 'warning',
-        `Sanad could not open the restored data in ${failure.to} (${message(failure.error)}), so it went back to ${base.dataDir}; fix the cause and open it again, or run \`sanad serve --data-dir ${failure.to}\`.`);
+        say('alert.switch_failed', { path: failure.to, error: errorParam(failure.error), previous: base.dataDir }));
       failure = null;
     }
     // A first start on port 0 got a free port: every later start takes that same port, so the

@@ -1,6 +1,7 @@
 // Turns the secret store's "stopped answering / answers again" into the persisted alert
 // `secrets.keychain_unavailable` (critical), so the GUI, the tray and a notification say so once,
 // and the first keychain call that works again resolves it. Writes only on a change of state.
+import { say } from '../contract/said/index.js';
 import { raiseAlert, resolveAlert } from '../backup/alerts.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
@@ -27,7 +28,7 @@ export class KeychainWatch implements StoreWatch {
     this.down = true;
     const { db, clock, logger } = this.target;
     logger.warn('the keychain stopped answering: backups, rotation and new secrets wait for it', { error: err.message });
-    this.write(() => raiseAlert(db, clock, KEYCHAIN_ALERT, 'critical', err.message));
+    this.write(() => raiseAlert(db, clock, KEYCHAIN_ALERT, 'critical', say('alert.keychain_down', { detail: err.detail })));
   }
 
   available(): void {

@@ -2,6 +2,7 @@
 // `check`. A clean run logs `maintenance ok: <repo> …` and records its time, so "never ran" (no
 // record, no line) and "always succeeds" (a fresh record, a line per run) look different; a failed
 // run records that too and raises an alert the next clean run resolves.
+import { errorParam } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
@@ -96,7 +97,7 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
       removed: forgot?.removed ?? null, kept: forgot?.kept ?? null, error: reason,
     });
     const kind = error instanceof ResticError ? error.kind : 'error';
-    raiseAlert(ctx.db, ctx.clock, alertKey(repo.name), 'warning', `Maintenance of the backup repository "${repo.name}" failed at ${step}: ${reason}`);
+    raiseAlert(ctx.db, ctx.clock, alertKey(repo.name), 'warning', say('alert.maintenance_failed', { repo: repo.name, step, error: errorParam(error) }));
     ctx.logger.warn(`maintenance failed: ${repo.name} (${step}): ${reason}`, { repo: repo.name, step, kind });
     return { ok: false, outcome: 'failed', step, reason };
   } finally {

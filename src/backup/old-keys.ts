@@ -4,6 +4,7 @@
 // unused, so a crash at any point can never make Sanad remove the key it still needs.
 // Records live in `service_config` (`restic_old_keys:<repository>`); removal is retried at the start
 // of every rotation and after every backup run of the service (jobs/backups.ts).
+import { say } from '../contract/said/index.js';
 import { z } from 'zod/v3';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
@@ -102,9 +103,7 @@ export async function removeOldKeys(deps: OldKeysDeps, passphrase: string, optio
   }
   const left = pendingOldKeys(db).map((r) => r.repository);
   if (left.length > 0) {
-    raiseAlert(db, clock, OLD_KEY_ALERT, 'warning',
-      `An old backup key is still on ${left.map((n) => `"${n}"`).join(', ')}, so the previous passphrase still opens it; ` +
-        'Sanad removes it after the next backup once the repository answers (or run `sanad passphrase rotate` again).');
+    raiseAlert(db, clock, OLD_KEY_ALERT, 'warning', say('alert.old_key', { count: left.length, repos: left.map((n) => `"${n}"`).join(', ') }));
   } else {
     resolveAlert(db, clock, OLD_KEY_ALERT);
   }

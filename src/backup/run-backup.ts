@@ -1,6 +1,8 @@
 // One backup run: make a generation, send it to every enabled repository (local first), record
 // the outcome, raise or resolve alerts. An offsite failure never fails the local backup and is
 // never silent. Never two runs at once on a data dir, across processes (a file lock).
+import { errorParam } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
 import { finishBackupRun, recordCopy, setRunGeneration, setRunManifest, startBackupRun, type SentSnapshot } from './backup-runs.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -73,8 +75,7 @@ function noteChangedModels(deps: BackupDeps, changed: readonly string[]): void {
       resolveAlert(db, clock, key);
       continue;
     }
-    const message = `The file of model "${model.id}" (${model.path}) is no longer the one registered (its size or fingerprint changed, or it was replaced by a link to another file), so backups leave it out; if you replaced it on purpose, remove the model and add it again.`;
-    if (raiseAlert(db, clock, key, 'warning', message)) logger.warn('a model file changed since it was registered: left out of the backup', { model: model.id });
+    if (raiseAlert(db, clock, key, 'warning', say('alert.model_changed', { model: model.id, path: model.path }))) logger.warn('a model file changed since it was registered: left out of the backup', { model: model.id });
   }
 }
 
@@ -156,7 +157,7 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
     fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) && (copy === null || copy.ok) ? 'ok' : 'partial';
   const error = fatal ?? outcomes.find((o) => o.name === LOCAL && !o.ok)?.error ?? null;
   finishBackupRun(db, runId, status, error, unixSeconds(clock), copy);
-  if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', `The last backup failed: ${error ?? 'unknown error'}`);
+  if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', say('alert.backup_failed', { error: error ?? 'unknown error' }));
   else resolveAlert(db, clock, 'backup.failed');
   if (status !== 'failed' && generation !== null) {
     try {
@@ -242,7 +243,7 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
       : message(err);
     recordRepositoryResult(db, repo.name, unixSeconds(clock), error);
     // The first failure alerts; repeats are counted on the same alert, not silent and not spammed.
-    if (repo.name !== LOCAL) raiseAlert(db, clock, alertKey, 'warning', `Offsite backup to ${repo.name} failed: ${error}`);
+    if (repo.name !== LOCAL) raiseAlert(db, clock, alertKey, 'warning', say('alert.offsite_failed', { repo: repo.name, error: err instanceof ResticError ? [err.said] : error }));
     deps.logger.warn('backup to repository failed', { repository: repo.name, error });
     return { name: repo.name, ok: false, snapshot_id: null, error };
   }
@@ -274,7 +275,7 @@ async function sendCopy(
     return { destination: target.destination, ok: true, name: sent.uploaded.name, deleted: sent.deleted, error: null };
   } catch (err) {
     const error = message(err);
-    raiseAlert(db, clock, 'backup.offsite_copy_failed', 'warning', `The encrypted offsite copy to ${target.destination} failed: ${error}`);
+    raiseAlert(db, clock, 'backup.offsite_copy_failed', 'warning', say('alert.copy_failed', { destination: target.destination, error: errorParam(err) }));
     return { destination: target.destination, ok: false, name: null, deleted: [], error };
   }
 }

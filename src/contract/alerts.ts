@@ -1,6 +1,7 @@
 // GET /admin/alerts and the alerts inside the backup status: what is wrong, how bad, since when.
 import { z } from 'zod/v3';
 import { listOf } from './list.js';
+import { SaidParams } from './said.js';
 
 export const Severity = z.enum(['info', 'warning', 'critical']);
 export type Severity = z.infer<typeof Severity>;
@@ -8,7 +9,10 @@ export type Severity = z.infer<typeof Severity>;
 export const Alert = z.object({
   key: z.string(),
   severity: Severity,
+  /** The English sentence; `code` and `params` let the GUI word it in the reader's language. */
   message: z.string(),
+  code: z.string(),
+  params: SaidParams,
   first_seen: z.number(),
   last_seen: z.number(),
   count: z.number(),

@@ -4,6 +4,8 @@
 // drill of one repository does not clear what another repository or a whole drill found.
 import { raiseAlert, resolveAlert } from '../backup/alerts.js';
 import type { Clock } from '../clock.js';
+import { say } from '../contract/said/index.js';
+import type { Said } from '../contract/said.js';
 import type { Db } from '../store/open.js';
 import { finishedScopes } from './drill-runs.js';
 import type { DrillCheck, DrillKind, Verdict } from './verdict.js';
@@ -21,20 +23,19 @@ export function covers(run: Scope, earlier: Scope): boolean {
   return (run.kind === 'deep' || earlier.kind === 'daily') && (run.repo === null || run.repo === earlier.repo);
 }
 
-function summary(checks: readonly DrillCheck[], status: DrillCheck['status']): string {
+/** The checks that did not pass, by name, and the first one's saying. */
+function summary(checks: readonly DrillCheck[], status: DrillCheck['status']): { checks: string; first: Said[] } {
   const hit = checks.filter((c) => c.status === status);
-  const first = hit[0];
-  const names = hit.map((c) => c.name).join(', ');
-  return first ? `${names} (${first.detail})` : names;
+  return { checks: hit.map((c) => c.name).join(', '), first: hit.slice(0, 1).map(({ code, params }) => ({ code, params })) };
 }
 
 export function applyDrillAlerts(db: Db, clock: Clock, run: Scope & { id: number; verdict: Verdict; checks: readonly DrillCheck[] }): void {
   if (run.verdict === 'FAIL') {
-    raiseAlert(db, clock, DRILL_FAILED, 'critical', `The ${run.kind} drill found damage in the backups: ${summary(run.checks, 'fail')}. Run \`sanad drill\` again to see the whole checklist, then make a new backup.`);
+    raiseAlert(db, clock, DRILL_FAILED, 'critical', say('alert.drill_failed', { kind: [say(`drill.kind_${run.kind}`)], ...summary(run.checks, 'fail') }));
     return;
   }
   if (run.verdict === 'UNVERIFIED') {
-    raiseAlert(db, clock, DRILL_UNVERIFIED, 'warning', `The ${run.kind} drill could not verify the backups: ${summary(run.checks, 'unverified')}.`);
+    raiseAlert(db, clock, DRILL_UNVERIFIED, 'warning', say('alert.drill_unverified', { kind: [say(`drill.kind_${run.kind}`)], ...summary(run.checks, 'unverified') }));
     return;
   }
   // History is bounded (drill-runs.ts), so this reads a few hundred small rows at most.

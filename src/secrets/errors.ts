@@ -2,7 +2,7 @@
 // contains a secret value.
 
 export class KeychainUnavailableError extends Error {
-  constructor(detail: string) {
+  constructor(readonly detail: string) {
     super(
       `The OS keychain is not available (${detail}). Sanad keeps its vault key and backup passphrase only there: ` +
         'run it in a desktop session, or on a headless Linux inside `dbus-run-session` with gnome-keyring unlocked, ' +

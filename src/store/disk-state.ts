@@ -4,8 +4,10 @@
 // themselves. Kept in memory on purpose: while the disk is full the store cannot record it.
 import { statSync } from 'node:fs';
 import type { Clock } from '../clock.js';
+import { say } from '../contract/said/index.js';
+import type { Spoken } from '../contract/said.js';
 import { unixSeconds } from '../clock.js';
-import { diskFullSentence, formatBytes, freeSpace, isOutOfSpace } from './disk.js';
+import { freeSpace, isOutOfSpace } from './disk.js';
 
 /** Below this much free space the disk counts as full even before a write failed. */
 export const FULL_BELOW_BYTES = 1024 * 1024;
@@ -33,6 +35,8 @@ export interface LiveAlert {
   last_seen: number;
   count: number;
   resolved_at: null;
+  /** `{code, params}` as JSON, as a stored alert keeps it. */
+  said: string;
 }
 
 export const DISK_FULL_ALERT = 'disk.full';
@@ -99,15 +103,17 @@ export class DiskState {
     const s = this.status();
     const since = this.fullSince ?? this.lowSince ?? unixSeconds(this.clock);
     const base = { first_seen: since, last_seen: unixSeconds(this.clock), count: 1, resolved_at: null };
-    if (s.full) return [{ key: DISK_FULL_ALERT, severity: 'critical', message: diskFullSentence(this.path), ...base }];
+    const spoken = (said: Spoken) => ({ message: said.detail, said: JSON.stringify({ code: said.code, params: said.params }) });
+    const path = this.path;
+    if (s.full) {
+      const said = s.free_bytes === null ? say('alert.disk_full_none', { path }) : say('alert.disk_full', { path, free_bytes: s.free_bytes });
+      return [{ key: DISK_FULL_ALERT, severity: 'critical', ...spoken(said), ...base }];
+    }
     if (s.low) {
-      const free = s.free_bytes === null ? 'little space' : `${formatBytes(s.free_bytes)}`;
-      return [{
-        key: DISK_LOW_ALERT,
-        severity: 'warning',
-        message: `The disk holding Sanad's data (${this.path}) is nearly full: ${free} free, and the next backup needs about ${formatBytes(s.needed_bytes)}; free some space on it.`,
-        ...base,
-      }];
+      const said = s.free_bytes === null
+        ? say('alert.disk_low_unknown', { path, needed_bytes: s.needed_bytes })
+        : say('alert.disk_low', { path, free_bytes: s.free_bytes, needed_bytes: s.needed_bytes });
+      return [{ key: DISK_LOW_ALERT, severity: 'warning', ...spoken(said), ...base }];
     }
     return [];
   }

@@ -1,5 +1,6 @@
 // Repository targets and the alert list: the local repository always exists, offsite secrets go
 // to the vault (never the table), bad targets name their param; alerts deduplicate and resolve.
+import { say } from '../../src/contract/said/index.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -49,14 +50,14 @@ test('bad targets are refused naming the parameter', () => {
 
 test('alerts raise once, count repeats, resolve, and raise anew', () => {
   const { db, clock } = setup();
-  assert.equal(raiseAlert(db, clock, 'backup.offsite_failed:r2', 'warning', 'r2 failed'), true, 'new');
+  assert.equal(raiseAlert(db, clock, 'backup.offsite_failed:r2', 'warning', say('said.text', { text: 'r2 failed' })), true, 'new');
   clock.advance(60_000);
-  assert.equal(raiseAlert(db, clock, 'backup.offsite_failed:r2', 'warning', 'r2 failed again'), false, 'a repeat is not new');
+  assert.equal(raiseAlert(db, clock, 'backup.offsite_failed:r2', 'warning', say('said.text', { text: 'r2 failed again' })), false, 'a repeat is not new');
   const [open] = openAlerts(db);
   assert.equal(open?.count, 2);
   assert.equal(open?.message, 'r2 failed again');
   assert.ok(open && open.last_seen > open.first_seen);
   assert.equal(resolveAlert(db, clock, 'backup.offsite_failed:r2'), true);
   assert.equal(openAlerts(db).length, 0);
-  assert.equal(raiseAlert(db, clock, 'backup.offsite_failed:r2', 'critical', 'again'), true, 'new after resolution');
+  assert.equal(raiseAlert(db, clock, 'backup.offsite_failed:r2', 'critical', say('said.text', { text: 'again' })), true, 'new after resolution');
 });

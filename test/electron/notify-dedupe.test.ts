@@ -12,7 +12,7 @@ import { rotatingFileSink } from '../../electron/logic/log-file.js';
 import { tempDir } from '../harness/data-dir.js';
 
 function alert(key: string, first_seen: number, extra: Partial<Alert> = {}): Alert {
-  return { key, severity: 'critical', message: `${key} happened`, first_seen, last_seen: first_seen, count: 1, resolved_at: null, ...extra };
+  return { key, severity: 'critical', message: `${key} happened`, first_seen, last_seen: first_seen, count: 1, resolved_at: null, said: null, ...extra };
 }
 
 /** Runs a sequence of open-alert lists through the planner, as refreshes would, returning notice ids per step. */

@@ -151,7 +151,7 @@ test('every tray state has its 16 px icon and a 32 px @2x one, as real PNGs', ()
 });
 
 test('tray input from the core status: percent scale, offsite names, the latest drill, held alerts', () => {
-  const alertRow = (key: string, severity: 'critical' | 'warning') => ({ key, severity, message: key, first_seen: 1, last_seen: 1, count: 1, resolved_at: null, accepted_at: null, snoozed_until: null });
+  const alertRow = (key: string, severity: 'critical' | 'warning') => ({ key, severity, message: key, code: 'said.text', params: { text: key }, first_seen: 1, last_seen: 1, count: 1, resolved_at: null, accepted_at: null, snoozed_until: null });
   const repo = (name: string, type: string, failing: boolean, enabled = true) => ({ name, type, location: '/x', enabled, last_ok_at: null, last_ok_age_s: null, last_error: null, failing });
   const backups: BackupStatus = {
     running: true,

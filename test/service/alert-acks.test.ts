@@ -3,6 +3,7 @@
 // status and the alerts.changed event; a critical alert cannot be accepted (400) but can be snoozed;
 // a snooze ends by itself; a resolved alert forgets what was said, so its next occurrence is news;
 // an unknown key is 404, a bad body 400 in the contract's shape.
+import { say } from '../../src/contract/said/index.js';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { raiseAlert, resolveAlert } from '../../src/backup/alerts.js';
@@ -30,8 +31,8 @@ test('alerts: accept a warning, snooze a critical one, a snooze ends, a resolved
   t = await startTestAppliance({ clock });
   const { ctx } = t.appliance;
   const api = t.api;
-  raiseAlert(ctx.writer, clock, WARN, 'warning', 'Maintenance of "local" failed at prune: disk busy');
-  raiseAlert(ctx.writer, clock, CRIT, 'critical', 'The last backup failed: restic exited 1');
+  raiseAlert(ctx.writer, clock, WARN, 'warning', say('said.text', { text: 'Maintenance of "local" failed at prune: disk busy' }));
+  raiseAlert(ctx.writer, clock, CRIT, 'critical', say('said.text', { text: 'The last backup failed: restic exited 1' }));
   assert.equal(field(await shown(api, WARN), 'accepted_at'), null);
   assert.equal(field(await shown(api, WARN), 'snoozed_until'), null);
 
@@ -77,7 +78,7 @@ test('alerts: accept a warning, snooze a critical one, a snooze ends, a resolved
 
   // Resolved and raised again: a new occurrence, news again.
   resolveAlert(ctx.writer, clock, WARN);
-  raiseAlert(ctx.writer, clock, WARN, 'warning', 'Maintenance of "local" failed at check: again');
+  raiseAlert(ctx.writer, clock, WARN, 'warning', say('said.text', { text: 'Maintenance of "local" failed at check: again' }));
   assert.equal(field(await shown(api, WARN), 'accepted_at'), null, 'the acceptance went with the old occurrence');
 
   // Undo.

@@ -3,6 +3,8 @@
 // upload, from a listing that succeeded, is complete and shows the new copy with its size; deletes
 // go oldest first and stop at the first failure, which raises `backup.offsite_prune_failed`. The
 // doomed object is still there, so the next run's listing finds it and retries on its own.
+import { errorParam } from '../../contract/said.js';
+import { say } from '../../contract/said/index.js';
 import type { Clock } from '../../clock.js';
 import { unixSeconds } from '../../clock.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
@@ -115,8 +117,9 @@ export async function sendOffsiteCopy(options: SendOffsiteCopyOptions): Promise<
     } catch (err) {
       if (options.signal?.aborted) throw err;
       // Stop here: deleting a newer copy while an older one stays would break "oldest first".
-      const pruneError = `Deleting the old offsite copy ${name} from ${destination} failed: ${message(err)}`;
-      raiseAlert(options.db, options.clock, PRUNE_FAILED_ALERT, 'warning', pruneError);
+      const said = say('alert.copy_prune_failed', { name, destination, error: errorParam(err) });
+      const pruneError = said.detail;
+      raiseAlert(options.db, options.clock, PRUNE_FAILED_ALERT, 'warning', said);
       log.warn('offsite copy prune failed', { destination, name, error: message(err) });
       return { uploaded, deleted, pruneError };
     }

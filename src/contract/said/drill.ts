@@ -1,6 +1,8 @@
 // What each drill check found, as the Drills screen, the CLI and the alerts say it.
 export const DRILL_WORDINGS = {
   // The whole drill.
+  'drill.kind_daily': 'daily',
+  'drill.kind_deep': 'deep',
   'drill.no_repository': 'No repository is enabled, so there is no backup to check.',
   'drill.repo_stopped': 'The drill of "{{repo}}" stopped: {{error}}',
   'drill.process_ended': 'the drill stopped before it finished (the process ended)',

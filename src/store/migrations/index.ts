@@ -17,8 +17,9 @@ import { idempotencySubjects } from './0015-idempotency-subjects.js';
 import { conversationActivity } from './0016-conversation-activity.js';
 import { modelSources } from './0017-model-sources.js';
 import { alertAcks } from './0018-alert-acks.js';
+import { alertSayings } from './0019-alert-sayings.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects, conversationActivity, modelSources, alertAcks];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects, conversationActivity, modelSources, alertAcks, alertSayings];

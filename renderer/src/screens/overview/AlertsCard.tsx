@@ -1,11 +1,12 @@
 // Open (unresolved) alerts, newest first, each marked by severity in colour and in words. The
-// GUI words the alerts it knows by their key in the chosen language, with the server's own sentence
-// (which names the cause: a path, an error) under it; an alert it does not know shows the server's.
+// GUI heads the alerts it knows by their key with a short sentence, and the server's saying (which
+// names the cause: a path, an error) under it, in the reader's language (said/Said.tsx).
 // A warning can be accepted (known and deliberate: it stays listed, marked "Accepted", and no longer
 // makes the verdict say "Needs attention"); any alert can be snoozed (no notification, and a
 // warning is not counted, until then); both can be undone.
 import type { ReactNode } from 'react';
 import { ErrorNote } from '../../components/ErrorNote';
+import { Said } from '../../said/Said';
 import { formatDateTime, formatNumber, formatRelative } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { useAcknowledgeAlert, useAlerts } from './api';
@@ -50,11 +51,9 @@ export function AlertsCard({ nowS }: { nowS: number }) {
   const alerts = useAlerts();
   const ack = useAcknowledgeAlert();
   const open = alerts.data ? openAlertsNewestFirst(alerts.data.data) : [];
-  // The chosen language first, the server's own sentence (which names the cause) under it.
-  const message = (a: Alert): { main: string; cause: string | null } => {
+  const headline = (a: Alert): string | null => {
     const w = worded(a.key);
-    if (w === null) return { main: a.message, cause: null };
-    return { main: t(w.text, { name: w.name ?? '' }), cause: a.message };
+    return w === null ? null : t(w.text, { name: w.name ?? '' });
   };
   return (
     <section className="card overview-card" aria-labelledby="overview-alerts">
@@ -69,8 +68,14 @@ export function AlertsCard({ nowS }: { nowS: number }) {
             <li key={a.key} className={`alert-item alert-${a.severity}`} data-alert={a.key}>
               <span className={`badge ${TONE[a.severity]}`}>{t(`severity_${a.severity}`)}</span>{' '}
               {a.accepted_at !== null && <span className="badge muted">{t('acceptedBadge')}</span>}{' '}
-              <span>{withCode(message(a).main)}</span>
-              {message(a).cause !== null && <div className="muted small alert-cause" dir="auto"><bdi>{withCode(message(a).cause ?? '')}</bdi></div>}
+              {headline(a) === null ? (
+                <span><Said said={{ ...a, detail: a.message }} /></span>
+              ) : (
+                <>
+                  <span>{withCode(headline(a) ?? '')}</span>
+                  <div className="muted small alert-cause"><Said said={{ ...a, detail: a.message }} /></div>
+                </>
+              )}
               <div className="muted small">
                 {formatRelative(language, a.last_seen, nowS * 1000)}
                 {a.count > 1 && <> · {t('times', { count: formatNumber(language, a.count) })}</>}
