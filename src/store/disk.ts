@@ -1,6 +1,7 @@
 // What a full disk looks like from inside Sanad, in one place: SQLite says SQLITE_FULL, the file
 // system says ENOSPC or EDQUOT, and restic/rclone print "no space left on device". Callers use
 // these to answer "the disk is full" (a state the user can fix) instead of "unexpected error".
+import { decimalSize } from '../contract/said.js';
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -48,17 +49,9 @@ export function freeSpace(path: string): FreeSpace | null {
   }
 }
 
-/** "512 B", "3.4 MB", "1.2 GB": decimal units, as file managers show free space. */
+/** "512 B", "3.4 MB", "1.2 GB": decimal units, as file managers show free space (one formatter: contract/said.ts). */
 export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let u = -1;
-  while (v >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[u] ?? 'TB'}`;
+  return decimalSize(n);
 }
 
 /** True when the file system holding `path` has (next to) nothing left: what a failed write left. */
