@@ -29,6 +29,8 @@ export interface WordingLanguage {
   size(bytes: number): string;
   /** A string parameter named `time` or `*_time` (an ISO time), as a date and time. */
   time(iso: string): string;
+  /** A number parameter named `*_seconds`, as a length of time ("25 min", "3.5 h"). */
+  duration(seconds: number): string;
 }
 
 /** "512 B", "3.4 MB", "1.2 GB": decimal units, as file managers show sizes. */
@@ -44,12 +46,26 @@ export function decimalSize(n: number, locale = 'en'): string {
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(v)} ${units[u] ?? 'TB'}`;
 }
 
+/** Minutes under an hour, hours (one decimal) above: how an age or a target is said. */
+export function durationParts(seconds: number): { unit: 'minute' | 'hour'; value: number } {
+  return seconds < 3600 ? { unit: 'minute', value: Math.max(1, Math.round(seconds / 60)) } : { unit: 'hour', value: Math.round(seconds / 360) / 10 };
+}
+
 // The CLI and the API keep ISO times: they are read by scripts as much as by people.
-export const ENGLISH: WordingLanguage = { locale: 'en', listSeparator: '; ', size: (n) => decimalSize(n), time: (iso) => iso };
+export const ENGLISH: WordingLanguage = {
+  locale: 'en',
+  listSeparator: '; ',
+  size: (n) => decimalSize(n),
+  time: (iso) => iso,
+  duration: (s) => {
+    const d = durationParts(s);
+    return `${d.value} ${d.unit === 'minute' ? 'min' : 'h'}`;
+  },
+};
 
 /** How a parameter reads by its name: sizes and times are formatted, everything else as it is. */
-export function paramKind(name: string, value: string | number): 'size' | 'time' | 'number' | 'verbatim' {
-  if (typeof value === 'number') return name.endsWith('_bytes') ? 'size' : 'number';
+export function paramKind(name: string, value: string | number): 'size' | 'time' | 'duration' | 'number' | 'verbatim' {
+  if (typeof value === 'number') return name.endsWith('_bytes') ? 'size' : name.endsWith('_seconds') ? 'duration' : 'number';
   return name === 'time' || name.endsWith('_time') ? 'time' : 'verbatim';
 }
 
@@ -91,6 +107,7 @@ export function wordAsText(table: Wordings, said: Said, language: WordingLanguag
       if (typeof value !== 'object') {
         const kind = paramKind(h.param, value);
         if (kind === 'size' && typeof value === 'number') return language.size(value);
+        if (kind === 'duration' && typeof value === 'number') return language.duration(value);
         if (kind === 'time' && typeof value === 'string') return language.time(value);
         return typeof value === 'number' ? number.format(value) : value;
       }

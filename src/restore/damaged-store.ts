@@ -2,17 +2,23 @@
 // was made (from the record kept outside the store, backup/last-good.ts) and the command that
 // restores it into a new folder. The damaged file itself is left exactly as it is.
 import { readLastGood } from '../backup/last-good.js';
+import type { Spoken } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
 import { shellQuote } from './restore-generation.js';
 import { storePath } from '../store/open.js';
 import { inspectStore, StoreDamagedError } from '../store/store-check.js';
 
 export function restoreAdvice(dataDir: string): string {
+  return restoreAdviceSaid(dataDir).detail;
+}
+
+/** Where the last good backup is and how to restore it, as a saying (Diagnostics words it). */
+export function restoreAdviceSaid(dataDir: string): Spoken {
   const last = readLastGood(dataDir);
   const dir = shellQuote(dataDir);
-  const when = last
-    ? `The last good backup was made ${new Date(last.finished_at * 1000).toISOString().replace('T', ' ').slice(0, 16)} UTC (generation ${last.generation}, in ${last.repositories.map((r) => r.name).join(', ') || 'local'}).`
-    : `Sanad has no record of a good backup beside it; \`sanad restore --list --data-dir ${dir}\` shows what the local repository holds.`;
-  return `${when} Restore it into a new folder with \`sanad restore --data-dir ${dir} --target NEW_FOLDER\`, then start Sanad on that folder (\`sanad serve --data-dir NEW_FOLDER\`).`;
+  return last
+    ? say('restore.advice_last', { time: new Date(last.finished_at * 1000).toISOString(), generation: last.generation, repos: last.repositories.map((r) => r.name).join(', ') || 'local', dir })
+    : say('restore.advice_none', { dir });
 }
 
 /** The same error with the advice added, for errors SQLite raised deeper down. */

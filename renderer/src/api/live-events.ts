@@ -16,11 +16,11 @@ export type LiveEvent = z.infer<typeof LiveEvent>;
 
 /** Query keys each event type makes stale (prefix match). */
 export const INVALIDATES: Record<string, ReadonlyArray<readonly string[]>> = {
-  'backup.finished': [['backups'], ['status'], ['alerts'], ['health']],
-  'drill.finished': [['drills'], ['status'], ['alerts'], ['health']],
+  'backup.finished': [['backups'], ['status'], ['alerts'], ['diagnostics']],
+  'drill.finished': [['drills'], ['status'], ['alerts'], ['diagnostics']],
   'restore.finished': [['restore']],
-  'passphrase.rotated': [['recovery-kit'], ['status'], ['health']],
-  'alerts.changed': [['alerts'], ['health']],
+  'passphrase.rotated': [['recovery-kit'], ['status'], ['diagnostics']],
+  'alerts.changed': [['alerts'], ['diagnostics']],
   'clients.changed': [['clients']],
   'lan.changed': [['lan'], ['settings']],
   // Responses brought back from a generation: the live data and the record changed.

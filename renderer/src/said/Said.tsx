@@ -9,11 +9,6 @@ import { useWordings, wordingLanguage } from './wordings';
 
 export type Saying = SaidValue & { detail?: string };
 
-function textPart(text: string, key: string): ReactNode {
-  const parts = text.split('`');
-  return parts.map((p, i) => (i % 2 === 1 ? <code key={`${key}-${i}`} translate="no" dir="ltr">{p}</code> : <Fragment key={`${key}-${i}`}>{p}</Fragment>));
-}
-
 function paramPart(name: string, value: SaidParam | undefined, table: Wordings, language: WordingLanguage, key: string): ReactNode {
   if (value === undefined) return null;
   if (Array.isArray(value)) {
@@ -26,6 +21,7 @@ function paramPart(name: string, value: SaidParam | undefined, table: Wordings, 
   }
   const kind = paramKind(name, value);
   if (kind === 'size' && typeof value === 'number') return language.size(value);
+  if (kind === 'duration' && typeof value === 'number') return language.duration(value);
   if (kind === 'time' && typeof value === 'string') return <bdi key={key}>{language.time(value)}</bdi>;
   // No grouping: many numbers said are ids (a generation, a pid) that must read as written.
   if (typeof value === 'number') return new Intl.NumberFormat(language.locale, { useGrouping: false }).format(value);
@@ -35,12 +31,22 @@ function paramPart(name: string, value: SaidParam | undefined, table: Wordings, 
 function sayingNodes(said: Saying, table: Wordings, language: WordingLanguage, key: string): ReactNode {
   const template = templateOf(table, said.code, said.params, language);
   if (template === null) return <span key={key} lang="en" dir="auto" className="verbatim">{said.detail ?? said.code}</span>;
-  return holes(template).map((h, i) => {
-    const k = `${key}.${i}`;
-    if ('text' in h) return <Fragment key={k}>{textPart(h.text, k)}</Fragment>;
-    const value = said.params[h.param] ?? (h.param === 'n' ? said.params.count : undefined);
-    return <Fragment key={k}>{paramPart(h.param, value, table, language, k)}</Fragment>;
-  });
+  const filled = (part: string, k: string): ReactNode =>
+    holes(part).map((h, i) => {
+      if ('text' in h) return <Fragment key={`${k}.${i}`}>{h.text}</Fragment>;
+      const value = said.params[h.param] ?? (h.param === 'n' ? said.params.count : undefined);
+      return <Fragment key={`${k}.${i}`}>{paramPart(h.param, value, table, language, `${k}.${i}`)}</Fragment>;
+    });
+  // Backticks first: a command may hold a parameter (`sanad repo test {{repo}}`).
+  return template.split('`').map((part, i) =>
+    i % 2 === 1 ? (
+      <code key={`${key}-${i}`} translate="no" dir="ltr">
+        {filled(part, `${key}-${i}`)}
+      </code>
+    ) : (
+      <Fragment key={`${key}-${i}`}>{filled(part, `${key}-${i}`)}</Fragment>
+    ),
+  );
 }
 
 /** One saying as inline content; while its language's table loads, an empty busy span. */

@@ -2,7 +2,7 @@
 // the English table is the server's own, the Arabic one (wordings-ar.ts) names exactly its codes.
 // Neither is in the first load; a saying shows once its language's table is here (a moment).
 import { useSyncExternalStore } from 'react';
-import type { WordingLanguage, Wordings } from '../../../src/contract/said';
+import { durationParts, type WordingLanguage, type Wordings } from '../../../src/contract/said';
 import { currentLanguage, i18next, type Language } from '../i18n/i18n';
 import { formatBytes } from '../i18n/format';
 
@@ -54,6 +54,10 @@ export function wordingLanguage(lng: Language): WordingLanguage {
     locale,
     listSeparator: lng === 'ar' ? '؛ ' : '; ',
     size: (bytes) => formatBytes(lng, bytes),
+    duration: (seconds) => {
+      const d = durationParts(seconds);
+      return new Intl.NumberFormat(locale, { style: 'unit', unit: d.unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(d.value);
+    },
     time: (iso) => {
       const ms = Date.parse(iso);
       return Number.isFinite(ms) ? time.format(new Date(ms)) : iso;

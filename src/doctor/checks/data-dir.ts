@@ -1,9 +1,10 @@
 // The data dir and what it sits on: the store whole (read-only quick_check), the folder writable,
 // the disk's free space against the store and the next generation, and the port.
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { restoreAdvice } from '../../restore/damaged-store.js';
+import { say } from '../../contract/said/index.js';
+import { restoreAdviceSaid } from '../../restore/damaged-store.js';
 import { serviceFilePath } from '../../store/service-file.js';
-import { formatBytes, freeSpace } from '../../store/disk.js';
+import { freeSpace } from '../../store/disk.js';
 import { FULL_BELOW_BYTES, LOW_MARGIN_BYTES } from '../../store/disk-state.js';
 import { storePath } from '../../store/open.js';
 import { inspectStore } from '../../store/store-check.js';
@@ -13,32 +14,33 @@ import { createServer } from 'node:net';
 export function storeCheck(dataDir: string): DoctorCheck {
   const path = storePath(dataDir);
   const found = inspectStore(path);
-  if (found.state === 'absent') return ok('store', `no store yet at ${path} (it is made on the first start)`);
-  if (found.state === 'ok') return ok('store', `${path} passes SQLite's quick_check`);
-  return fail('store', `the store at ${path} is damaged (${found.reason})`, restoreAdvice(dataDir));
+  if (found.state === 'absent') return ok('store', say('doctor.store_absent', { path }));
+  if (found.state === 'ok') return ok('store', say('doctor.store_ok', { path }));
+  return fail('store', say('doctor.store_damaged', { path, reason: found.reason }), restoreAdviceSaid(dataDir));
 }
 
 export function dataDirCheck(dataDir: string): DoctorCheck {
-  if (!existsSync(dataDir)) return ok('data_dir', `${dataDir} does not exist yet (it is made on the first start, 0700)`);
-  if (!statSync(dataDir).isDirectory()) return fail('data_dir', `${dataDir} is a file, not a folder`, 'choose another data dir with --data-dir or SANAD_DATA_DIR');
+  if (!existsSync(dataDir)) return ok('data_dir', say('doctor.dir_absent', { path: dataDir }));
+  if (!statSync(dataDir).isDirectory()) return fail('data_dir', say('doctor.dir_is_file', { path: dataDir }), say('doctor.fix.data_dir_elsewhere'));
   try {
     accessSync(dataDir, constants.W_OK);
   } catch {
-    return fail('data_dir', `${dataDir} is not writable by this user`, `fix its owner or mode (chown, chmod 700 ${dataDir})`);
+    return fail('data_dir', say('doctor.dir_not_writable', { path: dataDir }), say('doctor.fix.data_dir_owner', { path: dataDir }));
   }
   const mode = statSync(dataDir).mode & 0o777;
-  return mode & 0o077 ? warn('data_dir', `${dataDir} is open to other users (mode ${mode.toString(8)})`, `chmod 700 ${dataDir}`) : ok('data_dir', `${dataDir} is writable and private (mode ${mode.toString(8)})`);
+  const params = { path: dataDir, mode: mode.toString(8) };
+  return mode & 0o077 ? warn('data_dir', say('doctor.dir_open', params), say('doctor.fix.data_dir_mode', { path: dataDir })) : ok('data_dir', say('doctor.dir_ok', params));
 }
 
 export function diskCheck(dataDir: string): DoctorCheck {
   const space = freeSpace(dataDir);
-  if (space === null) return warn('disk', `the free space under ${dataDir} could not be read`, null);
+  if (space === null) return warn('disk', say('doctor.disk_unknown', { path: dataDir }), null);
   const store = existsSync(storePath(dataDir)) ? statSync(storePath(dataDir)).size : 0;
   const needed = store + LOW_MARGIN_BYTES;
-  const free = `${formatBytes(space.free)} free on the disk holding ${dataDir}`;
-  if (space.free < FULL_BELOW_BYTES) return fail('disk', `the disk holding ${dataDir} is full (${formatBytes(space.free)} free)`, 'free some space on it; a running Sanad carries on by itself');
-  if (space.free < needed) return warn('disk', `${free}; the next backup needs about ${formatBytes(needed)}`, 'free some space: the next backup may not fit');
-  return ok('disk', `${free} (the next backup needs about ${formatBytes(needed)})`);
+  const params = { path: dataDir, free_bytes: space.free, needed_bytes: needed };
+  if (space.free < FULL_BELOW_BYTES) return fail('disk', say('doctor.disk_full', params), say('doctor.fix.disk_full'));
+  if (space.free < needed) return warn('disk', say('doctor.disk_low', params), say('doctor.fix.disk_low'));
+  return ok('disk', say('doctor.disk_ok', params));
 }
 
 function listenable(host: string, port: number): Promise<boolean> {
@@ -51,7 +53,7 @@ function listenable(host: string, port: number): Promise<boolean> {
 
 /** `self`: a Sanad serving this data dir (its own port is then in use by itself, not taken). */
 export async function portCheck(dataDir: string, port: number, self: number | null): Promise<DoctorCheck> {
-  if (self === port) return ok('port', `port ${port} is served by this Sanad`);
+  if (self === port) return ok('port', say('doctor.port_self', { port }));
   let running: number | null = null;
   try {
     const info: unknown = JSON.parse(readFileSync(serviceFilePath(dataDir), 'utf8'));
@@ -59,8 +61,8 @@ export async function portCheck(dataDir: string, port: number, self: number | nu
   } catch {
     // not serving
   }
-  if (running === port) return ok('port', `port ${port} is served by the Sanad running on ${dataDir}`);
+  if (running === port) return ok('port', say('doctor.port_running', { port, path: dataDir }));
   return (await listenable('127.0.0.1', port))
-    ? ok('port', `port ${port} on 127.0.0.1 is free`)
-    : fail('port', `port ${port} on 127.0.0.1 is taken by another program`, 'stop it, or start Sanad with `--port N` (`--port 0` picks a free one)');
+    ? ok('port', say('doctor.port_free', { port }))
+    : fail('port', say('doctor.port_taken', { port }), say('doctor.fix.port'));
 }

@@ -1,10 +1,11 @@
 // Settings → Diagnostics: the checks of `sanad doctor` (GET /admin/diagnostics, the same code),
-// one line each with its mark, its label in the chosen language, what was found and the fix.
-// What was found is the server's own sentence (it names paths and versions).
+// one line each with its mark, its label in the chosen language, what was found and the fix, both
+// worded from the server's sayings in the chosen language (paths and versions kept as they are).
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/http';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useStrings } from '../../i18n/i18n';
+import { Said } from '../../said/Said';
 import { DiagnosticList } from './api';
 import { settingsStrings } from './strings';
 
@@ -32,8 +33,12 @@ export function Diagnostics() {
           {checks.data.data.map((c) => (
             <li key={c.name} className={`diag diag-${c.status}`} data-check={c.name} data-status={c.status}>
               <span className={`badge ${TONE[c.status]}`} aria-label={t(`diag_status_${c.status}`)}>{MARK[c.status]}</span>{' '}
-              <strong>{label(c.name)}</strong>: <bdi>{c.detail}</bdi>
-              {c.fix !== null && <div className="muted small">→ <bdi>{c.fix}</bdi></div>}
+              <strong>{label(c.name)}</strong>: <Said said={c} />
+              {c.fix_said !== null && (
+                <div className="muted small">
+                  → <Said said={{ ...c.fix_said, detail: c.fix ?? undefined }} />
+                </div>
+              )}
             </li>
           ))}
         </ul>

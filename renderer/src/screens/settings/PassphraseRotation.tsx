@@ -60,7 +60,7 @@ export function PassphraseRotation() {
     onSuccess: () => {
       setAsking(false);
       // The stored kit is stale now: the status warns again and the kit text changes.
-      for (const key of [['recovery-kit'], ['status'], ['health']]) void client.invalidateQueries({ queryKey: key });
+      for (const key of [['recovery-kit'], ['status'], ['diagnostics']]) void client.invalidateQueries({ queryKey: key });
     },
   });
   return (

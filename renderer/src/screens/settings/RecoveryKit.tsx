@@ -38,7 +38,7 @@ export function RecoveryKit() {
     mutationFn: () => api('POST', '/admin/recovery-kit/confirm', KitConfirmed),
     onSuccess: () => {
       setStored(false);
-      for (const key of [['status'], ['recovery-kit'], ['health']]) void client.invalidateQueries({ queryKey: key });
+      for (const key of [['status'], ['recovery-kit'], ['diagnostics']]) void client.invalidateQueries({ queryKey: key });
     },
   });
   const confirmedAt = status.data?.secrets.recovery_kit_confirmed_at ?? null;

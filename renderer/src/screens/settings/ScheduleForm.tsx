@@ -30,7 +30,7 @@ export function ScheduleForm({ saved }: { saved: Settings }) {
       client.setQueryData(SETTINGS_KEY, next);
       setOutcome('saved');
       // The schedules show in the backup and drill status and the Overview's verdict.
-      for (const key of [['settings'], ['backups'], ['drills'], ['status'], ['health']]) void client.invalidateQueries({ queryKey: key });
+      for (const key of [['settings'], ['backups'], ['drills'], ['status'], ['diagnostics']]) void client.invalidateQueries({ queryKey: key });
     },
   });
   const placed = placeError(save.error, FORM_FIELDS);
