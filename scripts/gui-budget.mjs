@@ -15,6 +15,11 @@ const dir = join(new URL('..', import.meta.url).pathname, 'dist', 'gui', 'assets
 // all of them together a larger one (so on-demand code cannot grow without anyone noticing).
 const LATER_BUDGET = 64 * 1024;
 const CHUNK_BUDGET = 16 * 1024;
+// The tables that word the server's sayings (renderer/src/said/wordings-LL.ts) are one per language,
+// and a session fetches only its own: the largest counts toward `later`, not their sum, so a new
+// language costs no one anything, while each table still stays under the chunk budget.
+const LANGUAGE_TABLE = /^wordings-[a-z]{2}-/;
+let largestTable = 0;
 const html = readFileSync(join(dir, '..', 'index.html'), 'utf8');
 const first = new Set([...html.matchAll(/\/assets\/([^"]+\.(?:js|css))/g)].map((m) => m[1]));
 for (const name of [...first]) {
@@ -33,7 +38,8 @@ for (const name of readdirSync(dir)) {
   const bytes = readFileSync(join(dir, name));
   const gz = gzipSync(bytes, { level: 9 }).length;
   if (!first.has(name)) {
-    later += gz;
+    if (LANGUAGE_TABLE.test(name)) largestTable = Math.max(largestTable, gz);
+    else later += gz;
     if (gz > CHUNK_BUDGET) {
       console.log(`GUI on-demand chunk ${name}: ${(gz / 1024).toFixed(1)} KiB gzip, budget ${(CHUNK_BUDGET / 1024).toFixed(1)} KiB  <-- OVER BUDGET`);
       chunkOver = true;
@@ -50,7 +56,8 @@ for (const kind of ['js', 'css']) {
   over ||= !ok;
   console.log(`GUI ${kind}: ${kib(totals[kind])} gzip (${kib(raw[kind])} raw), budget ${kib(BUDGET[kind])} gzip${ok ? '' : '  <-- OVER BUDGET'}`);
 }
+later += largestTable;
 const laterOk = later <= LATER_BUDGET;
 over ||= !laterOk;
-console.log(`GUI screens loaded on demand: ${kib(later)} gzip, budget ${kib(LATER_BUDGET)} gzip${laterOk ? '' : '  <-- OVER BUDGET'}`);
+console.log(`GUI screens loaded on demand: ${kib(later)} gzip (one language table, ${kib(largestTable)}), budget ${kib(LATER_BUDGET)} gzip${laterOk ? '' : '  <-- OVER BUDGET'}`);
 process.exit(over || chunkOver ? 1 : 0);

@@ -2,14 +2,18 @@
 // POST /admin/restore, GET /admin/restore/{id}.
 import { z } from 'zod/v3';
 import { JobKindName } from './backups.js';
+import { SaidParams } from './said.js';
 
-export const RestoreCheck = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
+/** `detail` is English; `code` and `params` let the GUI word it in the reader's language. */
+export const RestoreCheck = z.object({ name: z.string(), ok: z.boolean(), code: z.string(), params: SaidParams, detail: z.string() });
 export type RestoreCheck = z.infer<typeof RestoreCheck>;
 
 export const RestoreResult = z.object({
   ok: z.boolean(),
   generation: z.number().nullable(),
   snapshot_id: z.string().nullable(),
+  /** When the restored snapshot was taken (ISO), once it was found. */
+  snapshot_time: z.string().nullable(),
   repo: z.string(),
   target: z.string(),
   checks: z.array(RestoreCheck),

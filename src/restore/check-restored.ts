@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { listModels, type ModelRow } from '../store/models.js';
 import { openStore } from '../store/open.js';
 import type { Placement } from './assemble.js';
+import { say } from '../contract/said/index.js';
 import { CheckFailed, type CheckList } from './checks.js';
 import { pointRegistry, sourceDataDir } from './point-registry.js';
 import { integrityReadOnly, storesLocated, vaultDecrypts } from './store-checks.js';
@@ -39,35 +40,34 @@ export async function checkRestoredStores(dir: RestoredDir, checks: CheckList): 
     : null;
   const counted = await checks.run('sqlite:integrity', async () => {
     const found = placed.stores.map((s) => ({ s, tables: integrityReadOnly(s.path).tables }));
-    const after = store ? ` (${store.name} after its registry was pointed at the restored files)` : '';
-    return { detail: `${names}: integrity_check ok on a read-only connection${after}.`, value: found };
+    return { said: store ? say('restore.integrity_ok_pointed', { stores: names, store: store.name }) : say('restore.integrity_ok', { stores: names }), value: found };
   });
   await checks.run('sqlite:tables', async () => {
     const bad = counted.find((c) => c.tables !== c.s.tables);
-    if (bad) throw new CheckFailed(`${bad.s.name} has ${bad.tables} tables; the manifest says ${bad.s.tables}.`);
-    return { detail: `${counted.map((c) => `${c.s.name}: ${c.tables} tables`).join('; ')}, as in the manifest.`, value: undefined };
+    if (bad) throw new CheckFailed(say('restore.tables_wrong', { store: bad.s.name, tables: bad.tables, expected: bad.s.tables }));
+    return { said: say('restore.tables_ok', { counts: counted.map((c) => say('restore.table_count', { store: c.s.name, count: c.tables })) }), value: undefined };
   });
   if (store && pointed) {
     await checks.run('registry:updated', async () => {
       if ('error' in pointed) throw pointed.error;
       const u = pointed.value;
-      const models = dir.inPlace ? 'models keep their original paths' : `${u.models} model path(s) now under ${join(dir.target, 'models')}`;
-      return { detail: `${models}; ${u.local} integrity_check ok afterwards (above).`, value: undefined };
+      const said = dir.inPlace ? say('restore.registry_in_place', { store: u.local }) : say('restore.registry_moved', { count: u.models, path: join(dir.target, 'models'), store: u.local });
+      return { said, value: undefined };
     });
     for (const row of registeredModels(store.path)) {
       const m = placed.models.find((p) => p.item.model_id === row.id);
       await checks.run(`models:${row.id}`, async () => {
-        if (!m) return { detail: `not in this backup (its file was missing when the backup ran); the registry still names ${row.path}.`, value: undefined };
+        if (!m) return { said: say('restore.model_not_in_backup', { path: row.path }), value: undefined };
         if (row.path !== m.path || row.sha256 !== m.item.sha256 || row.size_bytes !== m.item.size) {
-          throw new CheckFailed(`the registry names ${row.path} (sha256 ${row.sha256.slice(0, 12)}…), not the verified file ${m.path}.`);
+          throw new CheckFailed(say('restore.model_wrong_path', { path: row.path, sha256: row.sha256.slice(0, 12), file: m.path }));
         }
-        return { detail: `registered at ${row.path}; its size and sha256 were verified.`, value: undefined };
+        return { said: say('restore.model_registered', { path: row.path }), value: undefined };
       });
     }
     await checks.run('vault:decrypt', async () => {
       const verdict = vaultDecrypts(store.path, dir.vaultKey);
-      return { detail: verdict === 'ok' ? "the backup's vault key opens the restored vault." : 'the vault is empty; the key is kept for secrets added later.', value: undefined };
+      return { said: say(verdict === 'ok' ? 'restore.vault_opens' : 'restore.vault_empty'), value: undefined };
     });
   }
-  await checks.run('store:located', async () => ({ detail: await storesLocated(dir.target, placed.stores), value: undefined }));
+  await checks.run('store:located', async () => ({ said: await storesLocated(dir.target, placed.stores), value: undefined }));
 }

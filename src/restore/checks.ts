@@ -1,16 +1,36 @@
 // The checklist a restore reports: one entry per thing it verified, in the order it verified
-// them. Names are stable (the GUI keys its checklist on them); details are one sentence for people.
+// them. Names are stable (the GUI keys its checklist on them); what each found is a saying (a code
+// and its params, with the English sentence as `detail`), so the GUI words it in its language.
+import { errorParam, type SaidParam, type Spoken } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
+
 export interface RestoreCheck {
   name: string;
   ok: boolean;
+  code: string;
+  params: Record<string, SaidParam>;
   detail: string;
 }
 
-/** A check that failed on purpose (what was found is in `detail`), as opposed to a crash. */
+export function restoreCheck(name: string, ok: boolean, said: Spoken): RestoreCheck {
+  return { name, ok, code: said.code, params: said.params, detail: said.detail };
+}
+
+/** An error as a saying: its own when it carries one (a CheckFailed, a ResticError), else its message. */
+export function errorSaid(err: unknown): Spoken {
+  if (err instanceof CheckFailed) return err.said;
+  return say('restore.error', { error: errorParam(err) });
+}
+
+/** A check that failed on purpose (what was found is in `said`), as opposed to a crash. */
 export class CheckFailed extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
+  constructor(readonly said: Spoken) {
+    super(said.detail);
     this.name = 'CheckFailed';
+  }
+
+  get detail(): string {
+    return this.said.detail;
   }
 }
 
@@ -25,27 +45,27 @@ export class RestoreStopped extends Error {
 export class CheckList {
   readonly all: RestoreCheck[] = [];
 
-  pass(name: string, detail: string): void {
-    this.all.push({ name, ok: true, detail });
+  pass(name: string, said: Spoken): void {
+    this.all.push(restoreCheck(name, true, said));
   }
 
   /** Records a failure and stops the restore. */
-  fail(name: string, detail: string): never {
-    const check = { name, ok: false, detail };
+  fail(name: string, said: Spoken): never {
+    const check = restoreCheck(name, false, said);
     this.all.push(check);
     throw new RestoreStopped(check);
   }
 
-  /** Runs one check: its detail on success; a CheckFailed or any other error fails it and stops. */
-  async run<T>(name: string, fn: () => Promise<{ detail: string; value: T }> | { detail: string; value: T }): Promise<T> {
-    let outcome: { detail: string; value: T };
+  /** Runs one check: what it found on success; a CheckFailed or any other error fails it and stops. */
+  async run<T>(name: string, fn: () => Promise<{ said: Spoken; value: T }> | { said: Spoken; value: T }): Promise<T> {
+    let outcome: { said: Spoken; value: T };
     try {
       outcome = await fn();
     } catch (err) {
       if (err instanceof RestoreStopped) throw err;
-      return this.fail(name, err instanceof Error ? err.message : String(err));
+      return this.fail(name, errorSaid(err));
     }
-    this.pass(name, outcome.detail);
+    this.pass(name, outcome.said);
     return outcome.value;
   }
 

@@ -10,6 +10,7 @@ import { describeManifestProblem, ManifestSchema, type JournalManifestItem, type
 import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { VAULT_KEY_FILE } from '../backup/generation/vault-key-file.js';
 import { ResticError, type Restic, type ResticRepo } from '../backup/restic/index.js';
+import { say } from '../contract/said/index.js';
 import { CheckFailed, type CheckList } from './checks.js';
 import { RestoreMeter, watchRestoredBytes, type RestoreProgress } from './restore-progress.js';
 import { generationFile, manifestPath, type SnapshotGeneration } from './snapshot-generations.js';
@@ -45,28 +46,27 @@ export interface FetchInput {
   signal?: AbortSignal;
 }
 
-const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 function settle<T>(p: Promise<T>): Promise<Settled<T>> {
   return p.then((value) => ({ value }), (error: unknown) => ({ error }));
 }
 
 function partsOf(manifest: Manifest, manifestBytes: number, g: SnapshotGeneration): Parts {
-  if (manifest.generation !== g.generation) throw new CheckFailed(`The manifest says generation ${manifest.generation}, its folder in the snapshot says ${g.generation}.`);
+  if (manifest.generation !== g.generation) throw new CheckFailed(say('restore.manifest_generation', { manifest: manifest.generation, generation: g.generation }));
   const keys = manifest.items.filter((i) => i.kind === 'vault_key');
   const keyItem = keys[0];
-  if (!keyItem || keys.length !== 1) throw new CheckFailed(`The manifest lists ${keys.length} vault keys; a generation has exactly one.`);
-  if (keyItem.path !== VAULT_KEY_FILE) throw new CheckFailed(`The manifest names the vault key "${keyItem.path}", not ${VAULT_KEY_FILE}.`);
+  if (!keyItem || keys.length !== 1) throw new CheckFailed(say('restore.manifest_keys', { count: keys.length }));
+  if (keyItem.path !== VAULT_KEY_FILE) throw new CheckFailed(say('restore.manifest_key_name', { path: keyItem.path, expected: VAULT_KEY_FILE }));
   const stores = manifest.items.filter((i): i is SqliteManifestItem => i.kind === 'sqlite');
   for (const s of stores) {
-    if (basename(s.path) !== s.path || s.path === '..' || s.path === '.') throw new CheckFailed(`The manifest names a database "${s.path}" outside its generation folder.`);
+    if (basename(s.path) !== s.path || s.path === '..' || s.path === '.') throw new CheckFailed(say('restore.manifest_db_outside', { path: s.path }));
   }
   const models = manifest.items.filter((i): i is ModelManifestItem => i.kind === 'model');
   const sources = manifest.items.filter((i): i is ModelSourceManifestItem => i.kind === 'model_source');
   const journals = manifest.items.filter((i): i is JournalManifestItem => i.kind === 'journal');
-  if (journals.length > 1) throw new CheckFailed(`The manifest lists ${journals.length} deletion journals; a generation has at most one.`);
+  if (journals.length > 1) throw new CheckFailed(say('restore.manifest_journals', { count: journals.length }));
   const journal = journals[0] ?? null;
-  if (journal && journal.path !== JOURNAL_FILE) throw new CheckFailed(`The manifest names the deletion journal "${journal.path}", not ${JOURNAL_FILE}.`);
+  if (journal && journal.path !== JOURNAL_FILE) throw new CheckFailed(say('restore.manifest_journal_name', { path: journal.path, expected: JOURNAL_FILE }));
   return { manifest, manifestBytes, stores, models, sources, keyItem, journal };
 }
 
@@ -75,10 +75,10 @@ export function parseManifest(text: string, g: SnapshotGeneration): Parts {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new CheckFailed(`manifest.json in snapshot ${g.snapshot_id.slice(0, 8)} is not valid JSON.`);
+    throw new CheckFailed(say('restore.manifest_not_json', { snapshot: g.snapshot_id.slice(0, 8) }));
   }
   const parsed = ManifestSchema.safeParse(json);
-  if (!parsed.success) throw new CheckFailed(`manifest.json does not match the manifest format (${describeManifestProblem(parsed.error)}).`);
+  if (!parsed.success) throw new CheckFailed(say('restore.manifest_format', { problem: describeManifestProblem(parsed.error) }));
   return partsOf(parsed.data, Buffer.byteLength(text) + 1, g);
 }
 
@@ -146,25 +146,25 @@ export async function fetchGeneration(f: FetchInput & { fromRecord?: FromRecord 
     const parts = await checks.run('manifest:valid', async () => {
       const p = recorded ?? parseManifest(await restic.dumpText(repo, g.snapshot_id, manifestPath(g), opt), g);
       const m = p.manifest;
-      const from = recorded ? ' (from this data dir\'s record of the backup; the restored manifest.json must match it)' : '';
-      return {
-        detail: `format ${m.format_version}, Sanad ${m.app_version}, host ${m.host}, made ${m.created_at}: ${p.stores.length} database(s), ${p.models.length} model(s), a vault key${from}.`,
-        value: p,
+      const params = {
+        format: m.format_version, version: m.app_version, host: m.host, time: m.created_at,
+        contents: [say('restore.n_databases', { count: p.stores.length }), say('restore.n_models', { count: p.models.length }), say('restore.a_vault_key')],
       };
+      return { said: say(recorded ? 'restore.manifest_ok_record' : 'restore.manifest_ok', params), value: p };
     });
     const dumped = keyDump ? await keyDump : null;
     // A record restic cannot honour is not a failed restore: the caller asks restic instead.
     if (f.fromRecord) throwIfStale(dumped);
     const vaultKey = await checks.run(`item:${VAULT_KEY_FILE}`, async () => {
       if (dumped === null && known) {
-        return { detail: `${parts.keyItem.size} bytes, sha256 ${parts.keyItem.sha256.slice(0, 12)}… as in the manifest: this data dir's own vault key (never written to disk).`, value: Buffer.from(known) };
+        return { said: say('restore.key_known', { size_bytes: parts.keyItem.size, sha256: parts.keyItem.sha256.slice(0, 12) }), value: Buffer.from(known) };
       }
-      if (dumped === null) throw new Error('the vault key was not read');
+      if (dumped === null) throw new CheckFailed(say('restore.key_not_read'));
       if ('error' in dumped) throw dumped.error;
-      const detail = verifyBytes(VAULT_KEY_FILE, Buffer.from(dumped.value, 'utf8'), parts.keyItem);
+      const said = verifyBytes(VAULT_KEY_FILE, Buffer.from(dumped.value, 'utf8'), parts.keyItem);
       const key = Buffer.from(dumped.value, 'base64');
-      if (key.length !== 32) throw new CheckFailed(`${VAULT_KEY_FILE} does not hold a 32-byte key.`);
-      return { detail, value: key };
+      if (key.length !== 32) throw new CheckFailed(say('restore.key_size', { path: VAULT_KEY_FILE }));
+      return { said, value: key };
     });
     const total = parts.manifestBytes + (parts.journal?.size ?? 0) + parts.stores.reduce((n, s) => n + s.size, 0) + (f.inPlace ? 0 : parts.models.reduce((n, m) => n + m.size, 0));
     meter.start(total);
@@ -172,8 +172,7 @@ export async function fetchGeneration(f: FetchInput & { fromRecord?: FromRecord 
     if (f.fromRecord) throwIfStale(outcome);
     await checks.run('snapshot:restored', async () => {
       if ('error' in outcome) throw outcome.error;
-      const kept = f.inPlace ? ', models left where they are' : '';
-      return { detail: `restic restored ${mib(total)} into the work folder (the vault key excluded${kept}).`, value: undefined };
+      return { said: say(f.inPlace ? 'restore.restic_restored_in_place' : 'restore.restic_restored', { size_bytes: total }), value: undefined };
     });
     if (f.fromRecord) await sameAsRecorded(join(filesDir, manifestPath(g)), f.fromRecord.manifest);
     meter.done();

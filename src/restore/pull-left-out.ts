@@ -10,6 +10,8 @@ import type { ModelManifestItem, ModelSourceManifestItem } from '../backup/gener
 import { downloadVerified } from '../engine/hub/download.js';
 import { downloadSource, type Hub } from '../engine/hub/hub-client.js';
 import { uniqueName, type PlacedModel } from './assemble.js';
+import { errorParam } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
 import type { CheckList } from './checks.js';
 
 export async function pullLeftOutModels(input: {
@@ -37,12 +39,11 @@ export async function pullLeftOutModels(input: {
         const final = join(models, uniqueName(item.file_name, input.taken));
         await rename(path, final);
         const model: ModelManifestItem = { kind: 'model', path: final, size: item.size, sha256: item.sha256, model_id: item.model_id };
-        return { detail: `the backup kept only its source: pulled again from ${item.uri} into ${final}, sha256 ${item.sha256.slice(0, 12)}… verified.`, value: { item: model, path: final } };
+        return { said: say('restore.pulled', { uri: item.uri, path: final, sha256: item.sha256.slice(0, 12) }), value: { item: model, path: final } };
       } catch (err) {
         if (input.signal?.aborted) throw err;
-        const why = err instanceof Error ? err.message : String(err);
         // Not a failed restore: the data is whole; only this model's file must be fetched later.
-        return { detail: `the backup kept only its source (${item.uri}) and it could not be downloaded now (${why}); it stays registered without its file: run \`sanad models pull ${item.uri} --id ${item.model_id}\` on the restored Sanad once the hub can be reached (remove the model first).`, value: null };
+        return { said: say('restore.pull_failed', { uri: item.uri, why: errorParam(err), model: item.model_id }), value: null };
       } finally {
         await rm(work, { recursive: true, force: true });
       }

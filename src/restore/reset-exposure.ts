@@ -5,6 +5,8 @@
 // network back off; the checklist says both, in words.
 import Database from 'better-sqlite3';
 import { systemClock, unixSeconds } from '../clock.js';
+import type { Spoken } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
 import { readSettings, writeSettings } from '../store/settings.js';
 
 export interface ExposureReset {
@@ -43,11 +45,8 @@ export function resetExposure(storeFile: string, keepClients: boolean): Exposure
 }
 
 /** The checklist's sentence for what was reset. */
-export function exposureSentence(r: ExposureReset): string {
-  const clients = r.revoked > 0
-    ? `${r.revoked} paired client(s) of the backup were switched off (pair them again, or restore with --keep-clients if you trust this backup)`
-    : r.kept > 0 ? `${r.kept} paired client(s) kept, as you asked` : 'the backup has no paired client';
-  const lan = r.lanWasOn ? 'devices on the network were on in the backup and are off now (switch them on in Settings)' : 'devices on the network stay off';
-  const codes = r.codes > 0 ? `; ${r.codes} unused pairing code(s) removed` : '';
-  return `${clients}; ${lan}${codes}.`;
+export function exposureSaid(r: ExposureReset): Spoken {
+  const clients = r.revoked > 0 ? say('restore.clients_off', { count: r.revoked }) : r.kept > 0 ? say('restore.clients_kept', { count: r.kept }) : say('restore.no_clients');
+  const lan = say(r.lanWasOn ? 'restore.lan_switched_off' : 'restore.lan_stays_off');
+  return say('restore.exposure', { parts: [clients, lan, ...(r.codes > 0 ? [say('restore.codes_removed', { count: r.codes })] : [])] });
 }

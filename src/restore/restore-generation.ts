@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { silentLogger } from '../log/logger.js';
 import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
-import { CheckList, RestoreStopped } from './checks.js';
+import { CheckList, errorSaid, restoreCheck, RestoreStopped } from './checks.js';
 import type { RestoreProgress } from './restore-progress.js';
 import type { RestoreRequest, RestoreResult } from './restore-request.js';
 import { restoreSteps, type StepState } from './restore-steps.js';
@@ -33,18 +33,18 @@ export async function restoreGeneration(req: RestoreRequest): Promise<RestoreRes
   const base = { repo: req.source.repoName, target: inspection.path };
   if (inspection.state === null) {
     const why = checks.firstFailure()?.detail ?? 'the target was refused.';
-    return { ...base, ok: false, generation: req.generation ?? null, snapshot_id: null, checks: checks.all, next_step: null, error: `Refused: ${why}` };
+    return { ...base, ok: false, generation: req.generation ?? null, snapshot_id: null, snapshot_time: null, checks: checks.all, next_step: null, error: `Refused: ${why}` };
   }
 
   const target = await prepareTarget(inspection.path, inspection.state);
   req.onTargetPrepared?.(target.state === 'absent' ? (target.createdTop ?? target.path) : null);
-  const state: StepState = { generation: null, snapshotId: null, secrets: null, secretsWritten: false };
+  const state: StepState = { generation: null, snapshotId: null, snapshotTime: null, secrets: null, secretsWritten: false };
   try {
     await restoreSteps(req, target, checks, state, progress);
   } catch (err) {
     if (!(err instanceof RestoreStopped)) {
       logger.error('restore failed unexpectedly', { error: err instanceof Error ? err.stack : String(err) });
-      checks.all.push({ name: 'restore:completed', ok: false, detail: err instanceof Error ? err.message : String(err) });
+      checks.all.push(restoreCheck('restore:completed', false, errorSaid(err)));
     }
   }
   // Looked at before the cleanup frees the space again: was it the target's disk that filled?
@@ -67,6 +67,7 @@ export async function restoreGeneration(req: RestoreRequest): Promise<RestoreRes
     ok: !failed,
     generation: state.generation,
     snapshot_id: state.snapshotId,
+    snapshot_time: state.snapshotTime,
     checks: checks.all,
     next_step: failed ? null : `sanad serve --data-dir ${shellQuote(target.path)}`,
     error,

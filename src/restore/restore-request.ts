@@ -35,6 +35,8 @@ export interface RestoreResult {
   ok: boolean;
   generation: number | null;
   snapshot_id: string | null;
+  /** When the restored snapshot was taken (ISO), once it was found. */
+  snapshot_time: string | null;
   repo: string;
   target: string;
   checks: RestoreCheck[];

@@ -18,11 +18,13 @@ import { hubEndpoint, type Hub } from '../engine/hub/hub-client.js';
 
 /** The hub a restore pulls left-out models from when its caller names none: HF_ENDPOINT, no token. */
 const defaultHub = (): Promise<Hub> => Promise.resolve({ endpoint: hubEndpoint(), token: null });
+import type { Spoken } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
 import { CheckFailed, CheckList } from './checks.js';
 import { fetchGeneration, StaleRecordError, type Fetched, type FromRecord, type Parts } from './fetch-generation.js';
 import { openRepository } from './open-repository.js';
 import { reapplyDeletions } from './reapply-deletions.js';
-import { exposureSentence, resetExposure } from './reset-exposure.js';
+import { exposureSaid, resetExposure } from './reset-exposure.js';
 import type { RestoreRequest } from './restore-request.js';
 import type { RestoreProgress } from './restore-progress.js';
 import { recordedGeneration, type SnapshotGeneration } from './snapshot-generations.js';
@@ -33,6 +35,7 @@ import { settleInOrder, verifyFile } from './verify-file.js';
 export interface StepState {
   generation: number | null;
   snapshotId: string | null;
+  snapshotTime: string | null;
   secrets: SecretStore | null;
   secretsWritten: boolean;
 }
@@ -64,13 +67,13 @@ async function stepsWith(
   const signal = req.signal;
   const inPlace = req.modelsInPlace ?? false;
   const cancelled = (): void => {
-    if (signal?.aborted) checks.fail('restore:cancelled', 'The restore was cancelled.');
+    if (signal?.aborted) checks.fail('restore:cancelled', say('restore.cancelled'));
   };
   // Fails now rather than after a long restore when there is no keychain to put the secrets in.
   state.secrets = await checks.run('keychain:available', async () => {
     const store = await req.secretsFor(target.path);
     await store.probe();
-    return { detail: `${store.description} answers.`, value: store };
+    return { said: say('restore.secrets_answer', { where: [whereSecrets(store)] }), value: store };
   });
   // restic's cache lives in the work folder: the restore writes nothing outside the target.
   const restic: Restic = createRestic({ binary: req.source.binary, cacheDir: join(target.work, 'cache'), ...(req.logger ? { logger: req.logger } : {}) });
@@ -83,6 +86,7 @@ async function stepsWith(
   const { repo, passphrase, g, newest } = found;
   state.generation = g.generation;
   state.snapshotId = g.snapshot_id;
+  state.snapshotTime = g.time;
   cancelled();
 
   const { parts, vaultKey, filesDir } = viaRecord ?? (await fetchOf(found, checks));
@@ -99,10 +103,10 @@ async function stepsWith(
       const file = join(filesDir, g.generation_path, item.path);
       const verdict = await admitUntrustedStore(file, { expect: item.path === STORE_FILE ? 'sanad' : 'any', ...(signal ? { signal } : {}) });
       // Its integrity_check runs once, after placement (sqlite:integrity), on the file as it will be used.
-      if (verdict.ok) return { detail: `${item.path} is a Sanad store of version ${verdict.version}: its schema is exactly Sanad's.`, value: undefined };
-      if (verdict.kind === 'too_new') throw new CheckFailed(`${item.path} was written by a newer Sanad (store version ${verdict.version}); restore it with that version.`);
-      if (verdict.kind === 'damaged') throw new CheckFailed(`${item.path} is damaged: ${verdict.problem}.`);
-      throw new CheckFailed(`${item.path} is not a Sanad store: ${verdict.problem}. Nothing of it was opened; if you did not make this backup, someone else wrote to the repository.`);
+      if (verdict.ok) return { said: say('restore.store_is_sanad', { path: item.path, version: verdict.version }), value: undefined };
+      if (verdict.kind === 'too_new') throw new CheckFailed(say('restore.store_newer', { path: item.path, version: verdict.version }));
+      if (verdict.kind === 'damaged') throw new CheckFailed(say('restore.store_damaged', { path: item.path, problem: verdict.problem }));
+      throw new CheckFailed(say('restore.store_foreign', { path: item.path, problem: verdict.problem }));
     });
   }
   cancelled();
@@ -110,8 +114,8 @@ async function stepsWith(
   progress({ phase: 'assembling' });
   const placed = await checks.run('files:placed', async () => {
     const p = await placeFiles({ filesDir, generationPath: g.generation_path, target: target.path, stores: parts.stores, models: parts.models, modelsInPlace: inPlace });
-    const where = inPlace ? `${p.models.length} model(s) stay where they are` : `${p.models.length} model(s) into ${join(target.path, 'models')}`;
-    return { detail: `${p.stores.map((s) => s.name).join(', ')} into ${target.path}; ${where}.`, value: p };
+    const params = { stores: p.stores.map((s) => s.name).join(', '), path: target.path, count: p.models.length };
+    return { said: inPlace ? say('restore.placed_in_place', params) : say('restore.placed', { ...params, models: join(target.path, 'models') }), value: p };
   });
 
   // Models the backup kept only by their source are downloaded again and verified, then registered where they landed.
@@ -132,17 +136,14 @@ async function stepsWith(
       });
       // The store was checked once placed; only a store these deletions changed is checked again.
       if (r.applied.length > 0) integrityReadOnly(store.path);
-      const newestSaid = r.fromNewest === null ? 'the newest generation carries none' : `the newest generation's ${r.fromNewest}`;
-      const after = r.applied.length > 0 ? '; integrity_check ok afterwards' : '; nothing to change';
-      return {
-        detail: `${r.applied.length} deletion(s) applied again (the journal holds ${r.journal}: this data dir's ${r.fromLive}, ${newestSaid})${after}.`,
-        value: undefined,
-      };
+      const fromNewest = r.fromNewest === null ? say('restore.newest_none') : say('restore.newest_some', { entries: r.fromNewest });
+      const after = say(r.applied.length > 0 ? 'restore.checked_again' : 'restore.nothing_to_change');
+      return { said: say('restore.deletions', { count: r.applied.length, journal: r.journal, live: r.fromLive, newest: [fromNewest], after: [after] }), value: undefined };
     });
   }
 
   if (store) {
-    await checks.run('exposure:reset', async () => ({ detail: exposureSentence(resetExposure(store.path, req.keepClients ?? false)), value: undefined }));
+    await checks.run('exposure:reset', async () => ({ said: exposureSaid(resetExposure(store.path, req.keepClients ?? false)), value: undefined }));
   }
 
   await checkLayout(target, placed, inPlace, checks);
@@ -179,7 +180,8 @@ async function fromRecord(
   if (!pick?.g || !newest) return null;
   const found: Found = { repo: req.source.repoFor(passphrase), passphrase, g: pick.g, newest };
   const attempt = new CheckList();
-  attempt.pass('snapshot:found', `generation ${pick.g.generation} (${req.generation === undefined ? 'the newest this data dir backed up here' : 'as asked'}): snapshot ${pick.g.snapshot_id.slice(0, 8)} taken ${pick.g.time} on ${pick.g.host}, repository "${req.source.repoName}", from this data dir's record of its backups.`);
+  const which = say(req.generation === undefined ? 'restore.which_newest_here' : 'restore.which_asked');
+  attempt.pass('snapshot:found', say('restore.found_record', { generation: pick.g.generation, which: [which], snapshot: pick.g.snapshot_id.slice(0, 8), time: pick.g.time, host: pick.g.host, repo: req.source.repoName }));
   try {
     const fetched = await fetchOf(found, attempt, { manifest: pick.copy.manifest, vaultKey: req.source.knownVaultKey ?? null });
     checks.adopt(attempt);
@@ -201,20 +203,19 @@ async function findGeneration(restic: Restic, req: RestoreRequest, checks: Check
     const found = req.generation === undefined ? opened.generations[0] : opened.generations.find((x) => x.generation === req.generation);
     if (!found) {
       throw new CheckFailed(req.generation === undefined
-        ? `The repository "${req.source.repoName}" holds no Sanad generation yet.`
-        : `Generation ${req.generation} is not in the repository "${req.source.repoName}"; \`sanad restore --list\` shows the ones there.`);
+        ? say('restore.no_generation', { repo: req.source.repoName })
+        : say('restore.generation_missing', { generation: req.generation, repo: req.source.repoName }));
     }
-    const n = opened.generations.length;
-    const which = req.generation === undefined ? `the newest data of ${n} generation${n === 1 ? '' : 's'}` : 'as asked';
+    const which = req.generation === undefined ? say('restore.which_newest_of', { count: opened.generations.length }) : say('restore.which_asked');
     return {
-      detail: `generation ${found.generation} (${which}): snapshot ${found.snapshot_id.slice(0, 8)} taken ${found.time} on ${found.host}, repository "${req.source.repoName}".`,
+      said: say('restore.found', { generation: found.generation, which: [which], snapshot: found.snapshot_id.slice(0, 8), time: found.time, host: found.host, repo: req.source.repoName }),
       value: { repo: opened.repo, passphrase: opened.passphrase, g: found, newest: opened.generations[0] ?? found },
     };
   });
 }
 
 async function verifyItems(parts: Parts, filesDir: string, generationPath: string, inPlace: boolean, checks: CheckList, hash: Hasher): Promise<void> {
-  const items: Array<{ name: string; verify: () => Promise<string> }> = [
+  const items: Array<{ name: string; verify: () => Promise<Spoken> }> = [
     ...parts.stores.map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item, hash) })),
     ...parts.models.map((item) => ({ name: `item:${item.path}`, verify: () => verifyModel(item, filesDir, inPlace, hash) })),
     ...(parts.journal ? [parts.journal].map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item, hash) })) : []),
@@ -224,9 +225,9 @@ async function verifyItems(parts: Parts, filesDir: string, generationPath: strin
   for (const [i, item] of items.entries()) {
     const verdict = verdicts[i];
     await checks.run(item.name, async () => {
-      if (!verdict) throw new Error(`${item.name} was not verified.`);
+      if (!verdict) throw new CheckFailed(say('restore.not_verified', { item: item.name }));
       if ('error' in verdict) throw verdict.error;
-      return { detail: verdict.value, value: undefined };
+      return { said: verdict.value, value: undefined };
     });
   }
 }
@@ -240,11 +241,14 @@ async function checkLayout(target: PreparedTarget, placed: Placement, inPlace: b
     const expected = new Set([...placed.stores.map((s) => s.name), ...journal, ...(modelsHere ? ['models'] : [])]);
     const entries = await readdir(target.path);
     const strays = await sqliteStrays(target.path);
-    if (strays.length > 0) throw new CheckFailed(`SQLite side files were left in ${target.path}: ${strays.join(', ')}.`);
+    if (strays.length > 0) throw new CheckFailed(say('restore.side_files', { path: target.path, files: strays.join(', ') }));
     const extra = entries.filter((e) => !expected.has(e));
     const missing = [...expected].filter((e) => !entries.includes(e));
-    if (extra.length > 0 || missing.length > 0) throw new CheckFailed(`${target.path} should hold ${[...expected].join(', ')}; it has ${entries.join(', ') || 'nothing'}.`);
-    return { detail: `${target.path} holds ${entries.sort().join(', ')} and nothing else (no -wal/-shm/-journal, work folder removed).`, value: undefined };
+    if (extra.length > 0 || missing.length > 0) {
+      const held = { path: target.path, expected: [...expected].join(', ') };
+      throw new CheckFailed(entries.length === 0 ? say('restore.layout_wrong_empty', held) : say('restore.layout_wrong', { ...held, found: entries.join(', ') }));
+    }
+    return { said: say('restore.layout_ok', { path: target.path, files: entries.sort().join(', ') }), value: undefined };
   });
 }
 
@@ -252,23 +256,28 @@ async function checkLayout(target: PreparedTarget, placed: Placement, inPlace: b
 async function storeSecrets(state: StepState, target: string, vaultKey: Buffer, passphrase: string, checks: CheckList): Promise<void> {
   await checks.run('keychain:stored', async () => {
     const store = state.secrets;
-    if (!store) throw new CheckFailed('No secret store was opened for the restored dir.');
+    if (!store) throw new CheckFailed(say('restore.no_secret_store'));
     state.secretsWritten = true;
     await store.set(VAULT_KEY, vaultKey.toString('base64'));
     await store.set(RESTIC_PASSPHRASE, passphrase);
     await store.delete(VAULT_KEY_NEXT);
     const [key, pass] = [await store.get(VAULT_KEY), await store.get(RESTIC_PASSPHRASE)];
-    if (key !== vaultKey.toString('base64') || pass !== passphrase) throw new CheckFailed(`${store.description} did not give back what was stored.`);
-    return { detail: `the vault key and the backup passphrase are in ${store.description}, for ${target} only.`, value: undefined };
+    if (key !== vaultKey.toString('base64') || pass !== passphrase) throw new CheckFailed(say('restore.secrets_not_back', { where: [whereSecrets(store)] }));
+    return { said: say('restore.secrets_stored', { where: [whereSecrets(store)], path: target }), value: undefined };
   });
 }
 
-async function verifyModel(item: ModelManifestItem, filesDir: string, inPlace: boolean, hash: Hasher): Promise<string> {
+/** Where a secret store keeps the secrets, as a saying. */
+function whereSecrets(store: SecretStore): Spoken {
+  return store.kind === 'file' && store.path !== undefined ? say('restore.where_file', { path: store.path }) : say('restore.where_keychain');
+}
+
+async function verifyModel(item: ModelManifestItem, filesDir: string, inPlace: boolean, hash: Hasher): Promise<Spoken> {
   if (!inPlace) return verifyFile(join(filesDir, item.path), item, hash);
   try {
-    return `at its original place: ${await verifyFile(item.path, item, hash)}`;
+    return say('restore.at_original_place', { found: [await verifyFile(item.path, item, hash)] });
   } catch (err) {
     if (!(err instanceof CheckFailed)) throw err;
-    throw new CheckFailed(`model "${item.model_id}" kept in place (--models-in-place): ${err.detail} Put back the file the backup had, or restore without --models-in-place.`);
+    throw new CheckFailed(say('restore.in_place_changed', { model: item.model_id, error: [err.said] }));
   }
 }

@@ -6,6 +6,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { checkVaultKey, VaultDecryptError } from '../secrets/vault.js';
 import { currentVersion, latestVersion } from '../store/migrate.js';
 import { openStore, STORE_FILE, storePath } from '../store/open.js';
+import type { Spoken } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
 import { CheckFailed } from './checks.js';
 
 const TABLES = "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
@@ -19,7 +21,7 @@ export function integrityReadOnly(path: string): { tables: number } {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const messages = db.prepare<[], { integrity_check: string }>('PRAGMA integrity_check').all().map((r) => r.integrity_check);
-    if (messages.length !== 1 || messages[0] !== 'ok') throw new CheckFailed(`${path} failed integrity_check: ${messages.slice(0, 3).join('; ')}.`);
+    if (messages.length !== 1 || messages[0] !== 'ok') throw new CheckFailed(say('restore.integrity_failed', { path, found: messages.slice(0, 3).join('; ') }));
     return { tables: tableCount(db) };
   } finally {
     db.close();
@@ -36,10 +38,10 @@ export function vaultDecrypts(path: string, key: Buffer): 'ok' | 'empty' {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const verdict = checkVaultKey(db, key);
-    if (verdict === 'wrong_key') throw new CheckFailed('The vault key in the backup does not open the vault in the restored store.');
+    if (verdict === 'wrong_key') throw new CheckFailed(say('restore.vault_wrong_key'));
     return verdict;
   } catch (err) {
-    if (err instanceof VaultDecryptError) throw new CheckFailed(`The vault key is right but a vault value does not open: ${err.message}`);
+    if (err instanceof VaultDecryptError) throw new CheckFailed(say('restore.vault_value_damaged', { error: err.message }));
     throw err;
   } finally {
     db.close();
@@ -64,28 +66,28 @@ export interface PlacedStore {
  * is where Sanad will read it (the same file the restore placed), with the tables the manifest
  * counted, and that every store Sanad reads came with the backup.
  */
-export async function storesLocated(dataDir: string, placed: PlacedStore[]): Promise<string> {
+export async function storesLocated(dataDir: string, placed: PlacedStore[]): Promise<Spoken> {
   const where = storeLocations(dataDir);
-  const notes: string[] = [];
+  const notes: Spoken[] = [];
   for (const name of Object.keys(where)) {
-    if (!placed.some((p) => p.name === name)) throw new CheckFailed(`Sanad reads ${name} from ${where[name] ?? '?'}, and the backup has no ${name}.`);
+    if (!placed.some((p) => p.name === name)) throw new CheckFailed(say('restore.store_missing', { store: name, path: where[name] ?? '?' }));
   }
   for (const item of placed) {
     const path = where[item.name];
-    if (!path) throw new CheckFailed(`The backup names a store "${item.name}" that this Sanad does not read; it would be lost, so the restore stops.`);
+    if (!path) throw new CheckFailed(say('restore.store_unknown', { store: item.name }));
     const [sanads, restored] = await Promise.all([stat(path).catch(() => null), stat(item.path).catch(() => null)]);
-    if (!sanads) throw new CheckFailed(`Sanad would open ${path} for ${item.name}, and nothing is there.`);
-    if (!restored || sanads.ino !== restored.ino || sanads.dev !== restored.dev) throw new CheckFailed(`Sanad would open ${path} for ${item.name}, which is not the file the restore placed (${item.path}).`);
+    if (!sanads) throw new CheckFailed(say('restore.store_nothing', { path, store: item.name }));
+    if (!restored || sanads.ino !== restored.ino || sanads.dev !== restored.dev) throw new CheckFailed(say('restore.store_other_file', { path, store: item.name, file: item.path }));
     const db = openStore(path, { readonly: true });
     try {
       const tables = tableCount(db);
-      if (tables !== item.tables) throw new CheckFailed(`${path} opened by Sanad has ${tables} tables; the manifest says ${item.tables}.`);
+      if (tables !== item.tables) throw new CheckFailed(say('restore.store_tables', { path, tables, expected: item.tables }));
       const version = currentVersion(db);
-      if (version > latestVersion()) throw new CheckFailed(`${path} was written by a newer Sanad (store version ${version}; this one knows up to ${latestVersion()}); install that version to serve it.`);
-      notes.push(`${item.name} at ${path} (${tables} tables, store version ${version})`);
+      if (version > latestVersion()) throw new CheckFailed(say('restore.store_too_new', { path, version, latest: latestVersion() }));
+      notes.push(say('restore.store_opens', { store: item.name, path, tables, version }));
     } finally {
       db.close();
     }
   }
-  return `Sanad opens ${notes.join(', ')}.`;
+  return say('restore.stores_located', { stores: notes });
 }

@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import type { RestoreCheck } from './checks.js';
+import type { Spoken } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
+import { restoreCheck, type RestoreCheck } from './checks.js';
 
 export const WORK_PREFIX = '.sanad-restore-';
 
@@ -50,24 +52,24 @@ export async function inspectTarget(target: string, liveDataDir: string): Promis
   const path = await realish(target);
   const live = await realish(liveDataDir);
   const checks: RestoreCheck[] = [];
-  const refuse = (refusal: TargetRefusal, name: string, detail: string): TargetInspection => ({ path, checks: [...checks, { name, ok: false, detail }], state: null, refusal });
+  const refuse = (refusal: TargetRefusal, name: string, said: Spoken): TargetInspection => ({ path, checks: [...checks, restoreCheck(name, false, said)], state: null, refusal });
 
-  if (path === live) return refuse('is_live', 'target:outside_live', `${path} is the live data dir; restore into a new, empty folder elsewhere.`);
-  if (within(path, live)) return refuse('inside_live', 'target:outside_live', `${path} is inside the live data dir ${live}; pick a folder outside it.`);
-  if (within(live, path)) return refuse('contains_live', 'target:outside_live', `${path} contains the live data dir ${live}; pick a folder outside it.`);
-  checks.push({ name: 'target:outside_live', ok: true, detail: `${path} is apart from the live data dir ${live}.` });
+  if (path === live) return refuse('is_live', 'target:outside_live', say('restore.target_is_live', { path }));
+  if (within(path, live)) return refuse('inside_live', 'target:outside_live', say('restore.target_inside_live', { path, live }));
+  if (within(live, path)) return refuse('contains_live', 'target:outside_live', say('restore.target_contains_live', { path, live }));
+  checks.push(restoreCheck('target:outside_live', true, say('restore.target_apart', { path, live })));
 
   const info = await lstat(path).catch(() => null);
-  if (!info) return { path, checks: [...checks, { name: 'target:empty', ok: true, detail: `${path} does not exist yet; it will be created.` }], state: 'absent' };
-  if (!info.isDirectory()) return refuse('not_a_folder', 'target:empty', `${path} is not a folder; give an empty or absent folder.`);
+  if (!info) return { path, checks: [...checks, restoreCheck('target:empty', true, say('restore.target_absent', { path }))], state: 'absent' };
+  if (!info.isDirectory()) return refuse('not_a_folder', 'target:empty', say('restore.target_not_folder', { path }));
   const entries = await readdir(path);
   if (entries.length > 0) {
     if (entries.every((e) => e.startsWith(WORK_PREFIX))) {
-      return refuse('interrupted_restore', 'target:empty', `${path} holds only the work folder of an interrupted restore (${entries[0] ?? ''}); delete ${path} and run the restore again.`);
+      return refuse('interrupted_restore', 'target:empty', say('restore.target_interrupted', { path, entry: entries[0] ?? '' }));
     }
-    return refuse('not_empty', 'target:empty', `${path} is not empty (${entries.length} entries); restore only into an empty or absent folder. Nothing in it was touched.`);
+    return refuse('not_empty', 'target:empty', say('restore.target_not_empty', { path, count: entries.length }));
   }
-  return { path, checks: [...checks, { name: 'target:empty', ok: true, detail: `${path} is an empty folder.` }], state: 'empty' };
+  return { path, checks: [...checks, restoreCheck('target:empty', true, say('restore.target_empty', { path }))], state: 'empty' };
 }
 
 export interface PreparedTarget {

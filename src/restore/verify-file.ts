@@ -3,23 +3,25 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { sha256File, type Hasher } from '../engine/hash-file.js';
+import type { Spoken } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
 import { CheckFailed } from './checks.js';
 
-export async function verifyFile(path: string, expected: { size: number; sha256: string }, hasher: Hasher = sha256File): Promise<string> {
+export async function verifyFile(path: string, expected: { size: number; sha256: string }, hasher: Hasher = sha256File): Promise<Spoken> {
   const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) throw new CheckFailed(`${path} is missing.`);
-  if (info.size !== expected.size) throw new CheckFailed(`${path} is ${info.size} bytes, the manifest says ${expected.size}.`);
+  if (!info?.isFile()) throw new CheckFailed(say('restore.file_missing', { path }));
+  if (info.size !== expected.size) throw new CheckFailed(say('restore.size_wrong', { path, size: info.size, expected: expected.size }));
   const { sha256 } = await hasher(path);
-  if (sha256 !== expected.sha256) throw new CheckFailed(`${path} has sha256 ${sha256.slice(0, 12)}…, the manifest says ${expected.sha256.slice(0, 12)}….`);
-  return `${info.size} bytes, sha256 ${sha256.slice(0, 12)}… as in the manifest.`;
+  if (sha256 !== expected.sha256) throw new CheckFailed(say('restore.sha_wrong', { path, sha256: sha256.slice(0, 12), expected: expected.sha256.slice(0, 12) }));
+  return say('restore.file_ok', { size_bytes: info.size, sha256: sha256.slice(0, 12) });
 }
 
 /** The same check for bytes held in memory (the vault key never goes to disk). */
-export function verifyBytes(what: string, bytes: Buffer, expected: { size: number; sha256: string }): string {
-  if (bytes.length !== expected.size) throw new CheckFailed(`${what} is ${bytes.length} bytes, the manifest says ${expected.size}.`);
+export function verifyBytes(what: string, bytes: Buffer, expected: { size: number; sha256: string }): Spoken {
+  if (bytes.length !== expected.size) throw new CheckFailed(say('restore.size_wrong', { path: what, size: bytes.length, expected: expected.size }));
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  if (sha256 !== expected.sha256) throw new CheckFailed(`${what} has sha256 ${sha256.slice(0, 12)}…, the manifest says ${expected.sha256.slice(0, 12)}….`);
-  return `${bytes.length} bytes, sha256 ${sha256.slice(0, 12)}… as in the manifest (read into memory, never written to disk).`;
+  if (sha256 !== expected.sha256) throw new CheckFailed(say('restore.sha_wrong', { path: what, sha256: sha256.slice(0, 12), expected: expected.sha256.slice(0, 12) }));
+  return say('restore.bytes_ok', { size_bytes: bytes.length, sha256: sha256.slice(0, 12) });
 }
 
 export type Settled<T> = { value: T } | { error: unknown };

@@ -63,7 +63,7 @@ test('a response deleted after a backup stays deleted when an older generation i
   const here = join(tempDir('sanad-restore-'), 'here');
   const out = await restoreCli(t.dataDir, ['--target', here, '--generation', String(older)]);
   assert.equal(out.ran.code, 0, JSON.stringify(out.checks, null, 1));
-  assert.match(check(out, 'deletions:reapplied').detail, /^1 deletion\(s\) applied again \(the journal holds 1: this data dir's 1, the newest generation's 1\)/);
+  assert.match(check(out, 'deletions:reapplied').detail, /^1 deletion applied again \(the journal holds 1: this data dir's 1, the newest generation's 1\)/);
   const restored = responsesIn(storePath(here));
   assert.deepEqual(restored.responses, [keptId].sort());
   assert.equal(restored.tasks, 1, 'its task went with it');
@@ -75,7 +75,7 @@ test('a response deleted after a backup stays deleted when an older generation i
   const there = join(tempDir('sanad-restore-'), 'there');
   const far = await restoreCli(machine, ['--target', there, '--repo', 'offsite', '--generation', String(older), '--passphrase-stdin'], `${kitPassphrase}\n`);
   assert.equal(far.ran.code, 0, JSON.stringify(far.checks, null, 1));
-  assert.match(check(far, 'deletions:reapplied').detail, /^1 deletion\(s\) applied again \(the journal holds 1: this data dir's 0, the newest generation's 1\)/);
+  assert.match(check(far, 'deletions:reapplied').detail, /^1 deletion applied again \(the journal holds 1: this data dir's 0, the newest generation's 1\)/);
   assert.deepEqual(responsesIn(storePath(there)).responses, [keptId]);
 
 });

@@ -40,7 +40,7 @@ test('--models-in-place verifies the models where they are and keeps the registr
   const target = join(tempDir('sanad-restore-'), 'in-place');
   const out = await restoreCli(t.dataDir, ['--target', target, '--models-in-place']);
   assert.equal(out.ran.code, 0, JSON.stringify(out.checks, null, 1));
-  assert.match(check(out, `item:${copyPath}`).detail, /^at its original place: \d+ bytes, sha256/);
+  assert.match(check(out, `item:${copyPath}`).detail, /^at its original place: [\d.]+ [kMG]?B, sha256/);
   assert.deepEqual(readdirSync(target), ['deletions.jsonl', 'sanad.db'], 'no models folder: nothing was restored for them (the store and its deletion journal only)');
   const db = new Database(storePath(target), { readonly: true });
   const path = db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'copy'").get()?.path;

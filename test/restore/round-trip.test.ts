@@ -74,7 +74,7 @@ test('round trip: back up a serving appliance, restore into an empty folder, ser
   for (const name of ['target:empty', 'snapshot:found', 'manifest:valid', 'item:vault.key', 'snapshot:restored', 'item:sanad.db', 'sqlite:integrity',
     'sqlite:tables', 'registry:updated', 'models:tiny', 'vault:decrypt', 'store:located', 'deletions:reapplied', 'store:sanad', 'exposure:reset', 'target:layout', 'keychain:stored']) check(out, name);
   assert.match(check(out, 'store:sanad').detail, /sanad\.db is a Sanad store of version \d+: its schema is exactly Sanad's/);
-  assert.match(check(out, 'exposure:reset').detail, /paired client\(s\) kept, as you asked; devices on the network stay off/);
+  assert.match(check(out, 'exposure:reset').detail, /paired clients? kept, as you asked; devices on the network stay off/);
   assert.match(out.ran.stdout, /"next_step":"sanad serve --data-dir [^"]*restored"/);
   assert.match(check(out, 'vault:decrypt').detail, /the backup's vault key opens the restored vault/);
 

@@ -7,7 +7,7 @@ import { currentLanguage, i18next, type Language } from '../i18n/i18n';
 import { formatBytes } from '../i18n/format';
 
 const loaders: Record<Language, () => Promise<Wordings>> = {
-  en: () => import('../../../src/contract/said/index').then((m) => m.EN_WORDINGS),
+  en: () => import('./wordings-en').then((m) => m.EN_WORDINGS),
   ar: () => import('./wordings-ar').then((m) => m.AR_WORDINGS),
 };
 

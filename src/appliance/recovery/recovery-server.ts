@@ -91,7 +91,7 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
           (err: unknown) => {
             // Before the restore could even begin (no keychain, no restic): said on the page.
             const error = err instanceof Error ? err.message : String(err);
-            state = { phase: 'done', result: { ok: false, generation: null, snapshot_id: null, repo: 'local', target, checks: [], next_step: null, error } };
+            state = { phase: 'done', result: { ok: false, generation: null, snapshot_id: null, snapshot_time: null, repo: 'local', target, checks: [], next_step: null, error } };
           },
         );
       }

@@ -1,7 +1,8 @@
 // What a restore verified, in the order it verified it: each check in words, passed or failed, with
-// Sanad's own sentence (which names files and paths). A failed restore lists the check that stopped
+// what Sanad found, worded in the reader's language (files and paths kept as they are). A failed restore lists the check that stopped
 // it, so the user sees where it failed, not only that it did.
 import { useStrings } from '../../i18n/i18n';
+import { Said } from '../../said/Said';
 import { restoreCheckLabel, restoreCheckStrings } from './check-names';
 import type { RestoreCheck } from './flow';
 import { restoreChecklistStrings } from './strings';
@@ -18,7 +19,7 @@ export function RestoreChecklist({ checks }: { checks: readonly RestoreCheck[] }
           </span>
           <span className="check-name">{restoreCheckLabel(c.name, names)}</span>
           <span className="check-detail" dir="auto">
-            {c.detail}
+            <Said said={c} />
           </span>
         </li>
       ))}

@@ -39,25 +39,31 @@ const renderDone = (outcome: RestoreOutcome) =>
   );
 
 describe('the end of a restore', () => {
-  test('a failed restore shows where it stopped, the checklist with the failure, no way to open it, and starts over', () => {
+  test('a failed restore shows where it stopped, the checklist with the failure, no way to open it, and starts over', async () => {
     renderDone({
-      ok: false, generation: 1_700_000_000, target: '/data/restored',
-      checks: [{ name: 'target:empty', ok: true, detail: 'absent' }, { name: 'item:sanad.db', ok: false, detail: 'sha256 differs from the manifest' }],
+      ok: false, generation: 1_700_000_000, snapshotTime: '2026-12-01T10:00:00Z', repo: 'local', target: '/data/restored',
+      checks: [{ name: 'target:empty', ok: true, code: 'said.text', params: { text: 'absent' }, detail: 'absent' }, { name: 'item:sanad.db', ok: false, code: 'said.text', params: { text: 'sha256 differs from the manifest' }, detail: 'sha256 differs from the manifest' }],
       error: 'item:sanad.db: sha256 differs; /data/restored was removed again.',
     });
     expect(screen.getByRole('heading', { name: 'The restore failed, and the folder was put back as it was.' })).toBeTruthy();
     expect(screen.getByText('It stopped at: Matches the backup (size and checksum): \u2068sanad.db\u2069.')).toBeTruthy();
     const items = within(screen.getByRole('list', { name: 'What was verified' })).getAllByRole('listitem');
     expect(items.map((i) => i.getAttribute('data-ok'))).toEqual(['true', 'false']);
-    expect(within(items[1]!).getByText('sha256 differs from the manifest')).toBeTruthy();
+    expect(await within(items[1]!).findByText('sha256 differs from the manifest')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Open the restored data' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(screen.getByTestId('step').textContent).toBe('repository');
   });
 
   test('a verified restore offers to open it, only after a confirmation that starts on Cancel', () => {
-    renderDone({ ok: true, generation: 1_700_000_000, target: '/data/restored', checks: [{ name: 'store:located', ok: true, detail: 'found' }], error: null });
+    renderDone({ ok: true, generation: 1_700_000_000, snapshotTime: '2026-12-01T10:00:00Z', repo: 'local', target: '/data/restored', checks: [{ name: 'store:located', ok: true, code: 'said.text', params: { text: 'found' }, detail: 'found' }], error: null });
     expect(screen.getByRole('heading', { name: 'Restored and verified.' })).toBeTruthy();
+    // The summary first, in words; the rows behind Details, closed.
+    const summary = screen.getByTestId('restore-summary');
+    expect(summary.textContent).toContain('(generation 1700000000, from “\u2068local\u2069”) is now in \u2068/data/restored\u2069.');
+    expect(summary.textContent).toContain(new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date('2026-12-01T10:00:00Z')).slice(0, 6));
+    expect(summary.textContent).toContain('Verified: the 1 check passed');
+    expect(screen.getByTestId('restore-details').hasAttribute('open')).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Open the restored data' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Switch Sanad to the restored data?' });
     expect(within(dialog).getByText(/start again on \u2068\/data\/restored\u2069/)).toBeTruthy();

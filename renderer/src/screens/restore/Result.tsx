@@ -15,6 +15,8 @@ import { restoreCheckLabel, restoreCheckStrings } from './check-names';
 import { failedChecks, type FlowAction, type FlowState } from './flow';
 import { restoreProgressStrings, restoreProgressValue } from './progress';
 import { RestoreChecklist } from './RestoreChecklist';
+import { RestoreSummary } from './RestoreSummary';
+import { Said } from '../../said/Said';
 import { isolate } from '../bidi';
 import { restoreStrings } from './strings';
 import { loginPath, probe, waitForRestart } from './wait-for-restart';
@@ -128,12 +130,20 @@ export function DoneStep({ state, dispatch }: Props) {
         {outcome.ok ? t('succeeded') : t('failed')}
       </h2>
       {!outcome.ok && <p>{failed ? t('failedAt', { check: restoreCheckLabel(failed.name, names) }) : t('failedUnknown')}</p>}
-      {!outcome.ok && outcome.error && (
+      {!outcome.ok && (failed !== undefined || outcome.error) && (
         <p className="fail" dir="auto">
-          {outcome.error}
+          {failed !== undefined ? <Said said={failed} /> : outcome.error}
         </p>
       )}
-      <RestoreChecklist checks={outcome.checks} />
+      {outcome.ok && <RestoreSummary outcome={outcome} />}
+      {outcome.ok ? (
+        <details className="restore-details" data-testid="restore-details">
+          <summary>{t('details')}</summary>
+          <RestoreChecklist checks={outcome.checks} />
+        </details>
+      ) : (
+        <RestoreChecklist checks={outcome.checks} />
+      )}
       <OpenRestored state={state} dispatch={dispatch} />
       {state.open.status !== 'waiting' && state.open.status !== 'requesting' && (
         <p>

@@ -15,6 +15,7 @@ import { checkTarget, useFlowGenerations } from './api';
 import { canRestore, type FlowAction, type FlowState } from './flow';
 import { isolate } from '../bidi';
 import { restoreStrings } from './strings';
+import { Said } from '../../said/Said';
 
 interface StepProps {
   state: FlowState;
@@ -171,9 +172,9 @@ function TargetStatus({ state }: { state: FlowState }) {
       return (
         <div className="fail" data-testid="target-status" data-state="refused" data-refusal={c.refusal} role="alert">
           <strong>{t('refused', { why: isRefusal(c.refusal) ? t(c.refusal) : t('refusedOther') })}</strong>
-          {c.reason !== '' && (
+          {(c.said !== undefined || c.reason !== '') && (
             <div className="check-detail" dir="auto">
-              {c.reason}
+              {c.said !== undefined ? <Said said={c.said} /> : c.reason}
             </div>
           )}
         </div>

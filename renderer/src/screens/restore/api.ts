@@ -15,9 +15,12 @@ export { RestoreJob } from '../../../../src/contract/restore';
 /** A finished job as the flow's outcome (a job that crashed before its checklist has none). */
 export function outcomeOf(job: RestoreJob): RestoreOutcome | null {
   if (job.status === 'running' || job.status === 'waiting') return null;
-  if (job.result) return { ok: job.result.ok, generation: job.result.generation, target: job.result.target, checks: job.result.checks, error: job.result.error };
+  if (job.result) {
+    const r = job.result;
+    return { ok: r.ok, generation: r.generation, snapshotTime: r.snapshot_time, repo: r.repo, target: r.target, checks: r.checks, error: r.error };
+  }
   // Interrupted (Sanad stopped meanwhile) or failed before its checklist: the stored sentence says what to do.
-  return { ok: false, generation: null, target: job.target, checks: [], error: job.error };
+  return { ok: false, generation: null, snapshotTime: null, repo: null, target: job.target, checks: [], error: job.error };
 }
 
 /** Follows a job; `restore.finished` invalidates 'restore', which refetches it at the end. */

@@ -13,10 +13,12 @@ const ready = run([{ type: 'setTarget', target: ' /data/restored ' }, { type: 't
 const outcome = (ok: boolean): RestoreOutcome => ({
   ok,
   generation: 1_700_000_000,
+  snapshotTime: null,
+  repo: null,
   target: '/data/restored',
   checks: ok
-    ? [{ name: 'target:empty', ok: true, detail: 'absent' }, { name: 'store:located', ok: true, detail: 'found' }]
-    : [{ name: 'target:empty', ok: true, detail: 'absent' }, { name: 'item:sanad.db', ok: false, detail: 'sha256 differs' }],
+    ? [{ name: 'target:empty', ok: true, code: 'said.text', params: { text: 'absent' }, detail: 'absent' }, { name: 'store:located', ok: true, code: 'said.text', params: { text: 'found' }, detail: 'found' }]
+    : [{ name: 'target:empty', ok: true, code: 'said.text', params: { text: 'absent' }, detail: 'absent' }, { name: 'item:sanad.db', ok: false, code: 'said.text', params: { text: 'sha256 differs' }, detail: 'sha256 differs' }],
   error: ok ? null : 'item:sanad.db: sha256 differs; the folder was removed again.',
 });
 
@@ -80,7 +82,7 @@ describe('restore flow', () => {
   test('a failed restore ends in the checklist with its failure; it cannot be opened; start again', () => {
     const done = run([{ type: 'start' }, { type: 'started', id: 'r' }, { type: 'finished', id: 'r', outcome: outcome(false) }], ready);
     expect(done.step).toBe('done');
-    expect(failedChecks(done.outcome)).toEqual([{ name: 'item:sanad.db', ok: false, detail: 'sha256 differs' }]);
+    expect(failedChecks(done.outcome)).toEqual([{ name: 'item:sanad.db', ok: false, code: 'said.text', params: { text: 'sha256 differs' }, detail: 'sha256 differs' }]);
     expect(flowReducer(done, { type: 'openRequested' })).toBe(done);
     expect(flowReducer(done, { type: 'reset' })).toEqual(initialFlow);
   });

@@ -6,6 +6,8 @@
 // The screen does the talking to the API and dispatches what it heard; everything that decides
 // what may happen next is here, where tests can reach every transition.
 
+import type { Said } from '../../../../src/contract/said';
+
 export type FlowStep = 'repository' | 'generation' | 'passphrase' | 'target' | 'restoring' | 'done';
 
 /** The server's word on a folder: POST /admin/restore/check-target. */
@@ -15,24 +17,32 @@ export interface TargetAnswer {
   state: 'absent' | 'empty' | null;
   refusal: string | null;
   reason: string | null;
+  /** What the server checked: a refusal's failed check words the reason in the reader's language. */
+  checks?: readonly RestoreCheck[];
 }
 
 export type TargetCheck =
   /** Nothing asked yet for the folder shown (or it changed since): Restore stays off. */
   | { status: 'idle' }
   | { status: 'ok'; target: string; path: string; state: 'absent' | 'empty' }
-  | { status: 'refused'; target: string; refusal: string; reason: string }
+  | { status: 'refused'; target: string; refusal: string; reason: string; said?: Saying }
   | { status: 'error'; target: string; message: string };
 
-export interface RestoreCheck {
+export interface RestoreCheck extends Said {
   name: string;
   ok: boolean;
   detail: string;
 }
 
+/** A saying with the server's English beside it (shown when the GUI does not know the code). */
+export type Saying = Said & { detail?: string };
+
 export interface RestoreOutcome {
   ok: boolean;
   generation: number | null;
+  /** When the restored snapshot was taken (ISO). */
+  snapshotTime: string | null;
+  repo: string | null;
   target: string;
   checks: RestoreCheck[];
   error: string | null;
@@ -148,7 +158,7 @@ export function flowReducer(s: FlowState, a: FlowAction): FlowState {
       if (s.step !== 'target' || a.target !== s.target.trim()) return s;
       const targetCheck: TargetCheck = a.ok && a.path !== null && a.state !== null
         ? { status: 'ok', target: a.target, path: a.path, state: a.state }
-        : { status: 'refused', target: a.target, refusal: a.refusal ?? 'refused', reason: a.reason ?? '' };
+        : refusedCheck(a);
       return { ...s, targetCheck };
     }
     case 'targetCheckFailed':
@@ -198,4 +208,10 @@ export function flowReducer(s: FlowState, a: FlowAction): FlowState {
       // Not while a restore runs: its end would have nowhere to go.
       return s.step === 'restoring' ? s : initialFlow;
   }
+}
+
+function refusedCheck(a: TargetAnswer & { target: string }): TargetCheck {
+  const failed = a.checks?.find((c) => !c.ok);
+  const refused: Extract<TargetCheck, { status: 'refused' }> = { status: 'refused', target: a.target, refusal: a.refusal ?? 'refused', reason: a.reason ?? '' };
+  return failed ? { ...refused, said: { code: failed.code, params: failed.params, detail: failed.detail } } : refused;
 }
