@@ -13,6 +13,7 @@ import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { tinyModelPath } from '../fixtures/tiny-model.js';
 import type { Locator } from 'playwright-core';
+import { latinRuns, proseOf } from './latin-runs.js';
 import { openGui, type Gui } from './browser.js';
 
 let service: ServiceProcess | null = null;
@@ -141,10 +142,23 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   const exposure: unknown = reported.find((c: unknown) => field(c, 'name') === 'exposure:reset');
   assert.match(str(exposure, 'detail'), /paired clients? kept, as you asked/, 'the box was sent as keep_clients');
   assert.ok(existsSync(join(target, 'sanad.db')), 'the restored folder holds the store');
+  // A summary first, in words; the rows behind Details, closed until asked for.
+  const summary = (await page.getByTestId('restore-summary').innerText()).replace(/[\u2068\u2069]/g, '');
+  assert.ok(summary.includes(`, from “local”) is now in ${realpathSync(target)}.`), summary);
+  assert.match(summary, /Verified: all \d+ checks passed/);
+  assert.equal(await page.getByTestId('restore-details').getAttribute('open'), null, 'the rows start closed');
+  assert.equal(await listed.first().isVisible(), false);
   await gui.screenshot('restore-en');
+  await page.locator('[data-testid="restore-details"] > summary').click();
+  await listed.first().waitFor();
+  await gui.screenshot('restore-details-en');
   await page.getByTestId('language-switch').click();
   await page.locator('html[dir="rtl"]').waitFor();
-  await gui.screenshot('restore-ar');
+  // In Arabic, the rows are Arabic too: no English sentence outside names, paths and commands.
+  await waitFor(async () => !(await page.locator('[data-testid="restore-checklist"] [aria-busy]').count()), 10_000, 'the Arabic wordings');
+  const english = latinRuns(await proseOf(page, '[data-testid="restore-result"]'), [/^(restic|SQLite|JSON)$/]);
+  assert.deepEqual(english, [], 'no English in the Arabic restore result');
+  await gui.screenshot('restore-details-ar');
   await page.getByTestId('language-switch').click();
 
   // --- Open the restored data: a confirmation, then the same address serves the restored folder, signed in.

@@ -28,8 +28,24 @@ export interface Namespace<E extends Record<string, string>> {
 
 /** The Arabic table must name exactly the English keys (a missing or extra key fails the build). */
 export function defineStrings<const E extends Record<string, string>>(name: string, strings: Strings<E>): Namespace<E> {
-  for (const lng of LANGUAGES) i18next.addResourceBundle(lng, name, strings[lng], true, true);
+  i18next.addResourceBundle('en', name, strings.en, true, true);
+  i18next.addResourceBundle('ar', name, withAllArabicForms(strings.ar), true, true);
   return { name, strings };
+}
+
+/**
+ * Arabic picks zero/two/few/many where English has only one/other. A form the table does not give
+ * reads as its `_other` (worded to fit every number); without this i18next would fall back to the
+ * English sentence for 0, 2, 3–10 and 11–99 items.
+ */
+export function withAllArabicForms(table: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = { ...table };
+  for (const [key, value] of Object.entries(table)) {
+    if (!key.endsWith('_other')) continue;
+    const base = key.slice(0, -'_other'.length);
+    for (const form of ['zero', 'two', 'few', 'many']) out[`${base}_${form}`] ??= value;
+  }
+  return out;
 }
 
 function initialLanguage(): Language {
