@@ -7,7 +7,7 @@ const PROSE = (selector: string): string => `(() => {
   const root = document.querySelector(${JSON.stringify(selector)});
   if (!root) return '';
   const copy = root.cloneNode(true);
-  for (const n of copy.querySelectorAll('code, bdi, kbd, [translate="no"], [lang="en"], [data-testid="language-switch"], script, style')) n.remove();
+  for (const n of copy.querySelectorAll('code, bdi, kbd, .verbatim, [translate="no"], [lang="en"], [data-testid="language-switch"], script, style')) n.remove();
   // innerText needs layout: the copy is measured in a hidden box of the same document.
   const box = document.createElement('div');
   box.style.cssText = 'position:absolute;left:-99999px;top:0;width:1000px';
@@ -30,7 +30,7 @@ export function latinRuns(text: string, allowed: readonly RegExp[] = []): string
   const prose = text.replace(/\u2068[^\u2069]*\u2069/g, ' ');
   for (const m of prose.matchAll(/[A-Za-z][A-Za-z'’-]+(?:[ .,:()]+[A-Za-z][A-Za-z'’-]+)*/g)) {
     if (allowed.some((a) => a.test(m[0]))) continue;
-    out.push(prose.slice(Math.max(0, m.index - 20), m.index + m[0].length + 20).replace(/\s+/g, ' '));
+    if (!out.includes(m[0])) out.push(m[0]);
   }
   return out;
 }

@@ -1,10 +1,11 @@
 // The protection timeline (Overview and Backups): the last 30 days, one strip per repository, each
 // generation a mark, each gap longer than the backup target drawn in the warning colour, and the
 // drills as PASS / FAIL / UNVERIFIED marks, in an SVG the GUI draws itself. Every mark and gap is
-// focusable: Tab reaches each one, focus or hover shows its details in words below the picture
-// (never colour alone: gaps are hatched, verdicts are letters). Right-to-left in Arabic: time runs
+// reachable by keyboard: the timeline is one Tab stop and the arrow keys go from mark to mark
+// (Home/End to the ends); focus or hover shows its details in words below the picture (never colour
+// alone: gaps are hatched, verdicts are ✓ ✗ ?, which read the same in every language). Right-to-left in Arabic: time runs
 // from right to left (positions are mirrored); the SVG itself stays LTR so x means the same thing.
-import { useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { backupTargetHours } from '../../../../src/contract/backups';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import type { Language } from '../../i18n/i18n';
@@ -19,6 +20,7 @@ import './history.css';
 /** What makes a mark reachable by keyboard and readable by a screen reader. */
 interface Focusable {
   tabIndex: number;
+  'data-key': string;
   role: 'img';
   'aria-label': string;
   onFocus: () => void;
@@ -30,7 +32,7 @@ const DAYS = 30;
 const WIDTH = 600;
 const ROW = 28;
 const LABEL = 0;
-const VERDICT_LETTER = { PASS: 'P', FAIL: 'F', UNVERIFIED: 'U' } as const;
+const VERDICT_MARK = { PASS: '✓', FAIL: '✗', UNVERIFIED: '?' } as const;
 
 /** A gap's length in words: whole days from two days on, else hours ("3 days", "18 hours"). */
 function gapLength(language: Language, seconds: number): string {
@@ -64,6 +66,7 @@ export function ProtectionTimeline() {
   const drills = useDrillHistory();
   const [focused, setFocused] = useState<string | null>(null);
   const intervalHours = status.data?.interval_hours ?? 6;
+  const target = formatNumber(language, backupTargetHours(intervalHours), { style: 'unit', unit: 'hour', unitDisplay: 'long' });
   const model: TimelineModel = timelineModel({
     nowS, days: DAYS, intervalHours, repos,
     drills: (drills.data ?? []).filter((d) => d.verdict !== null && d.finished_at !== null).map((d) => ({ at: d.finished_at ?? 0, verdict: d.verdict ?? 'UNVERIFIED', repo: d.repo })),
@@ -75,14 +78,41 @@ export function ProtectionTimeline() {
   const describe = (key: string): string => {
     const [kind, repo = '', a = '0', b = '0'] = key.split('\u0000');
     if (kind === 'g') return t('generation', { date: when(Number(a)), repo });
-    if (kind === 'd') return t('drill', { date: when(Number(a)), verdict: repo });
-    return t('gap', { repo, from: when(Number(a)), to: when(Number(b)), duration: gapLength(language, Number(b) - Number(a)), hours: formatNumber(language, backupTargetHours(intervalHours)) });
+    if (kind === 'd') return t('drill', { date: when(Number(a)), verdict: t(repo === 'PASS' || repo === 'FAIL' ? `verdict_${repo}` : 'verdict_UNVERIFIED') });
+    return t('gap', { repo, from: when(Number(a)), to: when(Number(b)), duration: gapLength(language, Number(b) - Number(a)), target });
+  };
+  // One Tab stop (the mark last focused, else the first); the arrow keys move along every mark.
+  const order = [
+    ...model.rows.flatMap((row) => [
+      ...row.gaps.map((g) => ({ x: g.x1, key: `x\u0000${row.repo}\u0000${g.from}\u0000${g.to}` })),
+      ...row.marks.map((m) => ({ x: m.x, key: `g\u0000${row.repo}\u0000${m.at}` })),
+    ].sort((p, q) => p.x - q.x)),
+    ...model.drills.map((d) => ({ x: d.x, key: `d\u0000${d.verdict}\u0000${d.at}` })),
+  ].map((o) => o.key);
+  const [current, setCurrent] = useState<string | null>(null);
+  const stop = current !== null && order.includes(current) ? current : (order[0] ?? null);
+  const svg = useRef<SVGSVGElement>(null);
+  const onKeyDown = (e: KeyboardEvent<SVGSVGElement>): void => {
+    const at = stop === null ? -1 : order.indexOf(stop);
+    const forward = rtl ? 'ArrowLeft' : 'ArrowRight';
+    const back = rtl ? 'ArrowRight' : 'ArrowLeft';
+    const to = e.key === forward || e.key === 'ArrowDown' ? at + 1 : e.key === back || e.key === 'ArrowUp' ? at - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? order.length - 1 : null;
+    if (to === null || order.length === 0) return;
+    e.preventDefault();
+    const key = order[Math.max(0, Math.min(order.length - 1, to))] ?? null;
+    setCurrent(key);
+    const el = [...(svg.current?.querySelectorAll('[data-key]') ?? [])].find((n) => n.getAttribute('data-key') === key);
+    if (el instanceof SVGElement) el.focus();
   };
   const focusable = (key: string): Focusable => ({
-    tabIndex: 0,
+    tabIndex: key === stop ? 0 : -1,
     role: 'img',
     'aria-label': describe(key),
-    onFocus: () => setFocused(key),
+    'data-key': key,
+    onFocus: () => {
+      setFocused(key);
+      setCurrent(key);
+    },
     onMouseEnter: () => setFocused(key),
     onBlur: () => setFocused((k) => (k === key ? null : k)),
   });
@@ -90,10 +120,10 @@ export function ProtectionTimeline() {
   return (
     <section className="card timeline" aria-labelledby="timeline-title" data-testid="protection-timeline">
       <h2 id="timeline-title">{t('title')}</h2>
-      <p className="muted small">{t('summary', { hours: formatNumber(language, backupTargetHours(intervalHours)) })}</p>
+      <p className="muted small">{t('summary', { target })}</p>
       {pending && shown.length > 0 && <p className="muted" aria-live="polite">{t('loading')}</p>}
       {empty && <p className="warn">{t('none')}</p>}
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} width="100%" className="timeline-svg" aria-describedby="timeline-detail" data-rtl={rtl} direction="ltr">
+      <svg viewBox={`0 0 ${WIDTH} ${height}`} width="100%" className="timeline-svg" aria-describedby="timeline-detail" data-rtl={rtl} direction="ltr" ref={svg} onKeyDown={onKeyDown}>
         <defs>
           <pattern id="gap-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
             <rect width="6" height="6" className="timeline-gap-fill" />
@@ -104,7 +134,7 @@ export function ProtectionTimeline() {
           const y = i * ROW + 4;
           return (
             <g key={row.repo} data-testid={`timeline-row-${row.repo}`}>
-              <text x={rtl ? WIDTH - 2 : 2} y={y + 9} className="timeline-label" textAnchor={rtl ? 'end' : 'start'}>{row.repo}</text>
+              <text x={rtl ? WIDTH - 2 : 2} y={y + 9} className="timeline-label verbatim" textAnchor={rtl ? 'end' : 'start'}>{row.repo}</text>
               <line x1={0} x2={WIDTH} y1={y + 18} y2={y + 18} className="timeline-axis" />
               {row.gaps.map((g) => {
                 const key = `x\u0000${row.repo}\u0000${g.from}\u0000${g.to}`;
@@ -126,7 +156,7 @@ export function ProtectionTimeline() {
             return (
               <g key={key} data-testid="timeline-drill" data-verdict={d.verdict} className={`timeline-drill ${d.verdict.toLowerCase()}${focused === key ? ' focused' : ''}`} {...focusable(key)}>
                 <circle cx={px(d.x)} cy={y + 8} r={7} />
-                <text x={px(d.x)} y={y + 12} textAnchor="middle" className="timeline-letter">{VERDICT_LETTER[d.verdict]}</text>
+                <text x={px(d.x)} y={y + 12} textAnchor="middle" className="timeline-letter">{VERDICT_MARK[d.verdict]}</text>
               </g>
             );
           })}

@@ -52,7 +52,7 @@ function seeded(now: number) {
 }
 
 describe('the protection timeline', () => {
-  test('marks, a hatched gap and a lettered drill; Tab reaches each and its words show below', () => {
+  test('marks, a hatched gap and a drill marked ?; one Tab stop, the arrow keys reach each and its words show below', () => {
     const now = Math.floor(browserNow() / 1000);
     render(<QueryClientProvider client={seeded(now)}><ProtectionTimeline /></QueryClientProvider>);
     const row = screen.getByTestId('timeline-row-local');
@@ -62,14 +62,32 @@ describe('the protection timeline', () => {
     expect(gaps[0]?.getAttribute('fill')).toBe('url(#gap-hatch)');
     const drill = screen.getByTestId('timeline-drill');
     expect(drill.getAttribute('data-verdict')).toBe('UNVERIFIED');
-    expect(drill.textContent).toBe('U');
-    for (const el of [...within(row).getAllByTestId('timeline-mark'), ...gaps, drill]) expect(el.getAttribute('tabindex')).toBe('0');
+    expect(drill.textContent).toBe('?');
+    // One Tab stop: the first mark; every other is reached with the arrow keys.
+    const all = [...within(row).getAllByTestId('timeline-gap'), ...within(row).getAllByTestId('timeline-mark'), drill];
+    expect(all.filter((el) => el.getAttribute('tabindex') === '0')).toHaveLength(1);
+    const svg = row.closest('svg');
+    if (!svg) throw new Error('no svg');
+    const stop = all.find((el) => el.getAttribute('tabindex') === '0');
+    if (!stop) throw new Error('no tab stop');
+    stop.focus();
+    const seen = new Set<string>();
+    for (let i = 0; i < all.length; i++) {
+      const active = document.activeElement;
+      if (active instanceof Element) seen.add(active.getAttribute('data-key') ?? '');
+      fireEvent.keyDown(svg, { key: 'ArrowRight' });
+    }
+    expect(seen.size, 'the arrows visit every mark, gap and drill').toBe(all.length);
+    expect(document.activeElement).toBe(drill);
+    expect(drill.getAttribute('tabindex')).toBe('0');
+    fireEvent.keyDown(svg, { key: 'Home' });
+    expect(document.activeElement).toBe(stop);
     const firstGap = gaps[0];
     if (!firstGap) throw new Error('no gap drawn');
     fireEvent.focus(firstGap);
-    expect(screen.getByTestId('timeline-detail').textContent).toMatch(/^No backup in “local” for .+ \(the target is 12 h\)$/);
+    expect(screen.getByTestId('timeline-detail').textContent).toMatch(/^No backup in “local” for .+ \(the target is 12 hours\)$/);
     fireEvent.focus(drill);
-    expect(screen.getByTestId('timeline-detail').textContent).toMatch(/^Drill of .+: UNVERIFIED$/);
+    expect(screen.getByTestId('timeline-detail').textContent).toMatch(/^Drill of .+: unverified$/);
   });
 
   test('in Arabic time runs right to left: the newest mark is nearest the left edge', () => {
