@@ -57,7 +57,7 @@ export function Composer({ models, model, onModel, active, sending, error, onSen
         <select id="chat-model" value={chosen ? model : ''} onChange={(e) => onModel(e.target.value)} data-testid="chat-model">
           {!chosen && <option value="">—</option>}
           {models.map((m) => (
-            <option key={m.id} value={m.id} disabled={m.status !== 'available'}>
+            <option key={m.id} value={m.id} disabled={m.status !== 'available'} translate="no">
               {m.status === 'available' ? m.id : t('modelUnavailable', { id: m.id })}
             </option>
           ))}

@@ -6,6 +6,7 @@ import { formatDateTime } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { isScope, SCOPE_TEXT, useRevokeClient, type ClientInfo } from './api';
 import { clientStrings } from './strings';
+import { Verbatim } from '../../components/Verbatim';
 
 function ClientRow({ client }: { client: ClientInfo }) {
   const { t, language } = useStrings(clientStrings);
@@ -14,7 +15,7 @@ function ClientRow({ client }: { client: ClientInfo }) {
   return (
     <tr data-testid={`client-row-${client.name}`} data-client-id={client.id} className={revoked ? 'revoked' : undefined}>
       <td>
-        <strong>{client.name}</strong>
+        <strong><Verbatim>{client.name}</Verbatim></strong>
       </td>
       <td>
         <ul className="scope-list">

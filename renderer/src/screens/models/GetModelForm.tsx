@@ -12,6 +12,7 @@ import { CURATED_MODELS } from '../../../../src/contract/curated-models';
 import type { PullPlanShown } from '../../../../src/contract/pulls';
 import { usePullPlan, useStartPull } from './pull-api';
 import { modelStrings } from './strings';
+import { Verbatim } from '../../components/Verbatim';
 
 const PARAMS = ['uri', 'id'] as const;
 
@@ -74,7 +75,7 @@ export function GetModelForm() {
         {CURATED_MODELS.map((m) => (
           <li key={m.uri}>
             <button type="button" className={uri === m.uri ? 'selected' : undefined} aria-pressed={uri === m.uri} onClick={() => change(m.uri)} data-testid="curated-model">
-              <strong dir="ltr">{m.name}</strong>
+              <strong dir="ltr"><Verbatim>{m.name}</Verbatim></strong>
               <span className="muted">
                 {m.quant} · {t('about', { size: formatBytes(language, m.size) })} · {m.license}
               </span>

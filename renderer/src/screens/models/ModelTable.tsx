@@ -8,6 +8,7 @@ import { formatBytes, formatDateTime } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { useRemoveModel, type ModelInfo } from './api';
 import { modelStrings } from './strings';
+import { Verbatim } from '../../components/Verbatim';
 
 const STATUS_CLASS: Record<string, string> = { available: 'ok', missing: 'fail', changed: 'warn' };
 
@@ -29,7 +30,7 @@ function ModelRow({ model }: { model: ModelInfo }) {
     <tr data-testid={`model-row-${model.id}`}>
       <td className="model-id">
         <bdi dir="ltr">
-          <strong>{model.id}</strong>
+          <strong><Verbatim>{model.id}</Verbatim></strong>
         </bdi>
       </td>
       <td>
@@ -45,7 +46,7 @@ function ModelRow({ model }: { model: ModelInfo }) {
       </td>
       <td>{formatBytes(language, model.size_bytes)}</td>
       <td>
-        <span className="mono" dir="ltr" title={model.sha256}>
+        <span className="mono verbatim" dir="ltr" translate="no" title={model.sha256}>
           {model.sha256.slice(0, 12)}…
         </span>{' '}
         <CopyButton value={model.sha256} label={t('copyFingerprint', { id: model.id })} />

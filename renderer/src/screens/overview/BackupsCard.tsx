@@ -9,6 +9,7 @@ import type { RepositoryStatus } from './api';
 import { SkeletonLines } from './Skeleton';
 import { overviewStrings } from './strings';
 import { backupAge } from './verdict';
+import { Verbatim } from '../../components/Verbatim';
 
 function RepositoryRow({ repo, intervalHours, nowS }: { repo: RepositoryStatus; intervalHours: number; nowS: number }) {
   const { t, language } = useStrings(overviewStrings);
@@ -20,7 +21,7 @@ function RepositoryRow({ repo, intervalHours, nowS }: { repo: RepositoryStatus; 
   else state = age.state === 'stale' ? { text: t('stale'), tone: 'warn' } : { text: t('onTarget'), tone: 'ok' };
   return (
     <tr data-testid={`overview-repo-${repo.name}`}>
-      <th scope="row">{repo.name}</th>
+      <th scope="row"><Verbatim>{repo.name}</Verbatim></th>
       <td>
         {repo.last_ok_at === null ? (
           <span className="muted">—</span>

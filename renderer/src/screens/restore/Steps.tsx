@@ -16,6 +16,7 @@ import { canRestore, type FlowAction, type FlowState } from './flow';
 import { isolate } from '../bidi';
 import { restoreStrings } from './strings';
 import { Said } from '../../said/Said';
+import { Verbatim } from '../../components/Verbatim';
 
 interface StepProps {
   state: FlowState;
@@ -44,7 +45,7 @@ export function RepositoryStep({ state, dispatch }: StepProps) {
           <label key={r.name} className="choice">
             <input type="radio" name="repository" value={r.name} checked={selected === r.name} onChange={() => setChosen(r.name)} data-testid={`restore-repo-${r.name}`} />
             <span>
-              <strong>{r.name}</strong> <span className="muted">({r.type})</span> <bdi dir="ltr" className="muted mono">
+              <strong><Verbatim>{r.name}</Verbatim></strong> <span className="muted">(<Verbatim>{r.type}</Verbatim>)</span> <bdi dir="ltr" className="muted mono">
                 {r.location}
               </bdi>
             </span>

@@ -13,6 +13,7 @@ import { useModels } from './api';
 import { TASK_STATUSES, TaskPage, TaskStatus, TERMINAL } from './api';
 import { StatusBadge } from './StatusBadge';
 import { taskStrings } from './strings';
+import { Verbatim } from '../../components/Verbatim';
 
 let remembered: ListView = firstView;
 
@@ -63,7 +64,7 @@ export function TaskList() {
           <select data-testid="tasks-filter-model" value={view.model ?? ''} onChange={(e) => setView(withFilter(view, { model: e.target.value === '' ? null : e.target.value }))}>
             <option value="">{t('any')}</option>
             {(models.data?.data ?? []).map((m) => (
-              <option key={m.id} value={m.id}>
+              <option key={m.id} value={m.id} translate="no">
                 {m.id}
               </option>
             ))}
@@ -99,7 +100,7 @@ export function TaskList() {
                   <code>{task.id}</code>
                 </a>
               </td>
-              <td>{task.model}</td>
+              <td><Verbatim>{task.model}</Verbatim></td>
               <td>
                 <StatusBadge status={task.status} />
               </td>

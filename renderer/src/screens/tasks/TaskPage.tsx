@@ -14,6 +14,7 @@ import { StatusBadge } from './StatusBadge';
 import { taskStrings } from './strings';
 import type { StreamState } from './task-stream';
 import { useTaskEvents, type StreamConnection } from './use-task-events';
+import { Verbatim } from '../../components/Verbatim';
 
 const CONNECTION_KEY = { connecting: 'streamConnecting', open: 'streamOpen', closed: 'streamClosed' } as const;
 
@@ -68,7 +69,7 @@ function Facts({ task }: { task: Task }) {
         <StatusBadge status={task.status} testId="task-status" />
       </dd>
       <dt>{t('model')}</dt>
-      <dd>{task.model}</dd>
+      <dd><Verbatim>{task.model}</Verbatim></dd>
       <dt>{t('created')}</dt>
       <dd>{formatDateTime(language, task.created_at)}</dd>
       <dt>{t('updated')}</dt>

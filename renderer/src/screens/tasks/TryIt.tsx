@@ -53,7 +53,7 @@ export function TryIt() {
           <label htmlFor="try-model">{t('tryModel')}</label>
           <select id="try-model" value={chosen} onChange={(e) => setModel(e.target.value)} {...invalid('model')}>
             {(models.data?.data ?? []).map((m) => (
-              <option key={m.id} value={m.id} disabled={m.status !== 'available'}>
+              <option key={m.id} value={m.id} disabled={m.status !== 'available'} translate="no">
                 {m.status === 'available' ? m.id : t('modelUnavailable', { id: m.id })}
               </option>
             ))}
