@@ -51,7 +51,7 @@ export async function checkRestoredStores(dir: RestoredDir, checks: CheckList): 
     await checks.run('registry:updated', async () => {
       if ('error' in pointed) throw pointed.error;
       const u = pointed.value;
-      const said = dir.inPlace ? say('restore.registry_in_place', { store: u.local }) : say('restore.registry_moved', { count: u.models, path: join(dir.target, 'models'), store: u.local });
+      const said = dir.inPlace ? say('restore.registry_in_place', { local: [u.local] }) : say('restore.registry_moved', { count: u.models, path: join(dir.target, 'models'), local: [u.local] });
       return { said, value: undefined };
     });
     for (const row of registeredModels(store.path)) {

@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import { stat } from 'node:fs/promises';
 import { defaultLocalLocation, LOCAL } from '../backup/repositories.js';
 import type { PlacedModel } from './assemble.js';
+import type { Spoken } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
 
 /** The data dir a generation came from: its staging path without `/backups/staging/<epoch>`. */
 export function sourceDataDir(generationPath: string): string {
@@ -14,7 +16,7 @@ export function sourceDataDir(generationPath: string): string {
 export interface RegistryUpdate {
   models: number;
   /** What happened to the `local` repository row, for the checklist. */
-  local: string;
+  local: Spoken;
 }
 
 export async function pointRegistry(storeFile: string, input: { models: PlacedModel[]; modelsInPlace: boolean; oldDataDir: string; newDataDir: string }): Promise<RegistryUpdate> {
@@ -25,11 +27,11 @@ export async function pointRegistry(storeFile: string, input: { models: PlacedMo
       const update = db.prepare('UPDATE models SET path = ?, mtime_ms = ? WHERE id = ?');
       for (const m of moved) update.run(m.path, m.mtime, m.id);
       const row = db.prepare<[string], { location: string }>('SELECT location FROM repositories WHERE name = ?').get(LOCAL);
-      if (!row) return { models: moved.length, local: 'no local repository row (the restored Sanad makes one on start).' };
-      if (row.location !== defaultLocalLocation(input.oldDataDir)) return { models: moved.length, local: `the local repository stays at ${row.location}.` };
+      if (!row) return { models: moved.length, local: say('restore.local_none') };
+      if (row.location !== defaultLocalLocation(input.oldDataDir)) return { models: moved.length, local: say('restore.local_stays', { path: row.location }) };
       const next = defaultLocalLocation(input.newDataDir);
       db.prepare('UPDATE repositories SET location = ? WHERE name = ?').run(next, LOCAL);
-      return { models: moved.length, local: `the local repository moves with the data dir to ${next} (made on the first backup; the old snapshots stay in ${row.location}).` };
+      return { models: moved.length, local: say('restore.local_moves', { path: next, old: row.location }) };
     })();
   } finally {
     db.close();

@@ -28,7 +28,7 @@ export function latinRuns(text: string, allowed: readonly RegExp[] = []): string
   const out: string[] = [];
   // A value between Unicode isolates (FSI … PDI) is a name or a path, put into a sentence as it is.
   const prose = text.replace(/\u2068[^\u2069]*\u2069/g, ' ');
-  for (const m of prose.matchAll(/[A-Za-z][A-Za-z'’-]+(?:[ .,:()]+[A-Za-z][A-Za-z'’-]+)*/g)) {
+  for (const m of prose.matchAll(/[A-Za-z][A-Za-z0-9'’-]+(?:[ .,:()]+[A-Za-z][A-Za-z0-9'’-]+)*/g)) {
     if (allowed.some((a) => a.test(m[0]))) continue;
     if (!out.includes(m[0])) out.push(m[0]);
   }

@@ -18,20 +18,13 @@ after(async () => {
 
 const SCREENS = ['overview', 'chat', 'tasks', 'models', 'clients', 'backups', 'offsite', 'drills', 'restore', 'settings'] as const;
 /** Names of programs and formats, which no language translates. */
-const PROGRAMS = /^(restic|rclone|age|SQLite|JSON|GGUF|Hugging Face|Vite|Electron|Chromium|sha256|SHA-256|TLS|URL|API|GPU|CPU|RAM|LAN|QR|S3|R2|B2|WebDAV|SFTP|REST|HTTP|HTTPS|UTC|MB|kB|GB|TB|KiB|MiB|GiB)$/;
+const PROGRAMS = /^(restic|rclone|age|SQLite|JSON|GGUF|Hugging Face|Vite|Electron|Chromium|sha256|SHA-256|TLS|URL|API|GPU|CPU|RAM|LAN|QR|S3|R2|B2|WebDAV|SFTP|REST|HTTP|HTTPS|UTC|NAS|PEM|Node|MB|kB|GB|TB|KiB|MiB|GiB)$/;
 const RAW_ENUM = /^(completed|queued|in_progress|cancelled|failed|fail|pass|unverified|succeeded|running|waiting|interrupted|ok|warn)$/;
 
 // Still English in the Arabic GUI, to be worded (issue 30, open): help texts whose examples and
 // placeholders are not yet marked as code, key names not yet <kbd>, the catalogue's model names and
 // licences, and names still shown bare. A run not listed here fails the test; the list only shrinks.
-const KNOWN: Record<string, readonly string[]> = {
-  'ar overview': ['tiny'],
-  'ar chat': ['Shift'],
-  'ar models': ['SHA-', 'Apache-', 'Llama', 'Community', 'Qwen', 'Instruct', 'hf:OWNER', 'REPO', 'FILE.gguf', 'https', 'tiny', 'auto', 'huggingface.co', 'settings', 'tokens', 'gguf'],
-  'ar backups': ['local', 'local (local'],
-  'ar offsite': ['NAS', 'nas', 'https', 'HOST', 'BUCKET', 'PREFIX', 'ACCOUNT', 'ID', 'cloudflarestorage.com', 'sanad', 'REGION.backblazeb', 'com', 'auto', 'us-west-', 'PEM', 'FILE', 'tar xz', 'REMOTE:FOLDER', 'rclone config'],
-  'ar settings': ['sanad doctor', 'Node', 'local'],
-};
+const KNOWN: Record<string, readonly string[]> = {};
 
 async function settle(gui: Gui): Promise<void> {
   const { page } = gui;

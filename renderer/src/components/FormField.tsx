@@ -3,6 +3,7 @@
 // the error with the field and a sighted user sees it where they typed.
 import { useId, type ReactNode } from 'react';
 import './people-components.css';
+import { WithCode } from './WithCode';
 
 export interface ControlProps {
   id: string;
@@ -29,7 +30,7 @@ export function FormField({ label, hint, error, testId, children }: FormFieldPro
       {children({ id, ...(described ? { 'aria-describedby': described } : {}), ...(error ? { 'aria-invalid': true } : {}) })}
       {hint && (
         <div id={hintId} className="muted field-hint">
-          {hint}
+          <WithCode text={hint} />
         </div>
       )}
       {error && (

@@ -21,6 +21,7 @@ import { backupStrings } from './backups/strings';
 import { lazy, Suspense } from 'react';
 import { parseGenerationRef } from './history/generation-ref';
 import { ProtectionTimeline } from './history/ProtectionTimeline';
+import { Verbatim } from '../components/Verbatim';
 
 // Looking inside a generation is rare and its screen is large: it loads when first opened.
 const GenerationView = lazy(() => import('./history/GenerationView').then((m) => ({ default: m.GenerationView })));
@@ -142,7 +143,7 @@ function BackupsOverview() {
         <section key={repo.name} className="card" aria-label={repo.name}>
           <div className="row spread">
             <h3>
-              {repo.name} <span className="muted">({repo.type})</span>
+              <Verbatim>{repo.name}</Verbatim> <span className="muted">(<Verbatim>{repo.type}</Verbatim>)</span>
             </h3>
             <span className="row">
               {!repo.enabled && <span className="badge">{t('disabled')}</span>}

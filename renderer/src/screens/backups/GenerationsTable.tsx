@@ -8,6 +8,7 @@ import { href } from '../../app/routes';
 import { generationRef } from '../history/generation-ref';
 import { useGenerations } from './api';
 import { generationStrings } from './strings';
+import { isolate } from '../bidi';
 
 export const shortId = (id: string): string => id.slice(0, 8);
 
@@ -17,7 +18,7 @@ export function GenerationsTable({ repo, limit = 10 }: { repo: string; limit?: n
   return (
     <div className="table-wrap">
       <table data-testid={`generations-${repo}`}>
-        <caption className="muted">{t('caption', { repo })}</caption>
+        <caption className="muted">{t('caption', { repo: isolate(repo) })}</caption>
         <thead>
           <tr>
             <th scope="col">{t('generation')}</th>

@@ -7,6 +7,7 @@ import { useStrings } from '../../i18n/i18n';
 import { isolate } from '../bidi';
 import { useMaintenance, type MaintenanceEntry } from './api';
 import { maintenanceStrings } from './strings';
+import { Verbatim } from '../../components/Verbatim';
 
 function EntryText({ entry }: { entry: MaintenanceEntry }) {
   const { t, language } = useStrings(maintenanceStrings);
@@ -50,7 +51,7 @@ export function MaintenanceLog() {
             )}
             {q.data?.data.map((repo) => (
               <tr key={repo.repository}>
-                <th scope="row">{repo.repository}</th>
+                <th scope="row"><Verbatim>{repo.repository}</Verbatim></th>
                 <td>{repo.last ? formatDateTime(language, repo.last.finished_at) : <span className="muted">{t('never')}</span>}</td>
                 <td>
                   {repo.last && <span className={repo.last.ok ? 'badge ok' : 'badge fail'}>{repo.last.ok ? t('ok') : t('failed')}</span>}

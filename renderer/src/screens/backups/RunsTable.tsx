@@ -8,6 +8,7 @@ import { useStrings } from '../../i18n/i18n';
 import { useBackupRuns, type BackupCopy } from './api';
 import { shortId } from './GenerationsTable';
 import { runStrings } from './strings';
+import { isolate } from '../bidi';
 
 const TRIGGERS = { manual: 'manual', schedule: 'schedule', 'catch-up': 'catchUp', first: 'first', cli: 'cli' } as const;
 const isTrigger = (s: string): s is keyof typeof TRIGGERS => Object.hasOwn(TRIGGERS, s);
@@ -32,7 +33,7 @@ export function CopyLine({ copy }: { copy: BackupCopy }) {
   const ok = copy.ok === 1;
   return (
     <li className={ok ? 'ok' : 'fail'} data-repository={copy.repository} data-ok={ok}>
-      {ok ? t('copyOk', { repo: copy.repository, id: shortId(copy.snapshot_id ?? '') }) : t('copyFailed', { repo: copy.repository, error: copy.error ?? '' })}
+      {ok ? t('copyOk', { repo: isolate(copy.repository), id: isolate(shortId(copy.snapshot_id ?? '')) }) : t('copyFailed', { repo: isolate(copy.repository), error: copy.error ?? '' })}
     </li>
   );
 }

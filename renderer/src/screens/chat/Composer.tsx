@@ -7,6 +7,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useStrings } from '../../i18n/i18n';
 import type { Model } from '../../../../src/contract/tasks';
 import { chatStrings } from './strings';
+import { WithCode } from '../../components/WithCode';
 
 export interface ComposerProps {
   models: readonly Model[];
@@ -49,7 +50,7 @@ export function Composer({ models, model, onModel, active, sending, error, onSen
       <textarea id="chat-input" rows={3} dir="auto" value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} aria-describedby="chat-input-hint" data-testid="chat-input" />
       <div className="row chat-composer-bar">
         <span id="chat-input-hint" className="muted">
-          {t('messageHint')}
+          <WithCode text={t('messageHint')} />
         </span>
         <label htmlFor="chat-model" className="inline-label">
           {t('model')}

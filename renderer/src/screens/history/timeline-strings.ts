@@ -5,7 +5,7 @@ import { defineStrings } from '../../i18n/i18n';
 export const timelineStrings = defineStrings('timeline', {
   en: {
     title: 'Protection, last 30 days',
-    summary: 'Each mark is a backup; a gap longer than the backup target ({{target}}) is drawn in the warning colour; drills are marked ✓ passed, ✗ failed or ? unverified.',
+    summary: 'Each mark is a backup; a gap longer than the backup target ({{target}}) is drawn in the warning colour; drills are marked ✓ PASS, ✗ FAIL or ? UNVERIFIED.',
     generation: 'Backup of {{date}} in “{{repo}}”',
     gap: 'No backup in “{{repo}}” for {{duration}}, from {{from}} to {{to}} (the target is {{target}})',
     drill: 'Drill of {{date}}: {{verdict}}',
@@ -13,9 +13,9 @@ export const timelineStrings = defineStrings('timeline', {
     none: 'No backup in the last 30 days.',
     loading: 'Reading the repositories…',
     focusHint: 'Tab to the timeline, then use the arrow keys to go from mark to mark and read each.',
-    verdict_PASS: 'passed',
-    verdict_FAIL: 'failed',
-    verdict_UNVERIFIED: 'unverified',
+    verdict_PASS: 'PASS',
+    verdict_FAIL: 'FAIL',
+    verdict_UNVERIFIED: 'UNVERIFIED',
     today: 'today',
     daysAgo: '{{days}} days ago',
   },

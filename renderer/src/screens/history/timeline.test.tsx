@@ -87,7 +87,7 @@ describe('the protection timeline', () => {
     fireEvent.focus(firstGap);
     expect(screen.getByTestId('timeline-detail').textContent).toMatch(/^No backup in “local” for .+ \(the target is 12 hours\)$/);
     fireEvent.focus(drill);
-    expect(screen.getByTestId('timeline-detail').textContent).toMatch(/^Drill of .+: unverified$/);
+    expect(screen.getByTestId('timeline-detail').textContent).toMatch(/^Drill of .+: UNVERIFIED$/);
   });
 
   test('in Arabic time runs right to left: the newest mark is nearest the left edge', () => {

@@ -77,7 +77,7 @@ export function GetModelForm() {
             <button type="button" className={uri === m.uri ? 'selected' : undefined} aria-pressed={uri === m.uri} onClick={() => change(m.uri)} data-testid="curated-model">
               <strong dir="ltr"><Verbatim>{m.name}</Verbatim></strong>
               <span className="muted">
-                {m.quant} · {t('about', { size: formatBytes(language, m.size) })} · {m.license}
+                <Verbatim>{m.quant}</Verbatim> · {t('about', { size: formatBytes(language, m.size) })} · <Verbatim>{m.license}</Verbatim>
               </span>
             </button>
           </li>

@@ -37,6 +37,6 @@ describe('ModelSettingsForm', () => {
     renderForm([base('added', false)]);
     fireEvent.change(screen.getByPlaceholderText('auto'), { target: { value: 'lots' } });
     fireEvent.click(screen.getByTestId('settings-save'));
-    expect(screen.getByText('Type auto or a whole number.')).toBeTruthy();
+    expect(screen.getByText('Type “auto” or a whole number.')).toBeTruthy();
   });
 });

@@ -92,7 +92,7 @@ export function ModelSettingsForm({ models }: { models: ModelInfo[] | undefined 
         {(p) => (
           <select {...p} value={model.id} onChange={(e) => setChosen(e.target.value)} dir="ltr" data-testid="settings-model">
             {models.map((m) => (
-              <option key={m.id} value={m.id}>
+              <option key={m.id} value={m.id} translate="no">
                 {m.id}
               </option>
             ))}

@@ -8,6 +8,7 @@ import { formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { useCopySettings, useSaveCopySettings, type CopySettings } from './api';
 import { offsiteStrings } from './strings';
+import { WithCode } from '../../components/WithCode';
 
 const PARAMS = ['offsite_copy_destination', 'offsite_copy_keep', 'offsite_copy_rclone_config'] as const;
 
@@ -66,7 +67,7 @@ export function OffsiteCopySection() {
   return (
     <section className="card offsite-copy" aria-labelledby="copy-title" data-testid="offsite-copy">
       <h2 id="copy-title">{t('copyTitle')}</h2>
-      <p className="muted">{t('copyIntro')}</p>
+      <p className="muted"><WithCode text={t('copyIntro')} /></p>
       {settings.isError && <ErrorNote error={settings.error} onRetry={() => void settings.refetch()} />}
       {settings.data === undefined ? !settings.isError && <div className="copy-skeleton" aria-hidden="true"><span className="skeleton" /><span className="skeleton" /><span className="skeleton" /></div> : <CopyForm saved={settings.data} />}
     </section>

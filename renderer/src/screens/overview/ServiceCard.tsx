@@ -6,6 +6,7 @@ import { useStrings } from '../../i18n/i18n';
 import { useAdminStatus } from './api';
 import { SkeletonLines } from './Skeleton';
 import { overviewStrings } from './strings';
+import { Verbatim } from '../../components/Verbatim';
 
 export function ServiceCard() {
   const { t, language } = useStrings(overviewStrings);
@@ -26,7 +27,7 @@ export function ServiceCard() {
             </span>
           </dd>
           <dt>{t('loadedModel')}</dt>
-          <dd>{status.data.service.loaded_model ?? <span className="muted">{t('noModelLoaded')}</span>}</dd>
+          <dd>{status.data.service.loaded_model !== null ? <Verbatim>{status.data.service.loaded_model}</Verbatim> : <span className="muted">{t('noModelLoaded')}</span>}</dd>
           <dt>{t('running')}</dt>
           <dd data-testid="overview-running">{formatNumber(language, status.data.tasks.running)}</dd>
           <dt>{t('queued')}</dt>

@@ -8,6 +8,8 @@ import { useStrings } from '../../i18n/i18n';
 import { Said } from '../../said/Said';
 import { DiagnosticList } from './api';
 import { settingsStrings } from './strings';
+import { WithCode } from '../../components/WithCode';
+import { isolate } from '../bidi';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 const TONE = { ok: 'ok', warn: 'warn', fail: 'fail' } as const;
@@ -19,13 +21,13 @@ export function Diagnostics() {
   const { t } = useStrings(settingsStrings);
   const checks = useQuery({ queryKey: ['diagnostics', 'settings-screen'], queryFn: () => api('GET', '/admin/diagnostics', DiagnosticList) });
   const label = (name: string): string => {
-    if (name.startsWith('repo:')) return t('diag_repo', { name: name.slice('repo:'.length) });
+    if (name.startsWith('repo:')) return t('diag_repo', { name: isolate(name.slice('repo:'.length)) });
     return isLabeled(name) ? t(`diag_${name}`) : name;
   };
   return (
     <section className="card" aria-labelledby="settings-diagnostics">
       <h2 id="settings-diagnostics">{t('diagnostics')}</h2>
-      <p className="muted small">{t('diagnosticsHelp')}</p>
+      <p className="muted small"><WithCode text={t('diagnosticsHelp')} /></p>
       {checks.isPending && <p className="muted">{t('diagnosticsRunning')}</p>}
       {checks.isError && <ErrorNote error={checks.error} onRetry={() => void checks.refetch()} />}
       {checks.data && (
