@@ -43,6 +43,7 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
 
   gui = await openGui(service.loginUrl);
   const { page } = gui;
+  const focusedTestId = async (): Promise<unknown> => page.evaluate("document.activeElement ? document.activeElement.getAttribute('data-testid') : null");
   await page.getByTestId('live-state').and(page.locator('.live.on')).waitFor({ timeout: 10_000 });
 
   // --- Backups: the bar shows restic's real numbers (a determinate value, files and bytes), then the run and its generation.
@@ -109,7 +110,10 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   await page.getByTestId('restore-next').click();
   await page.getByTestId('restore-generation-0').waitFor({ timeout: 60_000 });
   assert.equal(await page.getByTestId('restore-generation-0').isChecked(), true, 'the newest is preselected');
+  // Each step puts the keyboard on its first field: the chosen generation, then the folder.
+  await waitFor(async () => (await focusedTestId()) === 'restore-generation-0', 5000, 'the chosen generation to have focus');
   await page.getByTestId('restore-next').click();
+  await waitFor(async () => (await focusedTestId()) === 'restore-target', 5000, 'the folder field to have focus');
   const full = tempDir('sanad-gui-full-');
   writeFileSync(join(full, 'mine.txt'), 'keep');
   await page.getByTestId('restore-target').fill(full);

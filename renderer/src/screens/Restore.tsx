@@ -2,7 +2,7 @@
 // show). The flow survives moving to another screen and back (a restore keeps running meanwhile);
 // a reload starts over, and the passphrase, if one was typed, lives only in this page's memory.
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useReducer } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import { ApiError } from '../api/http';
 import { useErrorText } from '../components/ErrorNote';
 import { useStrings } from '../i18n/i18n';
@@ -13,6 +13,10 @@ import { GenerationStep, PassphraseStep, RepositoryStep, TargetStep } from './re
 import { restoreStrings } from './restore/strings';
 import { isolate } from './bidi';
 import './recovery.css';
+import { useFocusOnStep } from './restore/focus-step';
+
+/** The steps with nothing to type: the keyboard goes to their heading. */
+const HEADING_STEPS = ['restoring', 'done'] as const;
 
 let remembered: FlowState = initialFlow;
 
@@ -49,6 +53,8 @@ export function RestoreScreen(_props: { id: string | null }) {
     start.mutate(body);
   };
   const dataDir = service.data?.service.data_dir;
+  const flow = useRef<HTMLElement>(null);
+  useFocusOnStep(state.step, flow, HEADING_STEPS);
   return (
     <div className="recovery-screen">
       <h1>{t('title')}</h1>
@@ -61,7 +67,7 @@ export function RestoreScreen(_props: { id: string | null }) {
           </li>
         ))}
       </ol>
-      <section className="card" data-testid="restore-flow" data-step={state.step}>
+      <section className="card" data-testid="restore-flow" data-step={state.step} ref={flow}>
         {state.step === 'repository' && <RepositoryStep state={state} dispatch={dispatch} />}
         {state.step === 'generation' && <GenerationStep state={state} dispatch={dispatch} />}
         {state.step === 'passphrase' && <PassphraseStep state={state} dispatch={dispatch} />}
