@@ -26,6 +26,12 @@ export const Task = z.object({
   updated_at: z.number(),
   last_sequence_number: z.number(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** Sanad's additions, admin only (the GUI): what the user last said (whole on GET /v1/tasks/{id},
+   *  a one-line preview in lists), the tokens generated (counted once generation ends: null while it
+   *  runs, or when it was cancelled), and when generation last began. */
+  prompt: z.string().optional(),
+  output_tokens: z.number().nullable().optional(),
+  generation_started_at: z.number().nullable().optional(),
 });
 export type Task = z.infer<typeof Task>;
 

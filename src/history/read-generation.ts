@@ -4,12 +4,12 @@
 import type { GenerationConversation, GenerationConversationPage, GenerationCounts, GenerationResponse, GenerationResponsePage, GenerationSummary } from '../contract/history.js';
 import { conversationTail, countConversations, listConversations } from '../tasks/conversations.js';
 import { parseMetadata } from '../tasks/response-object.js';
+import { contentText, inputText, preview } from '../tasks/request-text.js';
 import { likePattern } from '../store/like-pattern.js';
 import type { ReadableDB } from '../store/open.js';
 import { readSettings } from '../store/settings.js';
 import type { OpenedGeneration } from './generation-copy.js';
 
-const PREVIEW = 160;
 export const MAX_PAGE = 100;
 
 function count(db: ReadableDB, sql: string): number {
@@ -42,34 +42,6 @@ export function summaryOf(opened: OpenedGeneration): GenerationSummary {
     settings: { ...readSettings(db) },
     journal_entries: opened.journal.length,
   };
-}
-
-function preview(text: string | null): string {
-  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
-  return flat.length > PREVIEW ? `${flat.slice(0, PREVIEW - 1)}…` : flat;
-}
-
-/** The text of a message's content: a string (older stores), or its parts' text. */
-function contentText(m: unknown): string {
-  if (typeof m !== 'object' || m === null || !('content' in m)) return '';
-  const content: unknown = m.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((p: unknown) => (typeof p === 'object' && p !== null && 'text' in p && typeof p.text === 'string' ? p.text : '')).join('');
-}
-
-/** The last thing the user said in a stored request (its `input`, a string or messages). */
-function inputText(request: string): string {
-  try {
-    const parsed: unknown = JSON.parse(request);
-    if (typeof parsed !== 'object' || parsed === null || !('input' in parsed)) return '';
-    const input: unknown = parsed.input;
-    if (typeof input === 'string') return input;
-    if (!Array.isArray(input)) return '';
-    return input.map(contentText).filter((t) => t !== '').at(-1) ?? '';
-  } catch {
-    return '';
-  }
 }
 
 export interface PageQuery {

@@ -105,3 +105,19 @@ export function emittedText(db: ReadableDB, taskId: string): string {
 export function unfinishedTasksOf(db: ReadableDB, clientId: string): string[] {
   return db.prepare<[string], { id: string }>("SELECT id FROM tasks WHERE client_id = ? AND status IN ('queued','loading','running','cancelling')").all(clientId).map((r) => r.id);
 }
+
+/** The request text of each of these responses (for the task list's prompt line), by response id. */
+export function requestsOf(db: ReadableDB, responseIds: readonly string[]): Map<string, string> {
+  if (responseIds.length === 0) return new Map();
+  const marks = responseIds.map(() => '?').join(',');
+  const rows = db.prepare<string[], { id: string; request: string }>(`SELECT id, request FROM responses WHERE id IN (${marks})`).all(...responseIds);
+  return new Map(rows.map((r) => [r.id, r.request]));
+}
+
+/** When generation last began (or resumed) for a task: its newest response.in_progress event. */
+export function generationStartedAt(db: ReadableDB, taskId: string): number | null {
+  const row = db
+    .prepare<[string], { at: number }>("SELECT created_at AS at FROM task_events WHERE task_id = ? AND type = 'response.in_progress' ORDER BY sequence_number DESC LIMIT 1")
+    .get(taskId);
+  return row?.at ?? null;
+}

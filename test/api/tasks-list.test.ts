@@ -2,7 +2,7 @@
 // and a responses:write client sees only its own tasks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { field, str, type Api } from '../harness/api.js';
+import { field, num, str, type Api } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { assertError, makeClient, startLongTask, waitForStatus } from './contract.js';
 
@@ -64,7 +64,9 @@ test('tasks list newest first, page by cursor, and filter by status', async (t) 
   assert.equal(field(everything.body, 'first_id'), newestFirst[0]);
   assert.equal(field(everything.body, 'last_id'), newestFirst.at(-1));
   const first: unknown = field(everything.body, 'data', 0);
-  assert.deepEqual(Object.keys(first ?? {}).sort(), TASK_KEYS);
+  // The admin (the GUI) also gets the prompt's preview line; clients get the contract's keys only.
+  assert.deepEqual(Object.keys(first ?? {}).sort(), [...TASK_KEYS, 'prompt'].sort());
+  assert.equal(str(first, 'prompt'), 'hi');
   assert.equal(str(first, 'object'), 'task');
   assert.equal(str(first, 'status'), 'cancelled');
 
@@ -93,6 +95,15 @@ test('a responses:write client lists only its own tasks; tasks:read lists all', 
   const ownTask = await background(mine);
   for (const id of [adminTask, ownTask]) await waitForStatus(db, id, ['completed']);
   assert.deepEqual((await page(mine, '')).ids, [ownTask]);
-  assert.deepEqual((await page(reader, '')).ids, [ownTask, adminTask]);
+  const read = await page(reader, '');
+  assert.deepEqual(read.ids, [ownTask, adminTask]);
+  assert.deepEqual(Object.keys(field(read.body, 'data', 0) ?? {}).sort(), TASK_KEYS, 'a client sees no admin additions (no prompt)');
   assert.deepEqual((await page(ta.api, '?status=completed')).ids, [ownTask, adminTask]);
+  // One task for the admin: the whole prompt, the tokens generated, when generation began.
+  const one = (await ta.api.get(`/v1/tasks/${adminTask}`)).body;
+  assert.equal(str(one, 'prompt'), 'hi');
+  assert.equal(field(one, 'output_tokens'), 2);
+  const began = field(one, 'generation_started_at');
+  assert.ok(typeof began === 'number' && began >= num(one, 'created_at') && began <= num(one, 'updated_at'), `generation began within the task's life (${String(began)})`);
+  assert.equal(field((await reader.get(`/v1/tasks/${adminTask}`)).body, 'prompt'), undefined, 'a client gets no prompt');
 });

@@ -81,6 +81,14 @@ test('try it streams and completes; cancel from the task page; filter by status;
   assert.equal(await page.getByTestId('task-cancel').count(), 0, 'a completed task has no Cancel');
   await page.locator('[data-testid="task-stream-state"][data-tone="done"]').waitFor();
   assert.doesNotMatch(await page.locator('.task-facts').innerText(), /\bfail\b|\bretry\b|\bresume\b/, 'the restart policy in words, not its raw value');
+  // The task reads as what was asked: the prompt is its heading and its own card, the id a fact,
+  // and the tokens generated are counted with the time they took (the API's count, not the page's).
+  assert.equal(await page.getByTestId('task-title').textContent(), 'Tell me a story');
+  assert.equal(await page.getByTestId('task-prompt').textContent(), 'Tell me a story');
+  assert.equal(await page.getByTestId('task-id').textContent(), streamed);
+  const generated = num((await api.get(`/v1/tasks/${streamed}`)).body, 'output_tokens');
+  assert.ok(generated > 0, 'the admin view of the task counts its tokens');
+  assert.match((await page.getByTestId('task-tokens').textContent()) ?? '', new RegExp(`^${generated.toLocaleString('en')} tokens? in `));
 
   // Cancel a running task from its page (the tiny model never stops early).
   const long = await tryIt(page, 'Go on and on', 8000);
@@ -92,6 +100,7 @@ test('try it streams and completes; cancel from the task page; filter by status;
   await page.locator('[data-testid="task-status"][data-status="cancelled"]').waitFor();
   await waitFor(async () => ((await page.getByTestId('task-cancel').count()) === 0 ? true : undefined), 10_000, 'Cancel to go once cancelled');
   await page.locator('[data-testid="task-text"][data-ended="true"]').waitFor();
+  assert.equal(await page.getByTestId('task-tokens').count(), 0, 'a cancelled generation was never counted: no token count is made up');
   assert.equal(await page.getByTestId('task-events').isVisible(), false, 'the event log waits behind its toggle');
   await page.getByTestId('task-events-toggle').locator('summary').click();
   await page.getByTestId('task-events').waitFor();
@@ -106,7 +115,10 @@ test('try it streams and completes; cancel from the task page; filter by status;
     await page.getByTestId('tasks-filter-status').selectOption(status);
     await page.locator(`[data-testid="task-row"][data-status="${status}"]`).first().waitFor();
     await waitFor(async () => (await rows.count()) === 1, 10_000, `one ${status} row`);
-    assert.equal(await rows.first().getByRole('link').textContent(), id);
+    // Each row is named by its prompt and links to its task.
+    const link = rows.first().getByTestId('task-link');
+    assert.equal(await link.textContent(), id === long ? 'Go on and on' : 'Tell me a story');
+    assert.equal(await link.getAttribute('href'), `#/tasks/${id}`);
     const listed = await api.get(`/v1/tasks?status=${status}`);
     const data = field(listed.body, 'data');
     assert.ok(Array.isArray(data));

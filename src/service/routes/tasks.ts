@@ -8,7 +8,7 @@ import { cancellableTask, canCancel, principalOf, readableTask } from '../access
 import { clientIdOf, hasScope, principalKey } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
 import { streamTaskEvents } from '../sse.js';
-import { toTaskObject } from '../task-object.js';
+import { toAdminTaskList, toAdminTaskObject, toTaskObject } from '../task-object.js';
 import { wholeNumber } from '../paging.js';
 import { secured, type RouteKit } from './kit.js';
 
@@ -38,11 +38,15 @@ export function registerTaskRoutes(app: FastifyInstance, kit: RouteKit): void {
       ...(model ? { model } : {}),
       ...(own ? { clientId: own } : {}),
     });
-    const data = page.data.map(toTaskObject);
+    const data = hasScope(principal, 'admin') ? toAdminTaskList(ctx.db, page.data) : page.data.map(toTaskObject);
     return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.has_more };
   });
 
-  app.get<{ Params: IdParams }>('/v1/tasks/:id', { preHandler: readers }, async (req) => toTaskObject(readableTask(ctx, principalOf(req), req.params.id)));
+  app.get<{ Params: IdParams }>('/v1/tasks/:id', { preHandler: readers }, async (req) => {
+    const principal = principalOf(req);
+    const task = readableTask(ctx, principal, req.params.id);
+    return hasScope(principal, 'admin') ? toAdminTaskObject(ctx.db, task) : toTaskObject(task);
+  });
 
   app.post<{ Params: IdParams }>('/v1/tasks/:id/cancel', { preHandler: secured(kit, ['tasks:write', 'responses:write']) }, async (req, reply) => {
     const principal = principalOf(req);

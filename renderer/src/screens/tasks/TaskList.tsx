@@ -78,7 +78,7 @@ export function TaskList() {
       <table className="task-table" aria-busy={page.isFetching} data-testid="task-table">
         <thead>
           <tr>
-            <th scope="col">{t('id')}</th>
+            <th scope="col">{t('prompt')}</th>
             <th scope="col">{t('model')}</th>
             <th scope="col">{t('status')}</th>
             <th scope="col">{t('created')}</th>
@@ -96,8 +96,10 @@ export function TaskList() {
           {rows.map((task) => (
             <tr key={task.id} data-testid="task-row" data-status={task.status}>
               <td>
-                <a href={href('tasks', task.id)}>
-                  <code>{task.id}</code>
+                {/* The prompt's first line names the task; a task without one (a stored prompt of only
+                    tool output) shows its id. */}
+                <a href={href('tasks', task.id)} data-testid="task-link">
+                  {task.prompt ? <Verbatim className="task-prompt-line">{task.prompt}</Verbatim> : <code>{task.id}</code>}
                 </a>
               </td>
               <td><Verbatim>{task.model}</Verbatim></td>

@@ -6,15 +6,20 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/http';
 import { href } from '../../app/routes';
 import { ErrorNote } from '../../components/ErrorNote';
-import { formatDateTime, formatNumber } from '../../i18n/format';
+import { formatDateTime, formatDuration, formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { taskKey, useTask } from './api';
-import { CANCELLABLE, Task } from './api';
+import { CANCELLABLE, Task, TERMINAL } from './api';
 import { StatusBadge } from './StatusBadge';
 import { taskStrings } from './strings';
 import type { StreamState } from './task-stream';
 import { useTaskEvents, type StreamConnection } from './use-task-events';
 import { Verbatim } from '../../components/Verbatim';
+
+/** A prompt's first non-empty line, for the heading. */
+function firstLine(prompt: string): string {
+  return prompt.split('\n').find((l) => l.trim() !== '')?.trim() ?? prompt;
+}
 
 const CONNECTION_KEY = { connecting: 'streamConnecting', open: 'streamOpen', closed: 'streamClosed' } as const;
 
@@ -60,8 +65,29 @@ function EventList({ stream }: { stream: StreamState }) {
   );
 }
 
+/** The tokens generated, and over how long once generation began: "42 tokens in 3 seconds". */
+function Tokens({ task }: { task: Task }) {
+  const { t, language } = useStrings(taskStrings);
+  const count = task.output_tokens ?? 0;
+  const began = task.generation_started_at ?? null;
+  if (began === null) return <>{formatNumber(language, count)}</>;
+  const seconds = Math.max(0, task.updated_at - began);
+  const words =
+    seconds >= 1
+      ? t('tokensIn', { count, n: formatNumber(language, count), duration: formatDuration(language, seconds) })
+      : t('tokensQuick', { count, n: formatNumber(language, count) });
+  // A rate over a second or two of unix-second timestamps is mostly rounding: shown from 2 s on.
+  return (
+    <span data-testid="task-tokens">
+      {words}
+      {seconds >= 2 && count > 0 && <span className="muted"> · {t('rate', { rate: formatNumber(language, count / seconds, { maximumFractionDigits: 1 }) })}</span>}
+    </span>
+  );
+}
+
 function Facts({ task }: { task: Task }) {
   const { t, language } = useStrings(taskStrings);
+  const terminal = TERMINAL.includes(task.status);
   return (
     <dl className="task-facts">
       <dt>{t('state')}</dt>
@@ -72,8 +98,27 @@ function Facts({ task }: { task: Task }) {
       <dd><Verbatim>{task.model}</Verbatim></dd>
       <dt>{t('created')}</dt>
       <dd>{formatDateTime(language, task.created_at)}</dd>
-      <dt>{t('updated')}</dt>
+      {task.generation_started_at != null && (
+        <>
+          <dt>{t('started')}</dt>
+          <dd>{formatDateTime(language, task.generation_started_at)}</dd>
+        </>
+      )}
+      <dt>{terminal ? t('finished') : t('updated')}</dt>
       <dd>{formatDateTime(language, task.updated_at)}</dd>
+      {/* Counted when generation ends: nothing is shown while it runs or after a cancel. */}
+      {task.output_tokens != null && (
+        <>
+          <dt>{t('tokens')}</dt>
+          <dd>
+            <Tokens task={task} />
+          </dd>
+        </>
+      )}
+      <dt>{t('taskId')}</dt>
+      <dd>
+        <code data-testid="task-id">{task.id}</code>
+      </dd>
       <dt>{t('onRestart')}</dt>
       <dd>
         {t(`restart_${task.on_restart}`)}
@@ -120,8 +165,9 @@ export function TaskPage({ id }: { id: string }) {
       <p>
         <a href={href('tasks')}>{t('back')}</a>
       </p>
-      <h1>
-        {t('id')} <code>{id}</code>
+      {/* The task is named by what was asked: the prompt's first line (the whole prompt is below). */}
+      <h1 className="task-title" data-testid="task-title">
+        {task.data?.prompt ? <Verbatim className="task-prompt-line">{firstLine(task.data.prompt)}</Verbatim> : t('taskTitle')}
       </h1>
       {notFound && <p className="fail">{t('notFound', { id })}</p>}
       {task.isError && !notFound && <ErrorNote error={task.error} onRetry={() => void task.refetch()} />}
@@ -144,6 +190,18 @@ export function TaskPage({ id }: { id: string }) {
         </div>
         {cancel.isError && <ErrorNote error={cancel.error} />}
       </div>
+      {task.data?.prompt !== undefined && (
+        <section className="card task-prompt-card" aria-labelledby="task-prompt-title">
+          <h2 id="task-prompt-title">{t('prompt')}</h2>
+          {task.data.prompt === '' ? (
+            <p className="muted">{t('promptEmpty')}</p>
+          ) : (
+            <pre className="task-text task-prompt" data-testid="task-prompt" dir="auto" translate="no">
+              {task.data.prompt}
+            </pre>
+          )}
+        </section>
+      )}
       {!notFound && (
         <section className="card" aria-labelledby="task-output-title">
           <div className="row task-output-head">
