@@ -1,6 +1,7 @@
 // Backup repositories (table `repositories`): the local one, always present, and the offsite
 // ones the user adds. Their secrets (S3 secret key, REST password) live in the vault under
 // `repo/<name>/…`; the table holds only what may be shown.
+import { refusalOf } from '../contract/issue-words.js';
 import { join, resolve } from 'node:path';
 import { RepositoryOptions, type RepositoryType } from '../contract/repositories.js';
 import type { Clock } from '../clock.js';
@@ -145,8 +146,8 @@ export function updateRepository(db: Db, vault: Vault, name: string, patch: Repo
   const location = patch.location === undefined ? current.location : validateLocation(current.type, patch.location);
   const parsed = Options.safeParse(patch.options ?? current.options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new RepositoryError(`Invalid value for options.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}.`, `options.${issue?.path.join('.') ?? ''}`);
+    const { param, message } = refusalOf(parsed.error.issues[0], ['options']);
+    throw new RepositoryError(message, param ?? 'options');
   }
   const options = parsed.data;
   const hasSecret = patch.secret === undefined ? hasRepositorySecret(vault, name) : patch.secret !== null;

@@ -2,14 +2,10 @@
 // and the first thing wrong with it is a 400 in the contract's shape that names it as `param`
 // (OpenAI's spelling: `input[2].content[0].type`), with `x-should-retry: false` (errors.ts).
 import { ZodObject, type z } from 'zod/v3';
+import { paramOf, whyOf } from '../contract/issue-words.js';
 import { badRequest } from './errors.js';
 
-/** `input[2].content` from zod's path ['input', 2, 'content']. */
-export function paramOf(path: ReadonlyArray<string | number>): string | null {
-  let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
-  return out === '' ? null : out;
-}
+export { paramOf };
 
 /** Levenshtein distance, for "did you mean" on a misspelt field. */
 function distance(a: string, b: string): number {
@@ -40,11 +36,12 @@ function sentenceOf(issue: z.ZodIssue, topLevel: readonly string[]): { param: st
     const hint = meant ? `did you mean ${meant}?` : 'remove it (docs/api.md lists every parameter)';
     return { param: paramOf([...issue.path, key]), why: `is not a parameter Sanad knows; ${hint}` };
   }
-  const param = paramOf(issue.path);
-  if (issue.code === 'invalid_type' && issue.received === 'undefined') return { param, why: 'is required' };
-  if (issue.code === 'invalid_type') return { param, why: `must be ${issue.expected}, not ${issue.received}` };
-  if (issue.code === 'invalid_enum_value') return { param, why: `must be one of ${issue.options.map((o) => JSON.stringify(o)).join(', ')}` };
-  return { param, why: issue.message };
+  return { param: paramOf(issue.path), why: whyOf(issue) };
+}
+
+/** The parsed body (an absent one read as `{}`), or a 400 naming the first field that is wrong. */
+export function parseOptionalBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
+  return parseBody(schema, body ?? {});
 }
 
 /** The parsed body, or a 400 naming the first field that is wrong. */

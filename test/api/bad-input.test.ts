@@ -6,6 +6,9 @@ import { str, type ApiResponse } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { assertError, assertNoStack, countRows } from './contract.js';
 
+/** zod's own wording, which never reaches a user. */
+const ZOD_DEFAULTS = /must contain|character\(s\)|Expected |Required|Invalid input|Number must|String must|Array must/;
+
 const GOOD = { model: 'tiny', input: 'hi', max_output_tokens: 4 };
 
 /** [the field, a wrong value, the `param` named when it is deeper than the field]. */
@@ -40,7 +43,17 @@ test('each field with a wrong type or value: 400 invalid_request_error naming th
     assertError(res, 400, 'invalid_request_error', named ?? param);
     assert.equal(res.headers.get('x-should-retry'), 'false', 'a bad body is not worth retrying');
     assert.equal(str(res.body, 'error', 'type'), 'invalid_request_error');
+    // Sanad's words, not zod's defaults ("String must contain at least 1 character(s)").
+    assert.doesNotMatch(str(res.body, 'error', 'message'), ZOD_DEFAULTS, `${param}=${JSON.stringify(value)}`);
   }
+  // The admin API too: the GUI shows these sentences beside the field.
+  const emptyName = await ta.api.post('/admin/clients', { name: ' ', scopes: ['models:read'] });
+  assertError(emptyName, 400, 'invalid_request_error', 'name');
+  assert.equal(str(emptyName.body, 'error', 'message'), 'Invalid value for name: must not be empty.');
+  const noScopes = await ta.api.post('/admin/clients', { name: 'x', scopes: [] });
+  assert.equal(str(noScopes.body, 'error', 'message'), 'Invalid value for scopes: must list at least one item.');
+  const shortCode = await ta.api.post('/admin/pairing-codes', { scopes: ['models:read'], ttl_s: 5.5 });
+  assert.equal(str(shortCode.body, 'error', 'message'), 'Invalid value for ttl_s: must be a whole number.');
   for (const param of ['model', 'input']) {
     const rest: Record<string, unknown> = { ...GOOD };
     delete rest[param];

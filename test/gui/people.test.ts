@@ -91,6 +91,16 @@ test('Offsite: add a REST target, test it for real, edit it; the password is nev
   await page.getByTestId('target-type').selectOption('rest');
   await page.getByTestId('target-name').fill('nas');
 
+  // A required field left blank is caught by the form, in words, with the keyboard put on it:
+  // not by the browser's bubble, and nothing is sent.
+  const before = list((await service.api.get('/admin/repositories')).body).length;
+  await page.getByTestId('target-submit').click();
+  const blankNote = page.getByTestId('field-location').locator('.field-error');
+  await blankNote.waitFor();
+  assert.match((await blankNote.textContent()) ?? '', /^Fill in “.+” first\.$/);
+  assert.equal(await page.evaluate("document.activeElement ? document.activeElement.getAttribute('data-testid') : null"), 'target-location');
+  assert.equal(list((await service.api.get('/admin/repositories')).body).length, before, 'a blank field sends nothing');
+
   // A server validation error lands under the field it is about.
   await page.getByTestId('target-location').fill('ftp://127.0.0.1/');
   await page.getByTestId('target-submit').click();
@@ -147,6 +157,11 @@ test('Offsite: add a REST target, test it for real, edit it; the password is nev
   const rcloneConf = join(tempDir('sanad-rclone-conf-'), 'rclone.conf');
   writeFileSync(rcloneConf, '[backup]\ntype = local\n');
   await page.getByTestId('copy-config').fill(rcloneConf);
+  // A number of copies the setting cannot hold is refused by the form, saying what it takes.
+  await page.getByTestId('copy-keep').fill('2.5');
+  await page.getByTestId('copy-save').click();
+  await page.getByTestId('offsite-copy').locator('.field-error').getByText('Give a whole number of copies from 0 to 1,000 (0 keeps them all).').waitFor();
+  assert.equal(await page.evaluate("document.activeElement ? document.activeElement.getAttribute('data-testid') : null"), 'copy-keep');
   await page.getByTestId('copy-keep').fill('3');
   await page.getByTestId('copy-save').click();
   await page.getByTestId('copy-state').getByText(/backup:sanad-copies/).waitFor({ timeout: 10_000 });

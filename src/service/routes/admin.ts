@@ -18,19 +18,13 @@ import { countTasksByStatus, unfinishedTasksOf } from '../../tasks/queries.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { endStreamsOf } from '../flood-limits.js';
 import { secured, type RouteKit } from './kit.js';
+import { parseOptionalBody } from '../validate.js';
 
 const Scopes = z.array(z.enum(SCOPES)).min(1);
 const PairingBody = z.object({ scopes: Scopes, ttl_s: z.number().int().min(30).max(86_400).default(600) });
 const ClientBody = z.object({ name: z.string().trim().min(1).max(100), scopes: Scopes });
 const ModelBody = z.object({ path: z.string().min(1).max(4096), id: z.string().min(1).max(128).optional() });
 
-function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const param = issue?.path.join('.') || null;
-  throw badRequest(`Invalid value for ${param ?? 'the body'}: ${issue?.message ?? 'invalid'}.`, param);
-}
 
 export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -38,7 +32,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   const now = (): number => unixSeconds(ctx.clock);
 
   app.post('/admin/pairing-codes', { preHandler: admin }, async (req, reply) => {
-    const body = parse(PairingBody, req.body);
+    const body = parseOptionalBody(PairingBody, req.body);
     const made = createPairingCode(ctx.writer, body.scopes, body.ttl_s, now());
     // While devices on the network may pair: where, and the certificate they pin before the code.
     const lan = ctx.lan.status();
@@ -51,7 +45,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   app.get('/admin/clients', { preHandler: admin }, async (): Promise<{ object: 'list'; data: ClientInfo[] }> => ({ object: 'list', data: listClients(ctx.db) }));
 
   app.post('/admin/clients', { preHandler: admin }, async (req, reply) => {
-    const body = parse(ClientBody, req.body);
+    const body = parseOptionalBody(ClientBody, req.body);
     const made = createClient(ctx.writer, body.name, body.scopes, now());
     ctx.adminEvents.publish('clients.changed', { client_id: made.client.id, change: 'created' });
     const answer: NewClient = { client_id: made.client.id, token: made.token, scopes: made.client.scopes };
@@ -71,7 +65,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   });
 
   app.post('/admin/models', { preHandler: admin }, async (req, reply) => {
-    const body = parse(ModelBody, req.body);
+    const body = parseOptionalBody(ModelBody, req.body);
     try {
       return reply.code(201).send(await ctx.models.add(body.path, body.id));
     } catch (err) {
@@ -89,7 +83,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   app.get('/admin/settings', { preHandler: admin }, async (): Promise<Settings> => ctx.settings());
 
   app.patch('/admin/settings', { preHandler: admin }, async (req) => {
-    const patch = parse(SettingsSchema.partial().strict(), req.body);
+    const patch = parseOptionalBody(SettingsSchema.partial().strict(), req.body);
     // Refused here, where the user types it, rather than at the next backup's upload.
     if (typeof patch.offsite_copy_destination === 'string') {
       try {

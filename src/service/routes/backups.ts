@@ -19,6 +19,7 @@ import { unixSeconds } from '../../clock.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { noteOffsiteTested } from './first-run.js';
 import { secured, type RouteKit } from './kit.js';
+import { parseOptionalBody } from '../validate.js';
 
 // Option strings are never empty: an empty field is an absent one (and a 400 naming it, not a 500).
 const RepoOptionsBody = z.object({
@@ -45,13 +46,6 @@ const RepoPatchBody = z.object({
   secret: z.string().min(1).max(4096).nullable(),
 }).partial().strict();
 
-function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
-  const parsed = schema.safeParse(body ?? {});
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = issue?.code === 'unrecognized_keys' ? [...issue.path, ...issue.keys.slice(0, 1)] : issue?.path ?? [];
-  throw badRequest(`Invalid value for ${path.join('.') || 'the body'}: ${issue?.message ?? 'invalid'}.`, path.join('.') || null);
-}
 
 const StartBody = z.object({ queue: z.boolean().optional() }).strict();
 
@@ -99,7 +93,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   // Accept a warning as known, snooze an alert, or undo either. Only an open alert can be
   // acknowledged; a critical one can be snoozed (no notifications) but never accepted.
   app.post<{ Params: { key: string } }>('/admin/alerts/:key/acknowledge', { preHandler: admin }, async (req) => {
-    const body = parseBody(AlertAckRequest, req.body);
+    const body = parseOptionalBody(AlertAckRequest, req.body);
     const alert = ctx.backups.openAlerts().find((a) => a.key === req.params.key);
     if (!alert) throw notFound(`An open alert "${req.params.key}"`, 'alert_not_found');
     const now = unixSeconds(ctx.clock);
@@ -121,7 +115,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.get('/admin/repositories', { preHandler: admin }, async () => ({ object: 'list', data: listRepositories(ctx.db).map(shown) }));
 
   app.post('/admin/repositories', { preHandler: admin }, async (req, reply) => {
-    const { name, type, location, options, secret } = parseBody(RepoBody, req.body);
+    const { name, type, location, options, secret } = parseOptionalBody(RepoBody, req.body);
     try {
       // An rclone repository names a remote rclone has configured: said now, not at the first backup.
       if (type === 'rclone') await assertRemoteConfigured(location, options?.rclone_config ? { config: options.rclone_config } : {});
@@ -146,7 +140,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   // Editing an offsite target (the local one has the route above). Refused while a backup runs,
   // which reads the targets and their secrets as it goes.
   app.patch<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {
-    const body = parseBody(RepoPatchBody, req.body);
+    const body = parseOptionalBody(RepoPatchBody, req.body);
     if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; change the target when it has finished.');
     const { location, options, enabled, secret } = body;
     try {

@@ -2,6 +2,7 @@
 // changed between two of them or since one, bringing responses back into the live data, and the
 // record of what was brought back. Reads the generation from its repository once (jobs/
 // generations.ts caches the opened copy); never writes to a repository.
+import { refusalOf } from '../../contract/issue-words.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
 import type { BringBackResult, GenerationConversationPage, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../contract/history.js';
@@ -101,9 +102,8 @@ export function registerGenerationRoutes(app: FastifyInstance, kit: RouteKit): v
     const generation = generationParam(req.params.generation);
     const parsed = BringBackBody.safeParse(req.body);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const param = issue?.path.join('.') || undefined;
-      throw badRequest(`Invalid value for ${param ?? 'the body'}: ${issue?.message ?? 'invalid'}. Send {"responses": ["resp_…"], "undelete": false}.`, param);
+      const { param, message } = refusalOf(parsed.error.issues[0]);
+      throw badRequest(`${message} Send {"responses": ["resp_…"], "undelete": false}.`, param);
     }
     const opened = await open(repoParam(parsed.data.repo), generation);
     const p = principalOf(req);

@@ -14,6 +14,7 @@ import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { RestoreBusyError } from '../../jobs/restores.js';
 import { secured, type RouteKit } from './kit.js';
+import { parseOptionalBody } from '../validate.js';
 import { registerRestoreOpenRoutes } from './restore-open.js';
 
 const Repo = z.string().min(1).max(64);
@@ -28,13 +29,6 @@ const StartBody = z.object({
   keep_clients: z.boolean().optional(),
 });
 
-function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const param = issue?.path.join('.') || null;
-  throw badRequest(`Invalid value for ${param ?? 'the body'}: ${issue?.message ?? 'invalid'}.`, param);
-}
 
 async function sourceFor(ctx: ServiceContext, repo: string, passphrase: string | undefined): Promise<RepositorySource> {
   return repositorySourceFor({
@@ -76,12 +70,12 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
 
   // A POST so a new machine's passphrase travels in the body, never in a URL.
   app.post('/admin/restore/generations', { preHandler: admin }, async (req) => {
-    const body = parse(ListBody, req.body);
+    const body = parseOptionalBody(ListBody, req.body);
     return generations(body.repo ?? 'local', body.passphrase);
   });
 
   app.post('/admin/restore', { preHandler: admin }, async (req, reply) => {
-    const body = parse(StartBody, req.body);
+    const body = parseOptionalBody(StartBody, req.body);
     if (!isAbsolute(body.target)) throw badRequest('The target must be an absolute path to an empty or absent folder.', 'target');
     if (jobs.running) throw new ApiError(409, 'conflict_error', 'restore_running', 'A restore is already running; wait for it to finish.');
     const inspection = await inspectTarget(body.target, ctx.dataDir);

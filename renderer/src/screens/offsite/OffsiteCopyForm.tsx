@@ -2,6 +2,7 @@
 // optional rclone config, saved as three settings. A blank folder turns the copy off.
 import { useState } from 'react';
 import { errorForParams, unplacedError } from '../../api/error-param';
+import { focusControl } from '../../components/blank-field';
 import { ErrorNote } from '../../components/ErrorNote';
 import { FormField } from '../../components/FormField';
 import { formatNumber } from '../../i18n/format';
@@ -23,25 +24,35 @@ function CopyState({ saved }: { saved: CopySettings }) {
   );
 }
 
+/** The most copies the setting allows (offsite_copy_keep in src/contract/settings.ts). */
+const MAX_KEEP = 1000;
+const keepIsValid = (keep: string): boolean => /^\d+$/.test(keep.trim()) && Number(keep) <= MAX_KEEP;
+
 function CopyForm({ saved }: { saved: CopySettings }) {
-  const { t } = useStrings(offsiteStrings);
+  const { t, language } = useStrings(offsiteStrings);
   const save = useSaveCopySettings();
   const [dest, setDest] = useState(saved.offsite_copy_destination ?? '');
   const [keep, setKeep] = useState(String(saved.offsite_copy_keep));
   const [config, setConfig] = useState(saved.offsite_copy_rclone_config ?? '');
-  const submit = (e: React.FormEvent) => {
+  // The number of copies is checked here, in the reader's language, before anything is sent.
+  const [keepRefused, setKeepRefused] = useState(false);
+  const submit = (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    if (!keepIsValid(keep)) {
+      setKeepRefused(true);
+      return focusControl(e.currentTarget, 'copy-keep');
+    }
     const blankToNull = (v: string) => (v.trim() === '' ? null : v.trim());
-    save.mutate({ offsite_copy_destination: blankToNull(dest), offsite_copy_keep: Number(keep), offsite_copy_rclone_config: blankToNull(config) });
+    save.mutate({ offsite_copy_destination: blankToNull(dest), offsite_copy_keep: Number(keep.trim()), offsite_copy_rclone_config: blankToNull(config) });
   };
   return (
-    <form onSubmit={submit} aria-busy={save.isPending}>
+    <form onSubmit={submit} noValidate aria-busy={save.isPending}>
       <CopyState saved={saved} />
       <FormField label={t('copyDest')} hint={t('copyDestHint')} error={errorForParams(save.error, ['offsite_copy_destination'])}>
         {(p) => <input {...p} value={dest} onChange={(e) => setDest(e.target.value)} spellCheck={false} dir="ltr" data-testid="copy-destination" />}
       </FormField>
-      <FormField label={t('copyKeep')} hint={t('copyKeepHint')} error={errorForParams(save.error, ['offsite_copy_keep'])}>
-        {(p) => <input {...p} type="number" min={0} max={1000} step={1} required value={keep} onChange={(e) => setKeep(e.target.value)} className="copy-keep" data-testid="copy-keep" />}
+      <FormField label={t('copyKeep')} hint={t('copyKeepHint')} error={keepRefused || errorForParams(save.error, ['offsite_copy_keep']) !== null ? t('copyKeepInvalid', { max: formatNumber(language, MAX_KEEP) }) : null}>
+        {(p) => <input {...p} type="number" inputMode="numeric" min={0} max={MAX_KEEP} step={1} required value={keep} onChange={(e) => { setKeep(e.target.value); setKeepRefused(false); }} className="copy-keep" data-testid="copy-keep" />}
       </FormField>
       <FormField label={t('copyConfig')} hint={t('copyConfigHint')} error={errorForParams(save.error, ['offsite_copy_rclone_config'])}>
         {(p) => <input {...p} value={config} onChange={(e) => setConfig(e.target.value)} spellCheck={false} dir="ltr" data-testid="copy-config" />}

@@ -4,6 +4,7 @@
 // blank, and blank means "keep the stored one".
 import { useState } from 'react';
 import { ApiError } from '../../api/http';
+import { firstBlank, focusControl, useBlankText } from '../../components/blank-field';
 import { ErrorNote } from '../../components/ErrorNote';
 import { FormField } from '../../components/FormField';
 import { useStrings } from '../../i18n/i18n';
@@ -32,9 +33,15 @@ function placedField(error: unknown, type: TargetType, mode: 'add' | 'edit'): Fi
 export function TargetForm({ mode, initial, hasSecret = false, busy, error, onSubmit, onCancel }: TargetFormProps) {
   const { t } = useStrings(offsiteStrings);
   const [draft, setDraft] = useState<TargetDraft>(initial);
-  const set = (field: FieldName, value: string) => setDraft((d) => ({ ...d, [field]: value }));
-  const placed = placedField(error, draft.type, mode);
-  const errorOf = (field: FieldName) => (placed === field && error instanceof ApiError ? error.message : null);
+  // A required field left blank, caught here before anything is sent.
+  const [blank, setBlank] = useState<FieldName | null>(null);
+  const blankText = useBlankText();
+  const set = (field: FieldName, value: string) => {
+    setDraft((d) => ({ ...d, [field]: value }));
+    if (field === blank) setBlank(null);
+  };
+  const placed = blank === null ? placedField(error, draft.type, mode) : null;
+  const errorOf = (field: FieldName) => (blank === field ? blankText(label(field)) : placed === field && error instanceof ApiError ? error.message : null);
   const required = (field: FieldName) => mode === 'add' && REQUIRED[draft.type].includes(field);
 
   const label = (field: FieldName): string => {
@@ -68,8 +75,12 @@ export function TargetForm({ mode, initial, hasSecret = false, busy, error, onSu
     <form
       className="target-form"
       aria-busy={busy}
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
+        const missing = firstBlank(FIELDS[draft.type].filter(required), (f) => draft[f]);
+        setBlank(missing);
+        if (missing !== null) return focusControl(e.currentTarget, `target-${missing}`);
         onSubmit(draft);
       }}
     >
@@ -115,7 +126,7 @@ export function TargetForm({ mode, initial, hasSecret = false, busy, error, onSu
           {t('enabledLabel')}
         </label>
       )}
-      {error !== null && error !== undefined && placed === null && <ErrorNote error={error} />}
+      {error !== null && error !== undefined && placed === null && blank === null && <ErrorNote error={error} />}
       <div className="row">
         <button type="submit" className="primary" disabled={busy} aria-busy={busy} data-testid="target-submit">
           {mode === 'add' ? t('add') : t('save')}
