@@ -92,6 +92,9 @@ export const GenerationDiff = z.object({
   models: Changes,
   conversations: Changes.default({ added: [], removed: [], changed: [] }),
   settings: z.object({ changed: z.array(z.object({ key: z.string(), from: z.unknown(), to: z.unknown() })) }),
+  /** id → what a person knows the item by (a response's or task's prompt, a conversation's first
+   *  message, a client's name), for the first 200 items of each list. */
+  names: z.record(z.string()).default({}),
 });
 export type GenerationDiff = z.infer<typeof GenerationDiff>;
 

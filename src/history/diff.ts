@@ -5,6 +5,7 @@
 import type { GenerationDiff } from '../contract/history.js';
 import type { ReadableDB } from '../store/open.js';
 import { readSettings } from '../store/settings.js';
+import { diffNames } from './diff-names.js';
 
 type Prints = Map<string, string>;
 
@@ -35,7 +36,7 @@ export function diffStores(from: ReadableDB, to: ReadableDB, labels: { from: num
   const settingsA: Record<string, unknown> = { ...readSettings(from) };
   const settingsB: Record<string, unknown> = { ...readSettings(to) };
   const keys = [...new Set([...Object.keys(settingsA), ...Object.keys(settingsB)])].sort();
-  return {
+  const diff = {
     from: labels.from,
     to: labels.to,
     responses: compare(prints(from, RESPONSES), prints(to, RESPONSES)),
@@ -54,4 +55,5 @@ export function diffStores(from: ReadableDB, to: ReadableDB, labels: { from: num
         .map((k) => ({ key: k, from: settingsA[k] ?? null, to: settingsB[k] ?? null })),
     },
   };
+  return { ...diff, names: diffNames(from, to, diff) };
 }

@@ -65,9 +65,16 @@ test('the timeline draws the gap; a generation is opened, searched, compared, an
   assert.equal(await page.getByTestId('generation-found').textContent(), '1 matching');
   const row = page.locator(`[data-response="${lostId}"]`);
   assert.equal(await row.getAttribute('data-live'), 'deleted');
+  assert.equal(await row.locator('[data-status="completed"]').textContent(), 'Completed', 'the stored state in words, not its raw value');
   await page.getByTestId('generation-compare').click();
   await page.getByTestId('generation-diff').waitFor();
   assert.match((await page.getByTestId('generation-diff').textContent()) ?? '', /Responses: 0 added · 1 removed · 0 changed/);
+  // Compare says which: the removed response by what was asked, with its id.
+  await page.getByTestId('diff-responses').locator('summary').click();
+  const removed = page.getByTestId('diff-responses').locator(`[data-diff-item="${lostId}"]`);
+  await removed.waitFor();
+  assert.equal(await removed.getAttribute('data-change'), 'removedWord');
+  assert.match((await removed.textContent()) ?? '', new RegExp(`^removed forget this question ${lostId}$`));
   await gui.screenshot('generation-en');
 
   // Bring it back: a deleted one asks first.

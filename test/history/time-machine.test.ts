@@ -101,6 +101,10 @@ test('diff lists exactly what changed between two backups; show beside the servi
   assert.deepEqual(d.clients, { added: [freshId], revoked: [doomedId], removed: [] });
   assert.deepEqual(d.models, { added: [], removed: [], changed: ['tiny'] });
   assert.deepEqual(d.settings.changed.map((c) => [c.key, c.to]), [['retention_days', 12]]);
+  // Each item by the name a person knows it by, read from the store that holds it.
+  assert.deepEqual([d.names[added], d.names[removed], d.names[heldId]], ['added later', 'removed later', 'HOLD this one']);
+  assert.deepEqual([d.names[freshId], d.names[doomedId]], ['fresh', 'doomed']);
+  assert.deepEqual([...d.tasks.added, ...d.tasks.removed].map((id) => d.names[id]).sort(), ['added later', 'removed later']);
   assert.equal(d.from, first);
   assert.equal(d.to, second);
 

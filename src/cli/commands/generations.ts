@@ -107,7 +107,8 @@ async function diff(args: string[], dataDir: string, io: Io, secretsFile: string
 }
 
 function describeDiff(d: GenerationDiff): string {
-  const list = (ids: string[]): string => (ids.length === 0 ? 'none' : ids.join(', '));
+  // Each item by its id and, where it has one, the name a person knows it by ("what was asked").
+  const list = (ids: string[]): string => (ids.length === 0 ? 'none' : ids.map((id) => (d.names[id] ? `${id} (“${d.names[id]}”)` : id)).join(', '));
   const to = d.to === 'live' ? 'the live data' : `generation ${d.to}`;
   return [
     `From generation ${d.from} to ${to}:`,

@@ -27,7 +27,8 @@ export function GenerationConversations({ repo, generation }: { repo: string; ge
         hint={t('conversationsSearchHint')}
         testId="generation-conversation-search"
         foundTestId="generation-conversation-found"
-        found={data && q ? data.total : null}
+        // The previous search's rows stay while the next loads; its count must not be said for the new words.
+        found={data && q && !list.isPlaceholderData ? data.total : null}
         onSearch={(words) => {
           setQ(words);
           setPages([]);

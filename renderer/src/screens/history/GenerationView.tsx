@@ -12,8 +12,11 @@ import { useStrings } from '../../i18n/i18n';
 import { useLiveProgress } from '../use-live-progress';
 import { useBringBacks, useGenerationDiff, useGenerationResponses, useGenerationSummary, type GenerationSummary } from './api';
 import { BringBackButton } from './BringBackButton';
+import { DiffList } from './DiffList';
 import { GenerationConversations } from './GenerationConversations';
 import { SearchForm } from './SearchForm';
+import { StatusBadge } from '../tasks/StatusBadge';
+import { TaskStatus } from '../tasks/api';
 import { historyStrings } from './strings';
 import './history.css';
 
@@ -61,6 +64,13 @@ function Counts({ s }: { s: GenerationSummary }) {
   );
 }
 
+/** A stored task's state in words (the tasks screen's badge); a state this GUI does not know as it is. */
+function statusOf(status: string | null) {
+  if (status === null) return '—';
+  const known = TaskStatus.safeParse(status);
+  return known.success ? <StatusBadge status={known.data} /> : <code>{status}</code>;
+}
+
 function Responses({ repo, generation }: { repo: string; generation: number }) {
   const { t, language } = useStrings(historyStrings);
   const [q, setQ] = useState('');
@@ -76,7 +86,8 @@ function Responses({ repo, generation }: { repo: string; generation: number }) {
         hint={t('searchHint')}
         testId="generation-search"
         foundTestId="generation-found"
-        found={data && q ? data.total : null}
+        // The previous search's rows stay while the next loads; its count must not be said for the new words.
+        found={data && q && !list.isPlaceholderData ? data.total : null}
         onSearch={(words) => {
           setQ(words);
           setPages([]);
@@ -109,7 +120,7 @@ function Responses({ repo, generation }: { repo: string; generation: number }) {
               <tr key={r.id} data-response={r.id} data-live={r.live}>
                 <td className="preview" title={r.input_preview}><bdi>{r.input_preview}</bdi><div className="muted small mono"><bdi dir="ltr">{r.id}</bdi> · {formatDateTime(language, r.created_at)}</div></td>
                 <td className="preview" title={r.output_preview}><bdi>{r.output_preview}</bdi></td>
-                <td>{r.status ?? '—'}</td>
+                <td>{statusOf(r.status)}</td>
                 <td className={r.live === 'deleted' ? 'warn' : r.live === 'absent' ? 'muted' : ''}>{t(`live_${r.live}`)}</td>
                 <td><BringBackButton repo={repo} generation={generation} item={r} /></td>
               </tr>
@@ -130,33 +141,16 @@ function Responses({ repo, generation }: { repo: string; generation: number }) {
 }
 
 function Compare({ repo, generation }: { repo: string; generation: number }) {
-  const { t, language } = useStrings(historyStrings);
+  const { t } = useStrings(historyStrings);
   const [shown, setShown] = useState(false);
   const diff = useGenerationDiff(repo, generation, shown);
-  const n = (v: number) => formatNumber(language, v);
-  const line = (label: string, parts: Array<[string, string[]]>) => (
-    <li>
-      <strong>{label}</strong>: {parts.map(([w, ids]) => `${n(ids.length)} ${w}`).join(' · ')}
-    </li>
-  );
   return (
     <section className="card" aria-labelledby="generation-compare">
       <h2 id="generation-compare">{t('compare')}</h2>
       {!shown && <button type="button" data-testid="generation-compare" onClick={() => setShown(true)}>{t('compareShow')}</button>}
       {diff.isFetching && <span className="skeleton" />}
       {diff.error && <ErrorNote error={diff.error} onRetry={() => void diff.refetch()} />}
-      {diff.data && (
-        <ul className="diff-list" data-testid="generation-diff">
-          {line(t('responses'), [[t('added'), diff.data.responses.added], [t('removedWord'), diff.data.responses.removed], [t('changed'), diff.data.responses.changed]])}
-          {line(t('tasks'), [[t('added'), diff.data.tasks.added], [t('removedWord'), diff.data.tasks.removed], [t('changed'), diff.data.tasks.changed]])}
-          {line(t('clients'), [[t('added'), diff.data.clients.added], [t('revokedWord'), diff.data.clients.revoked]])}
-          {line(t('models'), [[t('added'), diff.data.models.added], [t('removedWord'), diff.data.models.removed], [t('changed'), diff.data.models.changed]])}
-          {line(t('conversations'), [[t('added'), diff.data.conversations.added], [t('removedWord'), diff.data.conversations.removed], [t('changed'), diff.data.conversations.changed]])}
-          <li>
-            <strong>{t('settings')}</strong>: {diff.data.settings.changed.length === 0 ? t('unchanged') : `${t('settingsChanged', { count: n(diff.data.settings.changed.length) })}: ${diff.data.settings.changed.map((c) => c.key).join(', ')}`}
-          </li>
-        </ul>
-      )}
+      {diff.data && <DiffList diff={diff.data} />}
     </section>
   );
 }
