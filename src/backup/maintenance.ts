@@ -8,22 +8,11 @@ import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import type { Db, ReadableDB } from '../store/open.js';
-import { readConfigValue, writeConfigValue } from '../store/settings.js';
+import { readConfigValue, readSettings, writeConfigValue } from '../store/settings.js';
+import { retentionPolicy } from './retention.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
 import { recordMaintenance } from './maintenance-log.js';
-import { ResticError, type ForgetOptions, type Restic, type ResticRepo } from './restic/index.js';
-
-/** 24 hourly / 30 daily / 8 weekly / 12 monthly, grouped by host and the constant `sanad` tag.
- *  Never group by paths: each generation is staged in its own folder, so every snapshot would be its
- *  own group and nothing would ever go (Kazma: 199 snapshots). */
-export const RETENTION_POLICY = {
-  keepHourly: 24,
-  keepDaily: 30,
-  keepWeekly: 8,
-  keepMonthly: 12,
-  groupBy: 'host,tags',
-  tags: ['sanad'],
-} as const satisfies Omit<ForgetOptions, 'prune' | 'signal'>;
+import { ResticError, type Restic, type ResticRepo } from './restic/index.js';
 
 export const MAINTENANCE_EVERY_MS = 24 * 3_600_000;
 
@@ -66,7 +55,8 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
     await restic.unlock(repo, { signal });
     done.push('unlock');
     step = 'forget';
-    const forget = await restic.forget(repo, { ...RETENTION_POLICY, prune: true, signal });
+    // The policy the person set (Settings), read when the run starts.
+    const forget = await restic.forget(repo, { ...retentionPolicy(readSettings(ctx.db)), prune: true, signal });
     forgot = { removed: forget.removed.length, kept: forget.kept.length };
     done.push('forget');
     step = 'check';

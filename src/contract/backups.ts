@@ -130,3 +130,29 @@ export type Maintenance = z.infer<typeof Maintenance>;
 export function backupTargetHours(intervalHours: number): number {
   return intervalHours * 2;
 }
+
+/** POST /admin/retention/preview: what maintenance would forget in each enabled repository under a
+ *  proposed policy (restic's own `forget --dry-run`); nothing is changed. */
+export const RetentionPreviewRequest = z
+  .object({
+    retention_keep_hourly: z.number().int().min(0).max(1000),
+    retention_keep_daily: z.number().int().min(1).max(1000),
+    retention_keep_weekly: z.number().int().min(0).max(1000),
+    retention_keep_monthly: z.number().int().min(0).max(1000),
+  })
+  .partial()
+  .strict();
+export const RetentionPreview = z.object({
+  policy: z.object({ retention_keep_hourly: z.number(), retention_keep_daily: z.number(), retention_keep_weekly: z.number(), retention_keep_monthly: z.number() }),
+  repositories: z.array(
+    z.object({
+      name: z.string(),
+      /** The snapshots that would go, oldest first (ISO times). */
+      remove: z.array(z.object({ snapshot_id: z.string(), time: z.string() })),
+      keep: z.number(),
+      /** Why this repository could not be asked (unreachable, locked), or null. */
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type RetentionPreview = z.infer<typeof RetentionPreview>;

@@ -19,6 +19,13 @@ export const SettingsSchema = z.object({
   // 3.8 CPU s and +13 MiB per run on a 438 MiB store, bench/scale.ts), and a pause the user can set.
   backup_interval_hours: z.number().int().min(1).max(24 * 7).default(1),
   backup_paused: z.boolean().default(false),
+  // Retention (src/backup/retention.ts): how many of the newest hourly, daily, weekly and monthly
+  // generations each repository keeps; maintenance forgets the rest. At least one daily is kept,
+  // so no setting can empty a repository.
+  retention_keep_hourly: z.number().int().min(0).max(1000).default(24),
+  retention_keep_daily: z.number().int().min(1).max(1000).default(30),
+  retention_keep_weekly: z.number().int().min(0).max(1000).default(8),
+  retention_keep_monthly: z.number().int().min(0).max(1000).default(12),
   // Devices on the network (src/appliance/lan/): a second listener, TLS only, LMSP routes only.
   lan_enabled: z.boolean().default(false),
   lan_port: z.number().int().min(1).max(65535).default(7438),

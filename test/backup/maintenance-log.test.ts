@@ -5,7 +5,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAINTENANCE_LOG_KEEP, logKey, maintenanceLog, recordMaintenance } from '../../src/backup/maintenance-log.js';
-import { RETENTION_POLICY, runMaintenance } from '../../src/backup/maintenance.js';
+import { runMaintenance } from '../../src/backup/maintenance.js';
+import { RETENTION_TAGS } from '../../src/backup/retention.js';
 import { createRestic } from '../../src/backup/restic/index.js';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -30,7 +31,7 @@ test('the log records each run: steps, removed and kept, or the failed step and 
   const restic = createRestic(fx.rt);
   for (const minutes of [0, 1]) {
     const dir = await fx.dataDir(`gen-${minutes}`, { 'manifest.json': '{}\n' });
-    await restic.backup(repo, [dir], { tags: RETENTION_POLICY.tags, host: 'h', time: new Date(clock.now() - minutes * 60_000) });
+    await restic.backup(repo, [dir], { tags: RETENTION_TAGS, host: 'h', time: new Date(clock.now() - minutes * 60_000) });
   }
   assert.deepEqual(maintenanceLog(db, 'nas'), [], 'never ran: an empty log');
 

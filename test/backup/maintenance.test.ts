@@ -4,7 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openAlerts } from '../../src/backup/alerts.js';
-import { alertKey, maintenanceDue, maintenanceRecord, RETENTION_POLICY, runMaintenance } from '../../src/backup/maintenance.js';
+import { alertKey, maintenanceDue, maintenanceRecord, runMaintenance } from '../../src/backup/maintenance.js';
+import { previewRetention, RETENTION_TAGS } from '../../src/backup/retention.js';
+import { writeSettings } from '../../src/store/settings.js';
 import { createRestic, ResticError, type ResticRepo } from '../../src/backup/restic/index.js';
 import { ManualClock } from '../../src/clock.js';
 import { createLogger, type Logger } from '../../src/log/logger.js';
@@ -45,7 +47,7 @@ function logEntry(line: string): { level: string; msg: string } {
 
 async function oneBackup(s: Setup, repo: ResticRepo, time?: Date): Promise<void> {
   const dir = await s.fx.dataDir(`gen-${time?.getTime() ?? 'now'}`, { 'manifest.json': '{}\n' });
-  await createRestic(s.fx.rt).backup(repo, [dir], { tags: RETENTION_POLICY.tags, host: 'h', time });
+  await createRestic(s.fx.rt).backup(repo, [dir], { tags: RETENTION_TAGS, host: 'h', time });
 }
 
 test('a clean run logs "maintenance ok: <repo>" and records the time; due again a day later', async (t) => {
@@ -77,7 +79,7 @@ test('a stale lock from a SIGKILLed backup is cleared and maintenance succeeds',
   const data = await s.fx.bigFile('big', 160);
   let killed = false;
   const run = createRestic(s.fx.rt).backup(repo, [data], {
-    tags: RETENTION_POLICY.tags,
+    tags: RETENTION_TAGS,
     host: 'h',
     progressPerSecond: 20,
     onProgress: (p) => {
@@ -153,4 +155,32 @@ test('old snapshots really go under the policy', async (t) => {
   assert.equal(after[0], now, 'the newest stays');
   assert.ok(!after.some((t) => t > now - H && t < now), "the current hour's older snapshots went");
   assert.equal(after.at(-1), times[times.length - 2]!.getTime(), 'the oldest (30 months) went; 29 months is the oldest left');
+});
+
+test('a retention change is previewed, then applied: what goes is exactly what the preview named', async (t) => {
+  const s = await setup(t);
+  const repo = await s.fx.newRepo('local');
+  const now = s.clock.now();
+  // One a day for ten days (12:30 UTC each).
+  const times = Array.from({ length: 10 }, (_, d) => new Date(now - d * 24 * H));
+  for (let i = 0; i < times.length; i += 4) await Promise.all(times.slice(i, i + 4).map((time) => oneBackup(s, repo, time)));
+  const restic = createRestic(s.fx.rt);
+  const before = new Set((await restic.snapshots(repo)).map((x) => x.id));
+  assert.equal(before.size, 10);
+
+  // The person proposes keeping 3 daily and nothing else: the preview names the 7 oldest, changes nothing.
+  const proposed = { retention_keep_hourly: 0, retention_keep_daily: 3, retention_keep_weekly: 0, retention_keep_monthly: 0 };
+  const preview = await previewRetention(restic, repo, proposed);
+  assert.equal(preview.remove.length, 7);
+  assert.equal(preview.keep, 3);
+  assert.deepEqual(preview.remove.map((r) => Date.parse(r.time)), times.slice(3).map((d) => d.getTime()).sort((a, b) => a - b), 'the seven oldest days, oldest first');
+  assert.equal((await restic.snapshots(repo)).length, 10, 'a preview removes nothing');
+
+  // Saved and applied by maintenance: the snapshots gone are exactly the ones previewed.
+  writeSettings(s.db, proposed, Math.floor(now / 1000));
+  const result = await runMaintenance(restic, repo, { logger: s.logger, db: s.db, clock: s.clock });
+  assert.deepEqual(result, { ok: true, removed: 7, kept: 3 });
+  const left = new Set((await restic.snapshots(repo)).map((x) => x.id));
+  const gone = [...before].filter((id) => !left.has(id)).sort();
+  assert.deepEqual(gone, preview.remove.map((r) => r.snapshot_id).sort());
 });

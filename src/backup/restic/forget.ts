@@ -16,12 +16,16 @@ export interface ForgetOptions {
   tags: readonly string[];
   /** Also delete the data no snapshot references any more (takes an exclusive lock). */
   prune: boolean;
+  /** Only say what would go (`--dry-run`): nothing is removed. */
+  dryRun?: boolean;
   signal?: AbortSignal;
 }
 
 export interface ForgetResult {
   removed: string[];
   kept: string[];
+  /** The removed snapshots' times (ISO), by id. */
+  removedTimes: Record<string, string>;
 }
 
 export async function forget(rt: ResticRuntime, repo: ResticRepo, options: ForgetOptions): Promise<ForgetResult> {
@@ -35,7 +39,8 @@ export async function forget(rt: ResticRuntime, repo: ResticRepo, options: Forge
     `--group-by=${options.groupBy}`,
     tagFlag(options.tags),
   ];
-  if (options.prune) args.push('--prune');
+  if (options.dryRun) args.push('--dry-run');
+  else if (options.prune) args.push('--prune');
 
   const seen: { result?: ForgetResult } = {};
   await runRestic(rt, repo, {
@@ -49,13 +54,14 @@ export async function forget(rt: ResticRuntime, repo: ResticRepo, options: Forge
       seen.result = {
         removed: parsed.data.flatMap((g) => (g.remove ?? []).map((s) => s.id)),
         kept: parsed.data.flatMap((g) => (g.keep ?? []).map((s) => s.id)),
+        removedTimes: Object.fromEntries(parsed.data.flatMap((g) => (g.remove ?? []).map((s) => [s.id, s.time]))),
       };
       return true;
     },
   });
   if (seen.result === undefined) {
     // No matching snapshot at all: restic prints nothing, which is an empty result, not an error.
-    return { removed: [], kept: [] };
+    return { removed: [], kept: [], removedTimes: {} };
   }
   return seen.result;
 }

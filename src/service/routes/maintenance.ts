@@ -1,20 +1,25 @@
 // GET /admin/maintenance: the maintenance log of each repository (the GUI's Backups screen), with
-// the fixed retention policy it applies. Maintenance runs after a backup once it is due, so
+// the retention policy it applies (Settings). Maintenance runs after a backup once it is due, so
 // `due_after` is the time from which the next backup will also run it (null: it never ran, the
 // next backup runs it).
 import type { FastifyInstance } from 'fastify';
-import { MAINTENANCE_EVERY_MS, maintenanceRecord, RETENTION_POLICY } from '../../backup/maintenance.js';
+import { MAINTENANCE_EVERY_MS, maintenanceRecord } from '../../backup/maintenance.js';
 import { maintenanceLog } from '../../backup/maintenance-log.js';
 import { listRepositories } from '../../backup/repositories.js';
+import { backupDepsFor } from '../../backup/backup-deps.js';
+import { previewRetention } from '../../backup/retention.js';
+import { toResticRepo } from '../../backup/restic-target.js';
+import { RetentionPreviewRequest, type RetentionPreview } from '../../contract/backups.js';
+import { parseOptionalBody } from '../validate.js';
 import { secured, type RouteKit } from './kit.js';
 
 export function registerMaintenanceRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
   app.get('/admin/maintenance', { preHandler: secured(kit, 'admin') }, async () => {
-    const { keepHourly, keepDaily, keepWeekly, keepMonthly } = RETENTION_POLICY;
+    const settings = ctx.settings();
     return {
       object: 'list',
-      retention: { hourly: keepHourly, daily: keepDaily, weekly: keepWeekly, monthly: keepMonthly },
+      retention: { hourly: settings.retention_keep_hourly, daily: settings.retention_keep_daily, weekly: settings.retention_keep_weekly, monthly: settings.retention_keep_monthly },
       every_hours: MAINTENANCE_EVERY_MS / 3_600_000,
       data: listRepositories(ctx.db).map((repo) => {
         const { okAt, failedAt } = maintenanceRecord(ctx.db, repo.name);
@@ -31,5 +36,28 @@ export function registerMaintenanceRoutes(app: FastifyInstance, kit: RouteKit): 
         };
       }),
     };
+  });
+
+  // Asked before a change is saved: the Settings screen shows what the proposed counts would remove.
+  app.post('/admin/retention/preview', { preHandler: secured(kit, 'admin') }, async (req): Promise<RetentionPreview> => {
+    const settings = ctx.settings();
+    const policy = {
+      retention_keep_hourly: settings.retention_keep_hourly,
+      retention_keep_daily: settings.retention_keep_daily,
+      retention_keep_weekly: settings.retention_keep_weekly,
+      retention_keep_monthly: settings.retention_keep_monthly,
+      ...parseOptionalBody(RetentionPreviewRequest, req.body),
+    };
+    const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
+    const repositories: RetentionPreview['repositories'] = [];
+    for (const repo of listRepositories(ctx.db).filter((r) => r.enabled)) {
+      try {
+        const preview = await previewRetention(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase), policy);
+        repositories.push({ name: repo.name, ...preview, error: null });
+      } catch (err) {
+        repositories.push({ name: repo.name, remove: [], keep: 0, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return { policy, repositories };
   });
 }
