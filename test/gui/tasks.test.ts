@@ -135,12 +135,12 @@ test('try it streams and completes; cancel from the task page; filter by status;
   await page.getByTestId('nav-settings').click();
   const interval = page.getByLabel('Hours between backups');
   await interval.fill('0');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.locator('#settings-backup_interval_hours-error').waitFor();
   assert.equal(await interval.getAttribute('aria-invalid'), 'true');
   assert.equal(num((await api.get('/admin/settings')).body, 'backup_interval_hours'), 1);
   await interval.fill('12');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByTestId('settings-save-state').getByText('Saved.').waitFor();
   assert.equal(num((await api.get('/admin/settings')).body, 'backup_interval_hours'), 12);
 

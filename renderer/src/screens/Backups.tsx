@@ -1,8 +1,8 @@
 // The Backups screen: "Back up now" with restic's real progress (live `backup.progress` events),
-// the last run's result per repository, the schedule and the fixed retention policy (changed on
+// the last run's result per repository, the schedule and the retention policy (both changed on
 // the Settings screen), each repository's generations, the recent runs and the maintenance log.
 // Everything refreshes on `backup.finished`; nothing polls.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../api/http';
 import { href } from '../app/routes';
 import { ErrorNote } from '../components/ErrorNote';
@@ -10,6 +10,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { formatDateTime, formatNumber, formatRelative } from '../i18n/format';
 import { useStrings } from '../i18n/i18n';
 import { BackupStarted } from '../../../src/contract/backups';
+import { SettingsSchema } from '../../../src/contract/settings';
 import { useBackupRuns, useBackupStatus, type BackupStatus } from './backups/api';
 import { GenerationsTable } from './backups/GenerationsTable';
 import { MaintenanceLog } from './backups/MaintenanceLog';
@@ -26,8 +27,8 @@ import { Verbatim } from '../components/Verbatim';
 // Looking inside a generation is rare and its screen is large: it loads when first opened.
 const GenerationView = lazy(() => import('./history/GenerationView').then((m) => ({ default: m.GenerationView })));
 
-/** The fixed retention policy (src/backup/maintenance.ts RETENTION_POLICY). */
-const RETENTION = { hourly: 24, daily: 30, weekly: 8, monthly: 12 };
+/** The retention policy as set (Settings): the same entry the Settings screen saves refreshes it. */
+const useRetention = () => useQuery({ queryKey: ['settings', 'backups-screen'], queryFn: () => api('GET', '/admin/settings', SettingsSchema) });
 
 function BackupNow({ status }: { status: BackupStatus | undefined }) {
   const { t, language } = useStrings(backupStrings);
@@ -92,6 +93,7 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
 
 function Schedule({ status }: { status: BackupStatus | undefined }) {
   const { t, language } = useStrings(backupStrings);
+  const kept = useRetention().data;
   const n = (v: number) => formatNumber(language, v);
   return (
     <section className="card" aria-labelledby="schedule-title">
@@ -108,7 +110,7 @@ function Schedule({ status }: { status: BackupStatus | undefined }) {
       ) : (
         <span className="skeleton" />
       )}
-      <p className="muted">{t('retention', { hourly: n(RETENTION.hourly), daily: n(RETENTION.daily), weekly: n(RETENTION.weekly), monthly: n(RETENTION.monthly) })}</p>
+      {kept && <p className="muted" data-testid="backups-retention">{t('retention', { hourly: n(kept.retention_keep_hourly), daily: n(kept.retention_keep_daily), weekly: n(kept.retention_keep_weekly), monthly: n(kept.retention_keep_monthly) })}</p>}
     </section>
   );
 }

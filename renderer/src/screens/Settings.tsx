@@ -35,7 +35,7 @@ export function SettingsScreen(_props: { id: string | null }) {
       <Suspense fallback={<div className="card settings-skeleton" aria-hidden="true"><span className="skeleton" /></div>}>
         <NetworkDevices />
       </Suspense>
-      <Retention />
+      {settings.data && <Retention saved={settings.data} />}
       {settings.data && <PulledModelsBackup value={settings.data.pulled_models_backup} />}
       <RecoveryKit />
       <PassphraseRotation />
