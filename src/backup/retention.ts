@@ -23,14 +23,14 @@ export function retentionPolicy(counts: RetentionCounts): Omit<ForgetOptions, 'p
   };
 }
 
-export interface RetentionPreview {
+export interface RepositoryRetentionPreview {
   /** The snapshots this policy would forget, oldest first. */
   remove: Array<{ snapshot_id: string; time: string }>;
   keep: number;
 }
 
 /** What maintenance would forget in this repository under `counts`; nothing is changed. */
-export async function previewRetention(restic: Restic, repo: ResticRepo, counts: RetentionCounts, signal?: AbortSignal): Promise<RetentionPreview> {
+export async function previewRetention(restic: Restic, repo: ResticRepo, counts: RetentionCounts, signal?: AbortSignal): Promise<RepositoryRetentionPreview> {
   const result = await restic.forget(repo, { ...retentionPolicy(counts), prune: false, dryRun: true, ...(signal ? { signal } : {}) });
   const remove = result.removed.map((id) => ({ snapshot_id: id, time: result.removedTimes[id] ?? '' })).sort((a, b) => a.time.localeCompare(b.time));
   return { remove, keep: result.kept.length };

@@ -4,6 +4,7 @@
 import { z } from 'zod/v3';
 import { Alert } from './alerts.js';
 import { listOf } from './list.js';
+import { SettingsSchema } from './settings.js';
 
 export const RepositoryStatus = z.object({
   name: z.string(),
@@ -133,17 +134,11 @@ export function backupTargetHours(intervalHours: number): number {
 
 /** POST /admin/retention/preview: what maintenance would forget in each enabled repository under a
  *  proposed policy (restic's own `forget --dry-run`); nothing is changed. */
-export const RetentionPreviewRequest = z
-  .object({
-    retention_keep_hourly: z.number().int().min(0).max(1000),
-    retention_keep_daily: z.number().int().min(1).max(1000),
-    retention_keep_weekly: z.number().int().min(0).max(1000),
-    retention_keep_monthly: z.number().int().min(0).max(1000),
-  })
+export const RetentionPreviewRequest = SettingsSchema.pick({ retention_keep_hourly: true, retention_keep_daily: true, retention_keep_weekly: true, retention_keep_monthly: true })
   .partial()
   .strict();
 export const RetentionPreview = z.object({
-  policy: z.object({ retention_keep_hourly: z.number(), retention_keep_daily: z.number(), retention_keep_weekly: z.number(), retention_keep_monthly: z.number() }),
+  policy: RetentionPreviewRequest.required(),
   repositories: z.array(
     z.object({
       name: z.string(),

@@ -65,7 +65,8 @@ export function whyOf(issue: z.ZodIssue): string {
     case 'invalid_literal':
       return `must be ${JSON.stringify(issue.expected)}`;
     case 'unrecognized_keys':
-      return `has ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}, which Sanad does not know`;
+      // Said of the key itself (refusalOf names it as the param).
+      return 'is not a parameter Sanad knows; remove it (docs/api.md lists every parameter)';
     case 'invalid_string':
       // zod's defaults start "Invalid"; a schema's own message says what form is expected.
       return issue.message.startsWith('Invalid') ? 'is not in the expected form' : issue.message;
@@ -88,6 +89,5 @@ export function refusalOf(issue: z.ZodIssue | undefined, prefix: ReadonlyArray<s
   if (issue === undefined) return { param: null, message: 'Invalid request body.' };
   const path = issue.code === 'unrecognized_keys' ? [...prefix, ...issue.path, ...issue.keys.slice(0, 1)] : [...prefix, ...issue.path];
   const param = paramOf(path);
-  const why = issue.code === 'unrecognized_keys' ? 'is not a parameter Sanad knows; remove it (docs/api.md lists every parameter)' : whyOf(issue);
-  return { param, message: `Invalid value for ${param ?? 'the body'}: ${why}.` };
+  return { param, message: `Invalid value for ${param ?? 'the body'}: ${whyOf(issue)}.` };
 }

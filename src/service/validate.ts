@@ -5,8 +5,6 @@ import { ZodObject, type z } from 'zod/v3';
 import { paramOf, whyOf } from '../contract/issue-words.js';
 import { badRequest } from './errors.js';
 
-export { paramOf };
-
 /** Levenshtein distance, for "did you mean" on a misspelt field. */
 function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -33,8 +31,8 @@ function sentenceOf(issue: z.ZodIssue, topLevel: readonly string[]): { param: st
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const meant = issue.path.length === 0 ? closest(key, topLevel) : null;
-    const hint = meant ? `did you mean ${meant}?` : 'remove it (docs/api.md lists every parameter)';
-    return { param: paramOf([...issue.path, key]), why: `is not a parameter Sanad knows; ${hint}` };
+    // A near miss gets "did you mean"; anything else the common wording.
+    return { param: paramOf([...issue.path, key]), why: meant ? `is not a parameter Sanad knows; did you mean ${meant}?` : whyOf(issue) };
   }
   return { param: paramOf(issue.path), why: whyOf(issue) };
 }

@@ -17,6 +17,7 @@ function Items({ parts, names }: { parts: Part[]; names: Record<string, string> 
   const { t, language } = useStrings(historyStrings);
   const all = parts.flatMap((p) => p.ids.map((id) => ({ id, word: p.word })));
   const [shown, setShown] = useState(PAGE);
+  const next = Math.min(PAGE, all.length - shown);
   return (
     <>
       <ul className="diff-items">
@@ -28,9 +29,9 @@ function Items({ parts, names }: { parts: Part[]; names: Record<string, string> 
           </li>
         ))}
       </ul>
-      {all.length > shown && (
+      {next > 0 && (
         <button type="button" onClick={() => setShown((n) => n + PAGE)} data-testid="diff-more">
-          {t('diffMore', { count: Math.min(PAGE, all.length - shown), n: formatNumber(language, Math.min(PAGE, all.length - shown)) })}
+          {t('diffMore', { count: next, n: formatNumber(language, next) })}
         </button>
       )}
     </>
