@@ -2,12 +2,13 @@
 // ones the user adds. Their secrets (S3 secret key, REST password) live in the vault under
 // `repo/<name>/…`; the table holds only what may be shown.
 import { refusalOf } from '../contract/issue-words.js';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { RepositoryOptions, type RepositoryType } from '../contract/repositories.js';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Vault } from '../secrets/vault.js';
 import type { Db, ReadableDB } from '../store/open.js';
+import { mountPointOf } from './folder-target.js';
 import { parseRcloneDestination } from './rclone-destination.js';
 
 export type { RepositoryOptions, RepositoryType } from '../contract/repositories.js';
@@ -73,6 +74,10 @@ export function moveLocalRepository(db: Db, location: string): void {
 
 /** Checks an offsite location and normalises it; throws RepositoryError with the bad param. */
 export function validateLocation(type: Exclude<RepositoryType, 'local'>, location: string): string {
+  if (type === 'folder') {
+    if (!isAbsolute(location)) throw new RepositoryError(`"${location}" is not a whole path; give the folder from the top, such as /media/you/disk/sanad.`, 'location');
+    return resolve(location);
+  }
   if (type === 'rclone') {
     try {
       parseRcloneDestination(location);
@@ -95,6 +100,25 @@ export function validateLocation(type: Exclude<RepositoryType, 'local'>, locatio
   return url.toString().replace(/\/$/, '');
 }
 
+/**
+ * A folder target's disk is Sanad's to find, never a client's to say: where the folder's filesystem
+ * is mounted when the target is added or moved (kept as it was otherwise, so an edit made while the
+ * disk is away does not forget it). Other types never carry one.
+ */
+function withMountPoint(type: RepositoryType, location: string, options: RepositoryOptions, kept: string | undefined): RepositoryOptions {
+  const rest = { ...options };
+  delete rest.mount_point;
+  if (type !== 'folder') return rest;
+  const mount = kept ?? mountPointOf(location);
+  return mount === null || mount === undefined ? rest : { ...rest, mount_point: mount };
+}
+
+/** Two targets in one folder would be one restic repository counted twice. */
+function assertFolderFree(db: ReadableDB, location: string, name: string): void {
+  const taken = listRepositories(db).find((r) => r.name !== name && (r.type === 'local' || r.type === 'folder') && resolve(r.location) === location);
+  if (taken) throw new RepositoryError(`The folder ${location} is already the repository "${taken.name}"; pick another folder.`, 'location');
+}
+
 export interface NewRepository {
   name: string;
   type: Exclude<RepositoryType, 'local'>;
@@ -110,7 +134,8 @@ export function addRepository(db: Db, vault: Vault, input: NewRepository, clock:
   }
   if (getRepository(db, input.name)) throw new RepositoryError(`A repository named "${input.name}" exists already; pick another name.`, 'name');
   const location = validateLocation(input.type, input.location);
-  const options = Options.parse(input.options ?? {});
+  const options = withMountPoint(input.type, location, Options.parse(input.options ?? {}), undefined);
+  if (input.type === 'folder') assertFolderFree(db, location, input.name);
   if (input.type === 's3' && (!options.access_key_id || !input.secret)) {
     throw new RepositoryError('An S3 repository needs an access key id and a secret key.', options.access_key_id ? 'secret' : 'access_key_id');
   }
@@ -149,7 +174,8 @@ export function updateRepository(db: Db, vault: Vault, name: string, patch: Repo
     const { param, message } = refusalOf(parsed.error.issues[0], ['options']);
     throw new RepositoryError(message, param ?? 'options');
   }
-  const options = parsed.data;
+  const options = withMountPoint(current.type, location, parsed.data, location === current.location ? current.options.mount_point : undefined);
+  if (current.type === 'folder' && location !== current.location) assertFolderFree(db, location, name);
   const hasSecret = patch.secret === undefined ? hasRepositorySecret(vault, name) : patch.secret !== null;
   if (current.type === 's3' && (!options.access_key_id || !hasSecret)) {
     throw new RepositoryError('An S3 repository needs an access key id and a secret key.', options.access_key_id ? 'secret' : 'access_key_id');

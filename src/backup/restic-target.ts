@@ -10,6 +10,7 @@ export function toResticRepo(repo: Repository, vault: Vault, passphrase: string)
   const secret = vault.get(secretName(repo.name));
   switch (repo.type) {
     case 'local':
+    case 'folder':
       return { ...base, url: repo.location };
     case 's3':
       return {

@@ -19,6 +19,7 @@ import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js
 import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
 import { manifestText } from './generation/manifest.js';
 import { stagingDir } from './generation/staging.js';
+import { assertFolderPresent, FolderMissingError } from './folder-target.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
 import { writeLastGood } from './last-good.js';
 import { pendingOldKeys, removeOldKeys } from './old-keys.js';
@@ -180,6 +181,7 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
   const { db, clock, restic } = deps;
   const alertKey = `backup.offsite_failed:${repo.name}`;
   try {
+    if (repo.type === 'folder') assertFolderPresent(repo);
     const target = toResticRepo(repo, deps.vault, deps.passphrase);
     if (repo.type === 'local') mkdirSync(repo.location, { recursive: true, mode: 0o700 });
     const signal = options.signal ? { signal: options.signal } : {};
@@ -197,8 +199,10 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
         progressPerSecond: 4,
         onProgress,
       });
+    // A disk on this computer answers or not: retrying is for networks.
+    const onDisk = repo.type === 'local' || repo.type === 'folder';
     const backup = (parent: string | null): Promise<BackupResult> =>
-      repo.type === 'local'
+      onDisk
         ? attempt(parent)(options.signal ?? new AbortController().signal, report)
         : withOffsiteRetries(repo.name, deps.offsiteRetry ?? DEFAULT_OFFSITE_RETRY, options.signal, attempt(parent), report, (err, waitMs) =>
             deps.logger.warn('offsite backup attempt failed; trying again', { repository: repo.name, wait_ms: waitMs, error: message(err) }));
@@ -216,7 +220,7 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     try {
       // A local repository that Sanad never backed up to and that has no restic config yet is
       // created first: no restic start that can only fail.
-      if (repo.type === 'local' && parent === null && !existsSync(join(repo.location, 'config'))) {
+      if (onDisk && parent === null && !existsSync(join(repo.location, 'config'))) {
         await restic.init(target, signal);
         result = await backup(null);
       } else {
@@ -238,12 +242,12 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     return { name: repo.name, ok: true, snapshot_id: result.snapshotId, error: null, summary: result.summary, sent };
   } catch (err) {
     // A local repository on a full disk: say which disk, not restic's "write …: no space left".
-    const error = repo.type === 'local' && (isOutOfSpace(err) || isNearlyFull(repo.location))
+    const error = (repo.type === 'local' || repo.type === 'folder') && (isOutOfSpace(err) || isNearlyFull(repo.location))
       ? `${outOfSpaceSentence(repo.location, `the repository "${repo.name}"`)} Free some space on it and back up again.`
       : message(err);
     recordRepositoryResult(db, repo.name, unixSeconds(clock), error);
     // The first failure alerts; repeats are counted on the same alert, not silent and not spammed.
-    if (repo.name !== LOCAL) raiseAlert(db, clock, alertKey, 'warning', say('alert.offsite_failed', { repo: repo.name, error: err instanceof ResticError ? [err.said] : error }));
+    if (repo.name !== LOCAL) raiseAlert(db, clock, alertKey, 'warning', say('alert.offsite_failed', { repo: repo.name, error: err instanceof ResticError || err instanceof FolderMissingError ? [err.said] : error }));
     deps.logger.warn('backup to repository failed', { repository: repo.name, error });
     return { name: repo.name, ok: false, snapshot_id: null, error };
   }

@@ -46,6 +46,7 @@ Commands:
                                             (the secret key from stdin or a prompt)
   repo add NAME --type rest --url http[s]://HOST:PORT/[PATH] [--user U] [--password-stdin]
   repo add NAME --type rclone --remote REMOTE:PATH [--rclone-config FILE]
+  repo add NAME --type folder --path DIR    an external disk, or another folder on this computer
   repo list | repo remove NAME              backup targets (remove never deletes the data at the remote)
   recovery-kit [--out FILE] [--confirm]     write what a new machine needs to restore; record it is stored off this machine
   passphrase rotate                         a new backup passphrase for every repository (exit 1: not rotated, nothing revoked)

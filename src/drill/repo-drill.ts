@@ -25,6 +25,7 @@ import { drillsDir, withScratch } from './scratch.js';
 import { scratchFullSentence, unlessOutOfSpace } from './scratch-space.js';
 import { isOutOfSpace } from '../store/disk.js';
 import { unverified, type DrillKind } from './verdict.js';
+import { folderAbsence } from '../backup/folder-target.js';
 
 /** The check names of one repository, in order (without the `<repo>:` prefix). */
 export function plannedChecks(kind: DrillKind, plan: SubsetPlan): string[] {
@@ -35,6 +36,9 @@ export function plannedChecks(kind: DrillKind, plan: SubsetPlan): string[] {
 
 function contextFor(deps: DrillDeps, repo: Repository, signal: AbortSignal | undefined): RepoContext | { problem: Spoken } {
   if (deps.restic === null) return { problem: deps.resticProblem ?? say('restic.missing_binary') };
+  // A folder whose disk is not connected cannot be read: not verified, and no restic started there.
+  const absent = repo.type === 'folder' ? folderAbsence(repo) : null;
+  if (absent) return { problem: absent };
   let target: ResticRepo;
   try {
     target = toResticRepo(repo, deps.vault, deps.passphrase);

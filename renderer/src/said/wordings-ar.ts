@@ -231,6 +231,7 @@ export const AR_WORDINGS: ArabicWordings = {
   'doctor.fix.restic_first': 'ثبّت restic أولًا',
   'doctor.fix.repo_location': 'تحقّق من موقعه (`sanad repo list`)؛ النسخ الاحتياطية هناك حُذفت أو نُقلت',
   'doctor.fix.repo_test': 'تحقّق من الخادم البعيد ثم شغّل `sanad repo test {{repo}}`',
+  'doctor.fix.connect_disk': 'صِل قرص {{repo}} ثم شغّل `sanad repo test {{repo}}`',
   'doctor.fix.backup_now': '`sanad backup now` (سند العامل يصنع نسخة في موعدها)',
   'doctor.fix.backup_late': '`sanad backup now`، وابحث عن سبب عدم تشغيل الجدول (خطأ آخر تشغيل في الواجهة)',
   'doctor.fix.drill': '`sanad drill`',
@@ -364,4 +365,6 @@ export const AR_WORDINGS: ArabicWordings = {
   'restore.layout_ok': 'يحوي {{path}} {{files}} ولا شيء غيرها (لا ملفات جانبية لقاعدة البيانات، وأُزيل مجلد العمل).',
   'restore.pulled': 'لم تحفظ النسخة إلا مصدره: نُزّل من جديد من {{uri}} إلى {{path}}، وتُحقِّق من بصمته {{sha256}}….',
   'restore.pull_failed': 'لم تحفظ النسخة إلا مصدره ({{uri}}) وتعذّر تنزيله الآن ({{why}})؛ ويبقى مسجّلًا دون ملفه: شغّل `sanad models pull {{uri}} --id {{model}}` على سند المستعاد حين يمكن الوصول إلى المستودع (احذف النموذج أولًا).',
+  'folder.not_connected': 'قرص «{{repo}}» غير موصول: لا شيء مركَّب على {{mount}}. صِل القرص ثم انسخ احتياطيًا من جديد؛ لم يُكتب شيء في {{mount}}.',
+  'folder.gone': 'لم تعد النسخ الاحتياطية لـ«{{repo}}» في {{path}} (مستودع restic الخاص به مفقود). صِل القرص الذي يحملها أو صحّح المجلد؛ لا يبدأ سند مستودعًا جديدًا حيث كان مستودع.',
 };

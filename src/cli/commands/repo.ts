@@ -5,6 +5,7 @@ import { RcloneDestinationError } from '../../backup/rclone-destination.js';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../clock.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
+import { folderAbsence } from '../../backup/folder-target.js';
 import { probeRepository } from '../../backup/repo-probe.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { createLogger } from '../../log/logger.js';
@@ -28,6 +29,7 @@ const ADD_OPTIONS = {
   cacert: { type: 'string' },
   user: { type: 'string' },
   'rclone-config': { type: 'string' },
+  path: { type: 'string' },
   'secret-stdin': { type: 'boolean' },
   'password-stdin': { type: 'boolean' },
 } as const;
@@ -47,7 +49,7 @@ async function vaultFor(db: Db, dataDir: string, secretsFile: string | undefined
 async function parseAdd(args: string[]): Promise<NewRepository> {
   const { values, positionals } = parseArgs({ args, options: ADD_OPTIONS, allowPositionals: true, strict: true });
   const name = positionals[0];
-  if (!name || positionals.length > 1) throw usageError('Name the repository: `sanad repo add NAME --type s3|rest|rclone …`.');
+  if (!name || positionals.length > 1) throw usageError('Name the repository: `sanad repo add NAME --type s3|rest|rclone|folder …`.');
   const options = {
     ...(values.region ? { region: values.region } : {}),
     ...(values['access-key-id'] ? { access_key_id: values['access-key-id'] } : {}),
@@ -69,8 +71,11 @@ async function parseAdd(args: string[]): Promise<NewRepository> {
     case 'rclone':
       if (!values.remote) throw usageError('An rclone repository needs --remote REMOTE:PATH.');
       return { name, type: 'rclone', location: values.remote, options };
+    case 'folder':
+      if (!values.path) throw usageError('A folder repository needs --path /FOLDER (on an external disk: where the disk is mounted, then a folder).');
+      return { name, type: 'folder', location: values.path, options };
     default:
-      throw usageError('Say the repository type with --type s3, rest or rclone.');
+      throw usageError('Say the repository type with --type s3, rest, rclone or folder.');
   }
 }
 
@@ -104,7 +109,8 @@ export async function repoCommand(args: string[], dataDir: string, io: Io, secre
         throw err;
       }
     });
-    io.result(repo, () => `Added ${repo.type} repository ${repo.name} (${repo.location}). Test it with \`sanad repo test ${repo.name}\`.`);
+    const disk = repo.options.mount_point ? ` on the disk mounted at ${repo.options.mount_point} (a backup refuses while nothing is mounted there)` : '';
+    io.result(repo, () => `Added ${repo.type} repository ${repo.name} (${repo.location})${disk}. Test it with \`sanad repo test ${repo.name}\`.`);
     return 0;
   }
   if (sub === 'remove') {
@@ -132,6 +138,8 @@ export async function repoCommand(args: string[], dataDir: string, io: Io, secre
       ensureLocalRepository(db, dataDir, systemClock);
       const repo = getRepository(db, name);
       if (!repo) throw new CliError(`There is no repository named "${name}"; see \`sanad repo list\`.`);
+      const absent = repo.type === 'folder' ? folderAbsence(repo) : null;
+      if (absent) return { ok: false, initialized: false, detail: absent.detail };
       const deps = await backupDepsFor({ db, dataDir, store, clock: systemClock, logger: createLogger({ level: 'warn' }) });
       return probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase));
     });

@@ -54,6 +54,7 @@ export const DOCTOR_WORDINGS = {
   'doctor.fix.restic_first': 'install restic first',
   'doctor.fix.repo_location': 'check its location (`sanad repo list`); the backups there are gone or moved',
   'doctor.fix.repo_test': 'check the remote, then `sanad repo test {{repo}}`',
+  'doctor.fix.connect_disk': 'connect the disk of {{repo}}, then `sanad repo test {{repo}}`',
   'doctor.fix.backup_now': '`sanad backup now` (a running Sanad makes one on its schedule)',
   'doctor.fix.backup_late': '`sanad backup now`, and see why the schedule did not run (the last run\'s error is in the GUI)',
   'doctor.fix.drill': '`sanad drill`',

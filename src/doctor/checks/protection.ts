@@ -5,6 +5,7 @@ import { backupTargetHours } from '../../contract/backups.js';
 import { lastGoodBackupAt } from '../../backup/backup-runs.js';
 import { createRestic, findRestic } from '../../backup/restic/index.js';
 import { listRepositories } from '../../backup/repositories.js';
+import { folderAbsence } from '../../backup/folder-target.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { lastFinishedRun } from '../../drill/drill-runs.js';
 import { KeychainUnavailableError } from '../../secrets/errors.js';
@@ -53,6 +54,11 @@ export async function repositoryChecks(db: Db, dataDir: string, store: SecretSto
   const out: DoctorCheck[] = [];
   for (const repo of repos) {
     const params = { repo: repo.name, type: repo.type };
+    const absent = repo.type === 'folder' ? folderAbsence(repo) : null;
+    if (absent) {
+      out.push(warn(`repo:${repo.name}`, absent, say('doctor.fix.connect_disk', { repo: repo.name })));
+      continue;
+    }
     try {
       const exists = await restic.isInitialized(toResticRepo(repo, vault, passphrase));
       out.push(exists

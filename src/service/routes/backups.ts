@@ -11,6 +11,7 @@ import { allAlerts, withAcks } from '../../backup/alerts.js';
 import { AlertAckRequest } from '../../contract/alerts.js';
 import { acceptAlertKey, clearAlertAck, snoozeAlertKey } from '../../store/alert-acks.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
+import { folderAbsence } from '../../backup/folder-target.js';
 import { probeRepository } from '../../backup/repo-probe.js';
 import { addRepository, getRepository, hasRepositorySecret, listRepositories, moveLocalRepository, removeRepository, RepositoryError, updateRepository, type Repository } from '../../backup/repositories.js';
 import { toResticRepo } from '../../backup/restic-target.js';
@@ -32,7 +33,7 @@ const RepoOptionsBody = z.object({
 
 const RepoBody = z.object({
   name: z.string(),
-  type: z.enum(['s3', 'rest', 'rclone']),
+  type: z.enum(['s3', 'rest', 'rclone', 'folder']),
   location: z.string().min(1).max(4096),
   options: RepoOptionsBody.optional(),
   secret: z.string().min(1).max(4096).optional(),
@@ -110,7 +111,11 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   });
 
   // has_secret says whether a secret is in the vault; the secret itself is never sent back.
-  const shown = (repo: Repository): ShownRepository => ({ ...repo, has_secret: hasRepositorySecret(ctx.secrets.vault, repo.name) });
+  const shown = (repo: Repository): ShownRepository => ({
+    ...repo,
+    has_secret: hasRepositorySecret(ctx.secrets.vault, repo.name),
+    ...(repo.type === 'folder' ? { connected: folderAbsence(repo) === null } : {}),
+  });
 
   app.get('/admin/repositories', { preHandler: admin }, async () => ({ object: 'list', data: listRepositories(ctx.db).map(shown) }));
 
@@ -169,6 +174,9 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.post<{ Params: { name: string } }>('/admin/repositories/:name/test', { preHandler: admin }, async (req) => {
     const repo = getRepository(ctx.db, req.params.name);
     if (!repo) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
+    // A folder whose disk is away is said as such: restic would create a repository in its place.
+    const absent = repo.type === 'folder' ? folderAbsence(repo) : null;
+    if (absent) return { name: repo.name, ok: false, initialized: false, detail: absent.detail, said: { code: absent.code, params: absent.params } } satisfies ProbeResult;
     const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
     const result = await probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase));
     if (result.ok && repo.type !== 'local') noteOffsiteTested(ctx.writer, unixSeconds(ctx.clock));

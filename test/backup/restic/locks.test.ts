@@ -40,7 +40,7 @@ test('a SIGKILLed backup leaves a stale lock: forget --prune reports locked, unl
   await assert.rejects(forget(fx.rt, repo, policy), (e: unknown) => e instanceof ResticError && e.kind === 'locked' && /unlock|stale lock/.test(e.message));
   await unlock(fx.rt, repo);
   assert.deepEqual(await fx.locks(repo), []);
-  assert.deepEqual(await forget(fx.rt, repo, policy), { removed: [], kept: [] });
+  assert.deepEqual(await forget(fx.rt, repo, policy), { removed: [], kept: [], removedTimes: {} });
 });
 
 test('abort mid-backup: SIGINT, kind cancelled, no lock left; the password is never in argv', async (t) => {

@@ -9,7 +9,9 @@ import { formatDateTime, formatRelative } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { useEditTarget, useRemoveTarget, useTestTarget, type Repository } from './api';
 import { offsiteStrings } from './strings';
-import { draftFrom, patchBody, type TargetType } from './target-form';
+import { draftFrom, patchBody, targetTypeOf } from './target-form';
+import { Said } from '../../said/Said';
+import { isolate } from '../bidi';
 import { TargetForm } from './TargetForm';
 
 function When({ at }: { at: number }) {
@@ -17,8 +19,12 @@ function When({ at }: { at: number }) {
   return <time dateTime={new Date(at * 1000).toISOString()} title={formatDateTime(language, at)}>{formatRelative(language, at)}</time>;
 }
 
-function typeOf(repo: Repository): TargetType {
-  return repo.type === 'rest' || repo.type === 'rclone' ? repo.type : 's3';
+
+/** Which disk a folder target is on, and whether it is connected now (as the server found it). */
+function diskLine(repo: Repository, t: (key: 'diskMounted' | 'diskAway' | 'diskInternal', o?: { mount: string }) => string): string {
+  const mount = repo.options.mount_point;
+  if (mount === undefined) return t('diskInternal');
+  return repo.connected === false ? t('diskAway', { mount: isolate(mount) }) : t('diskMounted', { mount: isolate(mount) });
 }
 
 export function TargetCard({ repo }: { repo: Repository }) {
@@ -34,7 +40,7 @@ export function TargetCard({ repo }: { repo: Repository }) {
         <h3 id={`target-${repo.name}`} dir="ltr">
           {repo.name}
         </h3>
-        <span className="badge">{t(`type-${typeOf(repo)}`)}</span>
+        <span className="badge">{t(`type-${targetTypeOf(repo.type)}`)}</span>
         <span className={repo.enabled ? 'badge ok' : 'badge warn'} data-testid="target-enabled-state">
           {repo.enabled ? t('enabled') : t('disabled')}
         </span>
@@ -46,6 +52,14 @@ export function TargetCard({ repo }: { repo: Repository }) {
             {repo.location}
           </bdi>
         </dd>
+        {repo.type === 'folder' && (
+          <>
+            <dt>{t('diskFact')}</dt>
+            <dd data-testid="target-disk" className={repo.connected === false ? 'warn' : undefined}>
+              {diskLine(repo, t)}
+            </dd>
+          </>
+        )}
         <dt>{t('colLastOk')}</dt>
         <dd>{repo.last_ok_at === null ? <span className="muted">{t('neverOk')}</span> : <When at={repo.last_ok_at} />}</dd>
         <dt>{t('colLastError')}</dt>
@@ -86,7 +100,7 @@ export function TargetCard({ repo }: { repo: Repository }) {
         )}
         {test.data?.ok === false && (
           <p className="fail" data-result="failed">
-            {t('testFailed', { detail: test.data.detail })} {t('testFailedHelp')}
+            {test.data.said ? <Said said={test.data.said} /> : <>{t('testFailed', { detail: test.data.detail })} {t('testFailedHelp')}</>}
           </p>
         )}
         {test.isError && <ErrorNote error={test.error} />}

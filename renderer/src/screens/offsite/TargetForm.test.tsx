@@ -25,6 +25,15 @@ describe('target form rules (pure)', () => {
     expect(FIELDS.s3).toEqual(['name', 'location', 'region', 'access_key_id', 'secret', 'cacert']);
     expect(FIELDS.rest).toEqual(['name', 'location', 'user', 'secret', 'cacert']);
     expect(FIELDS.rclone).toEqual(['name', 'location', 'rclone_config']);
+    expect(FIELDS.folder).toEqual(['name', 'location']);
+  });
+
+  test('a folder target is edited as one, and its disk (the server\'s to find) is never sent back', () => {
+    const usb: Repository = { ...NAS, name: 'usb', type: 'folder', location: '/media/me/disk/sanad', options: { mount_point: '/media/me/disk' }, has_secret: false, connected: false };
+    const draft = draftFrom(usb);
+    expect(draft.type).toBe('folder');
+    expect(patchBody(draft)).toEqual({ location: '/media/me/disk/sanad', options: {}, enabled: true });
+    expect(draftFrom({ ...usb, type: 'tape' }).type).toBe('s3');
   });
 
   test('bodies carry only the filled fields of the chosen type; an edit sends a secret only when typed', () => {

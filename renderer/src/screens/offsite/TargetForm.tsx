@@ -9,7 +9,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { FormField } from '../../components/FormField';
 import { useStrings } from '../../i18n/i18n';
 import { offsiteStrings } from './strings';
-import { FIELDS, fieldForParam, REQUIRED, TARGET_TYPES, type FieldName, type TargetDraft, type TargetType } from './target-form';
+import { FIELDS, fieldForParam, REQUIRED, TARGET_TYPES, targetTypeOf, type FieldName, type TargetDraft, type TargetType } from './target-form';
 
 export interface TargetFormProps {
   mode: 'add' | 'edit';
@@ -87,7 +87,7 @@ export function TargetForm({ mode, initial, hasSecret = false, busy, error, onSu
       {mode === 'add' ? (
         <FormField label={t('type')}>
           {(p) => (
-            <select {...p} value={draft.type} onChange={(e) => setDraft((d) => ({ ...d, type: TARGET_TYPES.find((x) => x === e.target.value) ?? 's3' }))} data-testid="target-type">
+            <select {...p} value={draft.type} onChange={(e) => setDraft((d) => ({ ...d, type: targetTypeOf(e.target.value) }))} data-testid="target-type">
               {TARGET_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {t(`type-${type}`)}

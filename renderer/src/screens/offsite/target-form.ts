@@ -3,8 +3,13 @@
 // rules are tested without a browser; TargetForm.tsx only renders them.
 import type { Repository } from '../../../../src/contract/repositories';
 
-export type TargetType = 's3' | 'rest' | 'rclone';
-export const TARGET_TYPES: readonly TargetType[] = ['s3', 'rest', 'rclone'];
+export type TargetType = 's3' | 'rest' | 'rclone' | 'folder';
+export const TARGET_TYPES: readonly TargetType[] = ['s3', 'rest', 'rclone', 'folder'];
+
+/** The target's type as the form knows it (a newer core's unknown kind is edited as S3's fields). */
+export function targetTypeOf(type: string): TargetType {
+  return TARGET_TYPES.find((x) => x === type) ?? 's3';
+}
 
 export type FieldName = 'name' | 'location' | 'region' | 'access_key_id' | 'secret' | 'user' | 'cacert' | 'rclone_config';
 
@@ -13,6 +18,7 @@ export const FIELDS: Record<TargetType, readonly FieldName[]> = {
   s3: ['name', 'location', 'region', 'access_key_id', 'secret', 'cacert'],
   rest: ['name', 'location', 'user', 'secret', 'cacert'],
   rclone: ['name', 'location', 'rclone_config'],
+  folder: ['name', 'location'],
 };
 
 /** Fields the user must fill when adding (the server checks the same). */
@@ -20,6 +26,7 @@ export const REQUIRED: Record<TargetType, readonly FieldName[]> = {
   s3: ['name', 'location', 'access_key_id', 'secret'],
   rest: ['name', 'location'],
   rclone: ['name', 'location'],
+  folder: ['name', 'location'],
 };
 
 export interface TargetDraft {
@@ -42,7 +49,7 @@ export function emptyDraft(type: TargetType = 's3'): TargetDraft {
 
 /** An edit starts from what the server shows; the secret is never among it. */
 export function draftFrom(repo: Repository): TargetDraft {
-  const type: TargetType = repo.type === 'rest' || repo.type === 'rclone' ? repo.type : 's3';
+  const type = targetTypeOf(repo.type);
   const o = repo.options;
   return {
     type,

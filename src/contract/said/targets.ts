@@ -1,0 +1,5 @@
+// What Sanad says about a backup target's own state (a folder target's disk), before restic runs.
+export const TARGET_WORDINGS = {
+  'folder.not_connected': 'The disk of "{{repo}}" is not connected: nothing is mounted at {{mount}}. Connect the disk and back up again; nothing was written to {{mount}}.',
+  'folder.gone': 'The backups of "{{repo}}" are not in {{path}} any more (its restic repository is missing). Connect the disk that holds them or correct the folder; Sanad does not start a new repository where one was.',
+} as const;
