@@ -16,7 +16,7 @@ done
 # restic/rclone: backups; gnome-keyring, dbus, libsecret: the OS keychain (keytar); chromium: GUI
 # tests; age: checking encrypted offsite copies; g++/make/python3: native modules built from source;
 # iproute2 and curl: the network tests' own test hosts (namespaces, a veth pair) and the docs' curl.
-packages=(restic rclone gnome-keyring dbus libsecret-1-dev chromium age openssl g++ make python3 ca-certificates iproute2 curl)
+packages=(restic rclone gnome-keyring dbus libsecret-1-dev chromium age openssl g++ make python3 ca-certificates iproute2 curl e2fsprogs)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
