@@ -37,7 +37,13 @@ export function isMounted(mountPoint: string): boolean {
   }
 }
 
+/** The repositories that are folders on a disk of this computer (restic's local backend). */
+export function isOnDisk(type: string): boolean {
+  return type === 'local' || type === 'folder';
+}
+
 export interface FolderTarget {
+  type: string;
   name: string;
   location: string;
   options: { mount_point?: string };
@@ -45,8 +51,9 @@ export interface FolderTarget {
   last_ok_at: number | null;
 }
 
-/** Why restic must not be started on this folder target now, or null when its disk is there. */
+/** Why restic must not be started on this folder target now; null when its disk is there, or it is no folder target. */
 export function folderAbsence(target: FolderTarget): Spoken | null {
+  if (target.type !== 'folder') return null;
   const mount = target.options.mount_point;
   if (mount !== undefined && !isMounted(mount)) return say('folder.not_connected', { repo: target.name, mount });
   // Backed up to before but no repository there: another disk at the same place, or one wiped.
@@ -63,7 +70,7 @@ export class FolderMissingError extends Error {
   }
 }
 
-/** Throws FolderMissingError when the folder target's disk is not there. */
+/** Throws FolderMissingError when a folder target's disk is not there (other targets pass). */
 export function assertFolderPresent(target: FolderTarget): void {
   const absent = folderAbsence(target);
   if (absent) throw new FolderMissingError(absent);

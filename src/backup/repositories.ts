@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Vault } from '../secrets/vault.js';
 import type { Db, ReadableDB } from '../store/open.js';
-import { mountPointOf } from './folder-target.js';
+import { isOnDisk, mountPointOf } from './folder-target.js';
 import { parseRcloneDestination } from './rclone-destination.js';
 
 export type { RepositoryOptions, RepositoryType } from '../contract/repositories.js';
@@ -115,7 +115,7 @@ function withMountPoint(type: RepositoryType, location: string, options: Reposit
 
 /** Two targets in one folder would be one restic repository counted twice. */
 function assertFolderFree(db: ReadableDB, location: string, name: string): void {
-  const taken = listRepositories(db).find((r) => r.name !== name && (r.type === 'local' || r.type === 'folder') && resolve(r.location) === location);
+  const taken = listRepositories(db).find((r) => r.name !== name && isOnDisk(r.type) && resolve(r.location) === location);
   if (taken) throw new RepositoryError(`The folder ${location} is already the repository "${taken.name}"; pick another folder.`, 'location');
 }
 

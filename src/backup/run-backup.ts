@@ -19,7 +19,7 @@ import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js
 import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
 import { manifestText } from './generation/manifest.js';
 import { stagingDir } from './generation/staging.js';
-import { assertFolderPresent, FolderMissingError } from './folder-target.js';
+import { assertFolderPresent, FolderMissingError, isOnDisk } from './folder-target.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
 import { writeLastGood } from './last-good.js';
 import { pendingOldKeys, removeOldKeys } from './old-keys.js';
@@ -181,7 +181,7 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
   const { db, clock, restic } = deps;
   const alertKey = `backup.offsite_failed:${repo.name}`;
   try {
-    if (repo.type === 'folder') assertFolderPresent(repo);
+    assertFolderPresent(repo);
     const target = toResticRepo(repo, deps.vault, deps.passphrase);
     if (repo.type === 'local') mkdirSync(repo.location, { recursive: true, mode: 0o700 });
     const signal = options.signal ? { signal: options.signal } : {};
@@ -200,7 +200,7 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
         onProgress,
       });
     // A disk on this computer answers or not: retrying is for networks.
-    const onDisk = repo.type === 'local' || repo.type === 'folder';
+    const onDisk = isOnDisk(repo.type);
     const backup = (parent: string | null): Promise<BackupResult> =>
       onDisk
         ? attempt(parent)(options.signal ?? new AbortController().signal, report)
@@ -242,7 +242,7 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     return { name: repo.name, ok: true, snapshot_id: result.snapshotId, error: null, summary: result.summary, sent };
   } catch (err) {
     // A local repository on a full disk: say which disk, not restic's "write …: no space left".
-    const error = (repo.type === 'local' || repo.type === 'folder') && (isOutOfSpace(err) || isNearlyFull(repo.location))
+    const error = isOnDisk(repo.type) && (isOutOfSpace(err) || isNearlyFull(repo.location))
       ? `${outOfSpaceSentence(repo.location, `the repository "${repo.name}"`)} Free some space on it and back up again.`
       : message(err);
     recordRepositoryResult(db, repo.name, unixSeconds(clock), error);

@@ -37,7 +37,7 @@ export function plannedChecks(kind: DrillKind, plan: SubsetPlan): string[] {
 function contextFor(deps: DrillDeps, repo: Repository, signal: AbortSignal | undefined): RepoContext | { problem: Spoken } {
   if (deps.restic === null) return { problem: deps.resticProblem ?? say('restic.missing_binary') };
   // A folder whose disk is not connected cannot be read: not verified, and no restic started there.
-  const absent = repo.type === 'folder' ? folderAbsence(repo) : null;
+  const absent = folderAbsence(repo);
   if (absent) return { problem: absent };
   let target: ResticRepo;
   try {

@@ -1,6 +1,6 @@
 // Where a restore reads from, as named in a data dir: its repository row (local or offsite), the
 // credentials in its vault, and its own passphrase. Reads only; the CLI opens the store read-only.
-import { assertFolderPresent } from '../backup/folder-target.js';
+import { assertFolderPresent, isOnDisk } from '../backup/folder-target.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultLocalLocation, getRepository, LOCAL, type Repository } from '../backup/repositories.js';
@@ -79,9 +79,9 @@ export async function repositorySourceFor(input: SourceInput): Promise<Repositor
       ? { name: LOCAL, type: 'local', location: localLocation, options: {}, enabled: true, created_at: 0, last_ok_at: null, last_error: null, last_error_at: null }
       : null);
   if (!row) throw new UnknownRepositoryError(input.repoName, input.dataDir);
-  if (row.type === 'folder') assertFolderPresent(row);
+  assertFolderPresent(row);
   const vault = input.vault;
-  if (!vault && row.type !== 'local' && row.type !== 'folder') throw new MissingSecretError('vault key', input.secretsDescription);
+  if (!vault && !isOnDisk(row.type)) throw new MissingSecretError('vault key', input.secretsDescription);
   const binary = await findRestic({ ...(process.env.SANAD_RESTIC ? { configuredPath: process.env.SANAD_RESTIC } : {}) });
   return {
     repoName: row.name,
@@ -89,7 +89,7 @@ export async function repositorySourceFor(input: SourceInput): Promise<Repositor
     knownPassphrase: input.knownPassphrase,
     knownVaultKey: input.knownVaultKey ?? null,
     recorded: found === 'damaged' ? [] : readRecords(input.db, row.name),
-    snapshotIds: async () => (row.type === 'local' || row.type === 'folder' ? localSnapshotIds(row.location) : null),
+    snapshotIds: async () => (isOnDisk(row.type) ? localSnapshotIds(row.location) : null),
     ...(input.askPassphrase ? { askPassphrase: input.askPassphrase } : {}),
     ...(input.passphraseHint ? { passphraseHint: input.passphraseHint } : {}),
     repoFor: (passphrase) => (vault ? toResticRepo(row, vault, passphrase) : { name: row.name, url: row.location, password: passphrase }),

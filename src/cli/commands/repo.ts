@@ -138,7 +138,7 @@ export async function repoCommand(args: string[], dataDir: string, io: Io, secre
       ensureLocalRepository(db, dataDir, systemClock);
       const repo = getRepository(db, name);
       if (!repo) throw new CliError(`There is no repository named "${name}"; see \`sanad repo list\`.`);
-      const absent = repo.type === 'folder' ? folderAbsence(repo) : null;
+      const absent = folderAbsence(repo);
       if (absent) return { ok: false, initialized: false, detail: absent.detail };
       const deps = await backupDepsFor({ db, dataDir, store, clock: systemClock, logger: createLogger({ level: 'warn' }) });
       return probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase));

@@ -54,7 +54,7 @@ export async function repositoryChecks(db: Db, dataDir: string, store: SecretSto
   const out: DoctorCheck[] = [];
   for (const repo of repos) {
     const params = { repo: repo.name, type: repo.type };
-    const absent = repo.type === 'folder' ? folderAbsence(repo) : null;
+    const absent = folderAbsence(repo);
     if (absent) {
       out.push(warn(`repo:${repo.name}`, absent, say('doctor.fix.connect_disk', { repo: repo.name })));
       continue;

@@ -175,7 +175,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     const repo = getRepository(ctx.db, req.params.name);
     if (!repo) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
     // A folder whose disk is away is said as such: restic would create a repository in its place.
-    const absent = repo.type === 'folder' ? folderAbsence(repo) : null;
+    const absent = folderAbsence(repo);
     if (absent) return { name: repo.name, ok: false, initialized: false, detail: absent.detail, said: { code: absent.code, params: absent.params } } satisfies ProbeResult;
     const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
     const result = await probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase));
