@@ -127,3 +127,35 @@ export function recordedCopies(db: ReadableDB, repository: string): RecordedCopy
   }
   return out;
 }
+
+/** The newest generation this computer's own repository holds (its run, snapshot and what was sent),
+ *  and which repositories already have that run's copy. */
+export interface NewestLocal {
+  run_id: number;
+  generation: number;
+  snapshot_id: string;
+  sent: SentSnapshot;
+  /** Repositories with an ok copy of this run. */
+  reached: string[];
+}
+
+export function newestLocalGeneration(db: ReadableDB, local: string): NewestLocal | null {
+  const row = db.prepare<[string], { run_id: number; generation: number; snapshot_id: string; snapshot: string }>(
+    `SELECT c.run_id, r.generation, c.snapshot_id, c.snapshot FROM backup_copies c JOIN backup_runs r ON r.id = c.run_id
+     WHERE c.repository = ? AND c.ok = 1 AND c.snapshot_id IS NOT NULL AND c.snapshot IS NOT NULL AND r.generation IS NOT NULL
+     ORDER BY r.generation DESC, c.run_id DESC LIMIT 1`,
+  ).get(local);
+  const sent = row ? parseJsonColumn(SentSnapshotSchema, row.snapshot) : null;
+  if (!row || !sent) return null;
+  const reached = db.prepare<[number], { repository: string }>('SELECT repository FROM backup_copies WHERE run_id = ? AND ok = 1').all(row.run_id).map((r) => r.repository);
+  return { run_id: row.run_id, generation: row.generation, snapshot_id: row.snapshot_id, sent, reached };
+}
+
+/** A run's copy to one repository made later (Copy to offsite now): it takes the place of the
+ *  failed one the run recorded, so restore and the generation list find it like any other copy. */
+export function replaceCopy(db: Db, copy: BackupCopyRow, sent: SentSnapshot): void {
+  db.prepare(
+    `INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at, summary, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(run_id, repository) DO UPDATE SET ok = excluded.ok, snapshot_id = excluded.snapshot_id, error = excluded.error, finished_at = excluded.finished_at, summary = excluded.summary, snapshot = excluded.snapshot`,
+  ).run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at, copy.summary, JSON.stringify(sent));
+}

@@ -89,7 +89,7 @@ export interface BackupOutcome {
   error: string | null;
 }
 
-export type BackupPhase = { phase: 'generation'; step: string } | ({ phase: 'upload'; repository: string } & BackupProgress);
+export type BackupPhase = { phase: 'generation'; step: string } | { phase: 'copy'; repository: string } | ({ phase: 'upload'; repository: string } & BackupProgress);
 
 export class BackupBusyError extends Error {
   constructor() {

@@ -41,6 +41,7 @@ Commands:
   models set ID [--context N] [--gpu-layers auto|N] [--temperature T] [--max-output-tokens N] [--backup include|source]
   models login | logout                     save (from a prompt or stdin) or remove the Hugging Face token
   backup now                                one generation to every enabled repository (exit 3: local ok, an offsite failed)
+  backup copy-offsite                       the newest backup to the offsite targets that lack it (exit 3: one failed)
   drill [--deep] [--repo NAME]              verify the backups, never writing to them (exit 0 PASS, 1 FAIL, 2 UNVERIFIED)
   repo add NAME --type s3 --url https://HOST[:PORT]/BUCKET[/PREFIX] --access-key-id ID [--region R] [--cacert FILE]
                                             (the secret key from stdin or a prompt)

@@ -3,6 +3,7 @@
 // GET /admin/backups/status, GET /admin/backups, GET /admin/maintenance, GET|POST /admin/restore/generations.
 import { z } from 'zod/v3';
 import { Alert } from './alerts.js';
+import { Said } from './said.js';
 import { listOf } from './list.js';
 import { SettingsSchema } from './settings.js';
 
@@ -18,9 +19,11 @@ export const RepositoryStatus = z.object({
 });
 export type RepositoryStatus = z.infer<typeof RepositoryStatus>;
 
-/** A running backup: making the generation (its step), or sending it to one repository. */
+/** A running backup: making the generation (its step), or sending it to one repository; or "Copy to
+ *  offsite now" copying the newest generation to one repository. */
 export const BackupPhase = z.union([
   z.object({ phase: z.literal('generation'), step: z.string() }),
+  z.object({ phase: z.literal('copy'), repository: z.string() }),
   z.object({ phase: z.literal('upload'), repository: z.string(), percent: z.number(), files_done: z.number(), total_files: z.number(), bytes_done: z.number(), total_bytes: z.number() }),
 ]);
 export type BackupPhase = z.infer<typeof BackupPhase>;
@@ -84,6 +87,25 @@ export type BackupRuns = z.infer<typeof BackupRuns>;
 /** POST /admin/backups: started now, attached to the one already running, or queued after it. */
 export const BackupStarted = z.object({ started: z.boolean(), attached: z.boolean(), queued: z.boolean() });
 export type BackupStarted = z.infer<typeof BackupStarted>;
+
+/** What "Copy to offsite now" did for one offsite repository: copied the newest generation there,
+ *  found it already there, or failed (the saying says why, in the reader's language). */
+export const OffsiteCatchUpTarget = z.object({
+  name: z.string(),
+  status: z.enum(['copied', 'up_to_date', 'failed']),
+  snapshot_id: z.string().nullable(),
+  said: Said.and(z.object({ detail: z.string() })),
+});
+export type OffsiteCatchUpTarget = z.infer<typeof OffsiteCatchUpTarget>;
+
+/** POST /admin/backups/offsite-copy: the generation copied (null: none yet), each target, and a
+ *  saying when there was nothing to do at all (no local backup yet, no offsite repository). */
+export const OffsiteCatchUp = z.object({
+  generation: z.number().nullable(),
+  targets: z.array(OffsiteCatchUpTarget),
+  said: Said.and(z.object({ detail: z.string() })).nullable(),
+});
+export type OffsiteCatchUp = z.infer<typeof OffsiteCatchUp>;
 
 export const Generation = z.object({
   generation: z.number(),

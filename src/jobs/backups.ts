@@ -12,10 +12,12 @@ import { lastBackupRun, lastBackupStartedAt, lastGoodBackupAt } from '../backup/
 import { maintenanceDue, runMaintenance } from '../backup/maintenance.js';
 import { ProgressThrottle } from '../backup/progress-throttle.js';
 import { listRepositories } from '../backup/repositories.js';
+import { folderAbsence } from '../backup/folder-target.js';
 import { toResticRepo } from '../backup/restic-target.js';
 import { BackupBusyError, runBackup, type BackupOutcome, type BackupPhase } from '../backup/run-backup.js';
 import { BackupScheduler } from '../backup/schedule.js';
-import type { BackupStatus } from '../contract/backups.js';
+import { copyToOffsite } from '../backup/offsite-catch-up.js';
+import type { BackupStatus, OffsiteCatchUp } from '../contract/backups.js';
 import type { JobDeps } from './job-deps.js';
 import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job } from './jobs.js';
 
@@ -106,6 +108,31 @@ export class BackupJobs {
     }
   }
 
+  /**
+   * "Copy to offsite now": the newest local generation to every offsite repository without it, as a
+   * backup job (so never beside a backup, its maintenance or a rotation; a drill or a restore that
+   * reads a repository is made to wait by the same table). Rejects with BackupBusyError while a
+   * backup runs: that backup sends its generation to every target anyway.
+   */
+  async copyOffsite(): Promise<OffsiteCatchUp> {
+    const { db, dataDir, clock, logger, store } = this.deps;
+    const alertsBefore = alertKeys(db);
+    let job: Job<OffsiteCatchUp, BackupPhase>;
+    try {
+      job = this.deps.jobs.start<OffsiteCatchUp, BackupPhase>('backup', async (control) => {
+        const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
+        return copyToOffsite(deps, { signal: control.signal, onTarget: (repository) => control.progress({ phase: 'copy', repository }) });
+      });
+    } catch (error) {
+      throw error instanceof JobRefusedError && error.blocking === 'backup' ? new BackupBusyError() : error;
+    }
+    try {
+      return await job.done;
+    } finally {
+      if (alertKeys(db) !== alertsBefore) this.publishAlerts();
+    }
+  }
+
   private async backup(trigger: string, signal: AbortSignal, onProgress: (p: BackupPhase) => void): Promise<BackupOutcome> {
     const { db, dataDir, clock, logger, store, events } = this.deps;
     const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
@@ -124,7 +151,8 @@ export class BackupJobs {
     const { db, dataDir, clock, logger, store, jobs } = this.deps;
     // A repository this backup reached is no longer broken: a maintenance that failed there is due.
     const reached = new Set(outcome.repositories.filter((r) => r.ok).map((r) => r.name));
-    const due = listRepositories(db).filter((r) => r.enabled && maintenanceDue(db, clock, r.name, undefined, reached.has(r.name)));
+    // A disk that is not connected is not maintained either: restic would run on the empty mount point.
+    const due = listRepositories(db).filter((r) => r.enabled && folderAbsence(r) === null && maintenanceDue(db, clock, r.name, undefined, reached.has(r.name)));
     if (due.length === 0 || signal?.aborted) return;
     let job;
     try {
@@ -218,11 +246,12 @@ export class BackupJobs {
 }
 
 function phaseKey(p: BackupPhase): string {
-  return p.phase === 'generation' ? `generation:${p.step}` : `upload:${p.repository}`;
+  return p.phase === 'generation' ? `generation:${p.step}` : `${p.phase}:${p.repository}`;
 }
 
 function progressEvent(p: BackupPhase): Record<string, unknown> {
   if (p.phase === 'generation') return { phase: p.phase, step: p.step, percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 };
+  if (p.phase === 'copy') return { phase: p.phase, repository: p.repository, percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 };
   const { phase, repository, percent, files_done, total_files, bytes_done, total_bytes } = p;
   return { phase, repository, percent, files_done, total_files, bytes_done, total_bytes };
 }

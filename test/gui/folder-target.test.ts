@@ -2,7 +2,8 @@
 // loop device: added on the Offsite screen as "External disk or folder", its card says which disk
 // and that it is connected; unplugged, the card says it is not, and Test says so in the reader's
 // language (Arabic here) without starting restic on the empty mount point. axe finds nothing.
-// Screenshots: offsite-folder-en, offsite-folder-ar.
+// A backup while it is away is partial; plugged back in, "Copy to offsite now" sends that backup to it.
+// Screenshots: offsite-folder-en, offsite-folder-ar, backups-copy-offsite-ar.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -65,4 +66,25 @@ test('Offsite: an external disk target says which disk, whether it is connected,
   assert.deepEqual(readdirSync(disk.mountPoint), [], 'the test wrote nothing under the empty mount point');
   assert.deepEqual(await axeViolations(page, 'main'), []);
   await gui.screenshot('offsite-folder-ar');
+
+  // A backup while the disk is away reaches only this computer; plugged in again, "Copy to offsite
+  // now" sends that same backup there, said in Arabic, without making a new one.
+  await page.getByTestId('nav-backups').click();
+  await page.getByTestId('backup-now').click();
+  await page.locator('[data-testid="last-run"][data-status="partial"]').waitFor({ timeout: 120_000 });
+  const copy = page.getByTestId('copy-offsite');
+  await copy.waitFor();
+  assert.match((await copy.textContent()) ?? '', /لم تصل آخر نسخة احتياطية إلى وجهة خارجية واحدة/);
+  disk.connect();
+  await page.getByTestId('copy-offsite-now').click();
+  const copied = page.getByTestId('copy-offsite-result').locator('[data-status="copied"]');
+  await copied.waitFor({ timeout: 120_000 });
+  assert.match((await copied.textContent()) ?? '', /^نُسخت أحدث نسخة احتياطية \(الجيل \d+\) إلى «usb»\.$/);
+  assert.deepEqual(latinRuns(await proseOf(page, '[data-testid="copy-offsite"]')), [], 'the copy is said in Arabic but for the names');
+  // The disk's own generation list (restic asked again) now holds the copied backup.
+  await page.getByTestId('generations-usb').locator('tbody tr [data-testid^="inside-usb-"]').waitFor({ timeout: 30_000 });
+  const runs = field((await service.api.get('/admin/backups')).body, 'data');
+  assert.ok(Array.isArray(runs) && runs.length === 1, 'no second generation was made');
+  assert.deepEqual(await axeViolations(page, 'main'), []);
+  await gui.screenshot('backups-copy-offsite-ar');
 });

@@ -33,6 +33,7 @@ export const AR_WORDINGS: ArabicWordings = {
   'restic.ls_no_snapshot': 'لم يطبع `restic ls` على «{{repo}}» أي لقطة لـ{{snapshot}}؛ تأكّد أن restic المثبَّت يعمل.',
   'restic.ls_too_many': 'اللقطة {{snapshot}} من «{{repo}}» تسرد أكثر من {{max}} مسارًا، فليست لقطة صنعها سند.',
   'restic.no_snapshot_list': 'لم يطبع `restic snapshots` على «{{repo}}» قائمة لقطات؛ تأكّد أن restic المثبَّت يعمل.',
+  'restic.copy_not_found': 'انتهى `restic copy` إلى «{{repo}}»، لكن نسخة اللقطة {{snapshot}} غير مدرجة هناك؛ انسخ احتياطيًا مرة أخرى، وتأكّد أن restic المثبَّت يعمل إن تكرر ذلك.',
   'restic.step_failed': '{{step}}: {{error}}',
   'said.text': '{{text}}',
 
@@ -366,5 +367,9 @@ export const AR_WORDINGS: ArabicWordings = {
   'restore.pulled': 'لم تحفظ النسخة إلا مصدره: نُزّل من جديد من {{uri}} إلى {{path}}، وتُحقِّق من بصمته {{sha256}}….',
   'restore.pull_failed': 'لم تحفظ النسخة إلا مصدره ({{uri}}) وتعذّر تنزيله الآن ({{why}})؛ ويبقى مسجّلًا دون ملفه: شغّل `sanad models pull {{uri}} --id {{model}}` على سند المستعاد حين يمكن الوصول إلى المستودع (احذف النموذج أولًا).',
   'folder.not_connected': 'قرص «{{repo}}» غير موصول: لا شيء مركَّب على {{mount}}. صِل القرص ثم انسخ احتياطيًا من جديد؛ لم يُكتب شيء في {{mount}}.',
+  'copy.no_local': 'لا نسخة احتياطية على هذا الحاسوب تُنسخ بعد؛ انسخ احتياطيًا أولًا، ثم انسخها إلى وجهاتك الخارجية.',
+  'copy.no_targets': 'لا وجهة خارجية يُنسخ إليها؛ أضف واحدة من شاشة الوجهات الخارجية (أو بـ`sanad repo add`).',
+  'copy.up_to_date': 'لدى «{{repo}}» أحدث نسخة احتياطية بالفعل (الجيل {{generation}}).',
+  'copy.copied': 'نُسخت أحدث نسخة احتياطية (الجيل {{generation}}) إلى «{{repo}}».',
   'folder.gone': 'لم تعد النسخ الاحتياطية لـ«{{repo}}» في {{path}} (مستودع restic الخاص به مفقود). صِل القرص الذي يحملها أو صحّح المجلد؛ لا يبدأ سند مستودعًا جديدًا حيث كان مستودع.',
 };

@@ -16,6 +16,7 @@ import { GenerationsTable } from './backups/GenerationsTable';
 import { MaintenanceLog } from './backups/MaintenanceLog';
 import { backupProgressValue, progressStrings } from './backups/progress';
 import { CopyLine, RunBadge, RunsTable, runStatus } from './backups/RunsTable';
+import { CopyToOffsite } from './backups/CopyToOffsite';
 import './recovery.css';
 import { useLiveProgress } from './use-live-progress';
 import { backupStrings } from './backups/strings';
@@ -87,6 +88,7 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
       )}
       {status?.last_ok_at != null && <p className="muted">{t('lastOk', { when: formatRelative(language, status.last_ok_at) })}</p>}
       {status?.next_run_at != null && !status.paused && <p className="muted">{t('nextRun', { date: formatDateTime(language, status.next_run_at) })}</p>}
+      {status && <CopyToOffsite status={status} running={running} />}
     </section>
   );
 }

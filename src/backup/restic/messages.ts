@@ -44,6 +44,8 @@ export const snapshot = z.object({
   tags: z.array(z.string()).nullish().transform((v) => v ?? []),
   hostname: z.string(),
   parent: z.string().optional(),
+  /** The snapshot `restic copy` made this one from (its full id, in the source repository). */
+  original: z.string().optional(),
   /** 0.17+ only. */
   summary: z.object({ total_bytes_processed: z.number().nonnegative().optional() }).optional(),
 });

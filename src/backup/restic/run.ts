@@ -49,6 +49,9 @@ export interface ResticRunOptions {
   acceptCodes?: number[];
   /** `--no-lock` for this run; defaults to the runtime's `noLock`. */
   noLock?: boolean;
+  /** The source of `restic copy`: its location as RESTIC_FROM_REPOSITORY and its password in a
+   *  second 0600 file (RESTIC_FROM_PASSWORD_FILE). A plain path only: no backend credentials. */
+  fromRepo?: ResticRepo;
 }
 
 export interface ResticRunResult {
@@ -91,7 +94,7 @@ export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: Re
   const command = options.args[0] ?? 'restic';
   if (options.signal?.aborted) throw new ResticError('cancelled', describe('cancelled', command, repo.name, null, ''));
   const inUrl = urlPassword(repo.url);
-  const secrets = [repo.password, ...(inUrl ? [inUrl] : []), ...(options.secrets ?? [])];
+  const secrets = [repo.password, ...(inUrl ? [inUrl] : []), ...(options.fromRepo ? [options.fromRepo.password] : []), ...(options.secrets ?? [])];
   // Short values (a region, a port) are not secret and would garble every line they match.
   for (const v of Object.values(repo.env ?? {})) if (v.length >= 8) secrets.push(v);
 
@@ -109,13 +112,18 @@ export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: Re
     ...options.env,
   };
 
-  const result = await withSecretFile(
+  const from = options.fromRepo;
+  if (from && (from.env !== undefined || urlPassword(from.url) !== null)) throw new Error('restic copy reads only from a repository on this machine');
+  // The source's password file, when there is a source; else nothing is written.
+  const withFromFile = <T>(use: (file: string | null) => Promise<T>): Promise<T> =>
+    from ? withSecretFile(from.password, use, { dir: secretDirFor(rt) }) : use(null);
+  const result = await withFromFile((fromFile) => withSecretFile(
     repo.password,
     (passwordFile) =>
       runChild({
         command: rt.binary.path,
         args: [...globals, ...options.args],
-        env: { ...env, RESTIC_PASSWORD_FILE: passwordFile },
+        env: { ...env, RESTIC_PASSWORD_FILE: passwordFile, ...(from && fromFile ? { RESTIC_FROM_REPOSITORY: from.url, RESTIC_FROM_PASSWORD_FILE: fromFile } : {}) },
         signal: options.signal,
         secrets,
         killGraceMs: rt.killGraceMs,
@@ -129,7 +137,7 @@ export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: Re
         },
       }),
     { dir: secretDirFor(rt) },
-  );
+  ));
   const stderrTail = scrub(result.stderrTail, secrets);
   const stdoutTail = scrub(result.stdoutTail, secrets);
   if (result.code === 0 || (result.code !== null && options.acceptCodes?.includes(result.code))) {

@@ -1,4 +1,5 @@
-// `sanad backup now [--new]`: one generation, sent to every enabled repository. Exit 0 all ok, 3
+// `sanad backup now [--new]`: one generation, sent to every enabled repository (`sanad backup
+// copy-offsite` is backup-copy.ts). Exit 0 all ok, 3
 // local ok but an offsite failed, 1 failed. Beside a running `sanad serve` the backup is the
 // service's (its job owner keeps it apart from its own maintenance and restores): asked for over
 // the admin API and followed to its end. While a backup already runs, this attaches to it: shows its
@@ -17,6 +18,7 @@ import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { errorMessage, serviceHoldsDataDir, withRunningService, type AdminCall } from '../running-service.js';
 import { withStore } from '../store-access.js';
+import { copyOffsiteCommand } from './backup-copy.js';
 
 const POLL_MS = 500;
 
@@ -31,7 +33,11 @@ interface Report {
 
 export async function backupCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'now') throw usageError(sub ? `Unknown backup command "${sub}".` : 'Say what to do: `sanad backup now`.');
+  if (sub === 'copy-offsite') {
+    parseArgs({ args: rest, options: {}, strict: true });
+    return copyOffsiteCommand(dataDir, io, secretsFile);
+  }
+  if (sub !== 'now') throw usageError(sub ? `Unknown backup command "${sub}"; use \`sanad backup now\` or \`sanad backup copy-offsite\`.` : 'Say what to do: `sanad backup now` or `sanad backup copy-offsite`.');
   const { values } = parseArgs({ args: rest, options: { new: { type: 'boolean' } }, strict: true });
   const queue = values.new === true;
   const report = serviceHoldsDataDir(dataDir)

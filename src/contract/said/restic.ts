@@ -21,6 +21,7 @@ export const RESTIC_WORDINGS = {
   'restic.ls_no_snapshot': 'restic ls on "{{repo}}" printed no snapshot for {{snapshot}}; check that the installed restic works.',
   'restic.ls_too_many': 'Snapshot {{snapshot}} of "{{repo}}" lists more than {{max}} paths, so it is not a snapshot Sanad made.',
   'restic.no_snapshot_list': 'restic snapshots on "{{repo}}" printed no snapshot list; check that the installed restic works.',
+  'restic.copy_not_found': 'restic copy to "{{repo}}" ended, but the copy of snapshot {{snapshot}} is not listed there; back up again, and check that the installed restic works if it happens again.',
   'restic.step_failed': '{{step}}: {{error}}',
   /** Words that have no code yet (a tool's or the system's own): shown as they are. */
   'said.text': '{{text}}',

@@ -1,7 +1,7 @@
 // /admin routes for backups, repositories and alerts (what the GUI's Backups and Offsite screens use).
 import { assertRemoteConfigured, RcloneError } from '../../backup/offsite-copy/rclone.js';
 import { RcloneDestinationError } from '../../backup/rclone-destination.js';
-import type { BackupRuns, BackupStarted, BackupStatus } from '../../contract/backups.js';
+import type { BackupRuns, BackupStarted, BackupStatus, OffsiteCatchUp } from '../../contract/backups.js';
 import type { ProbeResult, Repository as ShownRepository } from '../../contract/repositories.js';
 import { recentBackupRuns } from '../../backup/backup-runs.js';
 import { isAbsolute } from 'node:path';
@@ -49,6 +49,7 @@ const RepoPatchBody = z.object({
 
 
 const StartBody = z.object({ queue: z.boolean().optional() }).strict();
+const EmptyBody = z.object({}).strict();
 
 export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -84,6 +85,19 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
       answer = { started: true, attached: false, queued: false };
     }
     return reply.code(202).send(answer);
+  });
+
+  // "Copy to offsite now": answered when the copies have ended (they reuse what each target has, so
+  // a target that is only one generation behind takes about as long as a backup to it). Meanwhile
+  // GET /admin/backups/status says running, with the target being copied to.
+  app.post('/admin/backups/offsite-copy', { preHandler: admin }, async (req): Promise<OffsiteCatchUp> => {
+    parseOptionalBody(EmptyBody, req.body);
+    try {
+      return await ctx.backups.copyOffsite();
+    } catch (err) {
+      if (err instanceof BackupBusyError) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; it sends the newest generation to every offsite target itself. Wait for it to finish, then copy again if a target is still behind.', null);
+      throw err;
+    }
   });
 
   app.get('/admin/backups/status', { preHandler: admin }, async (): Promise<BackupStatus> => ctx.backups.status());
