@@ -87,7 +87,7 @@ async function run(): Promise<void> {
   const state = new DesktopStateFile(join(app.getPath('userData'), DESKTOP_STATE_FILE));
   const dataDir = coreDataDir(process.env, state.dataDir);
   try {
-    core = await startCore({ dataDir, logger });
+    core = await startCore({ dataDir, logger, onBattery: () => powerMonitor.isOnBatteryPower() });
   } catch (err) {
     logger.error('the core did not start', { error: message(err) });
     if (err instanceof StoreDamagedError) {

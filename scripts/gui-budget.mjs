@@ -13,7 +13,9 @@ const dir = join(new URL('..', import.meta.url).pathname, 'dist', 'gui', 'assets
 // load fetches (index.html's script and stylesheet and their static imports). Each chunk is fetched
 // when its screen first opens, so each has a budget of its own (what opening one screen costs), and
 // all of them together a larger one (so on-demand code cannot grow without anyone noticing).
-const LATER_BUDGET = 64 * 1024;
+// 80 KiB since the Settings screen left the first load (8 KiB less at start, 10 KiB more here):
+// what every start fetches shrank, what the rare screens fetch when opened grew by the same code.
+const LATER_BUDGET = 80 * 1024;
 const CHUNK_BUDGET = 16 * 1024;
 // The tables that word the server's sayings (renderer/src/said/wordings-LL.ts) are one per language,
 // and a session fetches only its own: the largest counts toward `later`, not their sum, so a new

@@ -13,6 +13,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAppliance, type Appliance } from '../../src/appliance/appliance.js';
+import { systemConditions } from '../../src/schedule/os-conditions.js';
 import { resolveDataDir } from '../../src/appliance/data-dir.js';
 import type { Logger } from '../../src/log/logger.js';
 import { originOf } from './url-policy.js';
@@ -40,8 +41,10 @@ export interface Core {
   dataDir: string;
 }
 
-export async function startCore(options: { dataDir: string; logger?: Logger }): Promise<Core> {
-  const appliance = await startAppliance({ dataDir: options.dataDir, host: '127.0.0.1', port: 0, ...(options.logger ? { logger: options.logger } : {}) });
+/** `onBattery`: Electron's answer (powerMonitor), which every OS gives, for "not on battery". */
+export async function startCore(options: { dataDir: string; logger?: Logger; onBattery?: () => boolean }): Promise<Core> {
+  const conditions = options.onBattery ? { conditions: systemConditions({ onBattery: options.onBattery }) } : {};
+  const appliance = await startAppliance({ dataDir: options.dataDir, host: '127.0.0.1', port: 0, ...(options.logger ? { logger: options.logger } : {}), ...conditions });
   return { appliance, url: appliance.url, origin: originOf(appliance.url), dataDir: options.dataDir };
 }
 

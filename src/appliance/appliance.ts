@@ -1,5 +1,6 @@
 // The composition root: one data dir in, a running appliance out. Order matters: the store is
 // migrated and every leftover task is recovered (LMSP §11.3) before the port opens.
+import type { OsConditions } from '../schedule/os-conditions.js';
 import { removeLeftoverHistoryScratch } from '../history/generation-copy.js';
 import { GenerationViews } from '../jobs/generations.js';
 import { repositorySourceFor } from '../restore/restore-source.js';
@@ -78,6 +79,9 @@ export interface ApplianceOptions {
   lan?: LanListenerOptions;
   /** Tests: a model download's retries and Range chunk size (jobs/pulls.ts). */
   pullDownload?: PullDeps['download'];
+  /** What the OS says about battery and metered connections, for schedules that hold a backup
+   *  (the desktop app passes Electron's powerMonitor answer; default: schedule/os-conditions.ts). */
+  conditions?: OsConditions;
 }
 
 export interface Appliance {
@@ -163,7 +167,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       dataDir,
       secrets: { store: secretStore, master, vault },
       jobs,
-      backups: new BackupJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents, liveAlerts: () => [...disk.alerts(), ...secretsFileAlerts(opened, startedAt)] }),
+      backups: new BackupJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents, liveAlerts: () => [...disk.alerts(), ...secretsFileAlerts(opened, startedAt)], ...(options.conditions ? { conditions: options.conditions } : {}) }),
       drills: new DrillJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents }),
       restores: new RestoreJobs({ db, clock, jobs, events: adminEvents }),
       pulls: new ModelPulls({ db, dataDir, clock, logger, jobs, store: secretStore, registry: models, settings: () => settings, events: adminEvents, ...(options.pullDownload ? { download: options.pullDownload } : {}) }),

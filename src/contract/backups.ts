@@ -57,7 +57,12 @@ export const BackupStatus = z.object({
   /** A backup that was asked for waits for these jobs to end (maintenance, a restore…); empty when it runs. */
   waiting_for: z.array(JobKindName),
   paused: z.boolean(),
+  /** Hours between scheduled backups (24 when they run at a time of day). */
   interval_hours: z.number(),
+  /** "HH:MM" when the schedule is one backup a day at that local time, else null (every interval_hours). */
+  time_of_day: z.string().nullable(),
+  /** Why the due scheduled backup waits: on battery, or on a metered connection (the person's settings). */
+  held_by: z.enum(['battery', 'metered']).nullable(),
   next_run_at: z.number().nullable(),
   last_run: BackupRun.nullable(),
   last_ok_at: z.number().nullable(),

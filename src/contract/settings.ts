@@ -18,6 +18,12 @@ export const SettingsSchema = z.object({
   // The backup schedule (src/backup/schedule.ts): hours between runs (hourly by default: measured at
   // 3.8 CPU s and +13 MiB per run on a 438 MiB store, bench/scale.ts), and a pause the user can set.
   backup_interval_hours: z.number().int().min(1).max(24 * 7).default(1),
+  // Or one backup a day at this local time ("HH:MM", 24-hour clock) instead of the interval.
+  backup_time_of_day: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM (24-hour clock), such as 02:30').nullable().default(null),
+  // Hold a scheduled backup while the computer runs on battery / the connection is metered, where the
+  // OS says so (src/schedule/os-conditions.ts); "Back up now" is never held.
+  backup_skip_on_battery: z.boolean().default(false),
+  backup_skip_on_metered: z.boolean().default(false),
   backup_paused: z.boolean().default(false),
   // Retention (src/backup/retention.ts): how many of the newest hourly, daily, weekly and monthly
   // generations each repository keeps; maintenance forgets the rest. At least one daily is kept,
@@ -50,3 +56,8 @@ export const SettingsSchema = z.object({
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
+
+/** Hours between scheduled backups: a day when they run at a time of day, else the interval. */
+export function scheduledIntervalHours(settings: Pick<Settings, 'backup_interval_hours' | 'backup_time_of_day'>): number {
+  return settings.backup_time_of_day !== null ? 24 : settings.backup_interval_hours;
+}

@@ -15,7 +15,9 @@ import { listRepositories } from '../backup/repositories.js';
 import { folderAbsence } from '../backup/folder-target.js';
 import { toResticRepo } from '../backup/restic-target.js';
 import { BackupBusyError, runBackup, type BackupOutcome, type BackupPhase } from '../backup/run-backup.js';
-import { BackupScheduler } from '../backup/schedule.js';
+import { BackupScheduler, type HeldBy } from '../backup/schedule.js';
+import { scheduledIntervalHours, type Settings } from '../contract/settings.js';
+import { systemConditions, type OsConditions } from '../schedule/os-conditions.js';
 import { copyToOffsite } from '../backup/offsite-catch-up.js';
 import type { BackupStatus, OffsiteCatchUp } from '../contract/backups.js';
 import type { JobDeps } from './job-deps.js';
@@ -24,6 +26,8 @@ import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job } from '
 export interface BackupJobsDeps extends JobDeps {
   /** Alerts of conditions that are not stored (a full disk cannot record that it is full). */
   liveAlerts?: () => Alert[];
+  /** What the OS says about battery and metered connections (default: this machine's own answers). */
+  conditions?: OsConditions;
 }
 
 /** At most about four progress events a second (the first and every phase change always go out);
@@ -36,9 +40,12 @@ export class BackupJobs {
   private readonly scheduler: BackupScheduler;
 
   constructor(private readonly deps: BackupJobsDeps) {
+    const conditions = deps.conditions ?? systemConditions();
     this.scheduler = new BackupScheduler({
       clock: deps.clock,
       intervalMs: () => deps.settings().backup_interval_hours * 3_600_000,
+      timeOfDay: () => deps.settings().backup_time_of_day,
+      held: () => heldBy(deps.settings(), conditions),
       paused: () => deps.settings().backup_paused,
       lastRunAt: () => {
         const t = lastBackupStartedAt(deps.db);
@@ -226,7 +233,9 @@ export class BackupJobs {
       progress: job?.progress ?? null,
       waiting_for: job?.state === 'waiting' ? jobs.blockers(job) : [],
       paused: settings().backup_paused,
-      interval_hours: settings().backup_interval_hours,
+      interval_hours: scheduledIntervalHours(settings()),
+      time_of_day: settings().backup_time_of_day,
+      held_by: this.scheduler.heldBy,
       next_run_at: next === null ? null : Math.floor(next / 1000),
       last_run: lastBackupRun(db),
       last_ok_at: lastGoodBackupAt(db),
@@ -243,6 +252,16 @@ export class BackupJobs {
       alerts: this.openAlerts(),
     };
   }
+}
+
+/** The reason to hold a due scheduled backup: only the ones the person asked for, and only where the OS says so. */
+function heldBy(settings: Settings, conditions: OsConditions): Promise<HeldBy | null> | null {
+  if (!settings.backup_skip_on_battery && !settings.backup_skip_on_metered) return null;
+  return (async () => {
+    if (settings.backup_skip_on_battery && (await conditions.onBattery()) === true) return 'battery';
+    if (settings.backup_skip_on_metered && (await conditions.metered()) === true) return 'metered';
+    return null;
+  })();
 }
 
 function phaseKey(p: BackupPhase): string {

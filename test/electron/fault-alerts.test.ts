@@ -12,7 +12,7 @@ import { trayModel } from '../../electron/logic/tray-model.js';
 const NOW = 1_800_000_000;
 const alert = (key: string, severity: 'critical' | 'warning', first = NOW - 60) => ({ key, severity, message: `${key} happened`, code: 'said.text', params: { text: `${key} happened` }, first_seen: first, last_seen: NOW, count: 1, resolved_at: null, accepted_at: null, snoozed_until: null });
 const backups = (alerts: BackupStatus['alerts']): BackupStatus => ({
-  running: false, progress: null, waiting_for: [], paused: false, interval_hours: 6, next_run_at: null, last_run: null, last_ok_at: NOW - 3600,
+  running: false, progress: null, waiting_for: [], paused: false, interval_hours: 6, time_of_day: null, held_by: null, next_run_at: null, last_run: null, last_ok_at: NOW - 3600,
   repositories: [], alerts,
 });
 const drills: DrillStatus = { running: null, paused: false, last: { daily: { id: 1, kind: 'daily', trigger: 'schedule', verdict: 'PASS', started_at: NOW - 100, finished_at: NOW - 50 }, deep: null }, next_drill_at: null, next_deep_at: null };

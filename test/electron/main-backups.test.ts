@@ -161,3 +161,22 @@ test('stand-in Electron: suspend during a backup stops restic cleanly, resume ru
     await t.close();
   }
 });
+
+test('stand-in Electron: on battery (powerMonitor) with "not on battery" set, the due backup waits; plugged in and woken, it runs', async () => {
+  const { dataDir } = await dataDirWith((ctx) => {
+    ctx.updateSettings({ backup_paused: false, backup_skip_on_battery: true });
+  });
+  const app = launchApp({ dataDir, args: ['--hidden'], env: { SANAD_STAND_IN_ON_BATTERY: '1' } });
+  try {
+    await app.until((st) => (st.tray?.menu.length ?? 0) > 0 && st, 'the tray menu');
+    // The first start's schedule check has run (it runs before the tray shows): it held the backup.
+    await pause(3_000);
+    assert.equal(finishedRuns(dataDir), 0, 'no backup on battery');
+    await app.send({ op: 'battery', on: false });
+    await app.send({ op: 'power', event: 'resume' });
+    await waitFor(() => finishedRuns(dataDir) === 1, 120_000, 'the held backup, once plugged in');
+    await quitCleanly(app, dataDir, { op: 'quit' });
+  } finally {
+    await app.kill();
+  }
+});

@@ -159,6 +159,8 @@ test('tray input from the core status: percent scale, offsite names, the latest 
     waiting_for: [],
     paused: false,
     interval_hours: 6,
+    time_of_day: null,
+    held_by: null,
     next_run_at: null,
     last_run: null,
     last_ok_at: NOW - H,

@@ -1,4 +1,5 @@
 // The appliance in the test's own process, on a free port, with its own data dir.
+import type { OsConditions } from '../../src/schedule/os-conditions.js';
 import { startAppliance, type Appliance } from '../../src/appliance/appliance.js';
 import type { Clock } from '../../src/clock.js';
 import type { LanListenerOptions } from '../../src/appliance/lan/lan-listener.js';
@@ -16,7 +17,7 @@ export interface TestAppliance {
   close(): Promise<void>;
 }
 
-export async function startTestAppliance(options: { settings?: Partial<Settings>; clock?: Clock; dataDir?: string; adminToken?: string; lan?: LanListenerOptions } = {}): Promise<TestAppliance> {
+export async function startTestAppliance(options: { settings?: Partial<Settings>; clock?: Clock; dataDir?: string; adminToken?: string; lan?: LanListenerOptions; conditions?: OsConditions } = {}): Promise<TestAppliance> {
   process.env.SANAD_THREADS ??= '1';
   process.env.SANAD_GPU ??= 'off';
   const prepared = options.dataDir && options.adminToken
@@ -29,6 +30,7 @@ export async function startTestAppliance(options: { settings?: Partial<Settings>
     logger: silentLogger,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.lan ? { lan: options.lan } : {}),
+    ...(options.conditions ? { conditions: options.conditions } : {}),
   });
   return {
     appliance,

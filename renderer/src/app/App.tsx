@@ -10,7 +10,6 @@ import { ClientsScreen } from '../screens/Clients';
 import { DrillsScreen } from '../screens/Drills';
 import { OffsiteScreen } from '../screens/Offsite';
 import { OverviewScreen } from '../screens/Overview';
-import { SettingsScreen } from '../screens/Settings';
 import { TasksScreen } from '../screens/Tasks';
 import type { Screen } from './routes';
 import { Shell } from './Shell';
@@ -26,6 +25,9 @@ const RestoreScreen = lazy(() => import('../screens/Restore').then((m) => ({ def
 // The Models screen (getting a model from a hub, its downloads, each model's settings) is opened
 // now and then, not on every start: its own chunk.
 const ModelsScreen = lazy(() => import('../screens/Models').then((m) => ({ default: m.ModelsScreen })));
+// Settings (schedules, retention, the recovery kit, diagnostics, devices) is opened to change
+// something, not to look: its own chunk too.
+const SettingsScreen = lazy(() => import('../screens/Settings').then((m) => ({ default: m.SettingsScreen })));
 
 const SCREEN_COMPONENTS: Record<Screen, React.ComponentType<{ id: string | null }>> = {
   overview: OverviewScreen,

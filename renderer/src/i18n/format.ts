@@ -32,6 +32,12 @@ export function formatDateTime(lng: Language, unixSeconds: number): string {
   return new Intl.DateTimeFormat(locale(lng), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(unixSeconds * 1000));
 }
 
+/** A time of day as the settings keep it ("02:30", 24-hour) in the reader's way: "2:30 AM", "٢:٣٠ ص". */
+export function formatTimeOfDay(lng: Language, hhmm: string): string {
+  const [hours = 0, minutes = 0] = hhmm.split(':').map(Number);
+  return new Intl.DateTimeFormat(locale(lng), { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, hours, minutes));
+}
+
 /** How long ago (or from now), in the largest whole unit: "3 hours ago", "in 2 days". */
 export function formatRelative(lng: Language, unixSeconds: number, nowMs: number = browserNow()): string {
   const diff = unixSeconds - nowMs / 1000;

@@ -7,7 +7,7 @@ import { ApiError, api } from '../api/http';
 import { href } from '../app/routes';
 import { ErrorNote } from '../components/ErrorNote';
 import { ProgressBar } from '../components/ProgressBar';
-import { formatDateTime, formatNumber, formatRelative } from '../i18n/format';
+import { formatDateTime, formatNumber, formatRelative, formatTimeOfDay } from '../i18n/format';
 import { useStrings } from '../i18n/i18n';
 import { BackupStarted } from '../../../src/contract/backups';
 import { SettingsSchema } from '../../../src/contract/settings';
@@ -87,7 +87,11 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
         <p className="muted">{t('never')}</p>
       )}
       {status?.last_ok_at != null && <p className="muted">{t('lastOk', { when: formatRelative(language, status.last_ok_at) })}</p>}
-      {status?.next_run_at != null && !status.paused && <p className="muted">{t('nextRun', { date: formatDateTime(language, status.next_run_at) })}</p>}
+      {status?.held_by != null && !status.paused ? (
+        <p className="warn" data-testid="backup-held">{t(status.held_by === 'battery' ? 'heldBattery' : 'heldMetered')}</p>
+      ) : (
+        status?.next_run_at != null && !status.paused && <p className="muted">{t('nextRun', { date: formatDateTime(language, status.next_run_at) })}</p>
+      )}
       {status && <CopyToOffsite status={status} running={running} />}
     </section>
   );
@@ -97,14 +101,21 @@ function Schedule({ status }: { status: BackupStatus | undefined }) {
   const { t, language } = useStrings(backupStrings);
   const kept = useRetention().data;
   const n = (v: number) => formatNumber(language, v);
+  const holds = kept === undefined ? null : kept.backup_skip_on_battery ? (kept.backup_skip_on_metered ? t('holdsBoth') : t('holdsBattery')) : kept.backup_skip_on_metered ? t('holdsMetered') : null;
   return (
     <section className="card" aria-labelledby="schedule-title">
       <h2 id="schedule-title">{t('schedule')}</h2>
       {status ? (
         <>
           <p>
-            <strong>{t('every', { interval: formatNumber(language, status.interval_hours, { style: 'unit', unit: 'hour', unitDisplay: 'long' }) })}</strong> — {status.paused ? <span className="warn">{t('paused')}</span> : t('active')}
+            <strong data-testid="backups-schedule">
+              {status.time_of_day !== null
+                ? t('daily', { time: formatTimeOfDay(language, status.time_of_day) })
+                : t('every', { interval: formatNumber(language, status.interval_hours, { style: 'unit', unit: 'hour', unitDisplay: 'long' }) })}
+            </strong>{' '}
+            — {status.paused ? <span className="warn">{t('paused')}</span> : t('active')}
           </p>
+          {holds !== null && <p className="muted" data-testid="backups-holds">{holds}</p>}
           <p>
             <a href={href('settings')}>{t('change')}</a>
           </p>

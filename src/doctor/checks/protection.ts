@@ -2,6 +2,7 @@
 // `restic cat config`, never a write or a lock), the last good backup and the last drill against
 // their targets, and the recovery kit confirmed.
 import { backupTargetHours } from '../../contract/backups.js';
+import { scheduledIntervalHours } from '../../contract/settings.js';
 import { lastGoodBackupAt } from '../../backup/backup-runs.js';
 import { createRestic, findRestic } from '../../backup/restic/index.js';
 import { listRepositories } from '../../backup/repositories.js';
@@ -75,7 +76,7 @@ export async function repositoryChecks(db: Db, dataDir: string, store: SecretSto
 
 export function backupAgeCheck(db: Db, nowS: number): DoctorCheck {
   const settings = readSettings(db);
-  const target = backupTargetHours(settings.backup_interval_hours) * 3600;
+  const target = backupTargetHours(scheduledIntervalHours(settings)) * 3600;
   const last = lastGoodBackupAt(db);
   if (last === null) return warn('backup', say('doctor.backup_none'), say('doctor.fix.backup_now'));
   const age = nowS - last;

@@ -67,6 +67,7 @@ async function run(command: Command): Promise<unknown> {
     case 'tray-click': return tray().click(command.label);
     case 'tray-activate': return void tray().emit('click', standInEvent({}), { x: 0, y: 0, width: 22, height: 22 });
     case 'power': return void powerMonitor.emit(command.event, standInEvent({}));
+    case 'battery': return void (powerMonitor.onBattery = command.on);
     case 'close-window': return mainWindow().close();
     case 'quit': return app.quit();
     case 'cookies': return (await mainWindow().page().context().cookies()).map((c) => c.name);

@@ -7,6 +7,8 @@ export type Command =
   | { op: 'tray-click'; label: string }
   | { op: 'tray-activate' }
   | { op: 'power'; event: 'suspend' | 'resume' | 'shutdown' }
+  /** Unplugs (true) or plugs in (false) the laptop: what powerMonitor.isOnBatteryPower() answers. */
+  | { op: 'battery'; on: boolean }
   | { op: 'close-window' }
   | { op: 'quit' }
   /** The names of the cookies the window's session holds. */

@@ -145,7 +145,16 @@ export class StandInNotification extends EventEmitter {
   }
 }
 
-export const powerMonitor = new EventEmitter();
+/** Electron's powerMonitor: its events (suspend, resume, shutdown) and whether the machine runs on
+ *  battery, which a test sets (`onBattery`) as a laptop would change it. */
+class StandInPowerMonitor extends EventEmitter {
+  // A laptop can start unplugged: SANAD_STAND_IN_ON_BATTERY=1 at launch.
+  onBattery = process.env.SANAD_STAND_IN_ON_BATTERY === '1';
+  isOnBatteryPower(): boolean {
+    return this.onBattery;
+  }
+}
+export const powerMonitor = new StandInPowerMonitor();
 
 export const dialogs: { errorBoxes: Array<{ title: string; content: string }> } = { errorBoxes: [] };
 

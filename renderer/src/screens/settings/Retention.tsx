@@ -38,7 +38,9 @@ function PreviewSaid({ preview }: { preview: RetentionPreview }) {
   const { t, language } = useStrings(settingsStrings);
   const at = (iso: string) => formatDateTime(language, Math.floor(Date.parse(iso) / 1000));
   return (
-    <ul className="retention-preview" data-testid="retention-preview" role="status">
+    // The live region around the list, not on it: role="status" on a <ul> hides its items from the list (axe).
+    <div role="status" data-testid="retention-preview">
+    <ul className="retention-preview">
       {preview.repositories.map((r) => (
         <li key={r.name} data-repo={r.name} data-remove={r.remove.length}>
           {r.error !== null
@@ -49,6 +51,7 @@ function PreviewSaid({ preview }: { preview: RetentionPreview }) {
         </li>
       ))}
     </ul>
+    </div>
   );
 }
 

@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { makeQueryClient } from '../../api/query-client';
 import { setLanguage } from '../../i18n/i18n';
-import { patchFrom } from './draft';
+import { draftFrom, patchFrom } from './draft';
 import { ScheduleForm } from './ScheduleForm';
 import { Settings } from './api';
 
@@ -94,9 +94,18 @@ describe('settings form: where errors are shown (simulated server answers)', () 
 });
 
 describe('the PATCH body', () => {
+  const base = draftFrom(SAVED);
   test('only changed fields; a blank or non-number interval goes as null for the server to name', () => {
-    expect(patchFrom({ backup_interval_hours: '6', backup_paused: true, drill_paused: false, default_on_restart: 'resume' }, SAVED)).toEqual({ backup_paused: true, default_on_restart: 'resume' });
-    expect(patchFrom({ backup_interval_hours: ' ', backup_paused: false, drill_paused: false, default_on_restart: 'fail' }, SAVED)).toEqual({ backup_interval_hours: null });
-    expect(patchFrom({ backup_interval_hours: '2.5', backup_paused: false, drill_paused: false, default_on_restart: 'fail' }, SAVED)).toEqual({ backup_interval_hours: 2.5 });
+    expect(patchFrom({ ...base, backup_paused: true, default_on_restart: 'resume' }, SAVED)).toEqual({ backup_paused: true, default_on_restart: 'resume' });
+    expect(patchFrom({ ...base, backup_interval_hours: ' ' }, SAVED)).toEqual({ backup_interval_hours: null });
+    expect(patchFrom({ ...base, backup_interval_hours: '2.5' }, SAVED)).toEqual({ backup_interval_hours: 2.5 });
+  });
+  test('a daily time is sent as typed; going back to the interval clears it; the holds are their own fields', () => {
+    expect(patchFrom({ ...base, backup_when: 'daily', backup_time_of_day: '03:15' }, SAVED)).toEqual({ backup_time_of_day: '03:15' });
+    expect(patchFrom({ ...base, backup_when: 'daily', backup_time_of_day: '' }, SAVED)).toEqual({ backup_time_of_day: '' });
+    const daily = Settings.parse({ ...SAVED, backup_time_of_day: '03:15' });
+    expect(draftFrom(daily).backup_when).toBe('daily');
+    expect(patchFrom({ ...draftFrom(daily), backup_when: 'interval' }, daily)).toEqual({ backup_time_of_day: null });
+    expect(patchFrom({ ...base, backup_skip_on_battery: true, backup_skip_on_metered: true }, SAVED)).toEqual({ backup_skip_on_battery: true, backup_skip_on_metered: true });
   });
 });

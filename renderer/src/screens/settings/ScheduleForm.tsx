@@ -1,4 +1,5 @@
-// Schedules and defaults: hours between backups, pausing backups and drills, the default
+// Schedules and defaults: hours between backups or a time of day, not on battery / metered,
+// pausing backups and drills, the default
 // `on_restart` for new tasks. Saving sends only what changed (PATCH /admin/settings); an error the
 // server ties to a field is shown under that field, anything else once for the form.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -55,22 +56,64 @@ export function ScheduleForm({ saved }: { saved: Settings }) {
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="settings-schedules" data-testid="settings-schedules">
       <h2 id="settings-schedules">{t('schedules')}</h2>
+      <fieldset className="field plain" {...described('backup_time_of_day')}>
+        <legend>{t('backupWhen')}</legend>
+        <label className="check">
+          <input type="radio" name="backup-when" value="interval" checked={draft.backup_when === 'interval'} onChange={() => change({ backup_when: 'interval' })} data-testid="settings-when-interval" />
+          {t('whenInterval')}
+        </label>
+        {draft.backup_when === 'interval' && (
+          <div className="field nested">
+            <label htmlFor="settings-interval">{t('interval')}</label>
+            <input
+              id="settings-interval"
+              type="number"
+              inputMode="numeric"
+              min={MIN_HOURS}
+              max={MAX_HOURS}
+              value={draft.backup_interval_hours}
+              onChange={(e) => change({ backup_interval_hours: e.target.value })}
+              {...described('backup_interval_hours', 'settings-interval-help')}
+            />
+            <div id="settings-interval-help" className="muted small">
+              {t('intervalHelp')}
+            </div>
+            <FieldNote id={errorId('backup_interval_hours')} error={errorFor(placed, 'backup_interval_hours')} text={t('intervalInvalid', { min: formatNumber(language, MIN_HOURS), max: formatNumber(language, MAX_HOURS) })} />
+          </div>
+        )}
+        <label className="check">
+          <input type="radio" name="backup-when" value="daily" checked={draft.backup_when === 'daily'} onChange={() => change({ backup_when: 'daily' })} data-testid="settings-when-daily" />
+          {t('whenDaily')}
+        </label>
+        {draft.backup_when === 'daily' && (
+          <div className="field nested">
+            <label htmlFor="settings-time-of-day">{t('timeOfDay')}</label>
+            <input
+              id="settings-time-of-day"
+              type="time"
+              value={draft.backup_time_of_day}
+              onChange={(e) => change({ backup_time_of_day: e.target.value })}
+              {...described('backup_time_of_day', 'settings-time-of-day-help')}
+            />
+            <div id="settings-time-of-day-help" className="muted small">
+              {t('timeOfDayHelp')}
+            </div>
+            <FieldNote id={errorId('backup_time_of_day')} error={errorFor(placed, 'backup_time_of_day')} text={t('timeOfDayInvalid')} />
+          </div>
+        )}
+      </fieldset>
       <div className="field">
-        <label htmlFor="settings-interval">{t('interval')}</label>
-        <input
-          id="settings-interval"
-          type="number"
-          inputMode="numeric"
-          min={MIN_HOURS}
-          max={MAX_HOURS}
-          value={draft.backup_interval_hours}
-          onChange={(e) => change({ backup_interval_hours: e.target.value })}
-          {...described('backup_interval_hours', 'settings-interval-help')}
-        />
-        <div id="settings-interval-help" className="muted small">
-          {t('intervalHelp')}
+        <label className="check">
+          <input type="checkbox" checked={draft.backup_skip_on_battery} onChange={(e) => change({ backup_skip_on_battery: e.target.checked })} {...described('backup_skip_on_battery', 'settings-conditions-help')} data-testid="settings-skip-battery" />
+          {t('skipOnBattery')}
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={draft.backup_skip_on_metered} onChange={(e) => change({ backup_skip_on_metered: e.target.checked })} {...described('backup_skip_on_metered', 'settings-conditions-help')} data-testid="settings-skip-metered" />
+          {t('skipOnMetered')}
+        </label>
+        <div id="settings-conditions-help" className="muted small">
+          {t('conditionsHelp')}
         </div>
-        <FieldNote id={errorId('backup_interval_hours')} error={errorFor(placed, 'backup_interval_hours')} text={t('intervalInvalid', { min: formatNumber(language, MIN_HOURS), max: formatNumber(language, MAX_HOURS) })} />
       </div>
       <div className="field">
         <label className="check">
