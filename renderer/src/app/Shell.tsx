@@ -6,6 +6,7 @@
 import { signOut } from '../api/session';
 import { desktopBridge } from '../platform';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { watchScrollFocus } from './scroll-focus';
 import { defineStrings, setLanguage, useStrings } from '../i18n/i18n';
 import { href, SCREENS, type Screen } from './routes';
 
@@ -75,6 +76,8 @@ export function Shell({ screen, connected, children }: { screen: Screen; connect
   const { t, language } = useStrings(ns);
   const [menuOpen, setMenuOpen] = useState(false);
   const shown = useRef<Screen | null>(null);
+  const main = useRef<HTMLElement | null>(null);
+  useEffect(() => (main.current ? watchScrollFocus(main.current) : undefined), []);
   useEffect(() => {
     document.title = `${t(screen)} · ${t('app')}`;
   });
@@ -127,7 +130,7 @@ export function Shell({ screen, connected, children }: { screen: Screen; connect
           ))}
         </ul>
       </nav>
-      <main id="main" className="content" tabIndex={-1}>
+      <main id="main" className="content" tabIndex={-1} ref={main}>
         {children}
       </main>
     </div>
