@@ -6,6 +6,7 @@ import { Said, type Spoken } from '../contract/said.js';
 import { unixSeconds } from '../clock.js';
 import { clearAlertAck, readAlertAcks } from '../store/alert-acks.js';
 import type { Db, ReadableDB } from '../store/open.js';
+import { parseJsonColumn } from '../store/json-column.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
 
@@ -98,4 +99,17 @@ export function openAlerts(db: ReadableDB): Alert[] {
 
 export function allAlerts(db: ReadableDB, limit = 200): Alert[] {
   return db.prepare<[number], Alert>('SELECT * FROM alerts ORDER BY last_seen DESC LIMIT ?').all(limit);
+}
+
+/**
+ * Why a repository's last backup failed, as a saying each language words: the `error` of its open
+ * failure alert (`backup.offsite_failed:<name>`, or `backup.failed` for the local one). Null when
+ * no open alert carries a saying (old rows, or the failure is only the stored English text).
+ */
+export function repositoryErrorSaid(db: ReadableDB, name: string, local: boolean): Said | null {
+  const key = local ? 'backup.failed' : `backup.offsite_failed:${name}`;
+  const row = db.prepare<[string], { said: string | null }>('SELECT said FROM alerts WHERE key = ? AND resolved_at IS NULL').get(key);
+  const said = row?.said ? parseJsonColumn(Said, row.said) : null;
+  const error = said?.params.error;
+  return Array.isArray(error) && error[0] !== undefined ? error[0] : null;
 }

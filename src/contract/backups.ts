@@ -15,6 +15,8 @@ export const RepositoryStatus = z.object({
   last_ok_at: z.number().nullable(),
   last_ok_age_s: z.number().nullable(),
   last_error: z.string().nullable(),
+  /** The same failure as a saying, when Sanad words it (its open alert's): the GUI shows it in the reader's language. */
+  last_error_said: Said.nullable(),
   failing: z.boolean(),
 });
 export type RepositoryStatus = z.infer<typeof RepositoryStatus>;

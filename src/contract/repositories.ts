@@ -31,6 +31,8 @@ export const Repository = z.object({
   last_ok_at: z.number().nullable(),
   last_error: z.string().nullable(),
   last_error_at: z.number().nullable(),
+  /** The last failure as a saying, while its alert is open: the GUI words it in the reader's language. */
+  last_error_said: Said.nullable().optional(),
   has_secret: z.boolean().optional(),
   /** A folder target: whether its disk is there now (no restic is started while it is not). */
   connected: z.boolean().optional(),

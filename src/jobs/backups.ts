@@ -6,12 +6,12 @@ import { DeletionJournal } from '../store/deletion-journal.js';
 import { compactJournal } from './journal-retention.js';
 import { unixSeconds } from '../clock.js';
 import type { Db } from '../store/open.js';
-import { openAlerts, withAcks, type Alert, type ShownAlert } from '../backup/alerts.js';
+import { openAlerts, repositoryErrorSaid, withAcks, type Alert, type ShownAlert } from '../backup/alerts.js';
 import { backupDepsFor } from '../backup/backup-deps.js';
 import { lastBackupRun, lastBackupStartedAt, lastGoodBackupAt } from '../backup/backup-runs.js';
 import { maintenanceDue, runMaintenance } from '../backup/maintenance.js';
 import { ProgressThrottle } from '../backup/progress-throttle.js';
-import { listRepositories } from '../backup/repositories.js';
+import { listRepositories, LOCAL } from '../backup/repositories.js';
 import { folderAbsence } from '../backup/folder-target.js';
 import { toResticRepo } from '../backup/restic-target.js';
 import { BackupBusyError, runBackup, type BackupOutcome, type BackupPhase } from '../backup/run-backup.js';
@@ -247,6 +247,7 @@ export class BackupJobs {
         last_ok_at: r.last_ok_at,
         last_ok_age_s: r.last_ok_at === null ? null : now - r.last_ok_at,
         last_error: r.last_error,
+        last_error_said: repositoryErrorSaid(db, r.name, r.name === LOCAL),
         failing: r.last_error_at !== null && (r.last_ok_at === null || r.last_error_at > r.last_ok_at),
       })),
       alerts: this.openAlerts(),

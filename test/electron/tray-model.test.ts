@@ -152,7 +152,7 @@ test('every tray state has its 16 px icon and a 32 px @2x one, as real PNGs', ()
 
 test('tray input from the core status: percent scale, offsite names, the latest drill, held alerts', () => {
   const alertRow = (key: string, severity: 'critical' | 'warning') => ({ key, severity, message: key, code: 'said.text', params: { text: key }, first_seen: 1, last_seen: 1, count: 1, resolved_at: null, accepted_at: null, snoozed_until: null });
-  const repo = (name: string, type: string, failing: boolean, enabled = true) => ({ name, type, location: '/x', enabled, last_ok_at: null, last_ok_age_s: null, last_error: null, failing });
+  const repo = (name: string, type: string, failing: boolean, enabled = true) => ({ name, type, location: '/x', enabled, last_ok_at: null, last_ok_age_s: null, last_error: null, last_error_said: null, failing });
   const backups: BackupStatus = {
     running: true,
     progress: { phase: 'upload', repository: 'local', percent: 0.4271, files_done: 1, total_files: 3, bytes_done: 10, total_bytes: 30 },

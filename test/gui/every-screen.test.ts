@@ -2,7 +2,8 @@
 // Chromium against a real `sanad serve` holding a backup and a failing offsite target: no sideways
 // scrolling and no element poking out of the content column (each element's box measured against
 // <main>, unless a scroll box of its own holds it, like a wide table's); axe-core finds no WCAG A/AA
-// violation on any screen in either language and scheme (measured at 1280 px and at 390 px).
+// violation on any screen in either language and scheme (measured at 1280 px and at 390 px); the
+// failing target's reason reads in Arabic on Overview and Offsite.
 // Screenshots: every-<screen>-<width>-<scheme>-<lang> for the 390 px and dark states.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { startServiceProcess, type ServiceProcess } from '../harness/service-pro
 import { freePort } from '../harness/ports.js';
 import { axeViolations, type AxeViolation } from './axe.js';
 import { openGui, type Gui } from './browser.js';
+import { latinRuns, proseOf } from './latin-runs.js';
 
 const SCREENS = ['overview', 'chat', 'tasks', 'models', 'clients', 'backups', 'offsite', 'drills', 'restore', 'settings'] as const;
 const WIDTHS = [1280, 1024, 800, 390] as const;
@@ -94,6 +96,12 @@ test('every screen at four widths, light and dark, en and ar: nothing wider than
           if (AXE_WIDTHS.includes(width)) {
             const found = await axeViolations(page, 'body');
             if (found.length > 0) violations.push({ where, found });
+          }
+          // The failing target's reason is Arabic too (its saying, not the stored English text).
+          const failing = screen === 'overview' ? '[data-testid="overview-repo-nas-at-home"]' : screen === 'offsite' ? '[data-testid="target-card-nas-at-home"]' : null;
+          if (lang === 'ar' && width === 1280 && failing !== null) {
+            const runs = latinRuns(await proseOf(page, failing));
+            if (runs.length > 0) problems.push(`${where}: English in the failing target: ${runs.join(' | ')}`);
           }
           if (width === 390 || scheme === 'dark') await gui.screenshot(`every-${screen}-${width}-${scheme}-${lang}`);
         }

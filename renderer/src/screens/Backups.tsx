@@ -2,6 +2,7 @@
 // the last run's result per repository, the schedule and the retention policy (both changed on
 // the Settings screen), each repository's generations, the recent runs and the maintenance log.
 // Everything refreshes on `backup.finished`; nothing polls.
+import { Said } from '../said/Said';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../api/http';
 import { href } from '../app/routes';
@@ -171,7 +172,7 @@ function BackupsOverview() {
               {repo.location}
             </bdi>
           </p>
-          {repo.failing && repo.last_error && <p className="fail">{repo.last_error}</p>}
+          {repo.failing && repo.last_error && <p className="fail">{repo.last_error_said ? <Said said={repo.last_error_said} /> : repo.last_error}</p>}
           <GenerationsTable repo={repo.name} />
         </section>
       ))}

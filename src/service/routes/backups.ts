@@ -7,13 +7,13 @@ import { recentBackupRuns } from '../../backup/backup-runs.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
-import { allAlerts, withAcks } from '../../backup/alerts.js';
+import { allAlerts, repositoryErrorSaid, withAcks } from '../../backup/alerts.js';
 import { AlertAckRequest } from '../../contract/alerts.js';
 import { acceptAlertKey, clearAlertAck, snoozeAlertKey } from '../../store/alert-acks.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { folderAbsence } from '../../backup/folder-target.js';
 import { probeRepository } from '../../backup/repo-probe.js';
-import { addRepository, getRepository, hasRepositorySecret, listRepositories, moveLocalRepository, removeRepository, RepositoryError, updateRepository, type Repository } from '../../backup/repositories.js';
+import { addRepository, getRepository, hasRepositorySecret, listRepositories, LOCAL, moveLocalRepository, removeRepository, RepositoryError, updateRepository, type Repository } from '../../backup/repositories.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { BackupBusyError } from '../../backup/run-backup.js';
 import { unixSeconds } from '../../clock.js';
@@ -128,6 +128,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   const shown = (repo: Repository): ShownRepository => ({
     ...repo,
     has_secret: hasRepositorySecret(ctx.secrets.vault, repo.name),
+    last_error_said: repositoryErrorSaid(ctx.db, repo.name, repo.name === LOCAL),
     ...(repo.type === 'folder' ? { connected: folderAbsence(repo) === null } : {}),
   });
 

@@ -37,8 +37,8 @@ export function TargetCard({ repo }: { repo: Repository }) {
   return (
     <article className="card target-card" aria-labelledby={`target-${repo.name}`} data-testid={`target-card-${repo.name}`}>
       <header className="row target-head">
-        <h3 id={`target-${repo.name}`} dir="ltr">
-          {repo.name}
+        <h3 id={`target-${repo.name}`}>
+          <bdi dir="ltr" translate="no">{repo.name}</bdi>
         </h3>
         <span className="badge">{t(`type-${targetTypeOf(repo.type)}`)}</span>
         <span className={repo.enabled ? 'badge ok' : 'badge warn'} data-testid="target-enabled-state">
@@ -68,7 +68,7 @@ export function TargetCard({ repo }: { repo: Repository }) {
             <span className="muted">{t('noError')}</span>
           ) : (
             <>
-              {repo.last_error} (<When at={repo.last_error_at} />)
+              {repo.last_error_said ? <Said said={repo.last_error_said} /> : repo.last_error} (<When at={repo.last_error_at} />)
             </>
           )}
         </dd>

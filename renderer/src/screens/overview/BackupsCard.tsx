@@ -1,5 +1,6 @@
 // Last good backup per repository and its age against the target (the backup interval): older than
 // the target is shown in the warning colour and in words, never by colour alone.
+import { Said } from '../../said/Said';
 import { backupTargetHours } from '../../../../src/contract/backups';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatDateTime, formatRelative } from '../../i18n/format';
@@ -34,7 +35,7 @@ function RepositoryRow({ repo, intervalHours, nowS }: { repo: RepositoryStatus; 
       </td>
       <td>
         <span className={state.tone}>{state.text}</span>
-        {repo.failing && repo.last_error && <div className="muted small">{repo.last_error}</div>}
+        {repo.failing && repo.last_error && <div className="muted small">{repo.last_error_said ? <Said said={repo.last_error_said} /> : repo.last_error}</div>}
       </td>
     </tr>
   );
