@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Restic, ResticRepo } from './restic/index.js';
+import type { Said } from '../contract/said.js';
+import { say } from '../contract/said/index.js';
+import { ResticError, type Restic, type ResticRepo } from './restic/index.js';
 import { forgetSnapshot } from './restic/forget-snapshot.js';
 
 export const PROBE_TAG = 'sanad-probe';
@@ -15,6 +17,8 @@ export interface ProbeResult {
   ok: boolean;
   initialized: boolean;
   detail: string;
+  /** A failure as a saying (restic's own, or the delete that did not happen): worded in the reader's language. */
+  said?: Said;
 }
 
 export async function probeRepository(restic: Restic, target: ResticRepo, options: { signal?: AbortSignal } = {}): Promise<ProbeResult> {
@@ -31,11 +35,13 @@ export async function probeRepository(restic: Restic, target: ResticRepo, option
     await forgetSnapshot(restic.runtime, target, written.snapshotId, signal);
     const left = await restic.snapshots(target, { tags: [PROBE_TAG], ...signal });
     if (left.some((s) => s.id.startsWith(written.snapshotId) || s.short_id === written.snapshotId)) {
-      return { ok: false, initialized, detail: `${target.name} accepted a write but the delete did not take effect` };
+      const spoken = say('probe.delete_ignored', { repo: target.name });
+      return { ok: false, initialized, detail: spoken.detail, said: { code: spoken.code, params: spoken.params } };
     }
     return { ok: true, initialized, detail: `${target.name} accepted a write and a delete${initialized ? ' (repository created)' : ''}` };
   } catch (err) {
-    return { ok: false, initialized: false, detail: err instanceof Error ? err.message : String(err) };
+    const detail = err instanceof Error ? err.message : String(err);
+    return { ok: false, initialized: false, detail, ...(err instanceof ResticError ? { said: err.said } : {}) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -37,6 +37,7 @@ test('PATCH edits an offsite target: secret replaced only when given, location r
   assert.equal(field(added.body, 'has_secret'), true);
   const refused = await api.post('/admin/repositories/nas/test');
   assert.equal(field(refused.body, 'ok'), false, 'the wrong password is refused by the real server');
+  assert.match(String(field(refused.body, 'said', 'code')), /^restic\./, 'the refusal is restic\'s saying, for the GUI to word');
 
   const patch = (body: unknown) => api.request('PATCH', '/admin/repositories/nas', body);
   const fixed = await patch({ secret: PASSWORD });
