@@ -174,8 +174,10 @@ export const RetentionPreview = z.object({
       /** The snapshots that would go, oldest first (ISO times). */
       remove: z.array(z.object({ snapshot_id: z.string(), time: z.string() })),
       keep: z.number(),
-      /** Why this repository could not be asked (unreachable, locked), or null. */
+      /** Why this repository could not be asked (unreachable, locked, its disk not connected), or null. */
       error: z.string().nullable(),
+      /** The same as a saying, for the GUI to word in the reader's language. */
+      error_said: Said.nullable().optional(),
     }),
   ),
 });

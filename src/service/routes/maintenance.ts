@@ -2,6 +2,8 @@
 // the retention policy it applies (Settings). Maintenance runs after a backup once it is due, so
 // `due_after` is the time from which the next backup will also run it (null: it never ran, the
 // next backup runs it).
+import { folderAbsence } from '../../backup/folder-target.js';
+import { ResticError } from '../../backup/restic/index.js';
 import type { FastifyInstance } from 'fastify';
 import { MAINTENANCE_EVERY_MS, maintenanceRecord } from '../../backup/maintenance.js';
 import { maintenanceLog } from '../../backup/maintenance-log.js';
@@ -51,11 +53,17 @@ export function registerMaintenanceRoutes(app: FastifyInstance, kit: RouteKit): 
     const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
     const repositories: RetentionPreview['repositories'] = [];
     for (const repo of listRepositories(ctx.db).filter((r) => r.enabled)) {
+      // A disk that is not connected is not asked: restic would look at the empty mount point.
+      const absent = folderAbsence(repo);
+      if (absent) {
+        repositories.push({ name: repo.name, remove: [], keep: 0, error: absent.detail, error_said: { code: absent.code, params: absent.params } });
+        continue;
+      }
       try {
         const preview = await previewRetention(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase), policy);
         repositories.push({ name: repo.name, ...preview, error: null });
       } catch (err) {
-        repositories.push({ name: repo.name, remove: [], keep: 0, error: err instanceof Error ? err.message : String(err) });
+        repositories.push({ name: repo.name, remove: [], keep: 0, error: err instanceof Error ? err.message : String(err), error_said: err instanceof ResticError ? err.said : null });
       }
     }
     return { policy, repositories };

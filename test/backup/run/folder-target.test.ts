@@ -49,6 +49,11 @@ test('an external disk target: backed up to, refused while unplugged (nothing wr
   const probe = await t.api.post('/admin/repositories/usb/test');
   assert.equal(field(probe.body, 'ok'), false);
   assert.equal(field(probe.body, 'said', 'code'), 'folder.not_connected');
+  // The retention preview does not ask restic about an empty mount point either.
+  const preview = await t.api.post('/admin/retention/preview', { retention_keep_daily: 3 });
+  const previewed = field(preview.body, 'repositories');
+  assert.ok(Array.isArray(previewed));
+  assert.equal(field(previewed.find((r) => field(r, 'name') === 'usb'), 'error_said', 'code'), 'folder.not_connected');
   const away = await runBackup(deps, { trigger: 'test' });
   assert.equal(away.status, 'partial', 'the local backup still went through');
   const usb = away.repositories.find((r) => r.name === 'usb');

@@ -2,6 +2,7 @@
 // monthly backups each repository keeps. "Preview" asks each repository's restic what the typed
 // counts would remove (POST /admin/retention/preview, nothing changed); "Save" stores them
 // (PATCH /admin/settings) and the next maintenance applies them.
+import { Said } from '../../said/Said';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/http';
@@ -44,7 +45,7 @@ function PreviewSaid({ preview }: { preview: RetentionPreview }) {
       {preview.repositories.map((r) => (
         <li key={r.name} data-repo={r.name} data-remove={r.remove.length}>
           {r.error !== null
-            ? t('previewError', { repo: isolate(r.name), error: r.error })
+            ? r.error_said ? <Said said={r.error_said} /> : t('previewError', { repo: isolate(r.name), error: r.error })
             : r.remove.length === 0
               ? t('previewNone', { repo: isolate(r.name) })
               : t('previewRemove', { count: r.remove.length, n: formatNumber(language, r.remove.length), repo: isolate(r.name), oldest: at(r.remove[0]?.time ?? ''), newest: at(r.remove.at(-1)?.time ?? '') })}
