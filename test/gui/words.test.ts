@@ -1,5 +1,5 @@
-// Every screen read as a person would, in real Chromium, after a backup, a drill and a task: in
-// Arabic no English prose (a Latin-letter run that is not a name, a path, an id or code, which are
+// Every screen read as a person would, in real Chromium, after a backup, a drill, a task and a failed
+// one: in Arabic no English prose (a Latin-letter run that is not a name, a path, an id or code, which are
 // isolated and marked as such), and in English no raw "(s)" plural and no raw enum value.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,6 +33,15 @@ async function settle(gui: Gui): Promise<void> {
   await page.waitForTimeout(600);
 }
 
+/** A background task that fails: its input is longer than the tiny model's context. */
+async function failedTask(api: Api): Promise<string> {
+  const res = await api.post('/v1/responses', { model: 'tiny', input: 'too long '.repeat(4000), background: true, max_output_tokens: 8 });
+  assert.equal(res.status, 202, res.text);
+  const task = str(res.body, 'task_id');
+  await waitFor(async () => str((await api.get(`/v1/tasks/${task}`)).body, 'status') === 'failed', 60_000, 'the task to fail');
+  return task;
+}
+
 async function ready(api: Api): Promise<string> {
   assert.equal((await api.post('/admin/backups')).status, 202);
   await waitFor(async () => field((await api.get('/admin/backups/status')).body, 'running') === false, 120_000, 'the backup');
@@ -49,6 +58,7 @@ test('every screen in Arabic says no English sentence; in English no "(s)" and n
   const prepared = await prepareDataDir();
   service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
   const task = await ready(service.api);
+  const failed = await failedTask(service.api);
   gui = await openGui(service.loginUrl);
   const { page } = gui;
   await page.getByTestId('live-state').and(page.locator('.live.on')).waitFor({ timeout: 10_000 });
@@ -58,7 +68,7 @@ test('every screen in Arabic says no English sentence; in English no "(s)" and n
       await page.getByTestId('language-switch').click();
       await page.locator('html[dir="rtl"]').waitFor();
     }
-    const visits = [...SCREENS.map((s) => ({ name: s, hash: `#/${s}` })), { name: 'task', hash: `#/tasks/${task}` }];
+    const visits = [...SCREENS.map((s) => ({ name: s, hash: `#/${s}` })), { name: 'task', hash: `#/tasks/${task}` }, { name: 'failed-task', hash: `#/tasks/${failed}` }];
     for (const v of visits) {
       await page.evaluate(`location.hash = ${JSON.stringify(v.hash)}`);
       await page.waitForURL((u) => u.hash === v.hash);
@@ -73,6 +83,11 @@ test('every screen in Arabic says no English sentence; in English no "(s)" and n
       if (unknown.length > 0 && key !== 'ar task') found[key] = unknown;
       await gui.screenshot(`words-${v.name}-${lang}`);
     }
+    // The failure is said in the reader's language (its code stays beside it, as code).
+    await page.evaluate(`location.hash = ${JSON.stringify(`#/tasks/${failed}`)}`);
+    await page.getByTestId('task-error').waitFor();
+    const said = await page.getByTestId('task-error').innerText();
+    assert.match(said, lang === 'ar' ? /^المدخل أطول/ : /^The input is \d+ tokens/, said);
   }
   assert.deepEqual(found, {}, `English prose or raw words not known before:\n${JSON.stringify(found, null, 1)}`);
 });

@@ -2,6 +2,7 @@
 // event list live from its SSE stream; and Cancel, enabled only while the task can be cancelled.
 // The state shown is always the API's: each state-changing event re-reads the task, and the cancel
 // answer (cancelled, or cancelling until the worker stops) replaces it at once.
+import { failureWords } from './failure-words';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/http';
 import { href } from '../../app/routes';
@@ -127,7 +128,7 @@ function Facts({ task }: { task: Task }) {
         <>
           <dt>{t('error')}</dt>
           <dd className="fail" data-testid="task-error">
-            {task.error.message} <code>({task.error.code})</code>
+            {failureWords(task.error, language, t)} <code>({task.error.code})</code>
           </dd>
         </>
       )}
@@ -211,7 +212,7 @@ export function TaskPage({ id }: { id: string }) {
           <pre className="task-text" data-testid="task-text" data-ended={stream.ended}>
             {stream.text}
           </pre>
-          {stream.text === '' && <p className="muted">{t('outputEmpty')}</p>}
+          {stream.text === '' && <p className="muted">{stream.ended ? t('outputNone') : t('outputEmpty')}</p>}
         </section>
       )}
       {!notFound && <EventList stream={stream} />}
