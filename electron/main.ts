@@ -160,6 +160,7 @@ async function run(): Promise<void> {
     sleepWake,
     logger,
     openAtLogin,
+    systemLocale: () => app.getLocale(),
     sinks: {
       tray: (model) => tray.update(model),
       notify: (notice) => showNotice(notice, { icon: join(ICONS, 'icon.png'), onClick: () => showWindow() }),

@@ -13,6 +13,8 @@ import { parseRestoreFinished, planAlertNotices, RestoreNotices, sameNotified, t
 import type { SleepWake } from './sleep-wake.js';
 import { trayInputFrom } from './tray-input.js';
 import { trayModel, type TrayModel } from './tray-model.js';
+import { TRAY_WORDS, trayLanguage, type TrayWords } from './tray-text.js';
+import { readSettings } from '../../src/store/settings.js';
 
 export interface MonitorSinks {
   tray(model: TrayModel): void;
@@ -44,6 +46,8 @@ export class DesktopMonitor {
     sleepWake: SleepWake;
     sinks: MonitorSinks;
     openAtLogin: () => boolean;
+    /** The system's locale (Electron's app.getLocale()), for when the person chose no language. */
+    systemLocale: () => string;
     logger: Logger;
     refreshMs?: number;
   }) {
@@ -85,10 +89,21 @@ export class DesktopMonitor {
     }
     if (event.type === 'restore.finished') {
       const finished = parseRestoreFinished(event.data);
-      const notice = finished && this.restores.notice(finished);
+      const notice = finished && this.restores.notice(finished, this.words());
       if (notice) this.sinks.notify(notice);
     }
     this.refresh();
+  }
+
+  /** The tray's words: in the language the person chose in the GUI, else the system's. */
+  private words(): TrayWords {
+    let chosen: string | null = null;
+    try {
+      chosen = readSettings(this.core.db).language;
+    } catch {
+      // The store is closing (Quit): the system's language will do for a last notice.
+    }
+    return TRAY_WORDS[trayLanguage(chosen, this.options.systemLocale())];
   }
 
   /** Reads the core and updates tray and notifications; never throws (it runs from timers). */
@@ -96,6 +111,7 @@ export class DesktopMonitor {
     if (this.unsubscribe === null) return;
     try {
       const { backups, drills, db, clock } = this.core;
+      const words = this.words();
       const backupStatus = backups.status();
       const held = this.sleepWake.held();
       const model = trayModel(
@@ -107,6 +123,7 @@ export class DesktopMonitor {
           openAtLogin: this.options.openAtLogin(),
           held,
         }),
+        words,
       );
       this.lastModel = model;
       const signature = JSON.stringify(model);
@@ -114,7 +131,7 @@ export class DesktopMonitor {
         this.lastSignature = signature;
         this.sinks.tray(model);
       }
-      const plan = planAlertNotices(this.state.notified, backupStatus.alerts, held);
+      const plan = planAlertNotices(this.state.notified, backupStatus.alerts, held, words);
       if (!sameNotified(plan.notified, this.state.notified)) this.state.update({ notified: plan.notified });
       for (const notice of plan.show) this.sinks.notify(notice);
     } catch (err) {

@@ -11,7 +11,7 @@
 import type { Alert, ShownAlert } from '../../src/backup/alerts.js';
 import { isQuiet } from '../../src/contract/alerts.js';
 import { BACKUP_FAILED, DISK_FULL_ALERT, KEYCHAIN_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, OFFSITE_COPY_FAILED, OFFSITE_FAILED_PREFIX } from './alert-keys.js';
-import { TRAY_TEXT } from './tray-text.js';
+import { TRAY_WORDS, type TrayWords } from './tray-text.js';
 
 export interface Notice {
   /** Stable per occurrence: `<alert key>@<first_seen>` or `restore:<id>`. */
@@ -28,10 +28,10 @@ const BODY_MAX = 240;
 const short = (s: string): string => (s.length > BODY_MAX ? `${s.slice(0, BODY_MAX - 1)}…` : s);
 
 /** The notification for an alert, or null for alerts that only show in the tray. */
-export function noticeForAlert(alert: Pick<Alert, 'key' | 'message' | 'first_seen'>): Notice | null {
-  const N = TRAY_TEXT.notice;
+export function noticeForAlert(alert: Pick<Alert, 'key' | 'message' | 'first_seen'>, words: TrayWords = TRAY_WORDS.en): Notice | null {
+  const N = words.notice;
   const id = `${alert.key}@${alert.first_seen}`;
-  const body = short(alert.message);
+  const body = short(N.alertBody(alert.message));
   if (alert.key === BACKUP_FAILED) return { id, title: N.backupFailed, body, urgency: 'critical' };
   if (alert.key === DRILL_FAILED) return { id, title: N.drillFailed, body, urgency: 'critical' };
   if (alert.key === DRILL_UNVERIFIED) return { id, title: N.drillUnverified, body, urgency: 'normal' };
@@ -50,11 +50,11 @@ export interface AlertPlan {
 
 type NoticeAlert = Pick<Alert, 'key' | 'message' | 'first_seen'> & Partial<Pick<ShownAlert, 'accepted_at' | 'snoozed_until'>>;
 
-export function planAlertNotices(notified: NotifiedAlerts, open: ReadonlyArray<NoticeAlert>, held: ReadonlySet<string> = new Set()): AlertPlan {
+export function planAlertNotices(notified: NotifiedAlerts, open: ReadonlyArray<NoticeAlert>, held: ReadonlySet<string> = new Set(), words: TrayWords = TRAY_WORDS.en): AlertPlan {
   const next: NotifiedAlerts = {};
   const show: Notice[] = [];
   for (const alert of open) {
-    const notice = noticeForAlert(alert);
+    const notice = noticeForAlert(alert, words);
     if (notice === null) continue;
     if (notified[alert.key] === alert.first_seen) {
       next[alert.key] = alert.first_seen;
@@ -93,12 +93,12 @@ export function parseRestoreFinished(data: Record<string, unknown>): RestoreFini
 export class RestoreNotices {
   private readonly seen = new Set<string>();
 
-  notice(event: RestoreFinished): Notice | null {
+  notice(event: RestoreFinished, words: TrayWords = TRAY_WORDS.en): Notice | null {
     if (this.seen.has(event.id)) return null;
     this.seen.add(event.id);
-    const N = TRAY_TEXT.notice;
+    const N = words.notice;
     return event.ok
       ? { id: `restore:${event.id}`, title: N.restoreOk, body: short(N.restoreOkBody(event.target)), urgency: 'normal' }
-      : { id: `restore:${event.id}`, title: N.restoreFailed, body: short(N.restoreFailedBody(event.error ?? 'The restore did not complete.')), urgency: 'critical' };
+      : { id: `restore:${event.id}`, title: N.restoreFailed, body: short(N.restoreFailedBody(event.error)), urgency: 'critical' };
   }
 }

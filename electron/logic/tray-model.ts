@@ -10,7 +10,7 @@
 // "Backing up… 42%" underneath, so the user sees both.
 import type { Severity } from '../../src/backup/alerts.js';
 import type { DrillKind, Verdict } from '../../src/drill/verdict.js';
-import { ago, TRAY_TEXT, type TrayState } from './tray-text.js';
+import { TRAY_WORDS, type TrayState, type TrayWords } from './tray-text.js';
 
 export type { TrayState } from './tray-text.js';
 
@@ -71,8 +71,9 @@ export interface TrayModel {
 
 export const TOOLTIP_MAX = 127;
 
-export function trayModel(input: TrayInput): TrayModel {
-  const R = TRAY_TEXT.reason;
+/** The tray for this input, worded in `words` (English unless the person chose otherwise). */
+export function trayModel(input: TrayInput, words: TrayWords = TRAY_WORDS.en): TrayModel {
+  const R = words.reason;
   const failing: string[] = [];
   const warning: string[] = [];
   if (input.backupFailed) failing.push(R.backupFailed);
@@ -95,11 +96,11 @@ export function trayModel(input: TrayInput): TrayModel {
   const state: TrayState = failing.length > 0 ? 'failing' : input.backupRunning ? 'running' : warning.length > 0 ? 'warning' : 'healthy';
   const running = input.backupRunning ? [R.backingUp(input.backupPercent)] : [];
   const reasons = [...running, ...failing, ...warning, ...(input.backupPaused ? [R.paused] : [])];
-  const lines = [TRAY_TEXT.title[state], ...reasons];
-  const lastBackupLine = TRAY_TEXT.lastBackup(age === null ? null : ago(age));
+  const lines = [words.title[state], ...reasons];
+  const lastBackupLine = words.lastBackup(age === null ? null : words.ago(age));
   const d = input.lastDrill;
-  const lastDrillLine = TRAY_TEXT.lastDrill(d?.verdict ?? null, d?.kind ?? 'daily', d?.finishedAt == null ? null : ago(Math.max(0, input.nowS - d.finishedAt)));
-  const M = TRAY_TEXT.menu;
+  const lastDrillLine = words.lastDrill(d?.verdict ?? null, d?.kind ?? 'daily', d?.finishedAt == null ? null : words.ago(Math.max(0, input.nowS - d.finishedAt)));
+  const M = words.menu;
   const menu: TrayMenuItem[] = [
     { type: 'normal', id: 'open', label: M.open, enabled: true },
     { type: 'separator' },

@@ -53,6 +53,9 @@ export const SettingsSchema = z.object({
   // A model pulled from a hub: are its bytes in every backup ('include', so a restore needs no
   // network) or only where it came from ('source': a restore pulls it again, verified)?
   pulled_models_backup: z.enum(['include', 'source']).default('include'),
+  // The language the person chose in the GUI; the desktop's tray and notifications follow it (the
+  // page cannot keep it itself: its origin changes every launch). null: the system's language.
+  language: z.enum(['en', 'ar']).nullable().default(null),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

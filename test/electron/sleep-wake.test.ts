@@ -93,7 +93,7 @@ test('suspend during a backup: restic interrupted cleanly, nobody notified, retr
   const notices: Notice[] = [];
   const trayStates: TrayState[] = [];
   const monitor = new DesktopMonitor({
-    core: ctx, state, sleepWake: sw, logger: silentLogger, openAtLogin: () => false,
+    core: ctx, state, sleepWake: sw, logger: silentLogger, openAtLogin: () => false, systemLocale: () => 'en-US',
     sinks: { tray: (m) => trayStates.push(m.state), notify: (n) => notices.push(n) },
   });
   monitor.start();

@@ -67,6 +67,8 @@ test('every screen in Arabic says no English sentence; in English no "(s)" and n
     if (lang === 'ar') {
       await page.getByTestId('language-switch').click();
       await page.locator('html[dir="rtl"]').waitFor();
+      // The choice is kept with the core (the desktop's page forgets it each launch; the tray follows it).
+      await waitFor(async () => field((await service?.api.get('/admin/settings'))?.body, 'language') === 'ar', 5_000, 'the language setting');
     }
     const visits = [...SCREENS.map((s) => ({ name: s, hash: `#/${s}` })), { name: 'task', hash: `#/tasks/${task}` }, { name: 'failed-task', hash: `#/tasks/${failed}` }];
     for (const v of visits) {

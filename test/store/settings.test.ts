@@ -36,6 +36,7 @@ const DEFAULTS: Settings = {
   drill_paused: false,
   drill_read_subset_total: 8,
   pulled_models_backup: 'include',
+  language: null,
 };
 
 function withDb(fn: (db: Db) => void): void {

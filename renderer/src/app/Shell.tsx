@@ -8,6 +8,7 @@ import { desktopBridge } from '../platform';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { watchScrollFocus } from './scroll-focus';
 import { defineStrings, setLanguage, useStrings } from '../i18n/i18n';
+import { useLanguageSync } from './language-sync';
 import { href, SCREENS, type Screen } from './routes';
 
 const ns = defineStrings('shell', {
@@ -74,6 +75,7 @@ function focusHeadingSoon(): () => void {
 
 export function Shell({ screen, connected, children }: { screen: Screen; connected: boolean; children: ReactNode }) {
   const { t, language } = useStrings(ns);
+  useLanguageSync();
   const [menuOpen, setMenuOpen] = useState(false);
   const shown = useRef<Screen | null>(null);
   const main = useRef<HTMLElement | null>(null);

@@ -73,9 +73,29 @@ void i18next.use(initReactI18next).init({
 applyDirection(i18next.language);
 i18next.on('languageChanged', applyDirection);
 
+const chosenListeners = new Set<(lng: Language) => void>();
+let chosenHere = false;
+
+/** The language the person just chose (the switch, the picker): shown, remembered, and told to
+ *  whoever keeps it beyond this page (language-sync.ts keeps it with the core). */
 export function setLanguage(lng: Language): void {
+  chosenHere = true;
+  applyLanguage(lng);
+  for (const listener of chosenListeners) listener(lng);
+}
+
+/** Shows and remembers a language without calling it a new choice (the one the core kept). */
+export function applyLanguage(lng: Language): void {
   if (typeof localStorage !== 'undefined') localStorage.setItem(STORAGE_KEY, lng);
   void i18next.changeLanguage(lng);
+}
+
+/** Whether the person chose a language on this page since it loaded. */
+export const languageChosenHere = (): boolean => chosenHere;
+
+export function onLanguageChosen(listener: (lng: Language) => void): () => void {
+  chosenListeners.add(listener);
+  return () => chosenListeners.delete(listener);
 }
 
 export function currentLanguage(): Language {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { App, LoginItemSettings, LoginItemSettingsOptions, Settings } from 'electron';
 import { reject, standInEvent } from './recorder.js';
 
-type AppApi = Pick<App, 'setName' | 'getName' | 'setPath' | 'getPath' | 'enableSandbox' | 'requestSingleInstanceLock' | 'quit' | 'exit' | 'relaunch' | 'whenReady' | 'isReady' | 'isPackaged' | 'getLoginItemSettings' | 'setLoginItemSettings'>;
+type AppApi = Pick<App, 'setName' | 'getName' | 'getLocale' | 'setPath' | 'getPath' | 'enableSandbox' | 'requestSingleInstanceLock' | 'quit' | 'exit' | 'relaunch' | 'whenReady' | 'isReady' | 'isPackaged' | 'getLoginItemSettings' | 'setLoginItemSettings'>;
 type PathName = Parameters<App['getPath']>[0];
 
 function alive(pid: number): boolean {
@@ -65,6 +65,13 @@ export class StandInApp extends EventEmitter implements AppApi {
 
   getName(): string {
     return this.name;
+  }
+
+  /** As Electron on Linux: the locale from the environment (LC_ALL, LC_MESSAGES, LANG), as a BCP 47 tag. */
+  getLocale(): string {
+    const env = process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG || '';
+    const tag = env.split('.')[0]?.replace('_', '-') ?? '';
+    return tag === '' || tag === 'C' || tag === 'POSIX' ? 'en-US' : tag;
   }
 
   setPath(name: PathName | 'userData', path: string): void {
