@@ -14,6 +14,7 @@ import { firstScreenBench } from './first-screen.js';
 import { storeCheckBench } from './store-check.js';
 import { securityBench } from './security.js';
 import { scaleBench } from './scale.js';
+import { cliStartBench } from './cli-start.js';
 import { fmt } from './stats.js';
 import { streamingBench } from './streaming.js';
 import { structuredBench } from './structured.js';
@@ -47,6 +48,14 @@ if (want('accept')) {
   const floor = queued.httpFloorPerSecond ?? NaN;
   console.log(`  for scale, GET /health/live through the same client: ${fmt(floor)} /s` +
     ` (accepts reach ${fmt(queued.perSecond / floor, 3)} of the bare HTTP rate)`);
+}
+
+if (want('cli-start')) {
+  const r = cliStartBench();
+  console.log(`cli-start: whole processes, medians of ${r.rounds} alternating runs`);
+  console.log(`  node -e 0: ${fmt(r.nodeMs)} ms; sanad --version: ${fmt(r.versionMs)} ms (+${fmt(r.versionMs - r.nodeMs)}); sanad help: ${fmt(r.helpMs)} ms (+${fmt(r.helpMs - r.nodeMs)}); sanad doctor --help: ${fmt(r.doctorHelpMs)} ms (+${fmt(r.doctorHelpMs - r.nodeMs)}) (goal: at most +100 ms)`);
+  record('sanad --version vs node -e 0', r.versionMs, r.nodeMs, 'ms', '<= node + 100 ms');
+  record('sanad help vs node -e 0', r.helpMs, r.nodeMs, 'ms', '<= node + 100 ms');
 }
 
 if (want('load')) {

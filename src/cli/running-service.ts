@@ -93,17 +93,24 @@ export async function withRunningService<T>(dataDir: string, purpose: string, th
   const made = await withStore(dataDir, (db) => createClient(db, `${purpose} (temporary)`, ['admin'], unixSeconds(systemClock), { temporary: true }));
   try {
     return await there(async (method, path, body, timeoutMs = REQUEST_TIMEOUT_MS) => {
-      let res: Response;
-      try {
-        res = await fetch(url + path, {
+      const ask = (): Promise<Response> =>
+        fetch(url + path, {
           method,
           headers: { authorization: `Bearer ${made.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
           signal: AbortSignal.timeout(timeoutMs),
         });
+      let res: Response;
+      try {
+        // A kept-alive connection the service closed just as it was reused fails at once ("fetch
+        // failed", a socket closed): a GET changes nothing, so it is asked again on a new one.
+        res = await ask().catch((err: unknown) => {
+          if (method === 'GET' && !isTimeout(err)) return ask();
+          throw err;
+        });
       } catch (err) {
-        if (err instanceof Error && err.name === 'TimeoutError') throw new CliError(`The running Sanad at ${url} did not answer within ${Math.round(timeoutMs / 1000)} s; check that it is not stuck (\`sanad doctor\`), or stop it and try again.`);
-        throw new CliError(`The running Sanad at ${url} did not answer (${err instanceof Error ? err.message : String(err)}); check that it is up, or stop it and try again.`);
+        if (isTimeout(err)) throw new CliError(`The running Sanad at ${url} did not answer within ${Math.round(timeoutMs / 1000)} s; check that it is not stuck (\`sanad doctor\`), or stop it and try again.`);
+        throw new CliError(`The running Sanad at ${url} did not answer (${networkReason(err)}); check that it is up, or stop it and try again.`);
       }
       const text = await res.text();
       return { status: res.status, body: parseJson(text) };
@@ -111,6 +118,15 @@ export async function withRunningService<T>(dataDir: string, purpose: string, th
   } finally {
     await withStore(dataDir, (db) => revokeClient(db, made.client.id, unixSeconds(systemClock)));
   }
+}
+
+const isTimeout = (err: unknown): boolean => err instanceof Error && err.name === 'TimeoutError';
+
+/** fetch's own "fetch failed" with the reason under it (a refused or closed connection). */
+function networkReason(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause: unknown = err.cause;
+  return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
 }
 
 /** The message of a contract error body, or a fallback. */
