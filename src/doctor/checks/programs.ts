@@ -6,11 +6,15 @@ import { errorParam } from '../../contract/said.js';
 import { say } from '../../contract/said/index.js';
 import { fail, ok, warn, type DoctorCheck } from '../check.js';
 
+export const NODE_MAJOR_NEEDED = 24;
+
 export function nodeCheck(): DoctorCheck {
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  return major > 20 || (major === 20 && minor >= 18)
+  // Node 24 LTS: the Node inside Electron 45, and a supported one (Node 20 reached its end of life
+  // in April 2026). package.json's engines says the same.
+  const [major = 0] = process.versions.node.split('.').map(Number);
+  return major >= NODE_MAJOR_NEEDED
     ? ok('node', say('doctor.node_ok', { version: process.versions.node }))
-    : fail('node', say('doctor.node_old', { version: process.versions.node, needed: '20.18' }), say('doctor.fix.node', { needed: '20.18' }));
+    : fail('node', say('doctor.node_old', { version: process.versions.node, needed: String(NODE_MAJOR_NEEDED) }), say('doctor.fix.node', { needed: String(NODE_MAJOR_NEEDED) }));
 }
 
 export async function resticCheck(): Promise<DoctorCheck> {
