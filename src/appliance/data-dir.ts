@@ -1,16 +1,44 @@
 // Where a Sanad keeps its data: --data-dir, else SANAD_DATA_DIR, else the OS's app-data folder.
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
+// Windows: under %LOCALAPPDATA%, which stays on this computer. The roaming %APPDATA% is copied to
+// and from a server at every logon where roaming profiles are on: no place for a growing store and
+// model files. Earlier versions of Sanad used it; windowsDataDir moves such a data dir once.
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, os: NodeJS.Platform = platform()): string {
-  if (os === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Sanad');
+  if (os === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'Sanad');
   if (os === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Sanad');
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'sanad');
 }
 
-export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(flag ?? env.SANAD_DATA_DIR ?? defaultDataDir(env));
+/** Where earlier versions of Sanad kept their data on Windows. */
+export const roamingDataDir = (env: NodeJS.ProcessEnv): string => join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Sanad');
+
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, os: NodeJS.Platform = platform()): string {
+  const chosen = flag ?? env.SANAD_DATA_DIR;
+  if (chosen !== undefined) return resolve(chosen);
+  return resolve(os === 'win32' ? windowsDataDir(env).dataDir : defaultDataDir(env, os));
+}
+
+/**
+ * The Windows data dir, after moving a roaming one (from an older Sanad) to the local place once:
+ * a rename, so it is all or nothing, and checked after (the store is where it should be and the old
+ * folder is gone). Where it cannot be moved (a file still open in it, the roaming folder on another
+ * volume) the data stays where it is and is used there; the next start tries again.
+ */
+export function windowsDataDir(env: NodeJS.ProcessEnv): { dataDir: string; moved: boolean; stayed?: string } {
+  const local = defaultDataDir(env, 'win32');
+  const roaming = roamingDataDir(env);
+  if (existsSync(local) || !existsSync(join(roaming, 'sanad.db'))) return { dataDir: local, moved: false };
+  try {
+    makeFolders(dirname(local));
+    renameSync(roaming, local);
+  } catch (err) {
+    return { dataDir: roaming, moved: false, stayed: `${errorCode(err) ?? 'error'}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (!existsSync(join(local, 'sanad.db')) || existsSync(roaming)) return { dataDir: existsSync(join(local, 'sanad.db')) ? local : roaming, moved: false, stayed: 'the store was not where the move should have put it' };
+  return { dataDir: local, moved: true };
 }
 
 /** The data dir cannot be used: its message is one sentence and what to do. */

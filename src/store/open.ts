@@ -56,7 +56,16 @@ export function openStore(path: string, options: OpenOptions = {}): Db {
   return db;
 }
 
-export function applyPragmas(db: Db, readonly: boolean): void {
+/**
+ * macOS: fsync() hands the data to the drive, whose own cache may still lose it at a power cut;
+ * only F_FULLFSYNC flushes that cache, and SQLite uses it (for commits and WAL checkpoints) only
+ * when asked. Other systems' fsync() already reaches the platter, so the pragmas stay off there.
+ */
+export function fullFsyncPragmas(os: NodeJS.Platform): string[] {
+  return os === 'darwin' ? ['fullfsync = ON', 'checkpoint_fullfsync = ON'] : [];
+}
+
+export function applyPragmas(db: Db, readonly: boolean, os: NodeJS.Platform = process.platform): void {
   // Another process (the CLI beside a running `sanad serve`) may hold the write lock briefly.
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
@@ -66,4 +75,5 @@ export function applyPragmas(db: Db, readonly: boolean): void {
   db.pragma('secure_delete = ON');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
+  for (const pragma of fullFsyncPragmas(os)) db.pragma(pragma);
 }
