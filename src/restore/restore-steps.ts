@@ -11,6 +11,7 @@ import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { STORE_FILE } from '../store/open.js';
 import { admitUntrustedStore } from '../store/untrusted-store.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
+import { writeSecretsLocation } from '../secrets/secrets-location.js';
 import { placeFiles, type Placement } from './assemble.js';
 import { checkRestoredStores } from './check-restored.js';
 import { pullLeftOutModels } from './pull-left-out.js';
@@ -263,6 +264,8 @@ async function storeSecrets(state: StepState, target: string, vaultKey: Buffer, 
     await store.delete(VAULT_KEY_NEXT);
     const [key, pass] = [await store.get(VAULT_KEY), await store.get(RESTIC_PASSPHRASE)];
     if (key !== vaultKey.toString('base64') || pass !== passphrase) throw new CheckFailed(say('restore.secrets_not_back', { where: [whereSecrets(store)] }));
+    // A file-kept restore records its file, so every command (and serving it) finds the secrets there.
+    if (store.kind === 'file' && store.path !== undefined) writeSecretsLocation(target, { kind: 'file', path: store.path });
     return { said: say('restore.secrets_stored', { where: [whereSecrets(store)], path: target }), value: undefined };
   });
 }

@@ -26,6 +26,12 @@ export function readSecretsLocation(dataDir: string): SecretsLocation | null {
   }
 }
 
+/** The secrets file this data dir's record names, if its secrets are kept in one. */
+export function recordedSecretsFile(dataDir: string): string | undefined {
+  const recorded = readSecretsLocation(dataDir);
+  return recorded?.kind === 'file' ? recorded.path : undefined;
+}
+
 /** Atomic: a crash leaves the old record or the new one, never half of one. */
 export function writeSecretsLocation(dataDir: string, location: SecretsLocation): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });

@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from '../../log/logger.js';
 import { repositorySourceFor } from '../../restore/restore-source.js';
 import { restoreGeneration } from '../../restore/restore-generation.js';
 import { openSecretStore } from '../../secrets/open-secret-store.js';
+import { recordedSecretsFile } from '../../secrets/secrets-location.js';
 import { RESTIC_PASSPHRASE } from '../../secrets/secret-store.js';
 import type { StoreDamagedError } from '../../store/store-check.js';
 import { sessionToken } from '../../service/auth.js';
@@ -126,5 +127,5 @@ async function restoreLocal(options: RecoveryOptions, target: string, logger: Lo
     db: null, dataDir: options.dataDir, repoName: 'local', vault: null, secretsDescription: live.description,
     knownPassphrase: await live.get(RESTIC_PASSPHRASE),
   });
-  return restoreGeneration({ source, liveDataDir: options.dataDir, target, logger, secretsFor: (dir) => openSecretStore(dir, options.secretsFile) });
+  return restoreGeneration({ source, liveDataDir: options.dataDir, target, logger, secretsFor: (dir) => openSecretStore(dir, options.secretsFile ?? recordedSecretsFile(options.dataDir)) });
 }

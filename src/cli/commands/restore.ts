@@ -12,6 +12,7 @@ import { restoreGeneration, shellQuote, type RestoreResult } from '../../restore
 import type { RestoreProgress } from '../../restore/restore-progress.js';
 import { repositorySourceFor, UnknownRepositoryError } from '../../restore/restore-source.js';
 import { openSecretStore } from '../../secrets/open-secret-store.js';
+import { recordedSecretsFile } from '../../secrets/secrets-location.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../secrets/secret-store.js';
 import { Vault } from '../../secrets/vault.js';
 import { openStore, storePath, type Db } from '../../store/open.js';
@@ -153,7 +154,9 @@ async function restore(
     result = await restoreGeneration({
       source, liveDataDir: dataDir, target: opts.target ?? '', modelsInPlace: opts.inPlace, keepClients: opts.keepClients, logger, onProgress, signal: abort.signal,
       ...(opts.generation !== undefined ? { generation: opts.generation } : {}),
-      secretsFor: (dir) => openSecretStore(dir, secretsFile),
+      // Where the live data dir keeps its secrets, the restored one does too: a data dir `npm start`
+      // set up on a machine with no keychain has them in a file, and its restore must not ask for one.
+      secretsFor: (dir) => openSecretStore(dir, secretsFile ?? recordedSecretsFile(dataDir)),
     });
   } finally {
     process.off('SIGINT', onSigint);
