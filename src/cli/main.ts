@@ -4,7 +4,7 @@ import { resolveDataDir } from '../appliance/data-dir.js';
 import { CliError } from './cli-error.js';
 import { createIo, type Io } from './io.js';
 import { commandUsage, COMMANDS, isCommand, nearest, USAGE, type Command } from './usage.js';
-import { versionLine } from './version.js';
+import { APP_VERSION } from '../version.js';
 
 type Run = (args: string[], dataDir: string, io: Io, secretsFile: string | undefined) => Promise<number>;
 
@@ -67,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     const io = createIo(json);
     const [command, ...args] = rest;
     if (version || command === 'version') {
-      io.result({ sanad: versionLine().sanad, node: process.versions.node }, () => versionLine().text);
+      io.result({ sanad: APP_VERSION, node: process.versions.node }, () => `sanad ${APP_VERSION} (Node ${process.versions.node})`);
       return 0;
     }
     if (command === 'help' && args[0] !== undefined) return helpFor(args[0], io);
