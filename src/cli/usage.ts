@@ -38,6 +38,7 @@ Commands:
                                             what generation E holds and its responses, without restoring
   generations diff E [E2] [--repo NAME]     what changed from E to E2 (default: the live data)
   doctor                                    check this machine and data dir, one line each with the fix (exit 1: something failed)
+  doctor --bundle FILE [--log FILE …]       save diagnostics to hand over: the report, versions, settings, log lines; no secrets
   secrets move-to-keychain                  move the secrets from the secrets file into the OS keychain, verified
 
 Options for every command:
