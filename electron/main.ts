@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { startRecoveryServer } from '../src/appliance/recovery/recovery-server.js';
 import { createLogger, levelFromEnv, type Logger } from '../src/log/logger.js';
 import { StoreDamagedError } from '../src/store/store-check.js';
+import { readSettings } from '../src/store/settings.js';
+import { secretsToRedact } from '../src/doctor/bundle.js';
+import { trayLanguage } from './logic/tray-text.js';
+import { fatalHandler, watchRenderers, type CrashHost } from './crash.js';
 import { registerBridge } from './ipc.js';
 import { bundledResticPath, coreDataDir, issueLoginCode, resticOverride, startCore, type Core } from './logic/core-host.js';
 import { DESKTOP_STATE_FILE, DesktopStateFile } from './logic/desktop-state.js';
@@ -77,6 +81,16 @@ async function run(): Promise<void> {
 
   await app.whenReady();
   const logger = desktopLogger();
+  // What nobody caught ends in a clean stop, one box in the person's language and a non-zero exit;
+  // a renderer that dies is reloaded once (crash.ts). Filled in as the core comes up.
+  const crashHost: CrashHost = {
+    logger, logFile: join(app.getPath('logs'), 'sanad.log'), window: () => handle?.window ?? null,
+    language: () => trayLanguage(null, app.getLocale()), dataDir: () => null, secrets: async () => [], stopCore: async () => undefined,
+  };
+  const fatal = fatalHandler(crashHost);
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
+  watchRenderers(crashHost);
   let origin: string | null = null;
   app.on('web-contents-created', (_event, contents) => {
     if (origin !== null) hardenContents(contents, origin, logger);
@@ -114,6 +128,15 @@ async function run(): Promise<void> {
   origin = core.origin;
   const started = core;
   const ctx = started.appliance.ctx;
+  crashHost.dataDir = () => dataDir;
+  crashHost.language = () => {
+    try {
+      return trayLanguage(readSettings(ctx.db).language, app.getLocale());
+    } catch {
+      return trayLanguage(null, app.getLocale());
+    }
+  };
+  crashHost.secrets = () => secretsToRedact(ctx.secrets.store);
   hardenSession(session.defaultSession, started.origin);
   registerBridge({ coreOrigin: started.origin, coreUrl: started.url, issueLoginCode: () => issueLoginCode(started), window: () => handle?.window ?? null });
 
@@ -131,6 +154,11 @@ async function run(): Promise<void> {
   if (!launch.hidden) showWindow();
 
   const sleepWake = new SleepWake({ backups: ctx.backups, drills: ctx.drills, record: state, logger });
+  crashHost.stopCore = async () => {
+    quitting = done = true;
+    monitor?.stop();
+    await shutdownCore(started.appliance, { interruptBackup: () => sleepWake.interruptBackup('quit'), logger });
+  };
   const fail = (what: string) => (err: unknown) => logger.warn(`${what} failed`, { error: message(err) });
   let monitor: DesktopMonitor | null = null;
   const actions: TrayActions = {

@@ -89,6 +89,7 @@ export class StandInApp extends EventEmitter implements AppApi {
       case 'userData': return join(appData, this.name);
       case 'sessionData': return this.getPath('userData');
       case 'temp': return tmpdir();
+      case 'downloads': return join(homedir(), 'Downloads');
       // Linux and Windows: inside userData (Electron's app.getPath docs).
       case 'logs': return join(this.getPath('userData'), 'logs');
       default: return reject(`the stand-in knows no app.getPath('${name}')`);

@@ -38,6 +38,8 @@ function state(): StandInState {
     trayImages: [...StandInTray.images],
     notifications: [...StandInNotification.shown],
     errorBoxes: [...dialogs.errorBoxes],
+    messageBoxes: [...dialogs.messageBoxes],
+    saved: [...dialogs.saved],
     openedExternally: [...opened.external],
     ipcChannels: ipcMain.channels(),
     session: {
@@ -73,6 +75,10 @@ async function run(command: Command): Promise<unknown> {
     case 'cookies': return (await mainWindow().page().context().cookies()).map((c) => c.name);
     case 'page-eval': return mainWindow().page().evaluate(command.expression);
     case 'page-wait': return void (await mainWindow().page().waitForSelector(command.selector, { timeout: command.timeoutMs }));
+    case 'throw-in-main': return void setTimeout(() => {
+      throw new Error(command.message);
+    }, 0);
+    case 'crash-renderer': return void mainWindow().page().goto('chrome://crash').catch(() => undefined);
   }
 }
 

@@ -16,7 +16,11 @@ export type Command =
   /** Evaluates a JavaScript expression in the window's page (its main world) and returns it. */
   | { op: 'page-eval'; expression: string }
   /** Waits for a CSS selector in the window's page. */
-  | { op: 'page-wait'; selector: string; timeoutMs: number };
+  | { op: 'page-wait'; selector: string; timeoutMs: number }
+  /** An error nobody catches, thrown in the app's main process on its next turn. */
+  | { op: 'throw-in-main'; message: string }
+  /** Kills the window's renderer, as a crash would (chrome://crash). */
+  | { op: 'crash-renderer' };
 
 export interface Request { id: number; command: Command }
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
@@ -35,6 +39,8 @@ export interface WindowState {
   /** Navigations the app's will-navigate / will-redirect handlers refused, and window.open calls it denied. */
   refusedNavigations: string[];
   deniedPopups: string[];
+  /** webContents.reload() calls (after a crash). */
+  reloads: number;
 }
 
 export interface MenuItemState { type: string; label: string; enabled: boolean; checked: boolean }
@@ -48,6 +54,9 @@ export interface StandInState {
   trayImages: string[];
   notifications: Array<{ title: string; body: string; urgency: string; icon: string }>;
   errorBoxes: Array<{ title: string; content: string }>;
+  messageBoxes: Array<{ type: string; title: string; message: string; detail: string; buttons: string[]; answered: number }>;
+  /** Files the save dialogs picked. */
+  saved: string[];
   openedExternally: string[];
   ipcChannels: string[];
   session: { headersHandler: boolean; permissionRequestHandler: boolean; permissionCheckHandler: boolean; headersRewritten: number };

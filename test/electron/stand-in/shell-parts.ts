@@ -156,15 +156,54 @@ class StandInPowerMonitor extends EventEmitter {
 }
 export const powerMonitor = new StandInPowerMonitor();
 
-export const dialogs: { errorBoxes: Array<{ title: string; content: string }> } = { errorBoxes: [] };
+export interface MessageBoxShown { type: string; title: string; message: string; detail: string; buttons: string[]; answered: number }
+export const dialogs: { errorBoxes: Array<{ title: string; content: string }>; messageBoxes: MessageBoxShown[]; saved: string[] } = { errorBoxes: [], messageBoxes: [], saved: [] };
 
-export const dialog: Pick<Dialog, 'showErrorBox'> & { showOpenDialog(...args: unknown[]): Promise<{ canceled: boolean; filePaths: string[] }> } = {
+/** The person's answers, set by the test at launch: the button pressed in each message box (by
+ *  index, in order; then the box's cancelId), and the file a save dialog picks (else cancelled). */
+const answers = (process.env.SANAD_STAND_IN_MESSAGE_BOX_ANSWERS ?? '').split(',').filter((a) => a !== '').map(Number);
+
+type MessageBoxOptions = import('electron').MessageBoxOptions;
+
+function isMessageBoxOptions(value: unknown): value is MessageBoxOptions {
+  return typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string';
+}
+
+function messageBox(options: MessageBoxOptions): { response: number; checkboxChecked: boolean } {
+  const unknown = unknownKeys(options, 'MessageBoxOptions');
+  if (unknown.length > 0) reject(`dialog.showMessageBox: Electron knows no option ${unknown.join(', ')}`);
+  const buttons = options.buttons ?? ['OK'];
+  const answered = answers.shift() ?? options.cancelId ?? 0;
+  if (answered < 0 || answered >= buttons.length) reject(`the test answered button ${answered}, and the box has ${buttons.length}`);
+  dialogs.messageBoxes.push({ type: options.type ?? 'none', title: options.title ?? '', message: options.message, detail: options.detail ?? '', buttons, answered });
+  process.stderr.write(`stand-in Electron: message box "${options.title ?? ''}": ${options.message} → ${buttons[answered] ?? '?'}\n`);
+  return { response: answered, checkboxChecked: false };
+}
+
+export const dialog: Pick<Dialog, 'showErrorBox'> & {
+  showOpenDialog(...args: unknown[]): Promise<{ canceled: boolean; filePaths: string[] }>;
+  showMessageBox(windowOrOptions: unknown, options?: MessageBoxOptions): Promise<{ response: number; checkboxChecked: boolean }>;
+  showSaveDialog(options: { title?: string; defaultPath?: string }): Promise<{ canceled: boolean; filePath: string }>;
+} = {
   showErrorBox(title: string, content: string): void {
     dialogs.errorBoxes.push({ title, content });
     process.stderr.write(`stand-in Electron: error box "${title}": ${content}\n`);
   },
   // The user cancels every file dialog: no test picks a file through the native dialog.
   showOpenDialog: async (..._args: unknown[]) => ({ canceled: true, filePaths: [] }),
+  showMessageBox: async (windowOrOptions, options) => {
+    // Electron's two forms: (options) and (window, options).
+    if (options !== undefined) return messageBox(options);
+    if (!isMessageBoxOptions(windowOrOptions)) return reject('dialog.showMessageBox needs its options (with a message)');
+    return messageBox(windowOrOptions);
+  },
+  showSaveDialog: async (options) => {
+    const path = process.env.SANAD_STAND_IN_SAVE_PATH;
+    if (path === undefined || path === '') return { canceled: true, filePath: '' };
+    if (options.defaultPath !== undefined && !isAbsolute(options.defaultPath)) reject(`dialog.showSaveDialog: defaultPath should be absolute, got "${options.defaultPath}"`);
+    dialogs.saved.push(path);
+    return { canceled: false, filePath: path };
+  },
 };
 
 export const opened: { external: string[]; folders: string[] } = { external: [], folders: [] };

@@ -84,7 +84,7 @@ async function routeRequest(route: Route, request: Request): Promise<void> {
   await route.fulfill({ response, headers: Object.fromEntries(Object.entries(rewritten).map(([k, v]) => [k, v.join('\n')])) });
 }
 
-type WebContentsApi = Pick<WebContents, 'setWindowOpenHandler' | 'getURL' | 'isDestroyed'>;
+type WebContentsApi = Pick<WebContents, 'setWindowOpenHandler' | 'getURL' | 'isDestroyed' | 'reload'>;
 
 export class StandInWebContents extends EventEmitter implements WebContentsApi {
   readonly id = nextId++;
@@ -111,6 +111,19 @@ export class StandInWebContents extends EventEmitter implements WebContentsApi {
   isDestroyed(): boolean {
     return this.destroyed;
   }
+
+  /** Electron reloads a crashed renderer into a new process: here a new page loads the last URL. */
+  reload(): void {
+    if (this.page === null) return reject('webContents.reload() before the window loaded anything');
+    this.reloads++;
+    void this.reopen?.().catch((err: unknown) => process.stderr.write(`stand-in window: the reload failed: ${err instanceof Error ? err.message : String(err)}\n`));
+  }
+
+  reloads = 0;
+  /** The window's way to load its page again in a new renderer (set by StandInBrowserWindow). */
+  reopen: (() => Promise<void>) | null = null;
+  /** The last address the page showed over http (a crash leaves chrome://crash in the page). */
+  lastHttpUrl = '';
 
   /** Electron asks will-navigate (or will-redirect) for every navigation the page itself starts. */
   mayNavigate(url: string, redirect: boolean): boolean {
@@ -159,9 +172,22 @@ export class StandInBrowserWindow extends EventEmitter implements WindowApi {
     if (!app.isReady()) reject('Cannot create BrowserWindow before app is ready');
     checkOptions(options);
     StandInBrowserWindow.all.push(this);
+    this.webContents.reopen = () => this.reloadInNewPage();
     app.emit('browser-window-created', standInEvent({}), this);
     app.emit('web-contents-created', standInEvent({}), this.webContents);
     if (options.show !== false) this.visible = true;
+  }
+
+  /** A new page (a new renderer, as after a crash) on the address the old one last showed. */
+  private async reloadInNewPage(): Promise<void> {
+    const url = this.webContents.lastHttpUrl;
+    const old = this.webContents.page;
+    this.webContents.page = null;
+    await old?.close().catch(() => undefined);
+    const page = await this.ensurePage();
+    this.webContents.pendingLoad = new URL(url).href;
+    await page.goto(url, { waitUntil: 'load' });
+    this.webContents.emit('did-finish-load', standInEvent({}));
   }
 
   async loadURL(url: string): Promise<void> {
@@ -190,11 +216,18 @@ export class StandInBrowserWindow extends EventEmitter implements WindowApi {
       void popup.close();
     });
     page.on('pageerror', (err) => process.stderr.write(`stand-in window: the page threw: ${err.message}\n`));
+    // The renderer died (a test's chrome://crash): Electron tells the web contents and the app.
+    page.on('crash', () => {
+      const details = { reason: 'crashed' as const, exitCode: 139 };
+      this.webContents.emit('render-process-gone', standInEvent({}), details);
+      app.emit('render-process-gone', standInEvent({}), this.webContents, details);
+    });
     // Electron tells of a move inside the document (a new hash) as did-navigate-in-page.
     let shown = '';
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return;
       const url = frame.url();
+      if (url.startsWith('http')) this.webContents.lastHttpUrl = url;
       const sameDocument = shown !== '' && url.split('#')[0] === shown.split('#')[0] && url !== shown;
       shown = url;
       if (sameDocument) this.webContents.emit('did-navigate-in-page', standInEvent({}), url, true, 0, 0);
@@ -256,6 +289,7 @@ export class StandInBrowserWindow extends EventEmitter implements WindowApi {
       visible: this.isVisible(),
       destroyed: this.destroyed,
       refusedNavigations: [...this.webContents.refusedNavigations],
+      reloads: this.webContents.reloads,
       deniedPopups: [...this.webContents.deniedPopups],
     };
   }
