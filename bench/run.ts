@@ -15,6 +15,7 @@ import { storeCheckBench } from './store-check.js';
 import { securityBench } from './security.js';
 import { scaleBench } from './scale.js';
 import { cliStartBench } from './cli-start.js';
+import { packedFiles } from '../build/packed-files.js';
 import { fmt } from './stats.js';
 import { streamingBench } from './streaming.js';
 import { structuredBench } from './structured.js';
@@ -56,6 +57,18 @@ if (want('cli-start')) {
   console.log(`  node -e 0: ${fmt(r.nodeMs)} ms; sanad --version: ${fmt(r.versionMs)} ms (+${fmt(r.versionMs - r.nodeMs)}); sanad help: ${fmt(r.helpMs)} ms (+${fmt(r.helpMs - r.nodeMs)}); sanad doctor --help: ${fmt(r.doctorHelpMs)} ms (+${fmt(r.doctorHelpMs - r.nodeMs)}) (goal: at most +100 ms)`);
   record('sanad --version vs node -e 0', r.versionMs, r.nodeMs, 'ms', '<= node + 100 ms');
   record('sanad help vs node -e 0', r.helpMs, r.nodeMs, 'ms', '<= node + 100 ms');
+}
+
+if (want('packed-size')) {
+  // The app's own files per platform, from build/electron-builder.yml (see build/packed-files.ts); the
+  // baseline is the same list with no platform filtering (what the config packed before).
+  const root = new URL('../../', import.meta.url).pathname;
+  console.log('packed-size: the files electron-builder packs into the app (without Electron itself)');
+  for (const [os, arch] of [['linux', 'x64'], ['linux', 'arm64'], ['mac', 'arm64'], ['win', 'x64']] as const) {
+    const r = packedFiles(root, os, arch);
+    const llama = r.files.filter((f) => f.startsWith('node_modules/@node-llama-cpp/')).length;
+    console.log(`  ${os} ${arch}: ${fmt(r.bytes / 1048576)} MiB, ${r.files.length} files (${llama} of them llama.cpp binaries${llama === 0 ? `: ${os}'s packages install only on ${os}` : ''})`);
+  }
 }
 
 if (want('load')) {

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packedFiles } from '../../build/packed-files.js';
 import { binaryPath, resticAssets } from '../../build/restic-release.js';
 import { GUI_DIR } from '../../src/service/routes/gui.js';
 import { tempDir } from '../harness/data-dir.js';
@@ -54,6 +55,11 @@ test('electron-builder accepts build/electron-builder.yml and refuses a broken c
   assert.deepEqual(get(config, 'win', 'target'), ['nsis']);
   const depends = get(config, 'deb', 'depends');
   assert.ok(Array.isArray(depends) && depends.includes('libsecret-1-0'), 'keytar needs the Secret Service client');
+  // The CUDA build: the same config, with the CUDA binaries put back and its own artifact name.
+  const cuda = await loadAndValidate(join(ROOT, 'build', 'electron-builder-cuda.yml'));
+  assert.equal(get(cuda, 'productName'), 'Sanad', 'it extends the ordinary config');
+  const cudaFiles = get(cuda, 'linux', 'files');
+  assert.ok(Array.isArray(cudaFiles) && cudaFiles.some((f) => String(f).includes('-cuda/')), 'and packs the CUDA binaries');
   const broken = join(tempDir('sanad-builder-'), 'broken.yml');
   writeFileSync(broken, readFileSync(CONFIG, 'utf8').replace('asar: true', 'asar: true\nasarUnpackk: []'));
   await assert.rejects(loadAndValidate(broken), /asarUnpackk/);
@@ -149,4 +155,24 @@ test('the packaged binary\'s fuses: no run-as-Node, no NODE_OPTIONS or --inspect
   const broken = join(tempDir('sanad-builder-'), 'fuses.yml');
   writeFileSync(broken, readFileSync(CONFIG, 'utf8').replace('runAsNode: false', 'runAsNod: false'));
   await assert.rejects(loadAndValidate(broken), /does not match the API schema/);
+});
+
+test('the Linux x64 app packs one platform\'s llama.cpp binaries (CPU and Vulkan, no CUDA) and stays within 250 MiB', () => {
+  const linux = packedFiles(ROOT, 'linux', 'x64');
+  const llama = new Set(linux.files.filter((f) => f.startsWith('node_modules/@node-llama-cpp/')).map((f) => f.split('/')[2]));
+  assert.deepEqual([...llama].sort(), ['linux-x64', 'linux-x64-vulkan']);
+  for (const needed of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/keytar/build/Release/keytar.node', 'dist/electron/main.js', 'build/icons/icon.png']) {
+    assert.ok(linux.files.includes(needed), `${needed} is packed`);
+  }
+  assert.ok(linux.files.some((f) => f.startsWith('node_modules/node-llama-cpp/llama/grammars/')), 'the grammars structured output needs');
+  for (const never of [/^node_modules\/typescript\//, /^node_modules\/better-sqlite3\/deps\//, /gitRelease\.bundle$/, /^dist\/test\//, /\.map$/]) {
+    assert.ok(!linux.files.some((f) => never.test(f)), `nothing matching ${String(never)}`);
+  }
+  const mib = linux.bytes / 1024 / 1024;
+  assert.ok(mib <= 250, `the Linux x64 app's files are ${mib.toFixed(1)} MiB (budget 250 MiB without CUDA)`);
+  // Another platform's package never carries this one's binaries.
+  for (const [os, arch] of [['mac', 'arm64'], ['win', 'x64'], ['linux', 'arm64']] as const) {
+    const other = packedFiles(ROOT, os, arch);
+    assert.ok(!other.files.some((f) => f.startsWith('node_modules/@node-llama-cpp/linux-x64')), `${os} ${arch} packs no linux-x64 binaries`);
+  }
 });
