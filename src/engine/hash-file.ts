@@ -57,8 +57,8 @@ export function startHashWorkers(count: number): { hash: Hasher; inWorker: Hashe
       if (msg.sha256 !== undefined && msg.bytes !== undefined) entry.resolve({ sha256: msg.sha256, bytes: msg.bytes });
       else entry.reject(new Error(`Could not read ${entry.path}: ${msg.error ?? 'unknown error'}.`));
     });
-    w.on('error', (err) => {
-      for (const entry of waiting.values()) entry.reject(err);
+    w.on('error', (err: unknown) => {
+      for (const entry of waiting.values()) entry.reject(err instanceof Error ? err : new Error(String(err)));
       waiting.clear();
     });
   }

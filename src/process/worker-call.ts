@@ -29,7 +29,7 @@ export function callWorker<T>(
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('message', (msg: unknown) => settle(options.isAnswer(msg) ? { ok: true, value: msg } : { ok: false, why: 'crashed', message: 'gave an answer of the wrong shape' }));
-    worker.once('error', (err) => settle({ ok: false, why: 'crashed', message: `failed (${err.message})` }));
+    worker.once('error', (err: unknown) => settle({ ok: false, why: 'crashed', message: `failed (${err instanceof Error ? err.message : String(err)})` }));
     worker.once('exit', (code) => settle({ ok: false, why: 'crashed', message: `ended without an answer (exit ${code})` }));
   });
 }
