@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { startRecoveryServer } from '../src/appliance/recovery/recovery-server.js';
 import { createLogger, levelFromEnv, type Logger } from '../src/log/logger.js';
 import { StoreDamagedError } from '../src/store/store-check.js';
-import { readSettings } from '../src/store/settings.js';
 import { secretsToRedact } from '../src/doctor/bundle.js';
 import { trayLanguage } from './logic/tray-text.js';
 import { fatalHandler, watchRenderers, type CrashHost } from './crash.js';
@@ -17,7 +16,7 @@ import { registerBridge } from './ipc.js';
 import { bundledResticPath, coreDataDir, issueLoginCode, resticOverride, startCore, type Core } from './logic/core-host.js';
 import { DESKTOP_STATE_FILE, DesktopStateFile } from './logic/desktop-state.js';
 import { screenToRemember, windowUrl } from './logic/last-screen.js';
-import { DesktopMonitor } from './logic/desktop-monitor.js';
+import { DesktopMonitor, desktopLanguage } from './logic/desktop-monitor.js';
 import { parseLaunchArgs } from './logic/launch-args.js';
 import { rotatingFileSink } from './logic/log-file.js';
 import { shutdownCore } from './logic/shutdown.js';
@@ -83,8 +82,11 @@ async function run(): Promise<void> {
   const logger = desktopLogger();
   // What nobody caught ends in a clean stop, one box in the person's language and a non-zero exit;
   // a renderer that dies is reloaded once (crash.ts). Filled in as the core comes up.
+  const logFile = join(app.getPath('logs'), 'sanad.log');
+  // The GUI's Save diagnostics (GET /admin/diagnostics/bundle) includes this app's log.
+  process.env.SANAD_LOG_FILE ??= logFile;
   const crashHost: CrashHost = {
-    logger, logFile: join(app.getPath('logs'), 'sanad.log'), window: () => handle?.window ?? null,
+    logger, logFile, window: () => handle?.window ?? null,
     language: () => trayLanguage(null, app.getLocale()), dataDir: () => null, secrets: async () => [], stopCore: async () => undefined,
   };
   const fatal = fatalHandler(crashHost);
@@ -129,13 +131,7 @@ async function run(): Promise<void> {
   const started = core;
   const ctx = started.appliance.ctx;
   crashHost.dataDir = () => dataDir;
-  crashHost.language = () => {
-    try {
-      return trayLanguage(readSettings(ctx.db).language, app.getLocale());
-    } catch {
-      return trayLanguage(null, app.getLocale());
-    }
-  };
+  crashHost.language = () => desktopLanguage(ctx.db, app.getLocale());
   crashHost.secrets = () => secretsToRedact(ctx.secrets.store);
   hardenSession(session.defaultSession, started.origin);
   registerBridge({ coreOrigin: started.origin, coreUrl: started.url, issueLoginCode: () => issueLoginCode(started), window: () => handle?.window ?? null });

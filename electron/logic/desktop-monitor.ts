@@ -13,7 +13,7 @@ import { parseRestoreFinished, planAlertNotices, RestoreNotices, sameNotified, t
 import type { SleepWake } from './sleep-wake.js';
 import { trayInputFrom } from './tray-input.js';
 import { trayModel, type TrayModel } from './tray-model.js';
-import { TRAY_WORDS, trayLanguage, type TrayWords } from './tray-text.js';
+import { TRAY_WORDS, trayLanguage, type TrayLanguage, type TrayWords } from './tray-text.js';
 import { readSettings } from '../../src/store/settings.js';
 
 export interface MonitorSinks {
@@ -22,6 +22,16 @@ export interface MonitorSinks {
 }
 
 export type MonitorCore = Pick<ServiceContext, 'backups' | 'drills' | 'db' | 'clock' | 'adminEvents'>;
+
+/** The desktop's language: the one chosen in the GUI (the `language` setting), else the system's. */
+export function desktopLanguage(db: MonitorCore['db'], systemLocale: string): TrayLanguage {
+  try {
+    return trayLanguage(readSettings(db).language, systemLocale);
+  } catch {
+    // The store is closing (Quit) or broken (a crash): the system's language will do.
+    return trayLanguage(null, systemLocale);
+  }
+}
 
 export const REFRESH_MS = 30_000;
 /** Progress arrives up to five times a second; the tray needs at most one redraw a second. */
@@ -97,13 +107,7 @@ export class DesktopMonitor {
 
   /** The tray's words: in the language the person chose in the GUI, else the system's. */
   private words(): TrayWords {
-    let chosen: string | null = null;
-    try {
-      chosen = readSettings(this.core.db).language;
-    } catch {
-      // The store is closing (Quit): the system's language will do for a last notice.
-    }
-    return TRAY_WORDS[trayLanguage(chosen, this.options.systemLocale())];
+    return TRAY_WORDS[desktopLanguage(this.core.db, this.options.systemLocale())];
   }
 
   /** Reads the core and updates tray and notifications; never throws (it runs from timers). */

@@ -4,6 +4,9 @@
 // added and tested, a backup, a drill), and then the list is gone for good. Settings → Diagnostics
 // lists the doctor's checks. Screenshots in English and Arabic.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { extract } from 'tar';
 import { after, test } from 'node:test';
 import { field, waitFor, type Api } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
@@ -82,6 +85,19 @@ test('first minute: no console error, the checklist walks to done and stays gone
   for (let i = 0, n = await items.count(); i < n; i++) names.push(await items.nth(i).getAttribute('data-check'));
   for (const name of ['node', 'restic', 'keychain', 'store', 'disk', 'port', 'repo:local', 'backup', 'drill', 'recovery_kit']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
   await gui.screenshot('diagnostics-en');
+
+  // Save diagnostics: a download of the doctor's bundle, with the checks the screen listed and no token.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('diagnostics-save').click()]);
+  assert.match(download.suggestedFilename(), /^sanad-diagnostics-[\d-]+\.tar\.gz$/);
+  const saved = join(tempDir('sanad-download-'), download.suggestedFilename());
+  await download.saveAs(saved);
+  const unpacked = tempDir('sanad-unpacked-');
+  await extract({ file: saved, cwd: unpacked });
+  assert.deepEqual(readdirSync(unpacked).sort(), ['README.txt', 'doctor.json', 'settings.json', 'versions.json']);
+  const inside = readdirSync(unpacked).map((f) => readFileSync(join(unpacked, f), 'utf8')).join('\n');
+  assert.match(inside, /"name": "recovery_kit"/, 'the same checks');
+  assert.ok(!inside.includes(prepared.adminToken), 'no token in it');
+
   await page.getByTestId('language-switch').click();
   await page.getByTestId('diagnostics').waitFor();
   await gui.screenshot('diagnostics-ar');

@@ -70,5 +70,18 @@ export async function api<T>(method: Method, path: string, schema: z.ZodType<T, 
   return parsed.data;
 }
 
+/** A file the core answers (a download): its bytes and the name it proposes. */
+export async function download(path: string): Promise<{ blob: Blob; name: string }> {
+  let res = await send('GET', path, undefined);
+  if (res.status === 401 && renewSession !== null && (await renewSession())) res = await send('GET', path, undefined);
+  if (!res.ok) {
+    const parsed = ErrorBody.safeParse(await res.json().catch(() => null));
+    if (parsed.success) throw new ApiError(res.status, parsed.data.error.type, parsed.data.error.code ?? null, parsed.data.error.message, parsed.data.error.param ?? null);
+    throw new ApiError(res.status, 'server_error', null, `Sanad answered ${res.status}.`, null);
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
+  return { blob: await res.blob(), name };
+}
+
 /** A list answer of the API: `{object: 'list', data: [...]}` (the wire contract's). */
 export { listOf } from '../../../src/contract/list';

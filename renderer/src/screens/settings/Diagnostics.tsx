@@ -1,8 +1,8 @@
 // Settings → Diagnostics: the checks of `sanad doctor` (GET /admin/diagnostics, the same code),
 // one line each with its mark, its label in the chosen language, what was found and the fix, both
 // worded from the server's sayings in the chosen language (paths and versions kept as they are).
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/http';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api, download } from '../../api/http';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useStrings } from '../../i18n/i18n';
 import { Said } from '../../said/Said';
@@ -20,6 +20,18 @@ const isLabeled = (name: string): name is Labeled => LABELED.some((l) => l === n
 export function Diagnostics() {
   const { t } = useStrings(settingsStrings);
   const checks = useQuery({ queryKey: ['diagnostics', 'settings-screen'], queryFn: () => api('GET', '/admin/diagnostics', DiagnosticList) });
+  // "Save diagnostics": the archive of `sanad doctor --bundle`, saved by the browser as a download.
+  const save = useMutation({
+    mutationFn: () => download('/admin/diagnostics/bundle'),
+    onSuccess: ({ blob, name }) => {
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    },
+  });
   const label = (name: string): string => {
     if (name.startsWith('repo:')) return t('diag_repo', { name: isolate(name.slice('repo:'.length)) });
     return isLabeled(name) ? t(`diag_${name}`) : name;
@@ -45,9 +57,16 @@ export function Diagnostics() {
           ))}
         </ul>
       )}
-      <button type="button" onClick={() => void checks.refetch()} disabled={checks.isFetching} data-testid="diagnostics-again">
-        {t('diagnosticsAgain')}
-      </button>
+      <div className="row">
+        <button type="button" onClick={() => void checks.refetch()} disabled={checks.isFetching} data-testid="diagnostics-again">
+          {t('diagnosticsAgain')}
+        </button>
+        <button type="button" onClick={() => save.mutate()} disabled={save.isPending} data-testid="diagnostics-save">
+          {save.isPending ? t('diagnosticsSaving') : t('diagnosticsSave')}
+        </button>
+      </div>
+      <p className="muted small">{t('diagnosticsSaveHelp')}</p>
+      {save.isError && <ErrorNote error={save.error} />}
     </section>
   );
 }
