@@ -34,7 +34,7 @@ async function saveDiagnostics(host: CrashHost, words: CrashWords, secrets: read
   try {
     const checks = dataDir === null ? [] : await runDiagnostics({ dataDir }).catch(() => []);
     await writeDiagnosticsBundle({
-      dataDir: dataDir ?? '', out: asked.filePath, checks, logFiles: [host.logFile], secrets,
+      dataDir, out: asked.filePath, checks, logFiles: [host.logFile], secrets,
       extra: { electron: process.versions.electron, chrome: process.versions.chrome, ...(crash === null ? {} : { crash }) },
     });
     host.logger.info('diagnostics saved', { path: asked.filePath });

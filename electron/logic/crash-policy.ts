@@ -6,7 +6,7 @@
 //   told (with Reload and Save diagnostics) instead of reloading forever;
 // - a helper process (GPU, utility, a restic child) dies: logged only; a restic child's death is
 //   the job's failure, never the app's.
-import type { TrayLanguage } from './tray-text.js';
+import { isolate, type TrayLanguage } from './tray-text.js';
 
 /** A renderer that dies again within this long of being reloaded is not reloaded again by itself. */
 export const RELOAD_AGAIN_AFTER_MS = 60_000;
@@ -41,8 +41,6 @@ export interface CrashWords {
   saveTitle: string;
   saved(path: string): string;
 }
-
-const isolate = (s: string): string => `\u2068${s}\u2069`;
 
 export const CRASH_WORDS: Record<TrayLanguage, CrashWords> = {
   en: {

@@ -47,7 +47,7 @@ export interface TrayWords {
 }
 
 /** A name or path inside Arabic text, kept whole and left-to-right (Unicode first-strong isolate). */
-const isolate = (s: string): string => `\u2068${s}\u2069`;
+export const isolate = (s: string): string => `\u2068${s}\u2069`;
 
 const EN: TrayWords = {
   title: { healthy: 'Sanad: backups are healthy', running: 'Sanad: backing up', warning: 'Sanad: backups need attention', failing: 'Sanad: backups are failing' },

@@ -3,7 +3,8 @@
 // the doctor's report, the last log lines, versions and the settings, and never a secret: the data
 // dir's own secrets are replaced wherever they appear, and so is anything shaped like a token, a
 // password in a URL or a secret-named field, whatever wrote it.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir, platform, release, arch } from 'node:os';
 import { join } from 'node:path';
 import { create as createTar } from 'tar';
@@ -19,7 +20,8 @@ export const LOG_TAIL_LINES = 2000;
 const LOG_TAIL_BYTES = 4 * 1024 * 1024;
 
 export interface BundleInput {
-  dataDir: string;
+  /** null when the app failed before it knew its data dir: the bundle then has no settings. */
+  dataDir: string | null;
   out: string;
   checks: DoctorCheck[];
   /** Log files to take the last lines of (the desktop's sanad.log, a serve's redirected stderr). */
@@ -51,20 +53,27 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** The last `LOG_TAIL_LINES` lines of a file (reading at most its last 4 MiB), or why not. */
-function tail(file: string): string {
+/** The last `LOG_TAIL_LINES` lines of a file, reading only its last 4 MiB (asynchronously: the
+ *  GUI's route runs this in the service), or why it could not be read. */
+async function tail(file: string): Promise<string> {
   try {
-    const size = statSync(file).size;
-    const all = readFileSync(file);
-    const text = all.subarray(Math.max(0, size - LOG_TAIL_BYTES)).toString('utf8');
-    return text.split('\n').slice(-LOG_TAIL_LINES).join('\n');
+    const handle = await open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(size, LOG_TAIL_BYTES);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, size - length);
+      return buffer.toString('utf8').split('\n').slice(-LOG_TAIL_LINES).join('\n');
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
     return `(could not read ${file}: ${err instanceof Error ? err.message : String(err)})`;
   }
 }
 
-function settingsOf(dataDir: string): unknown {
-  if (!existsSync(storePath(dataDir))) return null;
+function settingsOf(dataDir: string | null): unknown {
+  if (dataDir === null || !existsSync(storePath(dataDir))) return null;
   try {
     const db = openStore(storePath(dataDir), { readonly: true });
     try {
@@ -83,14 +92,14 @@ export async function writeDiagnosticsBundle(input: BundleInput): Promise<string
   try {
     const json = (value: unknown): string => redactText(`${JSON.stringify(value, null, 2)}\n`, input.secrets);
     const files: Record<string, string> = {
-      'README.txt': `Sanad diagnostics, made ${new Date((input.clock ?? systemClock).now()).toISOString()} for the data dir ${input.dataDir}.\nSecrets, tokens and passwords are replaced by ${REDACTED}.\n`,
+      'README.txt': `Sanad diagnostics, made ${new Date((input.clock ?? systemClock).now()).toISOString()} for the data dir ${input.dataDir ?? '(not known yet)'}.\nSecrets, tokens and passwords are replaced by ${REDACTED}.\n`,
       'doctor.json': json(input.checks),
       'versions.json': json({ sanad: APP_VERSION, node: process.versions.node, os: `${platform()} ${release()}`, arch: arch(), ...input.extra }),
       'settings.json': json(settingsOf(input.dataDir)),
     };
-    input.logFiles.forEach((file, i) => {
-      files[`log-${i + 1}.txt`] = redactText(`# the last lines of ${file}\n${tail(file)}\n`, input.secrets);
-    });
+    for (const [i, file] of input.logFiles.entries()) {
+      files[`log-${i + 1}.txt`] = redactText(`# the last lines of ${file}\n${await tail(file)}\n`, input.secrets);
+    }
     for (const [name, text] of Object.entries(files)) writeFileSync(join(work, name), text, { mode: 0o600 });
     // wx: a bundle never replaces a file the person already has.
     writeFileSync(input.out, '', { mode: 0o600, flag: 'wx' });
