@@ -9,7 +9,7 @@ import { ensureKeyringSession } from './keyring-session.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
-// The OS keychain (keytar → Secret Service) needs a session bus: without one, the suite runs in
+// The OS keychain (libsecret → Secret Service) needs a session bus: without one, the suite runs in
 // a private one with a fresh, unlocked gnome-keyring (scripts/keyring-session.mjs).
 ensureKeyringSession();
 // The layer check and lint come first; the core compiles to dist/; the GUI is type-checked, built to dist/gui (the e2e tests load it from

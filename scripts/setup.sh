@@ -14,7 +14,7 @@ for arg in "$@"; do
   esac
 done
 
-# restic/rclone: backups; gnome-keyring, dbus, libsecret: the OS keychain (keytar); chromium: GUI
+# restic/rclone: backups; gnome-keyring, dbus, libsecret: the OS keychain (@zowe/secrets-for-zowe-sdk links libsecret); chromium: GUI
 # tests; age: checking encrypted offsite copies; g++/make/python3: native modules built from source;
 # iproute2 and curl: the network tests' own test hosts (namespaces, a veth pair) and the docs' curl.
 packages=(restic rclone gnome-keyring dbus libsecret-1-dev chromium age openssl g++ make python3 ca-certificates iproute2 curl e2fsprogs)

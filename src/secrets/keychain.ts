@@ -1,9 +1,10 @@
-// The OS keychain through keytar: macOS Keychain, Windows Credential Vault, the Secret Service on
-// Linux. Service "Sanad", one account per secret and data dir ("vault-key@<scope>").
-import keytar from 'keytar';
+// The OS keychain: macOS Keychain, Windows Credential Manager, the Secret Service on Linux, through
+// the library keyring-library.ts names. Service "Sanad", one account per secret and data dir
+// ("vault-key@<scope>") — the same entries keytar made, so existing data dirs keep their keys.
 import { fileURLToPath } from 'node:url';
-import { runChild } from '../process/spawn.js';
 import { KeychainUnavailableError } from './errors.js';
+import { keychainHelper } from './keychain-helper.js';
+import { keychainCall, type KeychainOp } from './keyring-library.js';
 import { dataDirScope } from './scope.js';
 import type { SecretStore } from './secret-store.js';
 
@@ -21,31 +22,21 @@ function explain(err: unknown): KeychainUnavailableError {
 
 /** libsecret's words when the daemon it knew is gone (it never looks for a new one itself). */
 const STALE = /was not provided by any \.service files|ServiceUnknown|disconnected|NoReply|Remote peer/i;
-const CHILD = fileURLToPath(new URL('./keytar-child.js', import.meta.url));
-/** False once this process's libsecret lost its daemon: from then on every call runs in a child. */
+const CHILD = fileURLToPath(new URL('./keychain-child.js', import.meta.url));
+/** False once this process's libsecret lost its daemon: from then on every call runs in a helper. */
 let inProcess = true;
 
-type Op = { op: 'get'; value?: undefined } | { op: 'set'; value: string } | { op: 'delete'; value?: undefined };
-
-async function inChild(op: Op, account: string): Promise<unknown> {
+async function inHelper(op: KeychainOp, account: string): Promise<unknown> {
   const env: Record<string, string> = {
-    SANAD_KEYTAR_OP: op.op, SANAD_KEYTAR_SERVICE: KEYCHAIN_SERVICE, SANAD_KEYTAR_ACCOUNT: account,
-    // Under Electron, process.execPath is the app: run it as plain Node for this one call.
-    ELECTRON_RUN_AS_NODE: '1',
-    ...(op.value !== undefined ? { SANAD_KEYTAR_VALUE: op.value } : {}),
+    SANAD_KEYCHAIN_OP: op.op, SANAD_KEYCHAIN_SERVICE: KEYCHAIN_SERVICE, SANAD_KEYCHAIN_ACCOUNT: account,
+    ...(op.value !== undefined ? { SANAD_KEYCHAIN_VALUE: op.value } : {}),
   };
-  for (const key of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_DATA_HOME']) {
+  for (const key of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR']) {
     const v = process.env[key];
     if (v !== undefined) env[key] = v;
   }
-  let answer: unknown = null;
-  await runChild({
-    command: process.execPath, args: [CHILD], env, ...(op.value !== undefined ? { secrets: [op.value] } : {}),
-    onStdoutLine: (line) => {
-      answer = JSON.parse(line);
-      return true;
-    },
-  });
+  const line = await keychainHelper()(CHILD, env, op.value !== undefined ? [op.value] : []);
+  const answer: unknown = line === null ? null : JSON.parse(line);
   if (typeof answer !== 'object' || answer === null || !('ok' in answer)) throw new Error('the keychain helper gave no answer');
   if (answer.ok !== true) throw new Error('error' in answer && typeof answer.error === 'string' ? answer.error : 'the keychain helper failed');
   return 'value' in answer ? answer.value : null;
@@ -61,17 +52,18 @@ export class KeychainStore implements SecretStore {
     return `${name}@${this.scope}`;
   }
 
-  /** In this process while libsecret's daemon is the one it knows; else in a fresh child each time. */
-  private async call(op: Op, name: string, here: () => Promise<unknown>): Promise<unknown> {
+  /** In this process while libsecret's daemon is the one it knows; else in a fresh helper each time. */
+  private async call(op: KeychainOp, name: string): Promise<unknown> {
+    const account = this.account(name);
     if (inProcess) {
       try {
-        return await here();
+        return await keychainCall(op, KEYCHAIN_SERVICE, account);
       } catch (err) {
         if (!(err instanceof Error && STALE.test(err.message))) throw explain(err);
       }
     }
     try {
-      const value = await inChild(op, this.account(name));
+      const value = await inHelper(op, account);
       inProcess = false;
       return value;
     } catch (err) {
@@ -80,7 +72,7 @@ export class KeychainStore implements SecretStore {
   }
 
   async get(name: string): Promise<string | null> {
-    const value = await this.call({ op: 'get' }, name, () => keytar.getPassword(KEYCHAIN_SERVICE, this.account(name)));
+    const value = await this.call({ op: 'get' }, name);
     if (typeof value === 'string') return value;
     // A locked keyring answers "nothing here" too, which would read as a lost secret. Only a write
     // tells the two apart (reads of a locked collection are silent), so an absent answer is checked.
@@ -91,21 +83,21 @@ export class KeychainStore implements SecretStore {
   private async locked(): Promise<boolean> {
     const probe = 'lock-probe';
     try {
-      await this.call({ op: 'set', value: 'probe' }, probe, () => keytar.setPassword(KEYCHAIN_SERVICE, this.account(probe), 'probe'));
+      await this.call({ op: 'set', value: 'probe' }, probe);
     } catch (err) {
       if (err instanceof Error && /locked/i.test(err.message)) return true;
       throw err;
     }
-    await this.call({ op: 'delete' }, probe, () => keytar.deletePassword(KEYCHAIN_SERVICE, this.account(probe)));
+    await this.call({ op: 'delete' }, probe);
     return false;
   }
 
   async set(name: string, value: string): Promise<void> {
-    await this.call({ op: 'set', value }, name, () => keytar.setPassword(KEYCHAIN_SERVICE, this.account(name), value));
+    await this.call({ op: 'set', value }, name);
   }
 
   async delete(name: string): Promise<boolean> {
-    return (await this.call({ op: 'delete' }, name, () => keytar.deletePassword(KEYCHAIN_SERVICE, this.account(name)))) === true;
+    return (await this.call({ op: 'delete' }, name)) === true;
   }
 
   async probe(): Promise<void> {

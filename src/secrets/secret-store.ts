@@ -1,4 +1,4 @@
-// Where Sanad's master secrets live: the OS keychain (keytar) or, by explicit opt-in on a headless
+// Where Sanad's master secrets live: the OS keychain (keyring-library.ts) or, by explicit opt-in on a headless
 // server, a 0600 secrets file. Names are short ("vault-key", "restic-passphrase"); each store
 // scopes them to one data dir, so two data dirs never share or overwrite a secret.
 

@@ -54,7 +54,7 @@ test('electron-builder accepts build/electron-builder.yml and refuses a broken c
   assert.deepEqual(get(config, 'mac', 'target'), ['dmg']);
   assert.deepEqual(get(config, 'win', 'target'), ['nsis']);
   const depends = get(config, 'deb', 'depends');
-  assert.ok(Array.isArray(depends) && depends.includes('libsecret-1-0'), 'keytar needs the Secret Service client');
+  assert.ok(Array.isArray(depends) && depends.includes('libsecret-1-0'), 'the keychain library links the Secret Service client');
   // The CUDA build: the same config, with the CUDA binaries put back and its own artifact name.
   const cuda = await loadAndValidate(join(ROOT, 'build', 'electron-builder-cuda.yml'));
   assert.equal(get(cuda, 'productName'), 'Sanad', 'it extends the ordinary config');
@@ -71,7 +71,7 @@ test('the packaging config agrees with the shell: entry, native modules, restic 
   assert.ok(existsSync(join(ROOT, 'electron', 'main.ts')), 'the entry is compiled from electron/main.ts');
   const unpack = get(config, 'asarUnpack');
   assert.ok(Array.isArray(unpack));
-  for (const native of ['better-sqlite3', 'keytar', 'node-llama-cpp', '@node-llama-cpp']) {
+  for (const native of ['better-sqlite3', '@zowe/secrets-for-zowe-sdk', 'node-llama-cpp', '@node-llama-cpp']) {
     assert.ok(unpack.includes(`node_modules/${native}/**`), native);
   }
   assert.ok(unpack.includes('**/*.node'));
@@ -161,7 +161,8 @@ test('the Linux x64 app packs one platform\'s llama.cpp binaries (CPU and Vulkan
   const linux = packedFiles(ROOT, 'linux', 'x64');
   const llama = new Set(linux.files.filter((f) => f.startsWith('node_modules/@node-llama-cpp/')).map((f) => f.split('/')[2]));
   assert.deepEqual([...llama].sort(), ['linux-x64', 'linux-x64-vulkan']);
-  for (const needed of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/keytar/build/Release/keytar.node', 'dist/electron/main.js', 'build/icons/icon.png']) {
+  assert.deepEqual(linux.files.filter((f) => f.endsWith('.node') && f.includes('secrets-for-zowe-sdk')), ['node_modules/@zowe/secrets-for-zowe-sdk/prebuilds/keyring.linux-x64-gnu.node'], 'one keychain addon: this platform\'s');
+  for (const needed of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/@zowe/secrets-for-zowe-sdk/prebuilds/keyring.linux-x64-gnu.node', 'node_modules/@zowe/secrets-for-zowe-sdk/src/keyring/index.js', 'dist/electron/main.js', 'build/icons/icon.png']) {
     assert.ok(linux.files.includes(needed), `${needed} is packed`);
   }
   assert.ok(linux.files.some((f) => f.startsWith('node_modules/node-llama-cpp/llama/grammars/')), 'the grammars structured output needs');

@@ -2,7 +2,7 @@
 // on it, unlocked, with its files in a temp dir. Unlike the suite's shared keyring, this one can
 // be stopped and started again under a running `sanad serve` (the keychain going away).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './data-dir.js';
 
@@ -33,10 +33,15 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
-export async function startPrivateKeyring(): Promise<PrivateKeyring> {
+/** `loginKeyring`: a gnome-keyring file (password PASSWORD) to start from, e.g. one keytar wrote. */
+export async function startPrivateKeyring(options: { loginKeyring?: string } = {}): Promise<PrivateKeyring> {
   const home = tempDir('sanad-keyring-');
   const runtime = join(home, 'run');
   mkdirSync(runtime, { mode: 0o700 });
+  if (options.loginKeyring !== undefined) {
+    mkdirSync(join(home, 'data', 'keyrings'), { recursive: true, mode: 0o700 });
+    copyFileSync(options.loginKeyring, join(home, 'data', 'keyrings', 'login.keyring'));
+  }
   // No service directories: a stopped keyring stays stopped (D-Bus activation would start another
   // daemon, with other files, behind the test's back).
   const config = join(home, 'bus.conf');
