@@ -9,9 +9,13 @@ import { join } from 'node:path';
 import { startRecoveryServer } from '../src/appliance/recovery/recovery-server.js';
 import { createLogger, levelFromEnv, type Logger } from '../src/log/logger.js';
 import { StoreDamagedError } from '../src/store/store-check.js';
+import { readSettings } from '../src/store/settings.js';
 import { secretsToRedact } from '../src/doctor/bundle.js';
 import { trayLanguage } from './logic/tray-text.js';
 import { fatalHandler, watchRenderers, type CrashHost } from './crash.js';
+import { inUtilityProcess } from './keychain-helper.js';
+import { DesktopUpdates } from './updates.js';
+import { useKeychainHelper } from '../src/secrets/keychain-helper.js';
 import { registerBridge } from './ipc.js';
 import { bundledResticPath, coreDataDir, issueLoginCode, resticOverride, startCore, type Core } from './logic/core-host.js';
 import { DESKTOP_STATE_FILE, DesktopStateFile } from './logic/desktop-state.js';
@@ -80,6 +84,9 @@ async function run(): Promise<void> {
 
   await app.whenReady();
   const logger = desktopLogger();
+  // A keychain call that needs a fresh process gets a utility process (a packaged app has no
+  // "run as Node"); forking one is allowed from here on, after ready.
+  useKeychainHelper(inUtilityProcess);
   // What nobody caught ends in a clean stop, one box in the person's language and a non-zero exit;
   // a renderer that dies is reloaded once (crash.ts). Filled in as the core comes up.
   const logFile = join(app.getPath('logs'), 'sanad.log');
@@ -157,8 +164,23 @@ async function run(): Promise<void> {
   };
   const fail = (what: string) => (err: unknown) => logger.warn(`${what} failed`, { error: message(err) });
   let monitor: DesktopMonitor | null = null;
+  const updates = new DesktopUpdates({
+    feedUrl: () => readSettings(ctx.db).update_feed_url, userData: app.getPath('userData'), isPackaged: app.isPackaged, logger,
+    onReady: (version) => {
+      monitor?.refresh();
+      const words = monitor?.words();
+      if (words !== undefined) showNotice({ id: `update:${version}`, title: words.update.readyTitle(version), body: words.update.readyBody, urgency: 'normal' }, { icon: join(ICONS, 'icon.png'), onClick: () => showWindow() });
+    },
+  });
   const actions: TrayActions = {
     'open': () => showWindow(),
+    // The core stops first (as at Quit) and the lock is let go, so the new version, started by the
+    // installer before this process ends, is not refused as a second instance.
+    'restart-to-update': () => void updates.restart(async () => {
+      await crashHost.stopCore();
+      tray.destroy();
+      app.releaseSingleInstanceLock();
+    }).catch(fail('restart to update')),
     'backup-now': () => void ctx.backups.run('tray').catch(fail('backup from the tray')),
     'drill': () => void ctx.drills.begin('daily', 'tray').then((d) => d.done).catch(fail('drill from the tray')),
     'last-backup': () => showWindow(),
@@ -185,12 +207,14 @@ async function run(): Promise<void> {
     logger,
     openAtLogin,
     systemLocale: () => app.getLocale(),
+    updateReady: () => updates.ready,
     sinks: {
       tray: (model) => tray.update(model),
       notify: (notice) => showNotice(notice, { icon: join(ICONS, 'icon.png'), onClick: () => showWindow() }),
     },
   });
   monitor.start();
+  updates.start();
   try {
     refreshOpenAtLogin();
   } catch (err) {

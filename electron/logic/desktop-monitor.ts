@@ -58,6 +58,8 @@ export class DesktopMonitor {
     openAtLogin: () => boolean;
     /** The system's locale (Electron's app.getLocale()), for when the person chose no language. */
     systemLocale: () => string;
+    /** The version a verified update waits with, for the tray's "Restart to update". */
+    updateReady?: () => string | null;
     logger: Logger;
     refreshMs?: number;
   }) {
@@ -106,7 +108,7 @@ export class DesktopMonitor {
   }
 
   /** The tray's words: in the language the person chose in the GUI, else the system's. */
-  private words(): TrayWords {
+  words(): TrayWords {
     return TRAY_WORDS[desktopLanguage(this.core.db, this.options.systemLocale())];
   }
 
@@ -118,17 +120,15 @@ export class DesktopMonitor {
       const words = this.words();
       const backupStatus = backups.status();
       const held = this.sleepWake.held();
-      const model = trayModel(
-        trayInputFrom({
-          backups: backupStatus,
-          drills: drills.status(),
-          recoveryKitConfirmedAt: recoveryKitConfirmedAt(db),
-          nowS: unixSeconds(clock),
-          openAtLogin: this.options.openAtLogin(),
-          held,
-        }),
-        words,
-      );
+      const input = trayInputFrom({
+        backups: backupStatus,
+        drills: drills.status(),
+        recoveryKitConfirmedAt: recoveryKitConfirmedAt(db),
+        nowS: unixSeconds(clock),
+        openAtLogin: this.options.openAtLogin(),
+        held,
+      });
+      const model = trayModel({ ...input, updateReady: this.options.updateReady?.() ?? null }, words);
       this.lastModel = model;
       const signature = JSON.stringify(model);
       if (signature !== this.lastSignature) {

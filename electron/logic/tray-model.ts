@@ -46,9 +46,11 @@ export interface TrayInput {
   keychainDown?: boolean;
   /** The master secrets are in a file (no keychain when they were made): a warning of its own. */
   secretsInFile?: boolean;
+  /** A newer Sanad downloaded and verified (updates.ts): the menu offers the restart that installs it. */
+  updateReady?: string | null;
 }
 
-export type TrayMenuId = 'open' | 'backup-now' | 'drill' | 'last-backup' | 'last-drill' | 'pause' | 'open-at-login' | 'quit';
+export type TrayMenuId = 'open' | 'restart-to-update' | 'backup-now' | 'drill' | 'last-backup' | 'last-drill' | 'pause' | 'open-at-login' | 'quit';
 
 export type TrayMenuItem =
   | { type: 'separator' }
@@ -103,6 +105,7 @@ export function trayModel(input: TrayInput, words: TrayWords = TRAY_WORDS.en): T
   const M = words.menu;
   const menu: TrayMenuItem[] = [
     { type: 'normal', id: 'open', label: M.open, enabled: true },
+    ...(input.updateReady != null ? [{ type: 'normal', id: 'restart-to-update', label: words.update.restart(input.updateReady), enabled: true } as const] : []),
     { type: 'separator' },
     { type: 'normal', id: 'backup-now', label: M.backupNow, enabled: !input.backupRunning },
     // A drill during a backup would only wait or answer UNVERIFIED: offer it when it can run.

@@ -42,6 +42,8 @@ export interface TrayWords {
     /** The body under an alert's title: the core's sentence where it is in the reader's language. */
     alertBody(message: string): string;
   };
+  /** A newer Sanad, downloaded and verified: the menu item that installs it, and the one notice. */
+  update: { restart(version: string): string; readyTitle(version: string): string; readyBody: string };
   /** "12 min ago": coarse on purpose, it is a glance. */
   ago(seconds: number): string;
 }
@@ -84,6 +86,11 @@ const EN: TrayWords = {
     restoreOkBody: (target) => `The data was restored and verified in ${target}.`,
     restoreFailedBody: (error) => `${error ?? 'The restore did not complete.'} Open Sanad to try again.`,
     alertBody: (message) => message,
+  },
+  update: {
+    restart: (version) => `Restart to update to ${version}`,
+    readyTitle: (version) => `Sanad ${version} is ready`,
+    readyBody: 'It was downloaded and verified. It installs when you choose Restart to update in the tray menu.',
   },
   ago: (seconds) => {
     if (seconds < 60) return 'just now';
@@ -142,6 +149,11 @@ const AR: TrayWords = {
     restoreOkBody: (target) => `استُعيدت البيانات وتُحقِّق منها في ${isolate(target)}.`,
     restoreFailedBody: () => 'لم تكتمل الاستعادة. افتح سند لمعرفة السبب وإعادة المحاولة.',
     alertBody: (message) => (ARABIC.test(message) ? message : OPEN_FOR_DETAILS),
+  },
+  update: {
+    restart: (version) => `أعد التشغيل للتحديث إلى ${isolate(version)}`,
+    readyTitle: (version) => `سند ${isolate(version)} جاهز`,
+    readyBody: 'نُزِّل وتُحقِّق منه. يُثبَّت حين تختار «أعد التشغيل للتحديث» من قائمة الأيقونة.',
   },
   ago: (seconds) => {
     if (seconds < 60) return arAgo.format(0, 'second');

@@ -56,7 +56,24 @@ export const SettingsSchema = z.object({
   // The language the person chose in the GUI; the desktop's tray and notifications follow it (the
   // page cannot keep it itself: its origin changes every launch). null: the system's language.
   language: z.enum(['en', 'ar']).nullable().default(null),
+  // Where the desktop app looks for a newer Sanad (an electron-builder "generic" feed: the folder
+  // holding latest.yml / latest-linux.yml / latest-mac.yml). null: it never looks (nothing leaves
+  // the machine unasked). HTTPS, or plain HTTP on this computer only.
+  update_feed_url: z.string().max(2048).refine(isFeedUrl, 'an https:// URL (http:// only for localhost or 127.0.0.1), such as https://updates.example.com/sanad/').nullable().default(null),
 });
+
+/** An update feed Sanad may fetch from: HTTPS anywhere, plain HTTP only on the loopback. */
+export function isFeedUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username !== '' || url.password !== '') return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
 
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -37,6 +37,7 @@ const DEFAULTS: Settings = {
   drill_read_subset_total: 8,
   pulled_models_backup: 'include',
   language: null,
+  update_feed_url: null,
 };
 
 function withDb(fn: (db: Db) => void): void {
@@ -89,6 +90,11 @@ test('an invalid value is refused before anything is written', () => {
       { requests_per_minute_per_client: 9 },
       { default_on_restart: 'sometimes' },
       { retention_days: '30' },
+      // An update feed: HTTPS, or plain HTTP on this computer only; never credentials in the URL.
+      { update_feed_url: 'http://updates.example.com/sanad/' },
+      { update_feed_url: 'ftp://updates.example.com/' },
+      { update_feed_url: 'https://user:pw@updates.example.com/' },
+      { update_feed_url: 'updates.example.com' },
     ];
     for (const patch of bad) {
       // The patch is untyped, as an admin route body is in production.
@@ -98,6 +104,9 @@ test('an invalid value is refused before anything is written', () => {
     // A valid key beside an invalid one is not written either: the patch is all or nothing.
     assert.throws(() => writeSettings(db, { retention_days: 20, max_concurrent_generations: 0 }, 3));
     assert.equal(readSettings(db).retention_days, 10);
+    writeSettings(db, { update_feed_url: 'http://127.0.0.1:8080/feed/' }, 4);
+    writeSettings(db, { update_feed_url: 'https://updates.example.com/sanad/' }, 5);
+    assert.equal(readSettings(db).update_feed_url, 'https://updates.example.com/sanad/');
   });
 });
 

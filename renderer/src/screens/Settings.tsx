@@ -1,5 +1,5 @@
 // Settings: schedules and defaults, devices on the network, the backup retention policy, the backup passphrase, the
-// recovery kit and the language.
+// recovery kit, the language and where the desktop app looks for updates.
 import { lazy, Suspense } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
 import { useStrings } from '../i18n/i18n';
@@ -11,6 +11,7 @@ import { RecoveryKit } from './settings/RecoveryKit';
 import { PulledModelsBackup } from './settings/PulledModelsBackup';
 import { Retention } from './settings/Retention';
 import { ScheduleForm } from './settings/ScheduleForm';
+import { UpdateFeed } from './settings/UpdateFeed';
 import { settingsStrings } from './settings/strings';
 import './settings.css';
 
@@ -40,6 +41,7 @@ export function SettingsScreen(_props: { id: string | null }) {
       <RecoveryKit />
       <PassphraseRotation />
       <LanguagePicker />
+      {settings.data && <UpdateFeed value={settings.data.update_feed_url} />}
       <Diagnostics />
     </div>
   );

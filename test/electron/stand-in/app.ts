@@ -6,11 +6,11 @@ import { EventEmitter } from 'node:events';
 import { readFileSync, rmSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { App, LoginItemSettings, LoginItemSettingsOptions, Settings } from 'electron';
 import { reject, standInEvent } from './recorder.js';
 
-type AppApi = Pick<App, 'setName' | 'getName' | 'getLocale' | 'setPath' | 'getPath' | 'enableSandbox' | 'requestSingleInstanceLock' | 'quit' | 'exit' | 'relaunch' | 'whenReady' | 'isReady' | 'isPackaged' | 'getLoginItemSettings' | 'setLoginItemSettings'>;
+type AppApi = Pick<App, 'setName' | 'getName' | 'getVersion' | 'getLocale' | 'setPath' | 'getPath' | 'enableSandbox' | 'requestSingleInstanceLock' | 'releaseSingleInstanceLock' | 'quit' | 'exit' | 'relaunch' | 'whenReady' | 'isReady' | 'isPackaged' | 'getLoginItemSettings' | 'setLoginItemSettings'>;
 type PathName = Parameters<App['getPath']>[0];
 
 function alive(pid: number): boolean {
@@ -65,6 +65,12 @@ export class StandInApp extends EventEmitter implements AppApi {
 
   getName(): string {
     return this.name;
+  }
+
+  /** As in the packaged app: the version in the package.json at the app's root (dist/electron/main.js → ../../). */
+  getVersion(): string {
+    const pkg: unknown = JSON.parse(readFileSync(join(dirname(process.argv[1] ?? '.'), '..', '..', 'package.json'), 'utf8'));
+    return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : reject('the app has no package.json version');
   }
 
   /** As Electron on Linux: the locale from the environment (LC_ALL, LC_MESSAGES, LANG), as a BCP 47 tag. */
@@ -185,19 +191,25 @@ export class StandInApp extends EventEmitter implements AppApi {
     this.loginItem = settings;
   }
 
+  /** Lets another instance take the lock while this one still runs (Electron removes its lock files). */
+  releaseSingleInstanceLock(): void {
+    if (!this.hasLock) return;
+    this.hasLock = false;
+    this.lockServer?.close();
+    this.lockServer = null;
+    for (const f of ['SingletonLock', 'SingletonSocket']) {
+      try {
+        unlinkSync(join(this.getPath('userData'), f));
+      } catch {
+        // already gone
+      }
+    }
+  }
+
   private async finish(code: number): Promise<void> {
     await Promise.allSettled(this.beforeExit);
     await this.closeAll();
-    if (this.hasLock) {
-      this.lockServer?.close();
-      for (const f of ['SingletonLock', 'SingletonSocket']) {
-        try {
-          unlinkSync(join(this.getPath('userData'), f));
-        } catch {
-          // already gone
-        }
-      }
-    }
+    this.releaseSingleInstanceLock();
     process.exitCode = code;
     this.onExit(code);
   }

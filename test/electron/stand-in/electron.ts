@@ -9,9 +9,11 @@ import type { Command, Reply, Request, StandInState } from './protocol.js';
 import { reject, standInEvent, violations } from './recorder.js';
 import { session } from './session.js';
 import { dialog, dialogs, nativeImage, opened, powerMonitor, shell, StandInMenu, StandInNotification, StandInTray } from './shell-parts.js';
+import { autoUpdater, net, requested } from './net.js';
+import { forks, utilityProcess } from './utility-process.js';
 import { closeBrowser, closeWindowsForQuit, StandInBrowserWindow } from './window.js';
 
-export { app, dialog, ipcMain, nativeImage, powerMonitor, session, shell };
+export { app, autoUpdater, dialog, ipcMain, nativeImage, net, powerMonitor, session, shell, utilityProcess };
 export const BrowserWindow = StandInBrowserWindow;
 export const Menu = StandInMenu;
 export const Tray = StandInTray;
@@ -42,6 +44,8 @@ function state(): StandInState {
     saved: [...dialogs.saved],
     openedExternally: [...opened.external],
     ipcChannels: ipcMain.channels(),
+    utilityForks: forks.map((f) => ({ ...f })),
+    netRequests: [...requested],
     session: {
       headersHandler: session.defaultSession.webRequest.listener !== null,
       permissionRequestHandler: session.defaultSession.permissionRequestHandler,

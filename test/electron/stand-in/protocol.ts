@@ -59,6 +59,10 @@ export interface StandInState {
   saved: string[];
   openedExternally: string[];
   ipcChannels: string[];
+  /** Utility processes the app forked, with the exit code once they ended. */
+  /** URLs the app fetched with net.request (the update feed and download). */
+  netRequests: string[];
+  utilityForks: Array<{ modulePath: string; serviceName: string; args: string[]; exitCode: number | null }>;
   session: { headersHandler: boolean; permissionRequestHandler: boolean; permissionCheckHandler: boolean; headersRewritten: number };
   violations: string[];
 }

@@ -1,5 +1,10 @@
 // `node --import <this file> dist/electron/main.js`: the app's main process with the stand-in
-// Electron (hooks.ts) in place of the real one.
-import { register } from 'node:module';
+// Electron in place of the real one. Synchronous hooks (module.registerHooks): they apply to
+// require() as well as import, so a CommonJS dependency (electron-updater) gets the stand-in too.
+import { registerHooks } from 'node:module';
 
-register('./hooks.js', import.meta.url);
+const STAND_IN = new URL('./electron.js', import.meta.url).href;
+
+registerHooks({
+  resolve: (specifier, context, next) => (specifier === 'electron' ? { url: STAND_IN, format: 'module', shortCircuit: true } : next(specifier, context)),
+});

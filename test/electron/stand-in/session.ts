@@ -43,4 +43,17 @@ export class StandInSession implements SessionApi {
   }
 }
 
-export const session = { defaultSession: new StandInSession() };
+const partitions = new Map<string, StandInSession>();
+
+export const session = {
+  defaultSession: new StandInSession(),
+  /** A session of its own per partition name (electron-updater downloads in "electron-updater"). */
+  fromPartition(partition: string): StandInSession {
+    let found = partitions.get(partition);
+    if (found === undefined) {
+      found = new StandInSession();
+      partitions.set(partition, found);
+    }
+    return found;
+  },
+};

@@ -3,6 +3,13 @@ import { defineStrings } from '../../i18n/i18n';
 
 export const settingsStrings = defineStrings('screen-settings', {
   en: {
+    updates: 'Updates',
+    updatesHelp: 'The desktop app can look for a newer Sanad at an address you give (your organisation’s update folder). It downloads a newer version, checks it, and offers it in the tray menu; it installs only when you choose Restart to update. Packages from your system’s package manager (.deb, .rpm) are updated there instead.',
+    updateFeed: 'Update address',
+    updateFeedSave: 'Save',
+    updateFeedInvalid: 'Give an https:// address (http:// only for localhost or 127.0.0.1), or leave it empty to never look.',
+    updatesOff: 'Sanad does not look for updates.',
+    updatesOn: 'Sanad looks for updates at this address when it starts and every 6 hours.',
     pulledModels: 'Models pulled from a hub, in backups',
     pulledInclude: 'Keep their files in every backup (the default: a restore works with no network; each model’s size goes to every repository).',
     pulledSource: 'Keep only where they came from (backups stay small; a restore downloads them again and checks them, which needs the network, and the hub may have removed a file). Each model can differ, on the Models screen.',
@@ -101,6 +108,13 @@ export const settingsStrings = defineStrings('screen-settings', {
     languageLabel: 'Language of the app',
   },
   ar: {
+    updates: 'التحديثات',
+    updatesHelp: 'يمكن لتطبيق سطح المكتب أن يبحث عن إصدار أحدث من سند في عنوان تحدده (مجلد التحديثات لدى مؤسستك). ينزّل الإصدار الأحدث ويتحقق منه ثم يعرضه في قائمة الأيقونة، ولا يُثبَّت إلا حين تختار «أعد التشغيل للتحديث». أما الحزم من مدير حزم نظامك فتُحدَّث من هناك.',
+    updateFeed: 'عنوان التحديثات',
+    updateFeedSave: 'حفظ',
+    updateFeedInvalid: 'اكتب عنوانًا يبدأ بـ \u2068https://\u2069 (أو \u2068http://\u2069 لهذا الحاسوب فقط: \u2068localhost\u2069 أو \u2068127.0.0.1\u2069)، أو اتركه فارغًا كي لا يبحث أبدًا.',
+    updatesOff: 'لا يبحث سند عن تحديثات.',
+    updatesOn: 'يبحث سند عن التحديثات في هذا العنوان عند بدئه وكل ٦ ساعات.',
     pulledModels: 'النماذج المنزَّلة من مستودع، في النسخ الاحتياطية',
     pulledInclude: 'احفظ ملفاتها في كل نسخة احتياطية (الافتراضي: تعمل الاستعادة بلا شبكة؛ ويذهب حجم كل نموذج إلى كل مستودع).',
     pulledSource: 'احفظ مصادرها فقط (تبقى النسخ صغيرة؛ تنزّلها الاستعادة من جديد وتتحقّق منها، وهذا يحتاج إلى الشبكة، وقد يكون المستودع حذف ملفًا). يمكن أن يختلف كل نموذج، من شاشة النماذج.',

@@ -1,0 +1,103 @@
+// Update checks through electron-updater, against the feed the person set (logic/updates.ts decides
+// whether and how). A newer version is downloaded and electron-updater checks its SHA-512 against
+// the feed's before it counts as downloaded; then the tray offers "Restart to update" and one
+// notification says so. Nothing installs by itself: autoInstallOnAppQuit is off, and restart()
+// runs only from the person's click.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import updater, { type AppUpdater, type UpdateInfo } from 'electron-updater';
+import type { Logger } from '../src/log/logger.js';
+import { UPDATE_CHECK_INTERVAL_MS, UPDATER_CONFIG, updateChannel, type UpdateChannel } from './logic/updates.js';
+
+export interface UpdatesHost {
+  /** The `update_feed_url` setting, read at each check (the person may change it any time). */
+  feedUrl(): string | null;
+  userData: string;
+  isPackaged: boolean;
+  logger: Logger;
+  /** A verified download is waiting: offer the restart. */
+  onReady(version: string): void;
+}
+
+const text = (value: unknown): string => (value instanceof Error ? value.message : String(value));
+
+export class DesktopUpdates {
+  private updater: AppUpdater | null = null;
+  private feed: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private checking = false;
+  /** The version downloaded and verified, waiting for the person's restart. */
+  ready: string | null = null;
+
+  constructor(private readonly host: UpdatesHost) {}
+
+  start(): void {
+    void this.check();
+    this.timer = setInterval(() => void this.check(), UPDATE_CHECK_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One check (and download); never throws: a failed check is logged and tried at the next. */
+  async check(): Promise<void> {
+    const channel = updateChannel(this.host.feedUrl(), process.platform, process.env, this.host.isPackaged);
+    if (channel.kind === 'off' || this.ready !== null || this.checking) return;
+    this.checking = true;
+    try {
+      const u = this.updaterFor(channel);
+      const found = await u.checkForUpdates();
+      if (found?.isUpdateAvailable === true) {
+        this.host.logger.info('a newer Sanad was found; downloading it', { version: found.updateInfo.version });
+        await found.downloadPromise;
+      }
+    } catch (err) {
+      this.host.logger.warn('the update check failed', { feed: channel.feedUrl, error: text(err) });
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** The person chose "Restart to update": `prepare` stops the core, then the installer runs and the app quits. */
+  async restart(prepare: () => Promise<void>): Promise<void> {
+    if (this.updater === null || this.ready === null) return;
+    await prepare();
+    // Not silent (Windows shows its installer); the new version starts once installed.
+    this.updater.quitAndInstall(false, true);
+  }
+
+  private updaterFor(channel: Extract<UpdateChannel, { kind: 'check' }>): AppUpdater {
+    if (this.updater !== null && this.feed === channel.feedUrl) return this.updater;
+    const host = this.host;
+    // Electron's own app adapter and net-based downloads (the version is the packaged app's). The
+    // config file names only the cache folder; whether to check at all was decided above
+    // (updateChannel), so electron-updater's "packaged only" gate is lifted for the AppImage case.
+    const configPath = join(host.userData, 'app-update.yml');
+    writeFileSync(configPath, UPDATER_CONFIG);
+    const u = channel.installer === 'appimage' ? new updater.AppImageUpdater() : channel.installer === 'nsis' ? new updater.NsisUpdater() : new updater.MacUpdater();
+    u.forceDevUpdateConfig = true;
+    // Before the feed: setting the config path forgets a feed given earlier.
+    u.updateConfigPath = configPath;
+    u.setFeedURL({ provider: 'generic', url: channel.feedUrl });
+    u.autoDownload = true;
+    u.autoInstallOnAppQuit = false;
+    u.autoRunAppAfterInstall = true;
+    u.logger = {
+      info: (m?: unknown) => host.logger.debug(`updater: ${text(m)}`),
+      warn: (m?: unknown) => host.logger.warn(`updater: ${text(m)}`),
+      error: (m?: unknown) => host.logger.warn(`updater: ${text(m)}`),
+    };
+    u.on('update-downloaded', (info: UpdateInfo) => {
+      this.ready = info.version;
+      host.logger.info('the update is downloaded and its SHA-512 matches the feed; it installs when the person restarts', { version: info.version });
+      host.onReady(info.version);
+    });
+    this.updater?.removeAllListeners();
+    this.updater = u;
+    this.feed = channel.feedUrl;
+    return u;
+  }
+}
