@@ -3,6 +3,7 @@ import { rawInsertRate, serviceAcceptRate } from './accept.js';
 import { backupBench } from './backup.js';
 import { jobsBench } from './jobs.js';
 import { restoreBench } from './restore.js';
+import { restoreCliBench } from './restore-cli.js';
 import { historyBench } from './history.js';
 import { loadBench } from './load.js';
 import { lanBench } from './lan.js';
@@ -196,6 +197,17 @@ if (want('restore')) {
   record('restore on a new machine (no records)', r.newMachineMs, r.rawMs, 'ms');
   console.log(`  RTO for this data set: ${fmt(r.sanadMs / 1000, 2)} s; by phase: ${byPhase(r.phases)} (ms)`);
   console.log(`  new machine by phase: ${byPhase(r.newMachinePhases)} (ms)`);
+}
+if (want('restore-cli')) {
+  // Whole processes, as a person runs them: the bench's data set and a small one (~1 MB store).
+  for (const [tasks, modelMiB, label] of [[5000, 64, 'bench data'], [400, 1, 'small']] as const) {
+    const r = await restoreCliBench(tasks, modelMiB, 5);
+    const mib = (n: number): string => fmt(n / 1024 / 1024);
+    console.log(`restore-cli (${label}): store ${mib(r.storeBytes)} MiB (${r.tasks} tasks) + models ${mib(r.modelBytes)} MiB, whole processes, median of ${r.runs}`);
+    console.log(`  raw \`restic restore\` process: ${fmt(r.rawMs, 0)} ms; \`sanad restore --target DIR\` process: ${fmt(r.sanadMs, 0)} ms -> ratio ${fmt(r.sanadMs / r.rawMs, 2)}x raw (goal <= 1.2x)`);
+    console.log(`  the CLI's first word after ${fmt(r.firstWordMs, 0)} ms (goal <= 150 ms)`);
+    record(`sanad restore process (${label})`, r.sanadMs, r.rawMs, 'ms', '<= 1.2x');
+  }
 }
 if (want('history')) {
   const r = await historyBench(5000, 3, 200);

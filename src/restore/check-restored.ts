@@ -39,7 +39,7 @@ export async function checkRestoredStores(dir: RestoredDir, checks: CheckList): 
       .then((value) => ({ value }), (error: unknown) => ({ error }))
     : null;
   const counted = await checks.run('sqlite:integrity', async () => {
-    const found = placed.stores.map((s) => ({ s, tables: integrityReadOnly(s.path).tables }));
+    const found = await Promise.all(placed.stores.map(async (s) => ({ s, tables: (await integrityReadOnly(s.path)).tables })));
     return { said: store ? say('restore.integrity_ok_pointed', { stores: names, store: store.name }) : say('restore.integrity_ok', { stores: names }), value: found };
   });
   await checks.run('sqlite:tables', async () => {

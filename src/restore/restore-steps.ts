@@ -136,7 +136,7 @@ async function stepsWith(
         ...(signal ? { signal } : {}),
       });
       // The store was checked once placed; only a store these deletions changed is checked again.
-      if (r.applied.length > 0) integrityReadOnly(store.path);
+      if (r.applied.length > 0) await integrityReadOnly(store.path);
       const fromNewest = r.fromNewest === null ? say('restore.newest_none') : say('restore.newest_some', { entries: r.fromNewest });
       const after = say(r.applied.length > 0 ? 'restore.checked_again' : 'restore.nothing_to_change');
       return { said: say('restore.deletions', { count: r.applied.length, journal: r.journal, live: r.fromLive, newest: [fromNewest], after: [after] }), value: undefined };

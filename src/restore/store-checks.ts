@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { readdir, stat } from 'node:fs/promises';
 import { checkVaultKey, VaultDecryptError } from '../secrets/vault.js';
 import { currentVersion, latestVersion } from '../store/migrate.js';
+import { integrityCheck } from '../store/integrity.js';
 import { openStore, STORE_FILE, storePath } from '../store/open.js';
 import type { Spoken } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
@@ -16,16 +17,11 @@ function tableCount(db: Database.Database): number {
   return db.prepare<[], { n: number }>(TABLES).get()?.n ?? 0;
 }
 
-/** `PRAGMA integrity_check` on a read-only connection; returns the table count. */
-export function integrityReadOnly(path: string): { tables: number } {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    const messages = db.prepare<[], { integrity_check: string }>('PRAGMA integrity_check').all().map((r) => r.integrity_check);
-    if (messages.length !== 1 || messages[0] !== 'ok') throw new CheckFailed(say('restore.integrity_failed', { path, found: messages.slice(0, 3).join('; ') }));
-    return { tables: tableCount(db) };
-  } finally {
-    db.close();
-  }
+/** `PRAGMA integrity_check` on a read-only connection, in a worker; returns the table count. */
+export async function integrityReadOnly(path: string): Promise<{ tables: number }> {
+  const verdict = await integrityCheck(path);
+  if (!verdict.whole) throw new CheckFailed(say('restore.integrity_failed', { path, found: verdict.found }));
+  return { tables: verdict.tables };
 }
 
 /** SQLite side files left in `dir` (a WAL that was never checkpointed, a hot journal). */

@@ -31,14 +31,14 @@ test('Settings → Updates: a typo refused in words, an address saved, emptied t
   await form.waitFor();
   assert.equal(await form.locator('p.muted').last().textContent(), 'Sanad does not look for updates.');
   await page.getByTestId('update-feed').fill('htps://updates.example.com/sanad/');
-  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('button', { name: 'Save address' }).click();
   const error = page.locator('#update-feed-error');
   await error.waitFor({ timeout: 10_000 });
   assert.match((await error.textContent()) ?? '', /^Give an https:\/\/ address/);
   assert.equal(await feed(), null, 'nothing was saved');
 
   await page.getByTestId('update-feed').fill('https://updates.example.com/sanad/');
-  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('button', { name: 'Save address' }).click();
   await waitFor(async () => ((await feed()) === 'https://updates.example.com/sanad/' ? true : undefined), 10_000, 'the address saved');
   await waitFor(async () => (/looks for updates at this address/.test((await form.textContent()) ?? '') ? true : undefined), 10_000, 'the address said');
   assert.equal(await error.count(), 0, 'the error is gone');
@@ -49,7 +49,7 @@ test('Settings → Updates: a typo refused in words, an address saved, emptied t
   await page.getByTestId('language-switch').click();
   await form.waitFor();
   await page.getByTestId('update-feed').fill('ftp://updates.example.com/');
-  await form.getByRole('button', { name: 'حفظ' }).click();
+  await form.getByRole('button', { name: 'حفظ العنوان' }).click();
   await error.waitFor({ timeout: 10_000 });
   assert.match((await error.textContent()) ?? '', /^اكتب عنوانًا يبدأ/);
   assert.deepEqual(latinRuns(await proseOf(page, '[data-testid="settings-updates"]')), [], 'Arabic but for isolated addresses');
@@ -57,6 +57,6 @@ test('Settings → Updates: a typo refused in words, an address saved, emptied t
   await gui.screenshot('settings-updates-ar');
 
   await page.getByTestId('update-feed').fill('');
-  await form.getByRole('button', { name: 'حفظ' }).click();
+  await form.getByRole('button', { name: 'حفظ العنوان' }).click();
   await waitFor(async () => ((await feed()) === null ? true : undefined), 10_000, 'emptied: never look');
 });

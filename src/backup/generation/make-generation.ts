@@ -12,7 +12,7 @@ import { fsyncPath, writeNewFileDurable } from './durable.js';
 import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, manifestText, type Manifest, type ManifestItem } from './manifest.js';
 import { modelItems } from './model-items.js';
 import { highestEpoch, listPartials, PARTIAL_SUFFIX, stagingDir, type Generation } from './staging.js';
-import { checkStoreCopy, checkVaultInCopy, copyStore, scrubStoreCopy } from './store-copy.js';
+import { checkVaultInCopy, copyStore, scrubStoreCopy } from './store-copy.js';
 import { VAULT_KEY_FILE, writeVaultKey } from './vault-key-file.js';
 
 export type GenerationStep =
@@ -87,12 +87,12 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
     const storeCopy = join(partial, STORE_FILE);
     await copyStore(db, storeCopy, (c) => report({ step: 'copying_store', done: c.copiedPages, total: c.totalPages }));
     report({ step: 'checking_store' });
-    await scrubStoreCopy(storeCopy);
-    // The copy is final from here: a worker hashes it while this thread checks it (the check
-    // failing removes the folder; the worker's result is then dropped).
+    // Cleaned and integrity-checked in a worker (a check that fails removes the folder).
+    const { tables } = await scrubStoreCopy(storeCopy);
+    // The copy is final from here: a worker hashes it while this thread checks the vault key in
+    // it (a few rows; a failure drops the worker's result).
     const storeHash = sha256FileInWorker(storeCopy);
     storeHash.catch(() => undefined);
-    const { tables } = checkStoreCopy(storeCopy);
     const vault = checkVaultInCopy(storeCopy, vaultKey);
     await fsyncPath(storeCopy);
 

@@ -3,14 +3,24 @@
 // no temporary CLI client and no pairing code (credentials that live minutes, never a backup's);
 // then VACUUM, which writes the copy anew from its live rows, so no free page keeps the bytes of
 // something deleted before (a response, a store: false answer, a row deleted by an older Sanad
-// before secure_delete was on). In a worker: VACUUM of a large store takes seconds.
+// before secure_delete was on). Then `PRAGMA integrity_check` of the result, and its tables
+// counted for the manifest. In a worker: VACUUM and the check of a large store take seconds, which
+// on the main thread would freeze every stream, the tray and the window at once.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 
 if (!parentPort) throw new Error('scrub-worker runs as a worker thread.');
 const port = parentPort;
 
-function scrub(path: string): { temporaryClients: number; pairingCodes: number } {
+interface Scrubbed {
+  temporaryClients: number;
+  pairingCodes: number;
+  /** The first integrity_check messages when it did not answer "ok"; else null. */
+  damage: string | null;
+  tables: number;
+}
+
+function scrub(path: string): Scrubbed {
   const db = new Database(path, { fileMustExist: true });
   try {
     db.pragma('journal_mode = DELETE');
@@ -18,7 +28,10 @@ function scrub(path: string): { temporaryClients: number; pairingCodes: number }
     const temporaryClients = db.prepare('DELETE FROM temporary_clients').run().changes;
     const pairingCodes = db.prepare('DELETE FROM pairing_codes').run().changes;
     db.exec('VACUUM');
-    return { temporaryClients, pairingCodes };
+    const messages = db.prepare<[], { integrity_check: string }>('PRAGMA integrity_check').all().map((r) => r.integrity_check);
+    const damage = messages.length === 1 && messages[0] === 'ok' ? null : messages.slice(0, 3).join('; ');
+    const tables = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").get()?.n ?? 0;
+    return { temporaryClients, pairingCodes, damage, tables };
   } finally {
     db.close();
   }

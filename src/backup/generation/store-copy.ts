@@ -37,43 +37,32 @@ export async function copyStore(db: Db, dest: string, onProgress?: (p: CopyProgr
 
 /**
  * Makes the copy hold the live rows and nothing more (scrub-worker.ts: rollback-journal mode, no
- * temporary client or pairing code, VACUUM so no free page keeps deleted bytes), in a worker so the
- * service keeps answering. Throws with the reason when it cannot.
+ * temporary client or pairing code, VACUUM so no free page keeps deleted bytes), then checks it
+ * (`PRAGMA integrity_check`) and counts its tables, all in a worker so the service keeps answering.
+ * Throws StoreCopyDamagedError for a copy that fails the check, and with the reason otherwise.
  */
-export async function scrubStoreCopy(path: string): Promise<{ temporaryClients: number; pairingCodes: number }> {
+export async function scrubStoreCopy(path: string): Promise<{ temporaryClients: number; pairingCodes: number; tables: number }> {
   const size = (await stat(path)).size;
   // VACUUM writes the file about twice: a minute plus a second per 10 MiB is far more than needed.
   const answer = await callWorker(new URL('./scrub-worker.js', import.meta.url), { path }, { timeLimitMs: 60_000 + Math.ceil(size / (10 * 1024 * 1024)) * 1000, isAnswer: isScrubAnswer });
   if (!answer.ok) throw new Error(`Cleaning the copy of the store at ${path} ${answer.message}, so no generation was made.`);
   const v = answer.value;
   if (!v.ok) throw new Error(`Cleaning the copy of the store at ${path} failed (${v.error ?? 'no reason given'}), so no generation was made.`);
-  return { temporaryClients: v.temporaryClients ?? 0, pairingCodes: v.pairingCodes ?? 0 };
+  if (typeof v.damage === 'string') throw new StoreCopyDamagedError(path, v.damage);
+  return { temporaryClients: v.temporaryClients ?? 0, pairingCodes: v.pairingCodes ?? 0, tables: v.tables ?? 0 };
 }
 
 interface ScrubAnswer {
   ok: boolean;
   temporaryClients?: number;
   pairingCodes?: number;
+  damage?: string | null;
+  tables?: number;
   error?: string;
 }
 
 function isScrubAnswer(msg: unknown): msg is ScrubAnswer {
   return typeof msg === 'object' && msg !== null && 'ok' in msg && typeof msg.ok === 'boolean';
-}
-
-/** `PRAGMA integrity_check` on the copy, opened read-only; returns the number of tables in it. */
-export function checkStoreCopy(path: string): { tables: number } {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    const messages = db.prepare<[], { integrity_check: string }>('PRAGMA integrity_check').all().map((r) => r.integrity_check);
-    if (messages.length !== 1 || messages[0] !== 'ok') throw new StoreCopyDamagedError(path, messages.slice(0, 3).join('; '));
-    const row = db.prepare<[], { n: number }>(
-      "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-    ).get();
-    return { tables: row?.n ?? 0 };
-  } finally {
-    db.close();
-  }
 }
 
 /**

@@ -1,0 +1,29 @@
+// `PRAGMA integrity_check` of a SQLite file in a worker thread (integrity-worker.ts), with a time
+// limit by size: the check reads every page, and on the main thread it would hold the event loop.
+import { stat } from 'node:fs/promises';
+import { callWorker } from '../process/worker-call.js';
+import { admissionTimeLimitMs } from './untrusted-store.js';
+
+export type IntegrityVerdict = { whole: true; tables: number } | { whole: false; found: string };
+
+interface Answer {
+  ok: boolean;
+  whole?: boolean;
+  found?: string[];
+  tables?: number;
+  error?: string;
+}
+
+function isAnswer(msg: unknown): msg is Answer {
+  return typeof msg === 'object' && msg !== null && 'ok' in msg && typeof msg.ok === 'boolean';
+}
+
+/** Whether the file at `path` passes integrity_check (and its table count), or what the check found. */
+export async function integrityCheck(path: string): Promise<IntegrityVerdict> {
+  const bytes = (await stat(path)).size;
+  const answer = await callWorker(new URL('./integrity-worker.js', import.meta.url), { path }, { timeLimitMs: admissionTimeLimitMs(bytes), isAnswer });
+  if (!answer.ok) return { whole: false, found: `the check ${answer.message}` };
+  const v = answer.value;
+  if (!v.ok) return { whole: false, found: v.error ?? 'the check failed' };
+  return v.whole === true ? { whole: true, tables: v.tables ?? 0 } : { whole: false, found: (v.found ?? []).join('; ') };
+}
