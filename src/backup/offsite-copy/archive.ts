@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Encrypter } from 'age-encryption';
 import { create as createTar } from 'tar';
 import { VAULT_KEY_FILE } from '../generation/vault-key-file.js';
 
@@ -79,6 +78,8 @@ export async function createArchive(options: ArchiveOptions): Promise<Archive> {
       },
       files,
     );
+    // Loaded here: age and its post-quantum curves (~50 modules) serve only the offsite copy.
+    const { Encrypter } = await import('age-encryption');
     const encrypter = new Encrypter();
     encrypter.setScryptWorkFactor(options.scryptWorkFactor ?? DEFAULT_SCRYPT_WORK_FACTOR);
     encrypter.setPassphrase(options.passphrase);

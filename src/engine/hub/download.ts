@@ -6,7 +6,6 @@
 // folder and registering it is the caller's (jobs/pulls.ts), after this resolves.
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { downloadFile } from 'ipull';
 import { sha256FileInWorker } from '../hash-file.js';
 import { readGgufHeader } from '../gguf-header.js';
 
@@ -63,6 +62,9 @@ export async function downloadedSoFar(dir: string, fileName: string): Promise<nu
 
 export async function downloadVerified(input: DownloadInput): Promise<{ path: string; sha256: string }> {
   const target = join(input.dir, input.fileName);
+  // Loaded here, not at the top: ipull is ~100 modules that only a pull needs, and every command
+  // that reaches this file (a restore, for a model kept only at its source) would load them.
+  const { downloadFile } = await import('ipull');
   const engine = await downloadFile({
     url: input.url,
     savePath: target,
