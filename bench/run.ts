@@ -4,6 +4,7 @@ import { backupBench } from './backup.js';
 import { jobsBench } from './jobs.js';
 import { restoreBench } from './restore.js';
 import { restoreCliBench } from './restore-cli.js';
+import { loopDelayBench } from './loop-delay.js';
 import { historyBench } from './history.js';
 import { loadBench } from './load.js';
 import { lanBench } from './lan.js';
@@ -207,6 +208,15 @@ if (want('restore-cli')) {
     console.log(`  raw \`restic restore\` process: ${fmt(r.rawMs, 0)} ms; \`sanad restore --target DIR\` process: ${fmt(r.sanadMs, 0)} ms -> ratio ${fmt(r.sanadMs / r.rawMs, 2)}x raw (goal <= 1.2x)`);
     console.log(`  the CLI's first word after ${fmt(r.firstWordMs, 0)} ms (goal <= 150 ms)`);
     record(`sanad restore process (${label})`, r.sanadMs, r.rawMs, 'ms', '<= 1.2x');
+  }
+}
+if (want('loop-delay')) {
+  const r = await loopDelayBench(5000, 64);
+  console.log(`loop-delay: the event loop while heavy work runs in this process, store ${fmt(r.storeBytes / 1024 / 1024)} MiB (goal: max <= 100 ms, p99 <= 20 ms)`);
+  console.log(`  idle loop (baseline), ${fmt(r.idle.ms, 0)} ms: max ${fmt(r.idle.maxMs, 1)} ms, p99 ${fmt(r.idle.p99Ms, 1)} ms`);
+  for (const p of r.phases) {
+    console.log(`  ${p.phase.padEnd(16)} ${fmt(p.ms, 0).padStart(6)} ms: max ${fmt(p.maxMs, 1)} ms, p99 ${fmt(p.p99Ms, 1)} ms${p.maxMs <= 100 && p.p99Ms <= 20 ? '' : '  (over the goal)'}`);
+    record(`loop delay, max during ${p.phase}`, p.maxMs, r.idle.maxMs, 'ms', '<= 100 ms');
   }
 }
 if (want('history')) {
