@@ -49,7 +49,8 @@ test('stand-in Electron, RunAsNode fuse off: after the keyring restarts, the key
   const second = await backUpNow(app, dataDir, 'the backup after the restart');
   assert.equal(second.status, 'ok', `the backup after the keyring restart: ${second.error ?? ''}`);
 
-  const forks = (await app.state()).utilityForks;
+  // The answer is the helper's first line; its exit follows a moment later.
+  const forks = await app.until((st) => st.utilityForks.length > 0 && st.utilityForks.every((f) => f.exitCode !== null) && st.utilityForks, 'the keychain helpers to have exited');
   assert.ok(forks.length > 0, 'the keychain was asked from a utility process');
   for (const f of forks) {
     assert.equal(basename(f.modulePath), 'keychain-child.js');
