@@ -24,7 +24,6 @@ const text = (value: unknown): string => (value instanceof Error ? value.message
 export class DesktopUpdates {
   private updater: AppUpdater | null = null;
   private feed: string | null = null;
-  private timer: NodeJS.Timeout | null = null;
   private checking = false;
   /** The version downloaded and verified, waiting for the person's restart. */
   ready: string | null = null;
@@ -33,13 +32,8 @@ export class DesktopUpdates {
 
   start(): void {
     void this.check();
-    this.timer = setInterval(() => void this.check(), UPDATE_CHECK_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
+    // Unref'd: it never keeps the app alive; it ends with the process.
+    setInterval(() => void this.check(), UPDATE_CHECK_INTERVAL_MS).unref();
   }
 
   /** One check (and download); never throws: a failed check is logged and tried at the next. */

@@ -3,6 +3,7 @@
 // main thread, where the desktop app's tray, window and every stream share one event loop.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { integrityOf } from './integrity-of.js';
 
 if (!parentPort) throw new Error('integrity-worker runs as a worker thread.');
 const port = parentPort;
@@ -13,9 +14,8 @@ try {
   if (path === null) throw new Error('the worker was started without a file');
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const found = db.prepare<[], { integrity_check: string }>('PRAGMA integrity_check').all().map((r) => r.integrity_check);
-    const tables = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").get()?.n ?? 0;
-    port.postMessage({ ok: true, found: found.slice(0, 3), whole: found.length === 1 && found[0] === 'ok', tables });
+    const { damage, tables } = integrityOf(db);
+    port.postMessage({ ok: true, damage, tables });
   } finally {
     db.close();
   }

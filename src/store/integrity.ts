@@ -8,8 +8,7 @@ export type IntegrityVerdict = { whole: true; tables: number } | { whole: false;
 
 interface Answer {
   ok: boolean;
-  whole?: boolean;
-  found?: string[];
+  damage?: string | null;
   tables?: number;
   error?: string;
 }
@@ -25,5 +24,5 @@ export async function integrityCheck(path: string): Promise<IntegrityVerdict> {
   if (!answer.ok) return { whole: false, found: `the check ${answer.message}` };
   const v = answer.value;
   if (!v.ok) return { whole: false, found: v.error ?? 'the check failed' };
-  return v.whole === true ? { whole: true, tables: v.tables ?? 0 } : { whole: false, found: (v.found ?? []).join('; ') };
+  return typeof v.damage === 'string' ? { whole: false, found: v.damage } : { whole: true, tables: v.tables ?? 0 };
 }

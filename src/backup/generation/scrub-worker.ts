@@ -8,6 +8,7 @@
 // on the main thread would freeze every stream, the tray and the window at once.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { integrityOf } from '../../store/integrity-of.js';
 
 if (!parentPort) throw new Error('scrub-worker runs as a worker thread.');
 const port = parentPort;
@@ -28,10 +29,7 @@ function scrub(path: string): Scrubbed {
     const temporaryClients = db.prepare('DELETE FROM temporary_clients').run().changes;
     const pairingCodes = db.prepare('DELETE FROM pairing_codes').run().changes;
     db.exec('VACUUM');
-    const messages = db.prepare<[], { integrity_check: string }>('PRAGMA integrity_check').all().map((r) => r.integrity_check);
-    const damage = messages.length === 1 && messages[0] === 'ok' ? null : messages.slice(0, 3).join('; ');
-    const tables = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").get()?.n ?? 0;
-    return { temporaryClients, pairingCodes, damage, tables };
+    return { temporaryClients, pairingCodes, ...integrityOf(db) };
   } finally {
     db.close();
   }
