@@ -142,7 +142,7 @@ export class TaskLedger {
    * callback threw) rolls back alone and comes back as an Error in its place.
    */
   createMany(items: ReadonlyArray<{ input: NewTask; inSameTransaction?: InTransaction | undefined }>): Array<Created | Error> {
-    const results = this.write(() =>
+    const results = this.createAllOrNothing(items) ?? this.write(() =>
       items.map((item) => {
         try {
           return this.insertOne(item.input, item.inSameTransaction);
@@ -155,6 +155,21 @@ export class TaskLedger {
     for (const r of results) if (!(r instanceof Error)) this.countQueued(r.task.client_id, 1);
     this.hub.publish(results.flatMap((r) => (r instanceof Error ? [] : [r.event])));
     return results;
+  }
+
+  /**
+   * The usual batch, where no create can fail alone: all of them in one transaction without a
+   * savepoint each (a savepoint per create cost ~15% of the accept path). If anything throws, the
+   * whole transaction rolls back and undefined sends the batch the slow way, one savepoint each,
+   * so the one that failed fails alone. A write failure (a full disk) is the caller's, as before.
+   */
+  private createAllOrNothing(items: ReadonlyArray<{ input: NewTask; inSameTransaction?: InTransaction | undefined }>): Created[] | undefined {
+    try {
+      return this.write(() => items.map((item) => this.insertNew(item.input, item.inSameTransaction)));
+    } catch (err) {
+      if (isWriteFailure(err)) throw err;
+      return undefined;
+    }
   }
 
   private insertNew(input: NewTask, inSameTransaction: InTransaction | undefined): Created {
