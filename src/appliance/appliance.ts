@@ -23,6 +23,7 @@ import { DiskState } from '../store/disk-state.js';
 import { openStore, storePath } from '../store/open.js';
 import { readSettings, writeSettings, type Settings } from '../store/settings.js';
 import { CreateBatcher } from '../tasks/create-batcher.js';
+import { DurableCommits, type Fsync } from '../store/durable-commits.js';
 import { EventHub } from '../tasks/event-hub.js';
 import { TaskLedger } from '../tasks/ledger.js';
 import { recoverTasks, type RecoveryReport } from '../tasks/recovery.js';
@@ -82,6 +83,8 @@ export interface ApplianceOptions {
   /** What the OS says about battery and metered connections, for schedules that hold a backup
    *  (the desktop app passes Electron's powerMonitor answer; default: schedule/os-conditions.ts). */
   conditions?: OsConditions;
+  /** Tests: the WAL's fsync on the thread pool (store/durable-commits.ts), to hold or count it. */
+  fsync?: Fsync;
 }
 
 export interface Appliance {
@@ -117,6 +120,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     assertStoreWhole(dataDir);
     const db = openStore(storePath(dataDir));
     cleanups.unshift(() => db.close());
+    const durable = DurableCommits.attach(db, storePath(dataDir), options.fsync);
+    cleanups.unshift(() => durable.close());
     watch.attach(db, clock, logger);
     const master = await ensureMasterSecrets(db, secretStore, clock);
     // Every later command (and the next start) finds the file without being told again.
@@ -163,7 +168,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const ctx: ServiceContext = {
       db, writer: db, clock, logger, ledger, hub, runner, models, bootId, proofKey: randomBytes(32), disk,
       deletions: DeletionJournal.of(dataDir),
-      creates: new CreateBatcher(ledger),
+      creates: new CreateBatcher(ledger, (fn) => durable.afterSync(fn)),
+      durable,
       dataDir,
       secrets: { store: secretStore, master, vault },
       jobs,

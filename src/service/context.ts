@@ -19,6 +19,7 @@ import type { DiskState } from '../store/disk-state.js';
 import type { ReadableDB, WritableDB } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
 import type { CreateBatcher } from '../tasks/create-batcher.js';
+import type { DurableCommits } from '../store/durable-commits.js';
 import type { EventHub } from '../tasks/event-hub.js';
 import type { TaskLedger } from '../tasks/ledger.js';
 import type { TaskRunner } from '../tasks/runner.js';
@@ -69,6 +70,8 @@ export interface ServiceContext {
   ledger: TaskLedger;
   /** New tasks go through here: concurrent creates share one commit. */
   creates: CreateBatcher;
+  /** When the commits made so far are on the disk: every answer and streamed event waits for it. */
+  durable: Pick<DurableCommits, 'settled'>;
   hub: EventHub;
   runner: TaskRunner;
   models: ModelRegistry;

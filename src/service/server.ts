@@ -104,6 +104,15 @@ function createApp(ctx: ServiceContext, maxConnections: number, reserved: number
       // could not be released stays `in_progress` until this process ends (idempotency.ts).
       if (!ctx.disk.noteFailure(err)) throw err;
     }
+    // The answer leaves only once every commit it may show (its own, and any it read) is on the
+    // disk: a 202 is a promise the task survives a power cut (LMSP §11.2).
+    try {
+      await ctx.durable.settled();
+    } catch (err) {
+      ctx.logger.error('the store could not be made durable', { error: String(err) });
+      void reply.code(503).header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify(new ApiError(503, 'service_unavailable_error', 'store_not_durable', err instanceof Error ? err.message : String(err)).toBody());
+    }
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {

@@ -93,7 +93,36 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
       if (!res.writableEnded) res.end();
       resolve();
     };
+    // Events are committed before they arrive here, but shown only once that commit is on the
+    // disk (store/durable-commits.ts): a client never reads what a power cut could take back.
+    let outgoing: TaskEvent[] = [];
+    let draining = false;
+    let endWhenShown = false;
     const write = (event: TaskEvent): void => {
+      if (finished) return;
+      outgoing.push(event);
+      if (draining) return;
+      draining = true;
+      void drain();
+    };
+    const drain = async (): Promise<void> => {
+      while (outgoing.length > 0 && !finished) {
+        const batch = outgoing;
+        outgoing = [];
+        try {
+          await ctx.durable.settled();
+        } catch {
+          // The store can no longer promise anything (its fsync failed): end the stream, so the
+          // client resumes (and hears the error) instead of reading text that may not be kept.
+          finish(true);
+          break;
+        }
+        for (const event of batch) show(event);
+      }
+      draining = false;
+      if (endWhenShown) finish(false);
+    };
+    const show = (event: TaskEvent): void => {
       if (finished || event.sequence_number <= last) return;
       last = event.sequence_number;
       // A group commit publishes many events in one tick: cork so they leave in one write.
@@ -125,6 +154,9 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
     // Resumed at or past the terminal event (or the task is gone): nothing more will ever come,
     // so end now instead of idling on heartbeats forever.
     const current = getTask(ctx.db, task.id);
-    if (!current || isTerminal(current.status)) finish(false);
+    if (!current || isTerminal(current.status)) {
+      if (draining) endWhenShown = true;
+      else finish(false);
+    }
   });
 }

@@ -13,12 +13,14 @@ interface Pending {
 export class CreateBatcher {
   private pending: Pending[] = [];
 
-  constructor(private readonly ledger: TaskLedger) {}
+  /** `later` schedules the commit: by default the next turn of the loop; the service passes
+   *  DurableCommits.afterSync, so creates that arrive during an fsync share the next commit. */
+  constructor(private readonly ledger: TaskLedger, private readonly later: (fn: () => void) => void = setImmediate) {}
 
   create(input: NewTask, inSameTransaction?: InTransaction): Promise<Created> {
     return new Promise((resolve, reject) => {
       this.pending.push({ input, inSameTransaction, resolve, reject });
-      if (this.pending.length === 1) setImmediate(() => this.commit());
+      if (this.pending.length === 1) this.later(() => this.commit());
     });
   }
 

@@ -3,6 +3,7 @@ import type { OsConditions } from '../../src/schedule/os-conditions.js';
 import { startAppliance, type Appliance } from '../../src/appliance/appliance.js';
 import type { Clock } from '../../src/clock.js';
 import type { LanListenerOptions } from '../../src/appliance/lan/lan-listener.js';
+import type { Fsync } from '../../src/store/durable-commits.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { Settings } from '../../src/store/settings.js';
 import { Api } from './api.js';
@@ -17,7 +18,7 @@ export interface TestAppliance {
   close(): Promise<void>;
 }
 
-export async function startTestAppliance(options: { settings?: Partial<Settings>; clock?: Clock; dataDir?: string; adminToken?: string; lan?: LanListenerOptions; conditions?: OsConditions } = {}): Promise<TestAppliance> {
+export async function startTestAppliance(options: { settings?: Partial<Settings>; clock?: Clock; dataDir?: string; adminToken?: string; lan?: LanListenerOptions; conditions?: OsConditions; fsync?: Fsync } = {}): Promise<TestAppliance> {
   process.env.SANAD_THREADS ??= '1';
   process.env.SANAD_GPU ??= 'off';
   const prepared = options.dataDir && options.adminToken
@@ -31,6 +32,7 @@ export async function startTestAppliance(options: { settings?: Partial<Settings>
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.lan ? { lan: options.lan } : {}),
     ...(options.conditions ? { conditions: options.conditions } : {}),
+    ...(options.fsync ? { fsync: options.fsync } : {}),
   });
   return {
     appliance,
