@@ -83,10 +83,11 @@ export interface StreamingResult {
  * so a slow or fast spell of the machine falls on both: the raw engine alone moves ±13% between
  * runs here. A first round of each warms caches and loads the model, and is not counted.
  */
-export async function streamingBench(tokens: number, runs: number): Promise<StreamingResult> {
+/** `serviceEnv`: more environment for `sanad serve` (bench/slow-flush.ts: a slow disk). */
+export async function streamingBench(tokens: number, runs: number, serviceEnv: Record<string, string> = {}): Promise<StreamingResult> {
   const raw = await openRaw();
   const prepared = await prepareDataDir();
-  const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
+  const service = await startServiceProcess(prepared.dataDir, prepared.adminToken, serviceEnv);
   const raws: Run[] = [];
   const sanads: Array<Run & { events: number }> = [];
   try {
