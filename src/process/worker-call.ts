@@ -10,7 +10,13 @@ export type WorkerAnswer<T> =
 export function callWorker<T>(
   script: URL,
   data: unknown,
-  options: { timeLimitMs: number; signal?: AbortSignal; isAnswer: (msg: unknown) => msg is T },
+  options: {
+    timeLimitMs: number;
+    signal?: AbortSignal;
+    isAnswer: (msg: unknown) => msg is T;
+    /** Messages before the answer (progress): true when `msg` was one, and the worker goes on. */
+    onProgress?: (msg: unknown) => boolean;
+  },
 ): Promise<WorkerAnswer<T>> {
   const worker = new Worker(script, { workerData: data });
   return new Promise<WorkerAnswer<T>>((resolve) => {
@@ -28,7 +34,12 @@ export function callWorker<T>(
     const onAbort = (): void => settle({ ok: false, why: 'cancelled', message: 'was cancelled' });
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (msg: unknown) => settle(options.isAnswer(msg) ? { ok: true, value: msg } : { ok: false, why: 'crashed', message: 'gave an answer of the wrong shape' }));
+    const onMessage = (msg: unknown): void => {
+      if (options.onProgress?.(msg) === true) return;
+      worker.off('message', onMessage);
+      settle(options.isAnswer(msg) ? { ok: true, value: msg } : { ok: false, why: 'crashed', message: 'gave an answer of the wrong shape' });
+    };
+    worker.on('message', onMessage);
     worker.once('error', (err: unknown) => settle({ ok: false, why: 'crashed', message: `failed (${err instanceof Error ? err.message : String(err)})` }));
     worker.once('exit', (code) => settle({ ok: false, why: 'crashed', message: `ended without an answer (exit ${code})` }));
   });

@@ -85,7 +85,7 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
   await mkdir(partial, { mode: 0o700 });
   try {
     const storeCopy = join(partial, STORE_FILE);
-    await copyStore(db, storeCopy, (c) => report({ step: 'copying_store', done: c.copiedPages, total: c.totalPages }));
+    await copyStore(db.name, storeCopy, (c) => report({ step: 'copying_store', done: c.copiedPages, total: c.totalPages }));
     report({ step: 'checking_store' });
     // Cleaned and integrity-checked in a worker (a check that fails removes the folder).
     const { tables } = await scrubStoreCopy(storeCopy);

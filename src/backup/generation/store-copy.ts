@@ -1,14 +1,10 @@
-// The consistent copy of the store: SQLite's online backup API on the service's own connection,
-// so writes the service makes meanwhile land in the copy too (SQLite updates the destination for
-// writes through the source connection instead of restarting) and the copy is one moment's state.
+// The consistent copy of the store: SQLite's online backup API in a worker thread, on a connection
+// of its own inside one read transaction (copy-worker.ts), so the copy is one moment's state and
+// the service's event loop copies no page of it.
 import { stat } from 'node:fs/promises';
 import { callWorker } from '../../process/worker-call.js';
 import Database from 'better-sqlite3';
 import { checkVaultKey, VaultDecryptError } from '../../secrets/vault.js';
-import type { Db } from '../../store/open.js';
-
-/** Pages per backup step: each step holds the event loop, so keep it short for a serving service. */
-const PAGES_PER_STEP = 256;
 
 export interface CopyProgress {
   copiedPages: number;
@@ -22,17 +18,43 @@ export class StoreCopyDamagedError extends Error {
   }
 }
 
-/** Copies the store to `dest` (a new file) and returns once the copy is complete. */
-export async function copyStore(db: Db, dest: string, onProgress?: (p: CopyProgress) => void): Promise<CopyProgress> {
-  const result = await db.backup(dest, {
-    progress: ({ totalPages, remainingPages }) => {
-      onProgress?.({ copiedPages: totalPages - remainingPages, totalPages });
-      return PAGES_PER_STEP;
+/** Copies the store at `source` to `dest` (a new file) and returns once the copy is complete. */
+export async function copyStore(source: string, dest: string, onProgress?: (p: CopyProgress) => void): Promise<CopyProgress> {
+  const size = (await stat(source)).size;
+  // Reading and writing the file once: a minute plus a second per 20 MiB is far more than needed.
+  const answer = await callWorker(new URL('./copy-worker.js', import.meta.url), { source, dest }, {
+    timeLimitMs: 60_000 + Math.ceil(size / (20 * 1024 * 1024)) * 1000,
+    isAnswer: isCopyAnswer,
+    onProgress: (msg) => {
+      const progress = progressOf(msg);
+      if (progress) onProgress?.(progress);
+      return progress !== null;
     },
   });
-  const done = { copiedPages: result.totalPages - result.remainingPages, totalPages: result.totalPages };
+  if (!answer.ok) throw new Error(`Copying the store to ${dest} ${answer.message}, so no generation was made.`);
+  const v = answer.value;
+  if (!v.ok || v.copiedPages === undefined || v.totalPages === undefined) throw new Error(`Copying the store to ${dest} failed (${v.error ?? 'no reason given'}), so no generation was made.`);
+  const done = { copiedPages: v.copiedPages, totalPages: v.totalPages };
   onProgress?.(done);
   return done;
+}
+
+interface CopyAnswer {
+  ok: boolean;
+  copiedPages?: number;
+  totalPages?: number;
+  error?: string;
+}
+
+function isCopyAnswer(msg: unknown): msg is CopyAnswer {
+  return typeof msg === 'object' && msg !== null && 'ok' in msg && typeof msg.ok === 'boolean';
+}
+
+function progressOf(msg: unknown): CopyProgress | null {
+  if (typeof msg !== 'object' || msg === null || !('progress' in msg)) return null;
+  const p = msg.progress;
+  if (typeof p !== 'object' || p === null || !('copiedPages' in p) || !('totalPages' in p)) return null;
+  return typeof p.copiedPages === 'number' && typeof p.totalPages === 'number' ? { copiedPages: p.copiedPages, totalPages: p.totalPages } : null;
 }
 
 /**

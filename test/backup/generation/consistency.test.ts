@@ -26,8 +26,10 @@ function countEvents(db: Db): number {
 }
 
 test('a generation made while tasks are written is one consistent moment', async (t) => {
-  const prepared = await prepareDataDir({ requests_per_minute_per_client: 1_000_000, max_concurrent_generations: 2 });
-  // Large enough that the online backup takes many steps, with the service writing between them.
+  // No queue limit: with the copy off the event loop, the creator below fills 256 places within it.
+  const prepared = await prepareDataDir({ requests_per_minute_per_client: 1_000_000, max_queued_tasks_per_client: 1_000_000, max_concurrent_generations: 2 });
+  // Large enough that the online backup (copy-worker.ts: 8 MiB a step, in a worker) takes several
+  // steps, with the service writing all along.
   addFiller(prepared.dataDir, 48);
   const ta = await startTestAppliance({ dataDir: prepared.dataDir, adminToken: prepared.adminToken });
   t.after(() => ta.close());
@@ -59,7 +61,7 @@ test('a generation made while tasks are written is one consistent moment', async
   await creator;
 
   t.diagnostic(`copy: ${copySteps} steps, events ${String(eventsAt.copyStart)} → ${String(eventsAt.copyEnd)} during it, ${created} tasks created meanwhile, ${took} ms`);
-  assert.ok(copySteps > 10, `the copy took ${copySteps} steps`);
+  assert.ok(copySteps > 3, `the copy took ${copySteps} steps`);
   assert.ok((eventsAt.copyEnd ?? 0) > (eventsAt.copyStart ?? 0), 'the service wrote during the copy');
 
   const copy = openCopy(join(gen.dir, 'sanad.db'));
