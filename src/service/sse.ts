@@ -144,9 +144,12 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
     const stopHeartbeat = heartbeatFor(res);
     res.on('close', () => finish(true));
 
+    // Its own cursor: `last` moves only as events are shown, after their fsync.
+    let read = last;
     for (;;) {
-      const rows = eventRowsAfter(ctx.db, task.id, last, PAGE);
+      const rows = eventRowsAfter(ctx.db, task.id, read, PAGE);
       for (const row of rows) write(toTaskEvent(row, task.response_id));
+      read = rows.at(-1)?.sequence_number ?? read;
       if (rows.length < PAGE || finished) break;
     }
     replaying = false;

@@ -130,6 +130,17 @@ test('the events as SSE resume from after= and from Last-Event-ID; a terminal ta
   assert.deepEqual(nothingTask.frames, []);
 });
 
+test('a replay longer than one page of the store (500 events) arrives whole, in order, and ends', async () => {
+  const { taskId, responseId } = await createBackground(t.api, 700);
+  await waitTerminal(t.api, taskId);
+  const full = await allEvents(t.api, taskId);
+  assert.ok(full.length > 600, `${full.length} events`);
+  const replay = await readToEnd(`/v1/tasks/${taskId}/events`, { accept: 'text/event-stream' }, 30_000);
+  assertSameEvents(replay.frames.map(frameToEvent), full, 'the whole log over SSE');
+  const fromResponses = await readToEnd(`/v1/responses/${responseId}?stream=true&starting_after=50`, {}, 30_000);
+  assertSameEvents(fromResponses.frames.map(frameToEvent), full.slice(50), 'responses starting_after=50');
+});
+
 test('streams opened mid-generation deliver every event after N exactly once, in order, through the terminal one', async () => {
   const { taskId, responseId } = await createBackground(t.api, 1000);
   const opened: Array<Promise<{ n: number; events: LoggedEvent[] }>> = [];
