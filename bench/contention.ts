@@ -2,14 +2,10 @@
 // model (restic hashing, compressing and encrypting it at low priority), against tokens/s with
 // nothing else running, same service, same model, same run. Only generations that ran entirely
 // inside the backup count.
-import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { tinyModelPath } from '../test/fixtures/tiny-model.js';
-import { prepareDataDir, tempDir } from '../test/harness/data-dir.js';
-import { startServiceProcess, type ServiceProcess } from '../test/harness/service-process.js';
+import type { ServiceProcess } from '../test/harness/service-process.js';
 import { readSse } from '../test/harness/sse.js';
+import { backupRunning, serviceWithBigModel } from './big-model-service.js';
 import { median } from './stats.js';
 
 async function streamRate(service: ServiceProcess, token: string, tokens: number): Promise<number> {
@@ -24,19 +20,10 @@ async function streamRate(service: ServiceProcess, token: string, tokens: number
   return produced / seconds;
 }
 
-async function backupRunning(service: ServiceProcess): Promise<boolean> {
-  const r = await service.api.get('/admin/backups/status');
-  return typeof r.body === 'object' && r.body !== null && 'running' in r.body && r.body.running === true;
-}
 
 export async function contentionBench(modelMiB: number, tokens: number): Promise<{ idle: number; duringBackup: number; during: number; backupMs: number }> {
-  const prepared = await prepareDataDir();
-  const big = join(tempDir('sanad-bench-big-'), 'big.gguf');
-  writeFileSync(big, Buffer.concat([readFileSync(await tinyModelPath(1)), randomBytes(modelMiB * 1024 * 1024)]));
-  const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
+  const { prepared, service } = await serviceWithBigModel(modelMiB);
   try {
-    const added = await service.api.post('/admin/models', { path: big, id: 'big' });
-    if (added.status !== 201) throw new Error(`adding the big model: ${added.text}`);
     await streamRate(service, prepared.adminToken, 200); // loads the model
     const idle: number[] = [];
     for (let i = 0; i < 3; i++) idle.push(await streamRate(service, prepared.adminToken, tokens));

@@ -3,14 +3,10 @@
 // same service backs up a large model. For each stream, the gaps between consecutive text frames
 // after its first one. Sanad sets one pace itself: text is group-committed every 100 ms
 // (tasks/ledger.ts), so a gap up to that is the design; what the event loop adds shows beyond it.
-import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { tinyModelPath } from '../test/fixtures/tiny-model.js';
-import { prepareDataDir, tempDir } from '../test/harness/data-dir.js';
-import { startServiceProcess, type ServiceProcess } from '../test/harness/service-process.js';
+import type { ServiceProcess } from '../test/harness/service-process.js';
 import { readSse } from '../test/harness/sse.js';
+import { backupRunning, serviceWithBigModel } from './big-model-service.js';
 import { percentile } from './stats.js';
 
 /** The ledger's group-commit window for text. */
@@ -43,19 +39,10 @@ async function streamsAtOnce(service: ServiceProcess, token: string, count: numb
   return { streams: count, gaps: all.length, maxMs: Math.max(0, ...all), p99Ms: all.length > 0 ? percentile(all, 99) : 0 };
 }
 
-async function backupRunning(service: ServiceProcess): Promise<boolean> {
-  const r = await service.api.get('/admin/backups/status');
-  return typeof r.body === 'object' && r.body !== null && 'running' in r.body && r.body.running === true;
-}
 
 export async function streamsBench(count: number, tokens: number, modelMiB: number): Promise<{ quiet: Gaps; duringBackup: Gaps; backupStillRan: boolean }> {
-  const prepared = await prepareDataDir({ max_concurrent_generations: 16, max_streams_per_client: 64, requests_per_minute_per_client: 1_000_000 });
-  const big = join(tempDir('sanad-bench-streams-'), 'big.gguf');
-  writeFileSync(big, Buffer.concat([readFileSync(await tinyModelPath(1)), randomBytes(modelMiB * 1024 * 1024)]));
-  const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
+  const { prepared, service } = await serviceWithBigModel(modelMiB, { max_concurrent_generations: 16, max_streams_per_client: 64, requests_per_minute_per_client: 1_000_000 });
   try {
-    const added = await service.api.post('/admin/models', { path: big, id: 'big' });
-    if (added.status !== 201) throw new Error(`adding the big model: ${added.text}`);
     await oneStream(service, prepared.adminToken, 20); // loads the model
     const quiet = await streamsAtOnce(service, prepared.adminToken, count, tokens);
     const started = await service.api.post('/admin/backups');
