@@ -31,7 +31,6 @@ export class DurableCommits {
   private waiters: Waiter[] = [];
   private fd: number | null;
   private failure: Error | null = null;
-  private fsyncs = 0;
   private idle: Array<() => void> = [];
 
   private constructor(db: Db, fd: number | null, private readonly doFsync: Fsync) {
@@ -59,8 +58,9 @@ export class DurableCommits {
   /** Resolves once every commit made before this call is on the disk; rejects if its fsync failed. */
   settled(): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
+    if (this.fd === null) return Promise.resolve();
     const upTo = this.current();
-    if (upTo <= this.durableUpTo || this.fd === null) return Promise.resolve();
+    if (upTo <= this.durableUpTo) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiters.push({ upTo, resolve, reject });
       this.next();
@@ -75,11 +75,6 @@ export class DurableCommits {
   afterSync(fn: () => void): void {
     if (this.syncing) this.idle.push(fn);
     else setImmediate(fn);
-  }
-
-  /** fsyncs made so far (the bench and the tests read it). */
-  count(): number {
-    return this.fsyncs;
   }
 
   /** Waits for the fsync in flight (if any), then lets go of the WAL file: before the store closes. */
@@ -99,7 +94,6 @@ export class DurableCommits {
     if (this.syncing || this.waiters.length === 0 || fd === null) return;
     this.syncing = true;
     const covers = this.current();
-    this.fsyncs++;
     this.doFsync(fd, (err) => {
       this.syncing = false;
       for (const fn of this.idle.splice(0)) setImmediate(fn);

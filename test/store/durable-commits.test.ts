@@ -49,11 +49,20 @@ function heldFsync(): HeldDisk {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-test('many commits share one fsync of the WAL file, and each waits for an fsync that began after it', async () => {
+/** A fresh store with its durable commits on a held disk; `done()` closes both. */
+function durableStore(): { path: string; db: ReturnType<typeof openStore>; disk: HeldDisk; durable: DurableCommits; done: () => Promise<void> } {
   const path = storePath(tempDir());
   const db = openStore(path);
   const disk = heldFsync();
   const durable = DurableCommits.attach(db, path, disk.fsync);
+  return { path, db, disk, durable, done: async () => {
+    await durable.close();
+    db.close();
+  } };
+}
+
+test('many commits share one fsync of the WAL file, and each waits for an fsync that began after it', async () => {
+  const { path, db, disk, durable, done } = durableStore();
   try {
     assert.equal(db.pragma('synchronous', { simple: true }), 1, 'the connection commits without its own fsync (NORMAL)');
     await durable.settled();
@@ -81,16 +90,12 @@ test('many commits share one fsync of the WAL file, and each waits for an fsync 
     assert.ok(settledB);
     assert.equal(disk.calls.length, 2, 'the later commit needed a second fsync, and only one');
   } finally {
-    await durable.close();
-    db.close();
+    await done();
   }
 });
 
 test('after a failed fsync nothing is ever called durable again', async () => {
-  const path = storePath(tempDir());
-  const db = openStore(path);
-  const disk = heldFsync();
-  const durable = DurableCommits.attach(db, path, disk.fsync);
+  const { db, disk, durable, done } = durableStore();
   try {
     db.prepare("INSERT INTO service_config(key, value, updated_at) VALUES ('x', '1', 0)").run();
     disk.failNext = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
@@ -98,8 +103,7 @@ test('after a failed fsync nothing is ever called durable again', async () => {
     // The next fsync would succeed, but the pages the failed one dropped are gone: still refused.
     await assert.rejects(durable.settled(), /nothing since is saved/);
   } finally {
-    await durable.close();
-    db.close();
+    await done();
   }
 });
 
