@@ -7,6 +7,7 @@ import { unixSeconds } from '../clock.js';
 import { clearAlertAck, readAlertAcks } from '../store/alert-acks.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import { parseJsonColumn } from '../store/json-column.js';
+import { asBookkeeping } from '../store/content-mark.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
 
@@ -27,7 +28,8 @@ export function raiseAlert(db: Db, clock: Clock, key: string, severity: Severity
   const now = unixSeconds(clock);
   const message = spoken.detail;
   const said = JSON.stringify({ code: spoken.code, params: spoken.params });
-  return db.transaction(() => {
+  // Alerts are Sanad's record of its own state, not content a backup must copy again for.
+  return asBookkeeping(db, db.transaction(() => {
     const row = db.prepare<[string], Alert>('SELECT * FROM alerts WHERE key = ?').get(key);
     if (!row || row.resolved_at !== null) {
       // A new occurrence is news again, whatever was said about the last one.
@@ -41,15 +43,15 @@ export function raiseAlert(db: Db, clock: Clock, key: string, severity: Severity
     }
     db.prepare('UPDATE alerts SET severity = ?, message = ?, said = ?, last_seen = ?, count = count + 1 WHERE key = ?').run(severity, message, said, now, key);
     return false;
-  })();
+  }));
 }
 
 export function resolveAlert(db: Db, clock: Clock, key: string): boolean {
-  return db.transaction(() => {
+  return asBookkeeping(db, db.transaction(() => {
     const resolved = db.prepare('UPDATE alerts SET resolved_at = ? WHERE key = ? AND resolved_at IS NULL').run(unixSeconds(clock), key).changes > 0;
     if (resolved) clearAlertAck(db, key);
     return resolved;
-  })();
+  }));
 }
 
 /** An alert as the API shows it: its saying, and what the person said about it. */

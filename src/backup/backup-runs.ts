@@ -5,6 +5,7 @@ import { BackupCopySummary as BackupCopySummarySchema, OffsiteCopyOutcome as Off
 import { z } from 'zod/v3';
 import { parseJsonColumn } from '../store/json-column.js';
 import type { Db, ReadableDB } from '../store/open.js';
+import { asBookkeeping } from '../store/content-mark.js';
 
 export type BackupRunStatus = 'running' | 'ok' | 'partial' | 'failed' | 'interrupted';
 
@@ -33,11 +34,11 @@ export interface BackupCopyRow {
 export type ShownCopy = Omit<BackupCopyRow, 'summary'> & { summary: BackupCopySummary | null };
 
 export function startBackupRun(db: Db, trigger: string, nowS: number): number {
-  return Number(db.prepare("INSERT INTO backup_runs(trigger, status, started_at) VALUES (?, 'running', ?)").run(trigger, nowS).lastInsertRowid);
+  return asBookkeeping(db, () => Number(db.prepare("INSERT INTO backup_runs(trigger, status, started_at) VALUES (?, 'running', ?)").run(trigger, nowS).lastInsertRowid));
 }
 
 export function setRunGeneration(db: Db, runId: number, generation: number): void {
-  db.prepare('UPDATE backup_runs SET generation = ? WHERE id = ?').run(generation, runId);
+  asBookkeeping(db, () => db.prepare('UPDATE backup_runs SET generation = ? WHERE id = ?').run(generation, runId));
 }
 
 /** What Sanad sent restic for one copy: the snapshot's paths (absolute, as given), host and time. */
@@ -48,18 +49,18 @@ export interface SentSnapshot {
 }
 
 export function recordCopy(db: Db, copy: BackupCopyRow, sent: SentSnapshot | null = null): void {
-  db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at, summary, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at, copy.summary, sent ? JSON.stringify(sent) : null);
+  asBookkeeping(db, () => db.prepare('INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at, summary, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at, copy.summary, sent ? JSON.stringify(sent) : null));
 }
 
 /** The generation's manifest exactly as written into it (manifest.json's bytes). */
 export function setRunManifest(db: Db, runId: number, manifestText: string): void {
-  db.prepare('UPDATE backup_runs SET manifest = ? WHERE id = ?').run(manifestText, runId);
+  asBookkeeping(db, () => db.prepare('UPDATE backup_runs SET manifest = ? WHERE id = ?').run(manifestText, runId));
 }
 
 export function finishBackupRun(db: Db, runId: number, status: Exclude<BackupRunStatus, 'running'>, error: string | null, nowS: number, offsiteCopy: OffsiteCopyOutcome | null = null): void {
-  db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ?, offsite_copy = ? WHERE id = ?')
-    .run(status, error, nowS, offsiteCopy ? JSON.stringify(offsiteCopy) : null, runId);
+  asBookkeeping(db, () => db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ?, offsite_copy = ? WHERE id = ?')
+    .run(status, error, nowS, offsiteCopy ? JSON.stringify(offsiteCopy) : null, runId));
 }
 
 /** Runs left `running` by a process that died: call only while holding the backup lock. */

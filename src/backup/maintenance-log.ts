@@ -6,6 +6,7 @@
 import { z } from 'zod/v3';
 import type { Db, ReadableDB } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
+import { asBookkeeping } from '../store/content-mark.js';
 
 export const MAINTENANCE_LOG_KEEP = 20;
 
@@ -46,5 +47,5 @@ export function maintenanceLog(db: ReadableDB, repo: string): MaintenanceEntry[]
 
 export function recordMaintenance(db: Db, entry: MaintenanceEntry): void {
   const next = [entry, ...maintenanceLog(db, entry.repository)].slice(0, MAINTENANCE_LOG_KEEP);
-  writeConfigValue(db, logKey(entry.repository), JSON.stringify(next), entry.finished_at);
+  asBookkeeping(db, () => writeConfigValue(db, logKey(entry.repository), JSON.stringify(next), entry.finished_at));
 }

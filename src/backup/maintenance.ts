@@ -12,6 +12,7 @@ import { readConfigValue, readSettings, writeConfigValue } from '../store/settin
 import { retentionPolicy } from './retention.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
 import { recordMaintenance } from './maintenance-log.js';
+import { asBookkeeping } from '../store/content-mark.js';
 import { ResticError, type Restic, type ResticRepo } from './restic/index.js';
 
 export const MAINTENANCE_EVERY_MS = 24 * 3_600_000;
@@ -67,7 +68,7 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
     }
     done.push('check');
     const now = unixSeconds(ctx.clock);
-    writeConfigValue(ctx.db, okKey(repo.name), String(now), now);
+    asBookkeeping(ctx.db, () => writeConfigValue(ctx.db, okKey(repo.name), String(now), now));
     recordMaintenance(ctx.db, { repository: repo.name, started_at: startedAt, finished_at: now, ok: true, steps: done, failed_step: null, ...forgot, error: null });
     resolveAlert(ctx.db, ctx.clock, alertKey(repo.name));
     ctx.logger.info(`maintenance ok: ${repo.name} (forget --prune, check)`, { repo: repo.name, ...forgot });
@@ -81,7 +82,7 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
       return { ok: false, outcome: 'cancelled', step, reason };
     }
     const now = unixSeconds(ctx.clock);
-    writeConfigValue(ctx.db, failedKey(repo.name), String(now), now);
+    asBookkeeping(ctx.db, () => writeConfigValue(ctx.db, failedKey(repo.name), String(now), now));
     recordMaintenance(ctx.db, {
       repository: repo.name, started_at: startedAt, finished_at: now, ok: false, steps: done, failed_step: step,
       removed: forgot?.removed ?? null, kept: forgot?.kept ?? null, error: reason,

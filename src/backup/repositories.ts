@@ -10,6 +10,7 @@ import type { Vault } from '../secrets/vault.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import { isOnDisk, mountPointOf } from './folder-target.js';
 import { parseRcloneDestination } from './rclone-destination.js';
+import { asBookkeeping } from '../store/content-mark.js';
 
 export type { RepositoryOptions, RepositoryType } from '../contract/repositories.js';
 const Options = RepositoryOptions;
@@ -210,8 +211,10 @@ export function secretName(repo: string): string {
 }
 
 export function recordRepositoryResult(db: Db, name: string, nowS: number, error: string | null): void {
-  if (error === null) db.prepare('UPDATE repositories SET last_ok_at = ? WHERE name = ?').run(nowS, name);
-  else db.prepare('UPDATE repositories SET last_error = ?, last_error_at = ? WHERE name = ?').run(error, nowS, name);
+  asBookkeeping(db, () => {
+    if (error === null) db.prepare('UPDATE repositories SET last_ok_at = ? WHERE name = ?').run(nowS, name);
+    else db.prepare('UPDATE repositories SET last_error = ?, last_error_at = ? WHERE name = ?').run(error, nowS, name);
+  });
 }
 
 /**

@@ -13,10 +13,12 @@ import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, manifestText, type Manifest, ty
 import { modelItems } from './model-items.js';
 import { highestEpoch, listPartials, PARTIAL_SUFFIX, stagingDir, type Generation } from './staging.js';
 import { checkVaultInCopy, copyStore, scrubStoreCopy } from './store-copy.js';
+import { rememberCopy, reuseCopy } from './reuse-copy.js';
+import { contentMark } from '../../store/content-mark.js';
 import { VAULT_KEY_FILE, writeVaultKey } from './vault-key-file.js';
 
 export type GenerationStep =
-  | 'preparing' | 'copying_store' | 'checking_store' | 'vault_key' | 'models' | 'rehashing_model'
+  | 'preparing' | 'reusing_store' | 'copying_store' | 'checking_store' | 'vault_key' | 'models' | 'rehashing_model'
   | 'hashing' | 'manifest' | 'renaming' | 'done';
 
 export interface GenerationProgress {
@@ -57,6 +59,20 @@ export interface GenerationResult extends Generation {
 // and this makes sure of it. (Across processes the caller's backup lock is what guards.)
 const running = new Set<string>();
 
+/**
+ * The store copied, cleaned and checked in workers; then a worker hashes it while this thread
+ * checks the vault key in it (a few rows; a failure drops the worker's result).
+ */
+async function freshCopy(source: string, storeCopy: string, report: (p: Omit<GenerationProgress, 'epoch'>) => void): Promise<{ tables: number; storeHash: Promise<{ sha256: string; bytes: number }> }> {
+  await copyStore(source, storeCopy, (c) => report({ step: 'copying_store', done: c.copiedPages, total: c.totalPages }));
+  report({ step: 'checking_store' });
+  // Cleaned and integrity-checked in a worker (a check that fails removes the folder).
+  const { tables } = await scrubStoreCopy(storeCopy);
+  const storeHash = sha256FileInWorker(storeCopy);
+  storeHash.catch(() => undefined);
+  return { tables, storeHash };
+}
+
 export async function makeGeneration(options: MakeGenerationOptions): Promise<GenerationResult> {
   const staging = stagingDir(options.dataDir);
   if (running.has(staging)) throw new Error(`A generation is already being made in ${staging}; wait for it to finish.`);
@@ -85,14 +101,11 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
   await mkdir(partial, { mode: 0o700 });
   try {
     const storeCopy = join(partial, STORE_FILE);
-    await copyStore(db.name, storeCopy, (c) => report({ step: 'copying_store', done: c.copiedPages, total: c.totalPages }));
-    report({ step: 'checking_store' });
-    // Cleaned and integrity-checked in a worker (a check that fails removes the folder).
-    const { tables } = await scrubStoreCopy(storeCopy);
-    // The copy is final from here: a worker hashes it while this thread checks the vault key in
-    // it (a few rows; a failure drops the worker's result).
-    const storeHash = sha256FileInWorker(storeCopy);
-    storeHash.catch(() => undefined);
+    const mark = contentMark(db);
+    // A store with nothing new since the last generation keeps that generation's copy (reuse-copy.ts).
+    const reused = await reuseCopy(db, mark, vaultKey, storeCopy);
+    if (reused) report({ step: 'reusing_store' });
+    const { tables, storeHash } = reused ?? (await freshCopy(db.name, storeCopy, report));
     const vault = checkVaultInCopy(storeCopy, vaultKey);
     await fsyncPath(storeCopy);
 
@@ -133,6 +146,7 @@ async function make(options: MakeGenerationOptions, staging: string): Promise<Ge
     // The rename is what makes the generation whole; it must be on disk before anyone relies on it.
     await fsyncPath(staging);
     await fsyncPath(dir);
+    rememberCopy(db, { mark, path: join(dir, STORE_FILE), sha256: store.sha256, tables, vaultKey });
     report({ step: 'done' });
     return { epoch, dir, manifest, rehashedModels: models.rehashed, missingModels: models.missing, changedModels: models.changed, vault, removedPartials };
   } catch (err) {

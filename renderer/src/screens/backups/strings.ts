@@ -195,6 +195,7 @@ export const runStrings = defineStrings('backups-runs', {
 export const progressStrings = defineStrings('backup-progress', {
   en: {
     preparing: 'Preparing the backup',
+    reusing_store: 'The database has not changed: keeping the last copy',
     copying_store: 'Copying the database',
     checking_store: 'Checking the copy of the database',
     vault_key: 'Adding the vault key',
@@ -210,6 +211,7 @@ export const progressStrings = defineStrings('backup-progress', {
   },
   ar: {
     preparing: 'تحضير النسخة الاحتياطية',
+    reusing_store: 'لم تتغير قاعدة البيانات: تُستبقى النسخة السابقة',
     copying_store: 'نسخ قاعدة البيانات',
     checking_store: 'فحص نسخة قاعدة البيانات',
     vault_key: 'إضافة مفتاح الخزنة',
