@@ -2,6 +2,55 @@
 // the service's event loop (SQLite on a file from a backup, rewriting a store copy). The worker
 // posts one message and is ended; a worker that overruns the limit is ended and the caller is told.
 import { Worker } from 'node:worker_threads';
+import { WAIT_FOR_QUESTION } from './worker-question.js';
+
+/** Workers started ahead of their question, by script: a restore starts its checks' workers while
+ *  restic runs, so loading SQLite in a new thread (~70 ms each here) is not waited for later. */
+const waiting = new Map<string, Worker[]>();
+
+/**
+ * Starts one worker per script now, to be used by the next callWorker of that script. Unused, they
+ * keep no process alive (unref); `close()` ends those nobody took.
+ */
+export function prestartWorkers(scripts: readonly URL[]): { close: () => void } {
+  const started = scripts.map((script) => {
+    const worker = new Worker(script, { workerData: WAIT_FOR_QUESTION });
+    worker.unref();
+    const list = waiting.get(script.href) ?? [];
+    list.push(worker);
+    waiting.set(script.href, list);
+    // One that ends while it waits (it cannot load, say) is not handed out.
+    worker.once('exit', () => drop(script.href, worker));
+    return { script, worker };
+  });
+  return {
+    close: () => {
+      for (const { script, worker } of started) {
+        if (drop(script.href, worker)) void worker.terminate().catch(() => undefined);
+      }
+    },
+  };
+}
+
+/** Removes `worker` from the waiting ones; true when it was still waiting. */
+function drop(href: string, worker: Worker): boolean {
+  const list = waiting.get(href) ?? [];
+  const i = list.indexOf(worker);
+  if (i < 0) return false;
+  list.splice(i, 1);
+  if (list.length === 0) waiting.delete(href);
+  return true;
+}
+
+function workerFor(script: URL, data: unknown): Worker {
+  const warm = waiting.get(script.href)?.[0];
+  if (warm && drop(script.href, warm)) {
+    warm.ref();
+    warm.postMessage(data);
+    return warm;
+  }
+  return new Worker(script, { workerData: data });
+}
 
 export type WorkerAnswer<T> =
   | { ok: true; value: T }
@@ -18,7 +67,7 @@ export function callWorker<T>(
     onProgress?: (msg: unknown) => boolean;
   },
 ): Promise<WorkerAnswer<T>> {
-  const worker = new Worker(script, { workerData: data });
+  const worker = workerFor(script, data);
   return new Promise<WorkerAnswer<T>>((resolve) => {
     let settled = false;
     const settle = (answer: WorkerAnswer<T>): void => {

@@ -9,7 +9,9 @@ import { createRestic, type Restic, type ResticRepo } from '../backup/restic/ind
 import { startHashWorkers, type Hasher } from '../engine/hash-file.js';
 import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { STORE_FILE } from '../store/open.js';
-import { admitUntrustedStore } from '../store/untrusted-store.js';
+import { ADMISSION_WORKER, admitUntrustedStore } from '../store/untrusted-store.js';
+import { INTEGRITY_WORKER } from '../store/integrity.js';
+import { prestartWorkers } from '../process/worker-call.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import { writeSecretsLocation } from '../secrets/secrets-location.js';
 import { placeFiles, type Placement } from './assemble.js';
@@ -48,12 +50,15 @@ export async function restoreSteps(
   state: StepState,
   progress: (p: RestoreProgress) => void,
 ): Promise<void> {
-  // The two workers that will hash the restored files start now, while restic runs.
+  // The workers that will hash the restored files and check the store start now, while restic
+  // runs: each loads its modules (SQLite's for the checks) meanwhile instead of after it.
   const hashers = startHashWorkers(2);
+  const checkers = prestartWorkers([ADMISSION_WORKER, INTEGRITY_WORKER]);
   try {
     await stepsWith(hashers.hash, req, target, checks, state, progress);
   } finally {
     hashers.close();
+    checkers.close();
   }
 }
 

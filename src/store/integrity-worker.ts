@@ -2,13 +2,14 @@
 // file's table count. It reads every page (seconds on a large store), so it never runs on the
 // main thread, where the desktop app's tray, window and every stream share one event loop.
 import Database from 'better-sqlite3';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
+import { workerQuestion } from '../process/worker-question.js';
 import { integrityOf } from './integrity-of.js';
 
 if (!parentPort) throw new Error('integrity-worker runs as a worker thread.');
 const port = parentPort;
 
-const data: unknown = workerData;
+const data: unknown = await workerQuestion();
 const path = typeof data === 'object' && data !== null && 'path' in data && typeof data.path === 'string' ? data.path : null;
 try {
   if (path === null) throw new Error('the worker was started without a file');

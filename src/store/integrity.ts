@@ -4,6 +4,9 @@ import { stat } from 'node:fs/promises';
 import { callWorker } from '../process/worker-call.js';
 import { admissionTimeLimitMs } from './untrusted-store.js';
 
+/** The worker's script: restore/restore-steps.ts starts one ahead (worker-call.ts, prestartWorkers). */
+export const INTEGRITY_WORKER = new URL('./integrity-worker.js', import.meta.url);
+
 export type IntegrityVerdict = { whole: true; tables: number } | { whole: false; found: string };
 
 interface Answer {
@@ -20,7 +23,7 @@ function isAnswer(msg: unknown): msg is Answer {
 /** Whether the file at `path` passes integrity_check (and its table count), or what the check found. */
 export async function integrityCheck(path: string): Promise<IntegrityVerdict> {
   const bytes = (await stat(path)).size;
-  const answer = await callWorker(new URL('./integrity-worker.js', import.meta.url), { path }, { timeLimitMs: admissionTimeLimitMs(bytes), isAnswer });
+  const answer = await callWorker(INTEGRITY_WORKER, { path }, { timeLimitMs: admissionTimeLimitMs(bytes), isAnswer });
   if (!answer.ok) return { whole: false, found: `the check ${answer.message}` };
   const v = answer.value;
   if (!v.ok) return { whole: false, found: v.error ?? 'the check failed' };

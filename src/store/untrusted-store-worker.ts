@@ -7,7 +7,8 @@
 // compared first, with `trusted_schema` off, and only a file whose schema is exactly the DDL of a
 // known Sanad store version (nothing added, nothing changed) is then checked further, when asked.
 import Database from 'better-sqlite3';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
+import { workerQuestion } from '../process/worker-question.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { migrate } from './migrate.js';
 import type { AdmissionRequest, AdmissionVerdict, SchemaObject } from './untrusted-store-verdict.js';
@@ -76,7 +77,7 @@ function look(request: AdmissionRequest): AdmissionVerdict {
   }
 }
 
-const request: unknown = workerData;
+const request: unknown = await workerQuestion();
 if (typeof request === 'object' && request !== null && 'path' in request && typeof request.path === 'string' && 'expect' in request && (request.expect === 'sanad' || request.expect === 'any')) {
   port.postMessage(look({ path: request.path, expect: request.expect, integrity: 'integrity' in request && request.integrity === true }));
 } else {

@@ -11,6 +11,9 @@ import type { AdmissionVerdict } from './untrusted-store-verdict.js';
 
 export type { AdmissionVerdict } from './untrusted-store-verdict.js';
 
+/** The worker's script: restore/restore-steps.ts starts one ahead (worker-call.ts, prestartWorkers). */
+export const ADMISSION_WORKER = new URL('./untrusted-store-worker.js', import.meta.url);
+
 /** The time limit: a generous minute plus a second per 20 MiB (integrity_check reads every page). */
 export function admissionTimeLimitMs(bytes: number): number {
   return 60_000 + Math.ceil(bytes / (20 * 1024 * 1024)) * 1000;
@@ -28,7 +31,7 @@ function isVerdict(value: unknown): value is AdmissionVerdict {
  */
 export async function admitUntrustedStore(path: string, options: { expect?: 'sanad' | 'any'; integrity?: boolean; timeLimitMs?: number; signal?: AbortSignal } = {}): Promise<AdmissionVerdict> {
   const bytes = (await stat(path).catch(() => null))?.size ?? 0;
-  const answer = await callWorker(new URL('./untrusted-store-worker.js', import.meta.url), { path, expect: options.expect ?? 'sanad', integrity: options.integrity ?? false }, {
+  const answer = await callWorker(ADMISSION_WORKER, { path, expect: options.expect ?? 'sanad', integrity: options.integrity ?? false }, {
     timeLimitMs: options.timeLimitMs ?? admissionTimeLimitMs(bytes),
     isAnswer: isVerdict,
     ...(options.signal ? { signal: options.signal } : {}),
