@@ -23,19 +23,28 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
+/** Fsyncs in flight at once: a second covers what arrived during the first. */
+const MAX_IN_FLIGHT = 2;
+
 export class DurableCommits {
   private readonly changes: Statement<[], { n: number }>;
   /** Changes (SQLite's total_changes of this connection) the last finished fsync covered. */
   private durableUpTo: number;
-  private syncing = false;
+  /** What each fsync in flight covers (at most MAX_IN_FLIGHT of them). */
+  private inFlight: number[] = [];
   private waiters: Waiter[] = [];
-  private fd: number | null;
+  /** The WAL file, opened once per fsync that may be in flight (empty: no WAL). Each fsync has a
+   *  file description of its own: Linux reports a write error to each description once, so an
+   *  fsync on its own description cannot succeed over an error another fsync was told of. */
+  private fds: number[];
+  private free: number[];
   private failure: Error | null = null;
   private idle: Array<() => void> = [];
 
-  private constructor(db: Db, fd: number | null, private readonly doFsync: Fsync) {
+  private constructor(db: Db, fds: number[], private readonly doFsync: Fsync) {
     this.changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
-    this.fd = fd;
+    this.fds = fds;
+    this.free = [...fds];
     this.durableUpTo = this.current();
   }
 
@@ -45,20 +54,20 @@ export class DurableCommits {
    * (in memory) keeps synchronous as it was and every commit counts as durable at once.
    */
   static attach(db: Db, path: string, doFsync: Fsync = fsync): DurableCommits {
-    let fd: number | null = null;
+    const fds: number[] = [];
     if (db.pragma('journal_mode', { simple: true }) === 'wal') {
       // A read opens (or creates) the WAL file; SQLite keeps it until its last connection closes.
       db.prepare('SELECT COUNT(*) FROM sqlite_master').get();
-      fd = openSync(`${path}-wal`, 'r+');
+      for (let i = 0; i < MAX_IN_FLIGHT; i++) fds.push(openSync(`${path}-wal`, 'r+'));
       db.pragma('synchronous = NORMAL');
     }
-    return new DurableCommits(db, fd, doFsync);
+    return new DurableCommits(db, fds, doFsync);
   }
 
   /** Resolves once every commit made before this call is on the disk; rejects if its fsync failed. */
   settled(): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.fd === null) return Promise.resolve();
+    if (this.fds.length === 0) return Promise.resolve();
     const upTo = this.current();
     if (upTo <= this.durableUpTo) return Promise.resolve();
     return new Promise((resolve, reject) => {
@@ -73,41 +82,52 @@ export class DurableCommits {
    * which the next fsync then covers whole.
    */
   afterSync(fn: () => void): void {
-    if (this.syncing) this.idle.push(fn);
+    if (this.inFlight.length > 0) this.idle.push(fn);
     else setImmediate(fn);
   }
 
   /** Waits for the fsync in flight (if any), then lets go of the WAL file: before the store closes. */
   async close(): Promise<void> {
     await this.settled().catch(() => undefined);
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+    for (const fd of this.fds) closeSync(fd);
+    this.fds = [];
+    this.free = [];
   }
 
   private current(): number {
     return this.changes.get()?.n ?? 0;
   }
 
-  /** One fsync at a time; it covers every commit made before it started, and only those. */
+  /**
+   * Starts an fsync for the waiters no fsync in flight covers, up to two at a time. An fsync covers
+   * every commit made before it started: Linux's fsync also waits for pages an earlier fsync is
+   * still writing, so a commit made during one fsync need not wait for it to end and for another
+   * after it, only for the one it starts (one fsync of latency, not up to two, for each event).
+   */
   private next(): void {
-    const fd = this.fd;
-    if (this.syncing || this.waiters.length === 0 || fd === null) return;
-    this.syncing = true;
+    const fd = this.free[0];
+    if (fd === undefined || this.failure) return;
+    const coveredSoon = Math.max(this.durableUpTo, ...this.inFlight);
+    if (!this.waiters.some((w) => w.upTo > coveredSoon)) return;
     const covers = this.current();
+    this.inFlight.push(covers);
+    this.free.shift();
     this.doFsync(fd, (err) => {
-      this.syncing = false;
+      this.inFlight.splice(this.inFlight.indexOf(covers), 1);
+      this.free.push(fd);
       for (const fn of this.idle.splice(0)) setImmediate(fn);
-      const done = this.waiters.filter((w) => w.upTo <= covers);
-      this.waiters = this.waiters.filter((w) => w.upTo > covers);
       if (err) {
         // After a failed fsync the kernel may have dropped the pages it could not write, and a
         // later fsync can succeed without them: no later answer may claim durability again.
-        this.failure = new Error(`Sanad could not write its store to the disk (${err.message}); nothing since is saved. Check the disk, then restart Sanad.`);
-        for (const w of [...done, ...this.waiters]) w.reject(this.failure);
+        this.failure ??= new Error(`Sanad could not write its store to the disk (${err.message}); nothing since is saved. Check the disk, then restart Sanad.`);
+        for (const w of this.waiters) w.reject(this.failure);
         this.waiters = [];
         return;
       }
+      // A late fsync that covers less than one that ended before it changes nothing.
       this.durableUpTo = Math.max(this.durableUpTo, covers);
+      const done = this.waiters.filter((w) => w.upTo <= this.durableUpTo);
+      this.waiters = this.waiters.filter((w) => w.upTo > this.durableUpTo);
       for (const w of done) w.resolve();
       this.next();
     });
