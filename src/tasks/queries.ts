@@ -1,17 +1,24 @@
 // Read paths for tasks, responses and events. Writes live in ledger.ts only.
 import type { ReadableDB } from '../store/open.js';
+import { cachedStatement } from '../store/statements.js';
 import type { EventRow, ResponseRow, TaskEvent, TaskRow, TaskStatus } from './types.js';
 
+// Prepared once per connection (store/statements.ts): a streamed answer reads its task and response
+// a dozen times, and preparing each time was a visible share of the loop in its profile.
+const taskById = cachedStatement<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?');
+const taskByResponse = cachedStatement<[string], TaskRow>('SELECT * FROM tasks WHERE response_id = ?');
+const responseById = cachedStatement<[string], ResponseRow>('SELECT * FROM responses WHERE id = ?');
+
 export function getTask(db: ReadableDB, id: string): TaskRow | undefined {
-  return db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
+  return taskById(db).get(id);
 }
 
 export function getTaskByResponse(db: ReadableDB, responseId: string): TaskRow | undefined {
-  return db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE response_id = ?').get(responseId);
+  return taskByResponse(db).get(responseId);
 }
 
 export function getResponseRow(db: ReadableDB, id: string): ResponseRow | undefined {
-  return db.prepare<[string], ResponseRow>('SELECT * FROM responses WHERE id = ?').get(id);
+  return responseById(db).get(id);
 }
 
 export function tasksInStatus(db: ReadableDB, statuses: readonly TaskStatus[]): TaskRow[] {
@@ -61,12 +68,12 @@ export function countTasksByStatus(db: ReadableDB): Record<string, number> {
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
+const eventsAfter = cachedStatement<[string, number, number], EventRow>(
+  'SELECT * FROM task_events WHERE task_id = ? AND sequence_number > ? ORDER BY sequence_number LIMIT ?',
+);
+
 export function eventRowsAfter(db: ReadableDB, taskId: string, after: number, limit: number): EventRow[] {
-  return db
-    .prepare<[string, number, number], EventRow>(
-      'SELECT * FROM task_events WHERE task_id = ? AND sequence_number > ? ORDER BY sequence_number LIMIT ?',
-    )
-    .all(taskId, after, limit);
+  return eventsAfter(db).all(taskId, after, limit);
 }
 
 export function toTaskEvent(row: EventRow, responseId: string): TaskEvent {
@@ -87,18 +94,17 @@ export function toTaskEvent(row: EventRow, responseId: string): TaskEvent {
  * `response.queued` (a retry tells clients to drop partial text, so it starts a new attempt).
  * This is also the snapshot a `resume` continues from.
  */
+const textOfAttempt = cachedStatement<[{ task: string }], { text: string | null }>(
+  `SELECT group_concat(json_extract(data, '$.delta'), '') AS text FROM (
+     SELECT data FROM task_events
+     WHERE task_id = @task AND type = 'response.output_text.delta'
+       AND sequence_number > (SELECT COALESCE(MAX(sequence_number), 0) FROM task_events
+                              WHERE task_id = @task AND type = 'response.queued')
+     ORDER BY sequence_number)`,
+);
+
 export function emittedText(db: ReadableDB, taskId: string): string {
-  const row = db
-    .prepare<{ task: string }, { text: string | null }>(
-      `SELECT group_concat(json_extract(data, '$.delta'), '') AS text FROM (
-         SELECT data FROM task_events
-         WHERE task_id = @task AND type = 'response.output_text.delta'
-           AND sequence_number > (SELECT COALESCE(MAX(sequence_number), 0) FROM task_events
-                                  WHERE task_id = @task AND type = 'response.queued')
-         ORDER BY sequence_number)`,
-    )
-    .get({ task: taskId });
-  return row?.text ?? '';
+  return textOfAttempt(db).get({ task: taskId })?.text ?? '';
 }
 
 /** A client's tasks not yet finished (a revoked client's are cancelled). */
