@@ -2,7 +2,7 @@
 // synchronous = NORMAL: a commit is written to the WAL (the OS's cache holds it, so a killed
 // process loses nothing) without waiting for the disk. What makes it survive a power cut is the
 // fsync of the WAL file, which runs here on libuv's thread pool, where the loop does not wait for
-// it; many commits share one fsync. Nothing is shown to anyone before the fsync that covers it has
+// it; many commits share one fsync, and up to two run at once (see next()). Nothing is shown to anyone before the fsync that covers it has
 // ended: every HTTP answer and every streamed event waits for `settled()` (LMSP §11.2: the 202
 // follows a durable commit). That is what synchronous = FULL did, with the fsync on the loop.
 //
