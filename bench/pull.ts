@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sha256FileInWorker } from '../src/engine/hash-file.js';
+import { sha256FileInWorker } from '../src/files/hash-file.js';
 import { paddedModel } from '../test/fixtures/hub-models.js';
 import { startTestHub } from '../test/fixtures/hub-server.js';
 import { prepareDataDir } from '../test/harness/data-dir.js';

@@ -18,6 +18,7 @@ export const LAYERS = [
   ['src/ids.ts', 'src/version.ts'],
   ['src/log'],
   ['src/process'],
+  ['src/files'],
   ['src/store'],
   ['src/secrets'],
   ['src/engine'],

@@ -10,7 +10,7 @@ import type { Db } from '../store/open.js';
 import { ModelUnavailableError, type ModelResolver, type RunSettings } from './model-resolver.js';
 import { checkModelSettings, type SettingsChange } from './model-settings.js';
 import { readGgufHeader } from './gguf-header.js';
-import { sha256File } from './hash-file.js';
+import { sha256File } from '../files/hash-file.js';
 
 export type ModelStatus = 'available' | 'missing' | 'changed';
 

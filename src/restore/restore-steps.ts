@@ -6,7 +6,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelManifestItem } from '../backup/generation/manifest.js';
 import { createRestic, type Restic, type ResticRepo } from '../backup/restic/index.js';
-import { startHashWorkers, type Hasher } from '../engine/hash-file.js';
+import { startHashWorkers, type Hasher } from '../files/hash-file.js';
 import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { STORE_FILE } from '../store/open.js';
 import { ADMISSION_WORKER, admitUntrustedStore } from '../store/untrusted-store.js';

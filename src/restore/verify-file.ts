@@ -2,7 +2,7 @@
 // then sha256. Throws CheckFailed with what differs; returns the detail for the checklist.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { sha256File, type Hasher } from '../engine/hash-file.js';
+import { sha256File, type Hasher } from '../files/hash-file.js';
 import type { Spoken } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
 import { CheckFailed } from './checks.js';

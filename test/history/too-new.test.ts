@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256File } from '../../src/engine/hash-file.js';
+import { sha256File } from '../../src/files/hash-file.js';
 import { GenerationTooNewError, GenerationUnreadableError, historyDir, openGenerationCopy } from '../../src/history/generation-copy.js';
 import { listSnapshotGenerations } from '../../src/restore/snapshot-generations.js';
 import { latestVersion } from '../../src/store/migrate.js';

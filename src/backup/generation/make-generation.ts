@@ -5,7 +5,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unixSeconds, type Clock } from '../../clock.js';
-import { sha256File, sha256FileInWorker } from '../../engine/hash-file.js';
+import { sha256File, sha256FileInWorker } from '../../files/hash-file.js';
 import { DeletionJournal, JOURNAL_FILE, parseJournal } from '../../store/deletion-journal.js';
 import { STORE_FILE, type Db } from '../../store/open.js';
 import { fsyncPath, writeNewFileDurable } from './durable.js';

@@ -4,7 +4,7 @@
 // or content no longer matches its registration is left out (`changed`).
 import { realpath, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { sha256File } from '../../engine/hash-file.js';
+import { sha256File } from '../../files/hash-file.js';
 import { listModels } from '../../store/models.js';
 import type { Db } from '../../store/open.js';
 import type { ModelManifestItem, ModelSourceManifestItem } from './manifest.js';

@@ -5,7 +5,7 @@
 // (another connection, a restart, a new vault key, a file that is gone or differs) copies afresh.
 import { createHash } from 'node:crypto';
 import { link, rm } from 'node:fs/promises';
-import { hashInChunks } from '../../engine/hash-chunks.js';
+import { hashInChunks } from '../../files/hash-chunks.js';
 import { sameContent, type ContentMark } from '../../store/content-mark.js';
 import type { Db } from '../../store/open.js';
 

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VAULT_KEY_FILE, type Manifest } from '../../backup/generation/index.js';
-import { sha256File } from '../../engine/hash-file.js';
+import { sha256File } from '../../files/hash-file.js';
 import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
 import { currentVersion, latestVersion } from '../../store/migrate.js';
 import { openStore, storePath } from '../../store/open.js';

@@ -6,7 +6,7 @@
 // folder and registering it is the caller's (jobs/pulls.ts), after this resolves.
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256FileInWorker } from '../hash-file.js';
+import { sha256FileInWorker } from '../../files/hash-file.js';
 import { readGgufHeader } from '../gguf-header.js';
 
 export interface PullProgress {
