@@ -8,7 +8,7 @@ import { storeOnSend } from './idempotency.js';
 import { localListener, type ListenerPolicy } from './listener.js';
 import { addressBackoff, bothThrottles, sharedBudget } from './pairing-throttle.js';
 import { RateLimiter } from './rate-limit.js';
-import type { RouteKit } from './routes/kit.js';
+import type { RouteKit } from './routes/route-kit.js';
 import { registerTlsRoutes } from './routes/tls.js';
 import { registerLanRoutes } from './routes/lan.js';
 import { registerModelAdminRoutes } from './routes/model-admin.js';

@@ -1,5 +1,5 @@
 // GET /admin/events: the admin event bus (admin-events.ts) as server-sent events, for the GUI's live
-// backup, drill, restore and rotation progress. Admin scope (the GUI's session cookie counts).
+// backup, drill, restore and rotation progress. Admin scope (the GUI's session token, in its header, counts).
 // Nothing is replayed: the first frame is `event: ready` (no id), sent once the client is
 // subscribed, so a client that reads the status routes after it misses nothing in between.
 // Each client may have only a bounded amount of unsent output: one that cannot keep up is
@@ -10,7 +10,7 @@ import { claimStream, endWith, heartbeatFor } from '../flood-limits.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdminEvent } from '../../jobs/admin-events.js';
 import type { ServiceContext } from '../context.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 /** Unsent bytes one client may hold before it is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;

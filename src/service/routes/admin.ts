@@ -17,7 +17,7 @@ import { cancelTask } from '../../tasks/cancel.js';
 import { countTasksByStatus, unfinishedTasksOf } from '../../tasks/queries.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { endStreamsOf } from '../flood-limits.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 import { parseOptionalBody } from '../validate.js';
 
 const Scopes = z.array(z.enum(SCOPES)).min(1);

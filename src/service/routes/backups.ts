@@ -19,7 +19,7 @@ import { BackupBusyError } from '../../backup/run-backup.js';
 import { unixSeconds } from '../../clock.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { noteOffsiteTested } from './first-run.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 import { parseOptionalBody } from '../validate.js';
 
 // Option strings are never empty: an empty field is an absent one (and a 400 naming it, not a 500).

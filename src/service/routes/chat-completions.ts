@@ -16,8 +16,8 @@ import { assertStreamRoom } from '../flood-limits.js';
 import { releaseReservation } from '../idempotency.js';
 import { waitForTerminal } from '../response-wait.js';
 import { streamTaskEvents } from '../sse.js';
-import type { RouteKit } from './kit.js';
-import { secured } from './kit.js';
+import type { RouteKit } from './route-kit.js';
+import { secured } from './route-kit.js';
 
 export function registerChatCompletionRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;

@@ -25,7 +25,7 @@ import { clientIdOf, hasScope } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
 import { cursorPage, orderOf, wholeNumber } from '../paging.js';
 import { parseBody } from '../validate.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 type IdParams = { id: string };
 type ItemParams = { id: string; item: string };

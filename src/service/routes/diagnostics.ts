@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { secretsToRedact, writeDiagnosticsBundle } from '../../doctor/bundle.js';
 import { runDiagnostics } from '../../doctor/diagnostics.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 export function registerDiagnosticsRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;

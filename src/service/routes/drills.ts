@@ -7,7 +7,7 @@ import { getDrillRun, KEEP_RUNS, listDrillRuns } from '../../drill/drill-runs.js
 import { DrillBusyError, UnknownRepositoryError } from '../../drill/run-drill.js';
 import { KeychainUnavailableError, MissingSecretError } from '../../secrets/errors.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 const StartBody = z.object({ deep: z.boolean().optional(), repo: z.string().min(1).max(64).optional() }).strict();
 const ListQuery = z.object({ limit: z.coerce.number().int().min(1).max(KEEP_RUNS).default(50) });

@@ -11,7 +11,7 @@ import { lastFinishedRun } from '../../drill/drill-runs.js';
 import { recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
 import type { Db } from '../../store/open.js';
 import { readConfigValue, writeConfigValue } from '../../store/settings.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 const DONE = 'first_run_done_at';
 const OFFSITE_TESTED = 'first_run_offsite_tested_at';

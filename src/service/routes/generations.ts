@@ -16,7 +16,7 @@ import { unixSeconds } from '../../clock.js';
 import { principalOf } from '../access.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 import { repositoryError } from './restore.js';
 
 const Repo = z.string().min(1).max(64);

@@ -11,7 +11,7 @@ import { endStreamsOf } from '../flood-limits.js';
 import { serviceBaseUrl } from '../base-url.js';
 import { ApiError, notFound } from '../errors.js';
 import { CODE_TTL_MS } from '../login-codes.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 /** dist/gui beside dist/src (this file is dist/src/service/routes/gui.js once compiled). */
 export const GUI_DIR = fileURLToPath(new URL('../../../gui/', import.meta.url));

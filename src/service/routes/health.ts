@@ -5,7 +5,7 @@ import { authenticate, checkHostAndOrigin, hasScope } from '../auth.js';
 import type { CheckResult, HealthCheck } from '../health-check.js';
 import { proofFor } from '../../store/service-file.js';
 import { badRequest } from '../errors.js';
-import type { RouteKit } from './kit.js';
+import type { RouteKit } from './route-kit.js';
 
 export type { CheckResult, HealthCheck } from '../health-check.js';
 

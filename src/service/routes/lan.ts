@@ -2,7 +2,7 @@
 // "new certificate" action. The switch itself is the `lan_enabled` setting (PATCH /admin/settings).
 import type { FastifyInstance } from 'fastify';
 import type { LanStatus } from '../../contract/lan.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 export function registerLanRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;

@@ -13,7 +13,7 @@ import { previewRetention } from '../../backup/retention.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { RetentionPreviewRequest, type RetentionPreview } from '../../contract/backups.js';
 import { parseOptionalBody } from '../validate.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 export function registerMaintenanceRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;

@@ -9,7 +9,7 @@ import { ModelRegistryError } from '../../engine/registry.js';
 import { HUB_TOKEN } from '../../secrets/secret-store.js';
 import { ApiError, notFound } from '../errors.js';
 import { parseBody } from '../validate.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 const PullBody = z.object({
   uri: z.string().trim().min(3).max(2048),

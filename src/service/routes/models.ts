@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../access.js';
 import { hasScope } from '../auth.js';
 import { notFound } from '../errors.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 /** A model as this caller sees it: the file's path on this machine is admin's only. */
 function shownTo(req: FastifyRequest, model: Model): Model {

@@ -7,7 +7,7 @@ import { touchClient } from '../../store/clients.js';
 import { redeemPairingCode } from '../../store/pairing-codes.js';
 import { checkHostAndOrigin, remoteAddress } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
-import type { RouteKit } from './kit.js';
+import type { RouteKit } from './route-kit.js';
 
 const PairBody = z.object({ code: z.string().min(1).max(64), client_name: z.string().trim().min(1).max(100) });
 // On this machine brute force is held off by one global budget of failed codes in a short window,

@@ -9,7 +9,7 @@ import { ResticError } from '../../backup/restic/index.js';
 import { KeychainUnavailableError, MissingSecretError } from '../../secrets/errors.js';
 import { JobRefusedError } from '../../jobs/jobs.js';
 import { ApiError } from '../errors.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 const busy = (err: Error): ApiError =>
   err instanceof JobRefusedError && err.blocking === 'passphrase-rotation'

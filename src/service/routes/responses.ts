@@ -17,8 +17,8 @@ import { cursorPage, orderOf, wholeNumber, type CursorPage } from '../paging.js'
 import { parseCreateResponse, storedRequest } from '../response-request.js';
 import { streamTaskEvents, type StreamOptions } from '../sse.js';
 import { currentResponse, waitForTerminal } from '../response-wait.js';
-import type { RouteKit } from './kit.js';
-import { secured } from './kit.js';
+import type { RouteKit } from './route-kit.js';
+import { secured } from './route-kit.js';
 
 type IdParams = { id: string };
 

@@ -15,7 +15,7 @@ import { storePath } from '../../store/open.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { serviceBaseUrl } from '../base-url.js';
 import { newLoginCode } from '../login-codes.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 const CheckBody = z.object({ target: z.string().min(1).max(4096) });
 

@@ -13,7 +13,7 @@ import type { RestoreJob, RestoreStarted } from '../../contract/restore.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { RestoreBusyError } from '../../jobs/restores.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 import { parseOptionalBody } from '../validate.js';
 import { registerRestoreOpenRoutes } from './restore-open.js';
 

@@ -9,7 +9,7 @@ import { rotateVaultKey } from '../../secrets/vault-rotation.js';
 import { JobRefusedError } from '../../jobs/jobs.js';
 import { Vault } from '../../secrets/vault.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
 const SecretBody = z.object({ value: z.string().min(1).max(64 * 1024) });

@@ -10,7 +10,7 @@ import { ApiError, badRequest } from '../errors.js';
 import { streamTaskEvents } from '../sse.js';
 import { toAdminTaskList, toAdminTaskObject, toTaskObject } from '../task-object.js';
 import { wholeNumber } from '../paging.js';
-import { secured, type RouteKit } from './kit.js';
+import { secured, type RouteKit } from './route-kit.js';
 
 type IdParams = { id: string };
 

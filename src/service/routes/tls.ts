@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { checkHostAndOrigin } from '../auth.js';
 import { ApiError } from '../errors.js';
-import type { RouteKit } from './kit.js';
+import type { RouteKit } from './route-kit.js';
 
 export function registerTlsRoutes(app: FastifyInstance, kit: RouteKit): void {
   app.get('/v1/tls/certificate', async (req, reply) => {
