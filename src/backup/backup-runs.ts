@@ -71,6 +71,14 @@ export function settleLeftoverBackupRuns(db: Db, nowS: number, reason: string): 
   return ids;
 }
 
+/** The snapshot of the last good backup to this repository, as recorded by Sanad (a parent hint). */
+export function lastSnapshotId(db: ReadableDB, repository: string): string | null {
+  const row = db
+    .prepare<[string], { snapshot_id: string }>('SELECT snapshot_id FROM backup_copies WHERE repository = ? AND ok = 1 AND snapshot_id IS NOT NULL ORDER BY finished_at DESC, run_id DESC LIMIT 1')
+    .get(repository);
+  return row?.snapshot_id ?? null;
+}
+
 export function lastBackupRun(db: ReadableDB): BackupRunRow | null {
   return db.prepare<[], BackupRunRow>('SELECT id, generation, trigger, status, error, started_at, finished_at FROM backup_runs ORDER BY id DESC LIMIT 1').get() ?? null;
 }

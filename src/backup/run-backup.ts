@@ -3,7 +3,7 @@
 // never silent. Never two runs at once on a data dir, across processes (a file lock).
 import { errorParam } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
-import { finishBackupRun, recordCopy, setRunGeneration, setRunManifest, startBackupRun, type SentSnapshot } from './backup-runs.js';
+import { finishBackupRun, lastSnapshotId, recordCopy, setRunGeneration, setRunManifest, startBackupRun, type SentSnapshot } from './backup-runs.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -251,14 +251,6 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     deps.logger.warn('backup to repository failed', { repository: repo.name, error });
     return { name: repo.name, ok: false, snapshot_id: null, error };
   }
-}
-
-/** The snapshot of the last good backup to this repository, as recorded by Sanad (a parent hint). */
-function lastSnapshotId(db: Db, repository: string): string | null {
-  const row = db
-    .prepare<[string], { snapshot_id: string }>('SELECT snapshot_id FROM backup_copies WHERE repository = ? AND ok = 1 AND snapshot_id IS NOT NULL ORDER BY finished_at DESC, run_id DESC LIMIT 1')
-    .get(repository);
-  return row?.snapshot_id ?? null;
 }
 
 async function sendCopy(
