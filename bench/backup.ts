@@ -8,7 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { moveLocalRepository } from '../src/backup/repositories.js';
-import { runBackup, type BackupOutcome } from '../src/backup/run-backup.js';
+import { type BackupOutcome } from '../src/backup/run-backup.js';
+import { backupHere } from '../src/jobs/run-here.js';
 import type { BackupSummary } from '../src/backup/restic/index.js';
 import { tempDir } from '../test/harness/data-dir.js';
 import { backupDataSet, type BackupDataSet } from './backup-data.js';
@@ -38,7 +39,7 @@ async function sanadRun(data: BackupDataSet): Promise<{ run: SanadRun; outcome: 
   // Each generation step's start time; a step lasts until the next one starts.
   const steps: Array<{ step: string; at: number }> = [];
   const t0 = performance.now();
-  const outcome = await runBackup(data.deps, {
+  const outcome = await backupHere(data.deps, {
     trigger: 'bench',
     onProgress: (p) => {
       if (p.phase === 'generation' && steps.at(-1)?.step !== p.step) steps.push({ step: p.step, at: performance.now() });

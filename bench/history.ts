@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { getRepository } from '../src/backup/repositories.js';
 import { toResticRepo } from '../src/backup/restic-target.js';
 import { createRestic } from '../src/backup/restic/index.js';
-import { runBackup } from '../src/backup/run-backup.js';
+import { backupHere } from '../src/jobs/run-here.js';
 import { openGenerationCopy } from '../src/history/generation-copy.js';
 import { responsesPage } from '../src/history/read-generation.js';
 import { generationFile, listSnapshotGenerations } from '../src/restore/snapshot-generations.js';
@@ -37,7 +37,7 @@ export interface HistoryBenchResult {
 export async function historyBench(tasks: number, runs: number, deletes: number): Promise<HistoryBenchResult> {
   const data = await backupDataSet(tasks, 1);
   try {
-    const backup = await runBackup(data.deps, { trigger: 'bench' });
+    const backup = await backupHere(data.deps, { trigger: 'bench' });
     if (backup.status !== 'ok') throw new Error(`the bench backup failed: ${JSON.stringify(backup)}`);
     const local = getRepository(data.db, 'local');
     if (!local) throw new Error('no local repository');

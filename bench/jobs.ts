@@ -3,7 +3,7 @@
 // same data in the same run; and one job's own bookkeeping (start, the table, end) against a bare
 // awaited promise.
 import { performance } from 'node:perf_hooks';
-import { runBackup } from '../src/backup/run-backup.js';
+import { backupHere } from '../src/jobs/run-here.js';
 import { systemClock } from '../src/clock.js';
 import { AdminEvents } from '../src/jobs/admin-events.js';
 import { BackupJobs } from '../src/jobs/backups.js';
@@ -33,7 +33,7 @@ export async function jobsBench(tasks: number, modelMiB: number, runs: number): 
     const via: number[] = [];
     for (let i = 0; i < runs; i++) {
       let t0 = performance.now();
-      await runBackup(data.deps, { trigger: 'bench' });
+      await backupHere(data.deps, { trigger: 'bench' });
       direct.push(performance.now() - t0);
       t0 = performance.now();
       await backups.run('bench');

@@ -4,6 +4,7 @@
 // set, each phase measured on its own. In the desktop app this loop is the tray's, the window's
 // IPC and every stream's; the goal is max <= 100 ms and p99 <= 20 ms. The baseline is the same
 // monitor over an idle loop of the same length.
+import { backupHere, drillHere } from '../src/jobs/run-here.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -12,10 +13,8 @@ import { getRepository } from '../src/backup/repositories.js';
 import { toResticRepo } from '../src/backup/restic-target.js';
 import { createRestic } from '../src/backup/restic/index.js';
 import { recordedCopies } from '../src/backup/backup-runs.js';
-import { runBackup } from '../src/backup/run-backup.js';
 import { systemClock } from '../src/clock.js';
 import { drillDepsFor } from '../src/drill/drill-deps.js';
-import { runDrill } from '../src/drill/run-drill.js';
 import { openGenerationCopy } from '../src/history/generation-copy.js';
 import { silentLogger } from '../src/log/logger.js';
 import { restoreGeneration } from '../src/restore/restore-generation.js';
@@ -52,7 +51,7 @@ export async function loopDelayBench(tasks: number, modelMiB: number): Promise<{
     const idle = await measured('idle', () => new Promise((r) => setTimeout(r, 2000)));
     const phases: LoopPhase[] = [];
     phases.push(await measured('backup', async () => {
-      const b = await runBackup(data.deps, { trigger: 'bench' });
+      const b = await backupHere(data.deps, { trigger: 'bench' });
       if (b.status !== 'ok') throw new Error(`the bench backup failed: ${JSON.stringify(b)}`);
     }));
     const local = getRepository(data.db, 'local');
@@ -61,7 +60,7 @@ export async function loopDelayBench(tasks: number, modelMiB: number): Promise<{
     const binary = data.deps.restic.runtime.binary;
     phases.push(await measured('maintenance', () => runMaintenance(createRestic({ binary, cacheDir: join(root, 'mcache') }), repo, { logger: silentLogger, db: data.db, clock: systemClock })));
     const drillDeps = await drillDepsFor({ db: data.db, dataDir: data.dataDir, store: data.store, clock: systemClock, logger: silentLogger });
-    phases.push(await measured('deep drill', () => runDrill(drillDeps, { kind: 'deep', trigger: 'bench' })));
+    phases.push(await measured('deep drill', () => drillHere(drillDeps, { kind: 'deep', trigger: 'bench' })));
     const secretsFile = join(root, 'secrets.json');
     writeFileSync(secretsFile, '', { mode: 0o600 });
     phases.push(await measured('restore', async () => {

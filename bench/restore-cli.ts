@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { getRepository } from '../src/backup/repositories.js';
-import { runBackup } from '../src/backup/run-backup.js';
+import { backupHere } from '../src/jobs/run-here.js';
 import { tempDir } from '../test/harness/data-dir.js';
 import { backupDataSet } from './backup-data.js';
 import { median } from './stats.js';
@@ -54,7 +54,7 @@ export async function restoreCliBench(tasks: number, modelMiB: number, runs: num
   const data = await backupDataSet(tasks, modelMiB);
   const root = tempDir('sanad-bench-restore-cli-');
   try {
-    const backup = await runBackup(data.deps, { trigger: 'bench' });
+    const backup = await backupHere(data.deps, { trigger: 'bench' });
     const snapshotId = backup.repositories.find((r) => r.name === 'local')?.snapshot_id;
     if (backup.status !== 'ok' || !snapshotId) throw new Error(`the bench backup failed: ${JSON.stringify(backup)}`);
     const repoPath = getRepository(data.db, 'local')?.location ?? '';

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { recordedCopies } from '../src/backup/backup-runs.js';
 import { getRepository } from '../src/backup/repositories.js';
 import { toResticRepo } from '../src/backup/restic-target.js';
-import { runBackup } from '../src/backup/run-backup.js';
+import { backupHere } from '../src/jobs/run-here.js';
 import { restoreGeneration, type RestoreResult } from '../src/restore/restore-generation.js';
 import { localSnapshotIds } from '../src/restore/restore-source.js';
 import type { RestorePhase } from '../src/restore/restore-progress.js';
@@ -78,7 +78,7 @@ export async function restoreBench(tasks: number, modelMiB: number, runs: number
   const secretsFile = join(root, 'secrets.json');
   writeFileSync(secretsFile, '', { mode: 0o600 });
   try {
-    const backup = await runBackup(data.deps, { trigger: 'bench' });
+    const backup = await backupHere(data.deps, { trigger: 'bench' });
     const snapshotId = backup.repositories.find((r) => r.name === 'local')?.snapshot_id;
     if (backup.status !== 'ok' || !snapshotId) throw new Error(`the bench backup failed: ${JSON.stringify(backup)}`);
     const repoPath = getRepository(data.db, 'local')?.location ?? '';

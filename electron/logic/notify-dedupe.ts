@@ -84,8 +84,9 @@ export interface RestoreFinished {
 
 export function parseRestoreFinished(data: Record<string, unknown>): RestoreFinished | null {
   const { id, ok, target, error } = data;
-  if (typeof id !== 'string' || typeof ok !== 'boolean' || typeof target !== 'string') return null;
-  return { id, ok, target, error: typeof error === 'string' ? error : null };
+  // The restore's run id (a number since runs are one record).
+  if (typeof id !== 'number' || typeof ok !== 'boolean' || typeof target !== 'string') return null;
+  return { id: String(id), ok, target, error: typeof error === 'string' ? error : null };
 }
 
 /** Restores are one-off events: one notice per restore id, remembered for this launch only

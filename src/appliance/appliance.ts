@@ -161,7 +161,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     cleanups.unshift(() => runner.stop());
 
     const adminEvents = new AdminEvents(clock);
-    const jobs = new Jobs({ clock, logger });
+    const jobs = new Jobs({ clock, logger, store: { db, dataDir }, events: adminEvents });
     let jobsWaitMs = 15_000;
     const lan = new LanListener(() => ctx, logger, options.lan);
     watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));

@@ -1,14 +1,17 @@
-// The one owner of the backup_runs and backup_copies tables: a run is started, gets its generation,
-// records one copy per repository, and ends with a status. A run still `running` when no backup
-// holds the backup lock was cut short by a crash; jobs/leftovers.ts settles it as `interrupted`.
+// The one owner of a backup run's details: backup_details (the generation's manifest, the offsite
+// copy's outcome) and backup_copies (one per repository), keyed by the run's id in `runs`
+// (jobs/runs.ts opens and ends the run itself, and settles one a crash cut short). The reads here
+// join the two and show times in Unix seconds, as the backup answers always have.
 import { BackupCopySummary as BackupCopySummarySchema, OffsiteCopyOutcome as OffsiteCopyOutcomeSchema, type BackupCopySummary, type OffsiteCopyOutcome } from '../contract/backups.js';
+import type { RunStatus } from '../contract/runs.js';
 import { z } from 'zod/v3';
 import { parseJsonColumn } from '../store/json-column.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import { asBookkeeping } from '../store/content-mark.js';
 
-export type BackupRunStatus = 'running' | 'ok' | 'partial' | 'failed' | 'interrupted';
+export type BackupRunStatus = RunStatus;
 
+/** A backup run as the backup answers show it (times in Unix seconds). */
 export interface BackupRunRow {
   id: number;
   generation: number | null;
@@ -18,6 +21,14 @@ export interface BackupRunRow {
   started_at: number;
   finished_at: number | null;
 }
+
+/** The run a backup writes its details under, and where it says which generation it made. */
+export interface BackupRunHandle {
+  readonly id: number;
+  generation(epoch: number): void;
+}
+
+const RUN_COLUMNS = "r.id, r.generation, r.trigger, r.status, r.error, r.started_at / 1000 AS started_at, r.ended_at / 1000 AS finished_at";
 
 export interface BackupCopyRow {
   run_id: number;
@@ -33,14 +44,6 @@ export interface BackupCopyRow {
 /** A copy as the API shows it: the summary parsed. */
 export type ShownCopy = Omit<BackupCopyRow, 'summary'> & { summary: BackupCopySummary | null };
 
-export function startBackupRun(db: Db, trigger: string, nowS: number): number {
-  return asBookkeeping(db, () => Number(db.prepare("INSERT INTO backup_runs(trigger, status, started_at) VALUES (?, 'running', ?)").run(trigger, nowS).lastInsertRowid));
-}
-
-export function setRunGeneration(db: Db, runId: number, generation: number): void {
-  asBookkeeping(db, () => db.prepare('UPDATE backup_runs SET generation = ? WHERE id = ?').run(generation, runId));
-}
-
 /** What Sanad sent restic for one copy: the snapshot's paths (absolute, as given), host and time. */
 export interface SentSnapshot {
   paths: string[];
@@ -55,20 +58,13 @@ export function recordCopy(db: Db, copy: BackupCopyRow, sent: SentSnapshot | nul
 
 /** The generation's manifest exactly as written into it (manifest.json's bytes). */
 export function setRunManifest(db: Db, runId: number, manifestText: string): void {
-  asBookkeeping(db, () => db.prepare('UPDATE backup_runs SET manifest = ? WHERE id = ?').run(manifestText, runId));
+  asBookkeeping(db, () => db.prepare('INSERT INTO backup_details(run_id, manifest) VALUES (?, ?) ON CONFLICT(run_id) DO UPDATE SET manifest = excluded.manifest').run(runId, manifestText));
 }
 
-export function finishBackupRun(db: Db, runId: number, status: Exclude<BackupRunStatus, 'running'>, error: string | null, nowS: number, offsiteCopy: OffsiteCopyOutcome | null = null): void {
-  asBookkeeping(db, () => db.prepare('UPDATE backup_runs SET status = ?, error = ?, finished_at = ?, offsite_copy = ? WHERE id = ?')
-    .run(status, error, nowS, offsiteCopy ? JSON.stringify(offsiteCopy) : null, runId));
-}
-
-/** Runs left `running` by a process that died: call only while holding the backup lock. */
-export function settleLeftoverBackupRuns(db: Db, nowS: number, reason: string): number[] {
-  const ids = db.prepare<[], { id: number }>("SELECT id FROM backup_runs WHERE status = 'running'").all().map((r) => r.id);
-  const settle = db.prepare("UPDATE backup_runs SET status = 'interrupted', error = ?, finished_at = ? WHERE id = ? AND status = 'running'");
-  db.transaction(() => ids.forEach((id) => settle.run(reason, nowS, id)))();
-  return ids;
+/** What the run's compressed offsite copy did, when one is set up. */
+export function setOffsiteCopyOutcome(db: Db, runId: number, offsiteCopy: OffsiteCopyOutcome | null): void {
+  if (offsiteCopy === null) return;
+  asBookkeeping(db, () => db.prepare('INSERT INTO backup_details(run_id, offsite_copy) VALUES (?, ?) ON CONFLICT(run_id) DO UPDATE SET offsite_copy = excluded.offsite_copy').run(runId, JSON.stringify(offsiteCopy)));
 }
 
 /** The snapshot of the last good backup to this repository, as recorded by Sanad (a parent hint). */
@@ -80,17 +76,22 @@ export function lastSnapshotId(db: ReadableDB, repository: string): string | nul
 }
 
 export function lastBackupRun(db: ReadableDB): BackupRunRow | null {
-  return db.prepare<[], BackupRunRow>('SELECT id, generation, trigger, status, error, started_at, finished_at FROM backup_runs ORDER BY id DESC LIMIT 1').get() ?? null;
+  return db.prepare<[], BackupRunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.kind = 'backup' ORDER BY r.id DESC LIMIT 1`).get() ?? null;
 }
 
-/** Unix seconds of the start of the newest run of any outcome (the schedule counts from it). */
+/** The backup run with this id (seconds), or null when there is none of that kind. */
+export function backupRun(db: ReadableDB, id: number): BackupRunRow | null {
+  return db.prepare<[number], BackupRunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.kind = 'backup' AND r.id = ?`).get(id) ?? null;
+}
+
+/** Unix seconds of the start of the newest run that started, of any outcome (the schedule counts from it). */
 export function lastBackupStartedAt(db: ReadableDB): number | null {
-  return db.prepare<[], { t: number | null }>('SELECT MAX(started_at) AS t FROM backup_runs').get()?.t ?? null;
+  return db.prepare<[], { t: number | null }>("SELECT MAX(started_at) / 1000 AS t FROM runs WHERE kind = 'backup' AND status NOT IN ('queued','cancelled')").get()?.t ?? null;
 }
 
 /** Unix seconds of the end of the newest run that kept a copy on this machine (ok or partial). */
 export function lastGoodBackupAt(db: ReadableDB): number | null {
-  return db.prepare<[], { t: number | null }>("SELECT MAX(finished_at) AS t FROM backup_runs WHERE status IN ('ok','partial')").get()?.t ?? null;
+  return db.prepare<[], { t: number | null }>("SELECT MAX(ended_at) / 1000 AS t FROM runs WHERE kind = 'backup' AND status IN ('ok','partial')").get()?.t ?? null;
 }
 
 /** The newest runs (newest first) and the copies they made. */
@@ -99,11 +100,11 @@ export type ShownRun = BackupRunRow & { offsite_copy: OffsiteCopyOutcome | null 
 
 export function recentBackupRuns(db: ReadableDB, limit: number): { runs: ShownRun[]; copies: ShownCopy[] } {
   const rows = db.prepare<[number], BackupRunRow & { offsite_copy: string | null }>(
-    'SELECT id, generation, trigger, status, error, started_at, finished_at, offsite_copy FROM backup_runs ORDER BY id DESC LIMIT ?',
+    `SELECT ${RUN_COLUMNS}, d.offsite_copy FROM runs r LEFT JOIN backup_details d ON d.run_id = r.id WHERE r.kind = 'backup' ORDER BY r.id DESC LIMIT ?`,
   ).all(limit);
   const runs = rows.map((r) => ({ ...r, offsite_copy: parseJsonColumn(OffsiteCopyOutcomeSchema, r.offsite_copy) }));
   const copies = db.prepare<[number], BackupCopyRow>(
-    'SELECT run_id, repository, ok, snapshot_id, error, finished_at, summary FROM backup_copies WHERE run_id IN (SELECT id FROM backup_runs ORDER BY id DESC LIMIT ?)',
+    "SELECT run_id, repository, ok, snapshot_id, error, finished_at, summary FROM backup_copies WHERE run_id IN (SELECT id FROM runs WHERE kind = 'backup' ORDER BY id DESC LIMIT ?)",
   ).all(limit);
   return { runs, copies: copies.map((c) => ({ ...c, summary: parseJsonColumn(BackupCopySummarySchema, c.summary) })) };
 }
@@ -125,8 +126,8 @@ export interface RecordedCopy extends SentSnapshot {
  */
 export function recordedCopies(db: ReadableDB, repository: string): RecordedCopy[] {
   const rows = db.prepare<[string], { generation: number; snapshot_id: string; manifest: string; snapshot: string }>(
-    `SELECT r.generation, c.snapshot_id, r.manifest, c.snapshot FROM backup_copies c JOIN backup_runs r ON r.id = c.run_id
-     WHERE c.repository = ? AND c.ok = 1 AND c.snapshot_id IS NOT NULL AND c.snapshot IS NOT NULL AND r.manifest IS NOT NULL AND r.generation IS NOT NULL
+    `SELECT r.generation, c.snapshot_id, d.manifest, c.snapshot FROM backup_copies c JOIN runs r ON r.id = c.run_id JOIN backup_details d ON d.run_id = c.run_id
+     WHERE c.repository = ? AND c.ok = 1 AND c.snapshot_id IS NOT NULL AND c.snapshot IS NOT NULL AND d.manifest IS NOT NULL AND r.generation IS NOT NULL
      ORDER BY r.generation DESC, c.finished_at DESC`,
   ).all(repository);
   const out: RecordedCopy[] = [];
@@ -150,7 +151,7 @@ export interface NewestLocal {
 
 export function newestLocalGeneration(db: ReadableDB, local: string): NewestLocal | null {
   const row = db.prepare<[string], { run_id: number; generation: number; snapshot_id: string; snapshot: string }>(
-    `SELECT c.run_id, r.generation, c.snapshot_id, c.snapshot FROM backup_copies c JOIN backup_runs r ON r.id = c.run_id
+    `SELECT c.run_id, r.generation, c.snapshot_id, c.snapshot FROM backup_copies c JOIN runs r ON r.id = c.run_id
      WHERE c.repository = ? AND c.ok = 1 AND c.snapshot_id IS NOT NULL AND c.snapshot IS NOT NULL AND r.generation IS NOT NULL
      ORDER BY r.generation DESC, c.run_id DESC LIMIT 1`,
   ).get(local);
@@ -167,4 +168,14 @@ export function replaceCopy(db: Db, copy: BackupCopyRow, sent: SentSnapshot): vo
     `INSERT INTO backup_copies(run_id, repository, ok, snapshot_id, error, finished_at, summary, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(run_id, repository) DO UPDATE SET ok = excluded.ok, snapshot_id = excluded.snapshot_id, error = excluded.error, finished_at = excluded.finished_at, summary = excluded.summary, snapshot = excluded.snapshot`,
   ).run(copy.run_id, copy.repository, copy.ok, copy.snapshot_id, copy.error, copy.finished_at, copy.summary, JSON.stringify(sent));
+}
+
+/** One run's copies and its offsite copy's outcome (GET /admin/runs/{id}). */
+export function backupRunDetails(db: ReadableDB, runId: number): { copies: ShownCopy[]; offsite_copy: OffsiteCopyOutcome | null } {
+  const copies = db.prepare<[number], BackupCopyRow>('SELECT run_id, repository, ok, snapshot_id, error, finished_at, summary FROM backup_copies WHERE run_id = ? ORDER BY rowid').all(runId);
+  const details = db.prepare<[number], { offsite_copy: string | null }>('SELECT offsite_copy FROM backup_details WHERE run_id = ?').get(runId);
+  return {
+    copies: copies.map((c) => ({ ...c, summary: parseJsonColumn(BackupCopySummarySchema, c.summary) })),
+    offsite_copy: parseJsonColumn(OffsiteCopyOutcomeSchema, details?.offsite_copy ?? null),
+  };
 }

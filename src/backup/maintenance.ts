@@ -22,7 +22,7 @@ export type MaintenanceStep = 'unlock' | 'forget' | 'check';
 export type MaintenanceResult =
   | { ok: true; removed: number; kept: number }
   /** `busy`: maintenance of this repository was already running in this process; nothing done. */
-  | { ok: false; outcome: 'failed' | 'cancelled' | 'busy'; step: MaintenanceStep; reason: string };
+  | { ok: false; outcome: 'failed' | 'cancelled'; step: MaintenanceStep; reason: string };
 
 export interface MaintenanceContext {
   logger: Logger;
@@ -35,16 +35,9 @@ export const okKey = (repo: string): string => `maintenance_ok_at:${repo}`;
 export const failedKey = (repo: string): string => `maintenance_failed_at:${repo}`;
 export const alertKey = (repo: string): string => `backup.maintenance_failed:${repo}`;
 
-/** Repositories with maintenance in flight in this process: a second caller (CLI and schedule at
- *  once) would only fight the first for restic's exclusive lock. */
-const inFlight = new Set<string>();
-
+/** One maintenance at a time in a process is the job table's to say (jobs/job-table.ts refuses a
+ *  second); another process is kept out by restic's own exclusive lock. */
 export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: MaintenanceContext): Promise<MaintenanceResult> {
-  if (inFlight.has(repo.name)) {
-    ctx.logger.info(`maintenance skipped: ${repo.name} (already running)`);
-    return { ok: false, outcome: 'busy', step: 'unlock', reason: 'maintenance is already running for this repository' };
-  }
-  inFlight.add(repo.name);
   let step: MaintenanceStep = 'unlock';
   const startedAt = unixSeconds(ctx.clock);
   const done: MaintenanceStep[] = [];
@@ -91,8 +84,6 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
     raiseAlert(ctx.db, ctx.clock, alertKey(repo.name), 'warning', say('alert.maintenance_failed', { repo: repo.name, step, error: errorParam(error) }));
     ctx.logger.warn(`maintenance failed: ${repo.name} (${step}): ${reason}`, { repo: repo.name, step, kind });
     return { ok: false, outcome: 'failed', step, reason };
-  } finally {
-    inFlight.delete(repo.name);
   }
 }
 

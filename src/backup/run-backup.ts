@@ -3,7 +3,7 @@
 // never silent. Never two runs at once on a data dir, across processes (a file lock).
 import { errorParam } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
-import { finishBackupRun, lastSnapshotId, recordCopy, setRunGeneration, setRunManifest, startBackupRun, type SentSnapshot } from './backup-runs.js';
+import { lastSnapshotId, recordCopy, setOffsiteCopyOutcome, setRunManifest, type BackupRunHandle, type SentSnapshot } from './backup-runs.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -102,7 +102,14 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export async function runBackup(deps: BackupDeps, options: { trigger: string; onProgress?: (p: BackupPhase) => void; signal?: AbortSignal }): Promise<BackupOutcome> {
+export interface RunBackupOptions {
+  /** The run this backup is recorded under (its owner, jobs/, opened it and ends it with the outcome). */
+  run: BackupRunHandle;
+  onProgress?: (p: BackupPhase) => void;
+  signal?: AbortSignal;
+}
+
+export async function runBackup(deps: BackupDeps, options: RunBackupOptions): Promise<BackupOutcome> {
   mkdirSync(join(deps.dataDir, 'backups'), { recursive: true, mode: 0o700 });
   const lock = tryFileLock(join(deps.dataDir, 'backups', 'backup.lock'));
   if (!lock) throw new BackupBusyError();
@@ -113,9 +120,9 @@ export async function runBackup(deps: BackupDeps, options: { trigger: string; on
   }
 }
 
-async function runLocked(deps: BackupDeps, options: { trigger: string; onProgress?: (p: BackupPhase) => void; signal?: AbortSignal }): Promise<BackupOutcome> {
+async function runLocked(deps: BackupDeps, options: RunBackupOptions): Promise<BackupOutcome> {
   const { db, clock } = deps;
-  const runId = startBackupRun(db, options.trigger, unixSeconds(clock));
+  const runId = options.run.id;
   const outcomes: RepositoryOutcome[] = [];
   let generation: number | null = null;
   let fatal: string | null = null;
@@ -132,7 +139,7 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
     generation = gen.epoch;
     dir = gen.dir;
     noteChangedModels(deps, gen.changedModels);
-    setRunGeneration(db, runId, gen.epoch);
+    options.run.generation(gen.epoch);
     setRunManifest(db, runId, manifestText(gen.manifest));
     for (const repo of listRepositories(db).filter((r) => r.enabled)) {
       const outcome = await sendTo(deps, repo, backupTargets(gen), options);
@@ -157,7 +164,7 @@ async function runLocked(deps: BackupDeps, options: { trigger: string; onProgres
   const status: BackupOutcome['status'] =
     fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) && (copy === null || copy.ok) ? 'ok' : 'partial';
   const error = fatal ?? outcomes.find((o) => o.name === LOCAL && !o.ok)?.error ?? null;
-  finishBackupRun(db, runId, status, error, unixSeconds(clock), copy);
+  setOffsiteCopyOutcome(db, runId, copy);
   if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', say('alert.backup_failed', { error: error ?? 'unknown error' }));
   else resolveAlert(db, clock, 'backup.failed');
   if (status !== 'failed' && generation !== null) {

@@ -22,6 +22,18 @@ export interface ServiceAnswer {
 /** `timeoutMs`: how long this call may take (REQUEST_TIMEOUT_MS when not said). */
 export type AdminCall = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, timeoutMs?: number) => Promise<ServiceAnswer>;
 
+/** One server-sent event of GET /admin/events: its type and its parsed `data`. */
+export interface StreamedEvent {
+  type: string;
+  data: unknown;
+}
+
+/**
+ * Reads GET `path` (an event stream) until `onEvent` answers true or the stream ends; `onEvent` is
+ * awaited, so it may ask the service (read a run once the stream says `ready`).
+ */
+export type AdminStream = (path: string, onEvent: (event: StreamedEvent) => Promise<boolean> | boolean) => Promise<void>;
+
 /** Runs `here` with the instance lock held, or `there` against the running service. */
 export async function hereOrInService<T>(dataDir: string, purpose: string, here: () => Promise<T>, there: (call: AdminCall) => Promise<T>): Promise<T> {
   if (!existsSync(storePath(dataDir))) throw new CliError(`There is no Sanad data in ${dataDir}; start \`sanad serve\` on it once first, or pass the right --data-dir.`);
@@ -85,12 +97,13 @@ async function proveService(dataDir: string, info: ServiceInfo): Promise<void> {
 }
 
 /** Calls the running service's admin API with a short-lived admin token, revoked right after. */
-export async function withRunningService<T>(dataDir: string, purpose: string, there: (call: AdminCall) => Promise<T>): Promise<T> {
+export async function withRunningService<T>(dataDir: string, purpose: string, there: (call: AdminCall, stream: AdminStream) => Promise<T>): Promise<T> {
   const info = readServiceFile(dataDir);
   if (info === null) throw new CliError('Another Sanad command or a starting service is using this data dir; try again in a moment.');
   await proveService(dataDir, info);
   const url = info.url;
   const made = await withStore(dataDir, (db) => createClient(db, `${purpose} (temporary)`, ['admin'], unixSeconds(systemClock), { temporary: true }));
+  const stream: AdminStream = (path, onEvent) => followEvents(url + path, made.token, onEvent);
   try {
     return await there(async (method, path, body, timeoutMs = REQUEST_TIMEOUT_MS) => {
       const ask = (): Promise<Response> =>
@@ -114,7 +127,7 @@ export async function withRunningService<T>(dataDir: string, purpose: string, th
       }
       const text = await res.text();
       return { status: res.status, body: parseJson(text) };
-    });
+    }, stream);
   } finally {
     await withStore(dataDir, (db) => revokeClient(db, made.client.id, unixSeconds(systemClock)));
   }
@@ -144,4 +157,38 @@ function parseJson(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** The SSE frames of one GET, parsed, until `onEvent` is satisfied; the service's own heartbeat keeps it open. */
+async function followEvents(url: string, token: string, onEvent: (event: StreamedEvent) => Promise<boolean> | boolean): Promise<void> {
+  const stop = new AbortController();
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: stop.signal });
+  } catch (err) {
+    throw new CliError(`The running Sanad did not answer its event stream (${networkReason(err)}); check that it is up, or stop it and try again.`);
+  }
+  if (res.status !== 200 || !res.body) throw new CliError(errorMessage(parseJson(await res.text()), `The running Sanad answered ${res.status} to its event stream.`));
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    const reader = res.body.getReader();
+    for (;;) {
+      const read: { done: boolean; value?: unknown } = await reader.read();
+      if (read.done) break;
+      if (read.value instanceof Uint8Array) buffer += decoder.decode(read.value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const type = /^event: (.*)$/m.exec(frame)?.[1];
+        if (type === undefined) continue; // a heartbeat comment
+        const data = /^data: (.*)$/m.exec(frame)?.[1];
+        if (await onEvent({ type, data: data === undefined ? null : parseJson(data) })) return;
+      }
+    }
+  } finally {
+    stop.abort();
+  }
+  throw new CliError('The running Sanad ended its event stream before the run ended (it stopped?); see its log or the GUI, then try again.');
 }

@@ -5,6 +5,7 @@ import { z } from 'zod/v3';
 import { Alert } from './alerts.js';
 import { Said } from './said.js';
 import { listOf } from './list.js';
+import { RunStatus } from './runs.js';
 import { SettingsSchema } from './settings.js';
 
 export const RepositoryStatus = z.object({
@@ -30,8 +31,8 @@ export const BackupPhase = z.union([
 ]);
 export type BackupPhase = z.infer<typeof BackupPhase>;
 
-/** `interrupted`: Sanad stopped (a crash, a kill, a power cut) while the run was going. */
-export const BackupRunStatus = z.enum(['running', 'ok', 'partial', 'failed', 'interrupted']);
+/** A backup run's status is every run's (runs.ts): `interrupted` when Sanad stopped while it went. */
+export const BackupRunStatus = RunStatus;
 export type BackupRunStatus = z.infer<typeof BackupRunStatus>;
 
 /** The compressed offsite copy a run sent (when one is set up): where, its name, what was pruned. */
@@ -91,8 +92,9 @@ export type BackupCopy = z.infer<typeof BackupCopy>;
 export const BackupRuns = z.object({ object: z.literal('list'), data: z.array(BackupRun), copies: z.array(BackupCopy) });
 export type BackupRuns = z.infer<typeof BackupRuns>;
 
-/** POST /admin/backups: started now, attached to the one already running, or queued after it. */
-export const BackupStarted = z.object({ started: z.boolean(), attached: z.boolean(), queued: z.boolean() });
+/** POST /admin/backups: started now, attached to the one already running, or queued after it;
+ *  `run_id` is that run's (GET /admin/runs/{id}, GET /admin/events?run={id}). */
+export const BackupStarted = z.object({ run_id: z.number(), started: z.boolean(), attached: z.boolean(), queued: z.boolean() });
 export type BackupStarted = z.infer<typeof BackupStarted>;
 
 /** What "Copy to offsite now" did for one offsite repository: copied the newest generation there,

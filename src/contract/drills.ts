@@ -3,6 +3,7 @@
 import { z } from 'zod/v3';
 import { JobKindName } from './backups.js';
 import { SaidParams } from './said.js';
+import { RunStatus } from './runs.js';
 
 export const CheckStatus = z.enum(['pass', 'fail', 'unverified']);
 export type CheckStatus = z.infer<typeof CheckStatus>;
@@ -20,7 +21,8 @@ export const DrillRun = z.object({
   kind: DrillKind,
   trigger: z.string(),
   repo: z.string().nullable(),
-  status: z.enum(['running', 'finished', 'interrupted']),
+  /** Every run's status (runs.ts): a drill that ran to its end is `ok`, whatever its verdict. */
+  status: RunStatus,
   verdict: Verdict.nullable(),
   checks: z.array(DrillCheck),
   started_at: z.number(),
@@ -36,8 +38,8 @@ export const DrillSummary = z.object({ id: z.number(), kind: DrillKind, trigger:
 export type DrillSummary = z.infer<typeof DrillSummary>;
 
 export const RunningDrill = z.object({
-  /** null while it waits for a backup or maintenance to end (waiting_for says which). */
-  id: z.number().nullable(),
+  /** Its run's id; it may wait for a backup or maintenance to end (waiting_for says which). */
+  id: z.number(),
   kind: DrillKind,
   trigger: z.string(),
   repo: z.string().nullable(),
@@ -57,5 +59,5 @@ export const DrillStatus = z.object({
 });
 export type DrillStatus = z.infer<typeof DrillStatus>;
 
-export const DrillStarted = z.object({ id: z.number().nullable(), kind: DrillKind, waiting_for: z.array(JobKindName) });
+export const DrillStarted = z.object({ id: z.number(), kind: DrillKind, waiting_for: z.array(JobKindName) });
 export type DrillStarted = z.infer<typeof DrillStarted>;

@@ -1,6 +1,7 @@
 // The restore answers of the admin API, written once (server types, GUI schemas):
 // POST /admin/restore, GET /admin/restore/{id}.
 import { z } from 'zod/v3';
+import { RunStatus } from './runs.js';
 import { JobKindName } from './backups.js';
 import { SaidParams } from './said.js';
 
@@ -31,12 +32,14 @@ export const RestoreProgress = z.object({
   bytes_total: z.number().optional(),
 });
 
-/** `interrupted`: Sanad stopped while it ran; its target was put back at the next start. */
-export const RestoreJobStatus = z.enum(['waiting', 'running', 'succeeded', 'failed', 'interrupted']);
+/** Every run's status (runs.ts): `queued` while it waits for a backup or maintenance; `interrupted`
+ *  when Sanad stopped while it ran (its target was put back at the next start). */
+export const RestoreJobStatus = RunStatus;
 export type RestoreJobStatus = z.infer<typeof RestoreJobStatus>;
 
 export const RestoreJob = z.object({
-  id: z.string(),
+  /** The run's id (GET /admin/runs/{id}). */
+  id: z.number(),
   status: RestoreJobStatus,
   target: z.string(),
   repo: z.string(),
@@ -51,7 +54,7 @@ export const RestoreJob = z.object({
 });
 export type RestoreJob = z.infer<typeof RestoreJob>;
 
-export const RestoreStarted = z.object({ id: z.string(), status: RestoreJobStatus });
+export const RestoreStarted = z.object({ id: z.number(), status: RestoreJobStatus });
 export type RestoreStarted = z.infer<typeof RestoreStarted>;
 
 /** POST /admin/restore/check-target: 200 either way; a refusal is an answer, not a failed request. */
@@ -67,5 +70,5 @@ export const TargetAnswer = z.object({
 export type TargetAnswer = z.infer<typeof TargetAnswer>;
 
 /** POST /admin/restore/{id}/open: the service restarts on the restored data; sign in there. */
-export const OpenRestored = z.object({ restore_id: z.string(), data_dir: z.string(), login_url: z.string() });
+export const OpenRestored = z.object({ restore_id: z.number(), data_dir: z.string(), login_url: z.string() });
 export type OpenRestored = z.infer<typeof OpenRestored>;

@@ -1,15 +1,17 @@
-// The `drill_runs` table: the one place drill history is written and read. A row is inserted when a
-// drill starts (so the GUI can follow it by id) and finished with its verdict and checklist; rows of
-// drills that died are marked `interrupted`; history is kept to the newest KEEP_RUNS rows.
+// The one owner of a drill's details: drill_details (daily or deep, the repository, the verdict and
+// the checklist), keyed by the run's id in `runs` (jobs/runs.ts opens and ends the run, prunes old
+// ones and settles one a crash cut short). The reads join the two and show times in Unix seconds,
+// as the drill answers always have.
 import { say } from '../contract/said/index.js';
 import { SaidParams } from '../contract/said.js';
+import type { RunStatus } from '../contract/runs.js';
 import { z } from 'zod/v3';
 import type { Db, ReadableDB } from '../store/open.js';
 import type { DrillCheck, DrillKind, Verdict } from './verdict.js';
 
 export const KEEP_RUNS = 500;
 
-export type DrillRunStatus = 'running' | 'finished' | 'interrupted';
+export type DrillRunStatus = RunStatus;
 
 export interface DrillRun {
   id: number;
@@ -28,6 +30,9 @@ interface Row extends Omit<DrillRun, 'checks'> {
   checks: string;
 }
 
+const SELECT = `SELECT r.id, d.depth AS kind, r.trigger, d.repo, r.status, d.verdict, d.checks, r.started_at / 1000 AS started_at, r.ended_at / 1000 AS finished_at
+  FROM runs r JOIN drill_details d ON d.run_id = r.id`;
+
 // A run stored before checks had codes has none: its English detail is shown as it is.
 const Checks = z.array(z.object({ name: z.string(), status: z.enum(['pass', 'fail', 'unverified']), detail: z.string(), code: z.string().default('said.text'), params: SaidParams.optional() }).transform((c) => ({ ...c, params: c.params ?? { text: c.detail } })));
 
@@ -36,33 +41,30 @@ function toRun(row: Row): DrillRun {
   return { ...row, checks: parsed.success ? parsed.data : [] };
 }
 
-export function startDrillRun(db: Db, input: { kind: DrillKind; trigger: string; repo: string | null; startedAt: number }): number {
-  return Number(
-    db.prepare("INSERT INTO drill_runs(kind, trigger, repo, status, started_at) VALUES (?, ?, ?, 'running', ?)")
-      .run(input.kind, input.trigger, input.repo, input.startedAt).lastInsertRowid,
-  );
+/** The drill's own details, written as its run starts (so the GUI can show what it drills). */
+export function recordDrillDetails(db: Db, runId: number, input: { kind: DrillKind; repo: string | null }): void {
+  db.prepare('INSERT INTO drill_details(run_id, depth, repo) VALUES (?, ?, ?)').run(runId, input.kind, input.repo);
 }
 
-export function finishDrillRun(db: Db, id: number, result: { verdict: Verdict; checks: readonly DrillCheck[]; finishedAt: number }): void {
-  db.prepare("UPDATE drill_runs SET status = 'finished', verdict = ?, checks = ?, finished_at = ? WHERE id = ?")
-    .run(result.verdict, JSON.stringify(result.checks), result.finishedAt, id);
+/** The verdict and checklist: of a drill that finished, or the checks one got to before it was stopped. */
+export function setDrillChecks(db: Db, runId: number, result: { verdict: Verdict; checks: readonly DrillCheck[] }): void {
+  db.prepare('UPDATE drill_details SET verdict = ?, checks = ? WHERE run_id = ?').run(result.verdict, JSON.stringify(result.checks), runId);
 }
 
-/** Rows left `running` by a process that died; call only while holding the drill lock. */
-export function markInterrupted(db: Db, nowS: number): number {
-  const checks = JSON.stringify([{ name: 'drill', status: 'unverified', ...say('drill.process_ended') }]);
-  return db.prepare("UPDATE drill_runs SET status = 'interrupted', verdict = 'UNVERIFIED', checks = ?, finished_at = ? WHERE status = 'running'")
-    .run(checks, nowS).changes;
+/** A drill whose process died: no verdict about the backups; the checklist says why. */
+export function settleDrillDetails(db: Db, runId: number): void {
+  const checks = [{ name: 'drill', status: 'unverified', ...say('drill.process_ended') }];
+  db.prepare("UPDATE drill_details SET verdict = 'UNVERIFIED', checks = ? WHERE run_id = ?").run(JSON.stringify(checks), runId);
 }
 
 export function getDrillRun(db: ReadableDB, id: number): DrillRun | null {
-  const row = db.prepare<[number], Row>('SELECT * FROM drill_runs WHERE id = ?').get(id);
+  const row = db.prepare<[number], Row>(`${SELECT} WHERE r.id = ?`).get(id);
   return row ? toRun(row) : null;
 }
 
 /** Newest first. */
 export function listDrillRuns(db: ReadableDB, limit = 50): DrillRun[] {
-  return db.prepare<[number], Row>('SELECT * FROM drill_runs ORDER BY id DESC LIMIT ?').all(limit).map(toRun);
+  return db.prepare<[number], Row>(`${SELECT} ORDER BY r.id DESC LIMIT ?`).all(limit).map(toRun);
 }
 
 /**
@@ -71,18 +73,14 @@ export function listDrillRuns(db: ReadableDB, limit = 50): DrillRun[] {
  */
 export function lastFinishedRun(db: ReadableDB, kind?: DrillKind): DrillRun | null {
   const row = kind === undefined
-    ? db.prepare<[], Row>("SELECT * FROM drill_runs WHERE status = 'finished' AND repo IS NULL ORDER BY finished_at DESC, id DESC LIMIT 1").get()
-    : db.prepare<[string], Row>("SELECT * FROM drill_runs WHERE status = 'finished' AND repo IS NULL AND kind = ? ORDER BY finished_at DESC, id DESC LIMIT 1").get(kind);
+    ? db.prepare<[], Row>(`${SELECT} WHERE r.status = 'ok' AND d.repo IS NULL ORDER BY r.ended_at DESC, r.id DESC LIMIT 1`).get()
+    : db.prepare<[string], Row>(`${SELECT} WHERE r.status = 'ok' AND d.repo IS NULL AND d.depth = ? ORDER BY r.ended_at DESC, r.id DESC LIMIT 1`).get(kind);
   return row ? toRun(row) : null;
 }
 
 /** Every finished run's scope and verdict, oldest first, for deciding which alerts a pass clears. */
 export function finishedScopes(db: Db): Array<Pick<DrillRun, 'id' | 'kind' | 'repo' | 'verdict'>> {
-  return db.prepare<[], Pick<DrillRun, 'id' | 'kind' | 'repo' | 'verdict'>>("SELECT id, kind, repo, verdict FROM drill_runs WHERE status = 'finished' ORDER BY id").all();
-}
-
-export function pruneDrillRuns(db: Db, keep = KEEP_RUNS): number {
-  return db.prepare("DELETE FROM drill_runs WHERE status != 'running' AND id NOT IN (SELECT id FROM drill_runs ORDER BY id DESC LIMIT ?)").run(keep).changes;
+  return db.prepare<[], Pick<DrillRun, 'id' | 'kind' | 'repo' | 'verdict'>>("SELECT r.id, d.depth AS kind, d.repo, d.verdict FROM runs r JOIN drill_details d ON d.run_id = r.id WHERE r.status = 'ok' ORDER BY r.id").all();
 }
 
 function safeJson(text: string): unknown {
@@ -92,9 +90,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** A drill this process stopped (shutdown): recorded as interrupted, with the checks it got to. */
-export function interruptDrillRun(db: Db, id: number, checks: readonly DrillCheck[], nowS: number): void {
-  db.prepare("UPDATE drill_runs SET status = 'interrupted', verdict = 'UNVERIFIED', checks = ?, finished_at = ? WHERE id = ?").run(JSON.stringify(checks), nowS, id);
 }

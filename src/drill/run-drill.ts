@@ -12,7 +12,7 @@ import { Checklist, type DrillProgress } from './checklist.js';
 import { checkOffsiteCopies } from './checks/offsite-copies.js';
 import type { DrillDeps } from './drill-deps.js';
 import { applyDrillAlerts } from './drill-alerts.js';
-import { finishDrillRun, interruptDrillRun, markInterrupted, pruneDrillRuns, startDrillRun } from './drill-runs.js';
+import { recordDrillDetails, setDrillChecks } from './drill-runs.js';
 import { planSubset } from './read-subset.js';
 import { drillRepository, plannedChecks } from './repo-drill.js';
 import { drillLockPath, drillsDir, removeLeftoverScratch } from './scratch.js';
@@ -35,14 +35,16 @@ export class UnknownRepositoryError extends Error {
 }
 
 export interface RunDrillOptions {
+  /** The run this drill is recorded under (its owner, jobs/, opened it and ends it). */
+  run: { readonly id: number };
   kind: DrillKind;
   /** Who asked: `schedule`, `cli`, `api`. */
   trigger: string;
   /** One repository by name; every enabled one when absent. */
   repo?: string;
   signal?: AbortSignal;
-  /** Called once the run is recorded, before any check runs. */
-  onStarted?: (id: number) => void;
+  /** Called once it holds the drill lock and its details are recorded, before any check runs. */
+  onStarted?: () => void;
   onProgress?: (p: DrillProgress) => void;
 }
 
@@ -80,13 +82,13 @@ export async function runDrill(deps: DrillDeps, options: RunDrillOptions): Promi
 
 async function runLocked(deps: DrillDeps, options: RunDrillOptions, repos: Repository[]): Promise<DrillResult> {
   const { db, clock, logger } = deps;
-  // Holding the drill lock: any row still `running` and any scratch dir belong to a drill that died.
-  markInterrupted(db, unixSeconds(clock));
+  // Holding the drill lock: any scratch dir belongs to a drill that died.
   await removeLeftoverScratch(deps.dataDir);
   const repo = options.repo ?? null;
   const startedAt = unixSeconds(clock);
-  const id = startDrillRun(db, { kind: options.kind, trigger: options.trigger, repo, startedAt });
-  options.onStarted?.(id);
+  const id = options.run.id;
+  recordDrillDetails(db, id, { kind: options.kind, repo });
+  options.onStarted?.();
 
   const t = deps.settings.drill_read_subset_total;
   const planned = repos.map((r) => ({ repo: r, plan: planSubset(db, r.name, t) }));
@@ -110,13 +112,12 @@ async function runLocked(deps: DrillDeps, options: RunDrillOptions, repos: Repos
   const result: DrillResult = { id, kind: options.kind, trigger: options.trigger, repo, verdict, checks: list.checks, started_at: startedAt, finished_at: finishedAt, interrupted };
   if (interrupted) {
     // Stopped by a shutdown: no verdict about the backups, so no alert and no schedule credit.
-    interruptDrillRun(db, id, list.checks, finishedAt);
+    setDrillChecks(db, id, { verdict: 'UNVERIFIED', checks: list.checks });
     logger.info('drill interrupted', { id, kind: options.kind });
     return result;
   }
-  finishDrillRun(db, id, { verdict, checks: list.checks, finishedAt });
+  setDrillChecks(db, id, { verdict, checks: list.checks });
   applyDrillAlerts(db, clock, { id, kind: options.kind, repo, verdict, checks: list.checks });
-  pruneDrillRuns(db);
   const failing = list.checks.filter((c) => c.status !== 'pass').map((c) => `${c.name}:${c.status}`);
   logger.info(`drill ${verdict}`, { id, kind: options.kind, trigger: options.trigger, repo, checks: list.checks.length, not_passed: failing });
   return result;

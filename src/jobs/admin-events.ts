@@ -21,7 +21,9 @@ export type AdminEventType =
   | 'lan.changed'
   // A model download (jobs/pulls.ts): its bytes, and its end (registered, failed or cancelled).
   | 'pull.progress'
-  | 'pull.finished';
+  | 'pull.finished'
+  // A recorded run (backup, drill, restore: runs.ts) ended; its row, with `run_id`.
+  | 'run.finished';
 
 export interface AdminEvent {
   /** Increases by one per event in this process; an SSE client may use it as Last-Event-ID. */

@@ -21,7 +21,8 @@ import { systemConditions, type OsConditions } from '../schedule/os-conditions.j
 import { copyToOffsite } from '../backup/offsite-catch-up.js';
 import type { BackupStatus, OffsiteCatchUp } from '../contract/backups.js';
 import type { JobDeps } from './job-deps.js';
-import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job } from './jobs.js';
+import { backupHandle, backupRecord } from './backup-record.js';
+import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job, type JobControl } from './jobs.js';
 
 export interface BackupJobsDeps extends JobDeps {
   /** Alerts of conditions that are not stored (a full disk cannot record that it is full). */
@@ -73,14 +74,31 @@ export class BackupJobs {
    * A backup asked for while maintenance or a restore runs waits for it, then starts by itself.
    */
   run(trigger: string, signal?: AbortSignal): Promise<BackupOutcome> {
+    try {
+      return this.start(trigger, signal).done;
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /**
+   * As run(), but answers at once with the run's id (recorded before this returns) and its end.
+   * While a backup runs, this refuses with BackupBusyError (attach() follows that one), unless
+   * `queue`: then one more waits for it (the job table), or the one already waiting is answered.
+   */
+  start(trigger: string, signal?: AbortSignal, queue = false): { runId: number; done: Promise<BackupOutcome>; queued: boolean } {
+    const waiting = queue ? this.waitingBackup() : null;
+    if (waiting) return { runId: waiting.runId, done: waiting.done, queued: true };
+    if (!queue && this.current() !== null) throw new BackupBusyError();
+    const queued = this.current() !== null;
     const alertsBefore = alertKeys(this.deps.db);
     let job: BackupJob;
     try {
-      job = this.deps.jobs.start<BackupOutcome, BackupPhase>('backup', (control) => this.backup(trigger, control.signal, (p) => control.progress(p)), signal ? { signal } : {});
+      job = this.deps.jobs.start<BackupOutcome, BackupPhase>('backup', (control) => this.backup(control), { ...(signal ? { signal } : {}), record: backupRecord(trigger) });
     } catch (error) {
-      const refused = error instanceof JobRefusedError && error.blocking === 'backup' ? new BackupBusyError() : error instanceof Error ? error : new Error(String(error));
-      return Promise.reject(refused);
+      throw error instanceof JobRefusedError && error.blocking === 'backup' ? new BackupBusyError() : error;
     }
+    const runId = job.runId;
     const run = job.done.then(async (outcome) => {
       // A backup that was cancelled (suspend, Quit) is not followed by maintenance.
       if (!job.controller.signal.aborted) await this.maintainAfter(outcome, signal);
@@ -88,31 +106,26 @@ export class BackupJobs {
     });
     // After the jobs ended: a client that reads the status on `backup.finished` sees it idle.
     void run.then(
-      (outcome) => this.publishFinished(outcome, alertsBefore),
-      (err: unknown) => this.publishFinished(null, alertsBefore, err instanceof Error ? err.message : String(err)),
+      (outcome) => this.publishFinished(runId, outcome, alertsBefore),
+      (err: unknown) => this.publishFinished(runId, null, alertsBefore, err instanceof Error ? err.message : String(err)),
     );
-    return run;
+    run.catch(() => undefined);
+    return { runId, done: run, queued };
   }
 
   /** The run in progress, to follow to its end (the GUI's button and `sanad backup now` while one
    *  runs); null if none runs. */
-  attach(): { id: string; done: Promise<BackupOutcome> } | null {
+  attach(): { runId: number; done: Promise<BackupOutcome> } | null {
     const job = this.current();
-    return job && { id: job.id, done: job.done };
+    return job && { runId: job.runId, done: job.done };
   }
 
-  /** One more backup right after the running one (`sanad backup now --new`), or now if none runs. */
-  async runAfter(trigger: string): Promise<BackupOutcome> {
-    for (;;) {
-      const running = this.current();
-      if (running) await running.done.catch(() => undefined);
-      try {
-        return await this.run(trigger);
-      } catch (error) {
-        // The schedule got in first: wait for that one too.
-        if (!(error instanceof BackupBusyError) || this.current() === null) throw error;
-      }
-    }
+  /** A backup waiting behind another backup (asked for with `queue`), if any. */
+  private waitingBackup(): { runId: number; done: Promise<BackupOutcome> } | null {
+    if (this.deps.jobs.count('backup') < 2) return null;
+    const job = this.deps.jobs.list().findLast((j) => j.kind === 'backup' && j.state === 'waiting');
+    const found = job ? this.deps.jobs.byId<BackupOutcome, BackupPhase>(job.id) : null;
+    return found && { runId: found.runId, done: found.done };
   }
 
   /**
@@ -140,14 +153,15 @@ export class BackupJobs {
     }
   }
 
-  private async backup(trigger: string, signal: AbortSignal, onProgress: (p: BackupPhase) => void): Promise<BackupOutcome> {
+  private async backup(control: JobControl<BackupPhase>): Promise<BackupOutcome> {
     const { db, dataDir, clock, logger, store, events } = this.deps;
+    const run = backupHandle(db, control.run);
     const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
-    const throttle = new ProgressThrottle<BackupPhase>(clock, PROGRESS_EVENT_MS, phaseKey, (p) => events?.publish('backup.progress', progressEvent(p)));
+    const throttle = new ProgressThrottle<BackupPhase>(clock, PROGRESS_EVENT_MS, phaseKey, (p) => events?.publish('backup.progress', { run_id: run.id, ...progressEvent(p) }));
     return runBackup(deps, {
-      trigger, signal,
+      run, signal: control.signal,
       onProgress: (p) => {
-        onProgress(p);
+        control.progress(p);
         throttle.push(p);
       },
     });
@@ -186,11 +200,11 @@ export class BackupJobs {
     });
   }
 
-  private publishFinished(outcome: BackupOutcome | null, alertsBefore: string, error: string | null = null): void {
+  private publishFinished(runId: number, outcome: BackupOutcome | null, alertsBefore: string, error: string | null = null): void {
     const { events, db } = this.deps;
     if (!events) return;
     events.publish('backup.finished', {
-      run_id: outcome?.run_id ?? null,
+      run_id: runId,
       generation: outcome?.generation ?? null,
       status: outcome?.status ?? 'failed',
       repositories: (outcome?.repositories ?? []).map((r) => ({ name: r.name, ok: r.ok, error: r.error })),

@@ -10,6 +10,7 @@ import { lastFinishedRun, type DrillRun } from '../drill/drill-runs.js';
 import { DrillBusyError, runDrill, type DrillResult } from '../drill/run-drill.js';
 import { DrillScheduler } from '../drill/schedule.js';
 import type { DrillKind } from '../drill/verdict.js';
+import { drillRecord } from './drill-record.js';
 import type { JobDeps } from './job-deps.js';
 import { JobRefusedError, type Job } from './jobs.js';
 
@@ -70,26 +71,30 @@ export class DrillJobs {
    * runs (here or in another process), UnknownRepositoryError for a repository that does not exist,
    * or the error that kept it from starting (no secrets).
    */
-  async begin(kind: DrillKind, trigger: string, repo?: string, signal?: AbortSignal): Promise<{ id: number | null; done: Promise<DrillResult> }> {
-    let started: (id: number) => void = () => undefined;
-    const recorded = new Promise<number>((resolve) => (started = resolve));
+  async begin(kind: DrillKind, trigger: string, repo?: string, signal?: AbortSignal): Promise<{ id: number; done: Promise<DrillResult> }> {
+    let started: () => void = () => undefined;
+    const began = new Promise<void>((resolve) => (started = resolve));
     let job: DrillJob;
     try {
       job = this.deps.jobs.start<DrillResult, Omit<RunningDrill, 'waiting_for'>>('drill', (control) => {
-        const state: Omit<RunningDrill, 'waiting_for'> = { id: null, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
+        const id = control.run?.id;
+        if (id === undefined) throw new Error('A drill must be started with its record (drillRecord).');
+        const state: Omit<RunningDrill, 'waiting_for'> = { id, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
         control.progress(state);
-        return this.execute(state, started, control.signal, () => control.progress({ ...state }));
-      }, signal ? { signal } : {});
+        return this.execute(state, id, started, control.signal, () => control.progress({ ...state }));
+      }, { ...(signal ? { signal } : {}), record: { ...drillRecord(trigger), ended: (result, error) => this.finished(kind, () => job.runId, result, error) } });
     } catch (error) {
       if (error instanceof JobRefusedError && error.blocking === 'drill') throw new DrillBusyError();
       throw error;
     }
-    // Whichever comes first: the run is recorded, it failed before that, or it waits its turn.
+    const id = job.runId;
     if (job.state === 'waiting') {
-      job.progress = { id: null, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
-      return { id: null, done: job.done };
+      job.progress = { id, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
+      return { id, done: job.done };
     }
-    const id = await Promise.race([recorded, job.done.then(() => recorded)]);
+    // Whichever comes first: it holds the drill lock and runs, or it was refused before that (another
+    // process's drill, no such repository), which rejects here.
+    await Promise.race([began, job.done]);
     return { id, done: job.done };
   }
 
@@ -98,33 +103,31 @@ export class DrillJobs {
     return (await this.begin(kind, trigger, repo)).done;
   }
 
-  private async execute(state: Omit<RunningDrill, 'waiting_for'>, started: (id: number) => void, signal: AbortSignal, changed: () => void): Promise<DrillResult> {
+  private async execute(state: Omit<RunningDrill, 'waiting_for'>, runId: number, started: () => void, signal: AbortSignal, changed: () => void): Promise<DrillResult> {
     const { db, dataDir, clock, logger, store, events } = this.deps;
     const deps = await drillDepsFor({ db, dataDir, clock, logger, store, backupRunning: () => this.backupRunning() });
-    const publish = (type: 'drill.progress' | 'drill.finished', data: Record<string, unknown>): void => void events?.publish(type, data);
-    try {
-      const result = await runDrill(deps, {
+    const publish = (type: 'drill.progress', data: Record<string, unknown>): void => void events?.publish(type, data);
+    return runDrill(deps, {
         kind: state.kind,
         trigger: state.trigger,
         ...(state.repo !== null ? { repo: state.repo } : {}),
         signal,
-        onStarted: (id) => {
-          state.id = id;
-          changed();
-          started(id);
-        },
+        run: { id: runId },
+        onStarted: started,
         onProgress: (p) => {
           state.progress = p;
           changed();
-          publish('drill.progress', { id: state.id, kind: state.kind, ...p });
+          publish('drill.progress', { run_id: runId, id: runId, kind: state.kind, ...p });
         },
       });
-      publish('drill.finished', { id: result.id, kind: result.kind, verdict: result.verdict, interrupted: result.interrupted, checks: result.checks });
-      return result;
-    } catch (error) {
-      if (state.id !== null) publish('drill.finished', { id: state.id, kind: state.kind, verdict: null, error: error instanceof Error ? error.message : String(error) });
-      throw error;
-    }
+  }
+
+  /** `drill.finished`, once the run's record has ended. */
+  private finished(kind: DrillKind, runId: () => number, result: DrillResult | null, error: unknown): void {
+    const id = runId();
+    this.deps.events?.publish('drill.finished', result
+      ? { run_id: id, id, kind: result.kind, verdict: result.verdict, interrupted: result.interrupted, checks: result.checks }
+      : { run_id: id, id, kind, verdict: null, error: error instanceof Error ? error.message : String(error) });
   }
 
   status(): DrillStatus {

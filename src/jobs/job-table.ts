@@ -11,6 +11,8 @@
 // repository to look inside it (history/): beside anything that only adds to or reads the
 // repository, but not while maintenance prunes the packs it reads or a rotation changes the keys;
 // one at a time (generations.ts queues the next; it usually finds the first's copy in the cache).
+// A backup asked for while one runs waits for it (`sanad backup now --new`); whether a caller wants
+// that or follows the running one instead is the caller's to say (backups.ts attaches by default).
 // `pull` downloads a model into the models folder under a temporary name and registers it only at
 // its end: it touches nothing any other job reads, so it runs beside all of them; pulls queue
 // (one download at a time gets the whole line; a second of the same file is the first: pulls.ts).
@@ -24,7 +26,7 @@ const R = 'refuse';
 
 export const OVERLAP: { readonly [K in JobKind]: { readonly [R in JobKind]: Overlap } } = {
   //                     backup  maintenance  drill  restore  passphrase-rotation  vault-rotation  inspect  pull
-  'backup':              { backup: R, maintenance: W, drill: T, restore: W, 'passphrase-rotation': W, 'vault-rotation': W, inspect: T, pull: T },
+  'backup':              { backup: W, maintenance: W, drill: T, restore: W, 'passphrase-rotation': W, 'vault-rotation': W, inspect: T, pull: T },
   'maintenance':         { backup: W, maintenance: R, drill: W, restore: W, 'passphrase-rotation': W, 'vault-rotation': T, inspect: W, pull: T },
   'drill':               { backup: W, maintenance: W, drill: R, restore: T, 'passphrase-rotation': W, 'vault-rotation': T, inspect: T, pull: T },
   'restore':             { backup: W, maintenance: W, drill: T, restore: R, 'passphrase-rotation': W, 'vault-rotation': T, inspect: T, pull: T },

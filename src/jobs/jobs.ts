@@ -5,7 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
+import type { Db } from '../store/open.js';
+import type { AdminEvents } from './admin-events.js';
 import { overlap, type JobKind } from './job-table.js';
+import { dropRun, endRun, getRun, NEVER_STARTED, openRun, pruneRuns, startRun, type OpenRun, type RunEnd, type RunKind } from './runs.js';
 
 export type JobState = 'waiting' | 'running';
 
@@ -13,6 +16,22 @@ export type JobState = 'waiting' | 'running';
 export interface JobControl<P> {
   signal: AbortSignal;
   progress(p: P): void;
+  /** The job's record in `runs` (runs.ts), when its kind keeps one: details are written under its id. */
+  run: OpenRun | null;
+}
+
+/** How a job of a kind with history is recorded in `runs`: its trigger, and how its outcome ends the run. */
+export interface RunRecord<T> {
+  kind: RunKind;
+  trigger: string;
+  /** The run's end, from the work's value (`aborted`: the job's signal fired while it ran). */
+  end: (value: T, aborted: boolean) => RunEnd;
+  /** An error that means the work never began (another process held its lock): the row is dropped. */
+  refused?: (error: unknown) => boolean;
+  /** Keep only this many ended runs of the kind (older ones go as each one ends). */
+  keep?: number;
+  /** Called once the run's record has ended (a client told of it then reads it ended). */
+  ended?: (value: T | null, error: unknown) => void;
 }
 
 export class JobRefusedError extends Error {
@@ -43,6 +62,14 @@ function label(kind: JobKind): string {
 
 export class Job<T = unknown, P = unknown> {
   state: JobState = 'waiting';
+  /** Its record in `runs`, when its kind keeps one (opened as it is asked for). */
+  run: OpenRun | null = null;
+
+  /** The id of its record; only for a job started with one (StartOptions.record). */
+  get runId(): number {
+    if (this.run === null) throw new Error(`This ${label(this.kind)} job was started without a record.`);
+    return this.run.id;
+  }
   progress: P | null = null;
   /** Unix ms. */
   startedAt: number | null = null;
@@ -61,7 +88,7 @@ export class Job<T = unknown, P = unknown> {
       this.begin = () => {
         this.state = 'running';
         this.startedAt = clock.now();
-        const control: JobControl<P> = { signal: this.controller.signal, progress: (p) => (this.progress = p) };
+        const control: JobControl<P> = { signal: this.controller.signal, progress: (p) => (this.progress = p), run: this.run };
         // The work runs on the next turn, so the caller has the job in hand before it can end. The
         // job leaves the owner before `done` settles: whoever awaited it may start the next at once.
         void Promise.resolve()
@@ -89,11 +116,13 @@ export class Job<T = unknown, P = unknown> {
   }
 }
 
-export interface StartOptions {
+export interface StartOptions<T = unknown> {
   /** The caller's own signal (a shutdown of the schedule that asked): aborts the job too. */
   signal?: AbortSignal;
   /** The job's id, when its caller records it under one of its own (a restore's run id). */
   id?: string;
+  /** Keep a record of the job in `runs` (backups, drills, restores): needs the owner's store. */
+  record?: RunRecord<T>;
 }
 
 /** What the owner starts and stops besides jobs: the schedules (schedule/loop.ts users). */
@@ -109,24 +138,80 @@ export class Jobs {
   private readonly schedules: OwnedSchedule[] = [];
   private stopped = false;
 
-  constructor(private readonly deps: { clock: Clock; logger: Logger }) {}
+  /** `store`: where jobs that keep a record write it (runs.ts); absent, no job may ask for one. */
+  constructor(private readonly deps: { clock: Clock; logger: Logger; store?: { db: Db; dataDir: string }; events?: AdminEvents }) {}
 
   /**
    * Starts `work` as a job of `kind` now, or once the jobs it must wait for have ended (job-table.ts).
    * Throws JobRefusedError at once when the table refuses it beside a running or waiting job.
    */
-  start<T, P = unknown>(kind: JobKind, work: (control: JobControl<P>) => Promise<T>, options: StartOptions = {}): Job<T, P> {
+  start<T, P = unknown>(kind: JobKind, work: (control: JobControl<P>) => Promise<T>, options: StartOptions<T> = {}): Job<T, P> {
     if (this.stopped) throw new JobsStoppedError(kind);
     const refusing = this.jobs.find((j) => overlap(kind, j.kind) === 'refuse');
     if (refusing) throw new JobRefusedError(kind, refusing.kind);
-    const job = new Job<T, P>(options.id ?? `job_${randomBytes(6).toString('hex')}`, kind, this.deps.clock.now(), work, (j) => this.ended(j), this.deps.clock);
+    const record = options.record;
+    const recorded = record ? this.recorded(record, work) : work;
+    const job = new Job<T, P>(options.id ?? `job_${randomBytes(6).toString('hex')}`, kind, this.deps.clock.now(), recorded, (j) => this.ended(j), this.deps.clock);
     if (options.signal) {
       if (options.signal.aborted) job.controller.abort();
       else options.signal.addEventListener('abort', () => job.cancel(), { once: true });
     }
     this.jobs.push(job);
+    if (record) {
+      try {
+        const store = this.requireStore(kind);
+        const run = openRun(store.db, store.dataDir, { kind: record.kind, trigger: record.trigger, status: this.blockers(job).length === 0 ? 'running' : 'queued', nowMs: this.deps.clock.now() });
+        job.run = run;
+        // A job that never started (stop() first, or its caller gave up) ends its record as cancelled.
+        job.done.catch((error: unknown) => {
+          if (error instanceof JobCancelledError) this.end(run, { status: 'cancelled', error: this.stopped ? NEVER_STARTED : error.message });
+        });
+      } catch (error) {
+        this.jobs.splice(this.jobs.indexOf(job), 1);
+        throw error;
+      }
+    }
     this.pump();
     return job;
+  }
+
+  /** Ends a run's record, then says so on the admin events (a client following it by id). */
+  private end(run: OpenRun, end: RunEnd): void {
+    const { db, dataDir } = this.requireStore(run.kind);
+    endRun(db, dataDir, run, end, this.deps.clock.now());
+    const row = getRun(db, run.id);
+    if (row) this.deps.events?.publish('run.finished', { run_id: row.id, ...row });
+  }
+
+  private requireStore(kind: JobKind): { db: Db; dataDir: string } {
+    if (!this.deps.store) throw new Error(`This job owner has no store, so a ${label(kind)} cannot be recorded.`);
+    return this.deps.store;
+  }
+
+  /** The work wrapped so that its run is marked started, then ended with its outcome, here. */
+  private recorded<T, P>(record: RunRecord<T>, work: (control: JobControl<P>) => Promise<T>): (control: JobControl<P>) => Promise<T> {
+    return async (control) => {
+      const { db, dataDir } = this.requireStore(record.kind);
+      const run = control.run;
+      if (run === null) return work(control);
+      startRun(db, run, this.deps.clock.now());
+      let value: T;
+      try {
+        value = await work(control);
+      } catch (error) {
+        if (record.refused?.(error) === true) {
+          dropRun(db, dataDir, run);
+        } else {
+          this.end(run, { status: control.signal.aborted ? 'interrupted' : 'failed', error: error instanceof Error ? error.message : String(error) });
+          record.ended?.(null, error);
+        }
+        throw error;
+      }
+      this.end(run, record.end(value, control.signal.aborted));
+      if (record.keep !== undefined) pruneRuns(db, record.kind, record.keep);
+      record.ended?.(value, null);
+      return value;
+    };
   }
 
   /** A running or waiting job by its id (pulls, of which several may wait). */
@@ -136,12 +221,21 @@ export class Jobs {
     return (job ?? null) as Job<T, P> | null; // eslint-disable-line @typescript-eslint/consistent-type-assertions -- see above
   }
 
-  /** The running or waiting job of a kind that refuses a second of itself (every kind but pull). */
+  /** The first running or waiting job of a kind (the only one, for a kind that refuses a second). */
   current<T = unknown, P = unknown>(kind: JobKind): Job<T, P> | null {
     const job = this.jobs.find((j) => j.kind === kind);
-    // The table refuses a second job of every kind, so the one found is the only one; its type
-    // parameters are what the caller of start gave for this kind (see backups.ts, drills.ts).
+    // Its type parameters are what the caller of start gave for this kind (see backups.ts, drills.ts).
     return (job ?? null) as Job<T, P> | null; // eslint-disable-line @typescript-eslint/consistent-type-assertions -- see above
+  }
+
+  /** The running or waiting job whose record is this run (runs.ts), if it is still here. */
+  byRun(runId: number): Job | null {
+    return this.jobs.find((j) => j.run?.id === runId) ?? null;
+  }
+
+  /** How many jobs of a kind run or wait. */
+  count(kind: JobKind): number {
+    return this.jobs.filter((j) => j.kind === kind).length;
   }
 
   /** What the jobs of this appliance are doing, for status and tests. */

@@ -1,32 +1,24 @@
 // At start-up, before any job runs: every run of any kind that a crash (a kill, a power cut) left
-// `running` is settled here, in one place, with a reason, as tasks/recovery.ts does for tasks. A run
-// is only settled while its lock shows that no other process (a `sanad backup now`, a CLI drill) is
-// still doing it. A restore cut short has its target put back as it was, and the keychain entries
-// it may have written for that target removed, so the next attempt starts clean; a CLI command's
-// temporary admin client left by a command that died is revoked.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { unixSeconds, type Clock } from '../clock.js';
+// open is settled here, with a reason, by the one settle of runs.ts (as tasks/recovery.ts does for
+// tasks). A run is settled only when its lock shows that no other process (a `sanad backup now`, a
+// CLI drill) is still doing it. Each kind may add its own undo: a drill's checklist says the process
+// ended; a restore cut short has its target put back as it was, and the keychain entries it may have
+// written for that target removed, so the next attempt starts clean. At a service's start, a CLI
+// command's temporary admin client left by a command that died is revoked too.
+import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
-import { settleLeftoverBackupRuns } from '../backup/backup-runs.js';
-import { backupLockPath } from '../drill/checks/repo-lock.js';
-import { markInterrupted } from '../drill/drill-runs.js';
-import { drillLockPath } from '../drill/scratch.js';
-import { leftoverRestoreRuns, settleRestoreRun } from '../restore/restore-runs.js';
+import { settleDrillDetails } from '../drill/drill-runs.js';
+import { getRestoreRun } from '../restore/restore-runs.js';
 import { rollbackLeftoverTarget } from '../restore/target-dir.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import { revokeStaleTemporaryClients } from '../store/clients.js';
-import { tryFileLock } from '../store/file-lock.js';
 import type { Db } from '../store/open.js';
+import { unixSeconds } from '../clock.js';
+import { settleRuns, type RunRow, type Settled } from './runs.js';
 
 export const BACKUP_INTERRUPTED =
   'Sanad stopped while this backup ran (it was closed, killed, or the power went); the generations before it are untouched and the next backup runs as usual.';
-
-export interface LeftoverReport {
-  backups: number[];
-  drills: number;
-  restores: Array<{ id: string; target: string; putBack: boolean }>;
-}
+export const DRILL_INTERRUPTED = 'Sanad stopped while this drill ran; it says nothing about the backups. The next drill runs as usual.';
 
 export interface LeftoverInput {
   db: Db;
@@ -37,42 +29,50 @@ export interface LeftoverInput {
   secretsFor?: (dataDir: string) => SecretStore | null;
 }
 
-function underLock<T>(path: string, settle: () => T, none: T): T {
-  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-  const lock = tryFileLock(path);
-  // Held: another process is doing that work right now, and its rows are its own.
-  if (!lock) return none;
-  try {
-    return settle();
-  } finally {
-    lock.release();
-  }
+export interface LeftoverReport {
+  runs: Settled[];
+  restores: Array<{ id: number; target: string; putBack: boolean }>;
 }
 
-export async function settleLeftovers(input: LeftoverInput): Promise<LeftoverReport> {
+/** The one settle of runs left open, with each kind's undo; any process that runs jobs calls it first. */
+export async function settleRunsHere(input: LeftoverInput): Promise<LeftoverReport> {
   const { db, dataDir, clock, logger } = input;
-  const backups = underLock(backupLockPath(dataDir), () => settleLeftoverBackupRuns(db, unixSeconds(clock), BACKUP_INTERRUPTED), []);
-  const drills = underLock(drillLockPath(dataDir), () => markInterrupted(db, unixSeconds(clock)), 0);
   const restores: LeftoverReport['restores'] = [];
-  for (const run of leftoverRestoreRuns(db)) {
-    const putBack = await rollbackLeftoverTarget(run.target, run.created_top).catch((err: unknown) => {
-      logger.warn('could not put back the target of an interrupted restore', { target: run.target, error: err instanceof Error ? err.message : String(err) });
-      return false;
-    });
-    if (putBack) await forgetSecrets(input.secretsFor?.(run.target) ?? null, logger);
-    const reason = putBack
-      ? `Sanad stopped while this restore ran; ${run.target} was put back as it was before, so run the restore again.`
-      : `Sanad stopped while this restore ran; ${run.target} may hold part of it: delete that folder and run the restore again.`;
-    settleRestoreRun(db, run.id, reason, clock.now());
-    restores.push({ id: run.id, target: run.target, putBack });
-  }
+  const runs = await settleRuns(db, dataDir, clock.now(), {
+    backup: () => BACKUP_INTERRUPTED,
+    drill: (run) => {
+      settleDrillDetails(db, run.id);
+      return DRILL_INTERRUPTED;
+    },
+    restore: (run) => putBackRestore(input, run, restores),
+  });
+  if (runs.length > 0) logger.info('interrupted runs settled', { runs: runs.map((r) => `${r.kind}:${r.id}:${r.status}`) });
+  return { runs, restores };
+}
+
+/** At a service's start: the runs, and the temporary admin clients of CLI commands that died. */
+export async function settleLeftovers(input: LeftoverInput): Promise<LeftoverReport> {
+  const report = await settleRunsHere(input);
   // A CLI command that died while asking the service left its temporary admin client: no command
   // can be asking a service that is only starting, so every one left is stale.
-  const clients = revokeStaleTemporaryClients(db, unixSeconds(clock));
-  if (backups.length > 0 || drills > 0 || restores.length > 0 || clients > 0) {
-    logger.info('interrupted runs settled at start', { backups: backups.length, drills, restores: restores.length, temporary_clients: clients });
-  }
-  return { backups, drills, restores };
+  const clients = revokeStaleTemporaryClients(input.db, unixSeconds(input.clock));
+  if (clients > 0) input.logger.info('temporary admin clients of dead commands revoked', { temporary_clients: clients });
+  return report;
+}
+
+async function putBackRestore(input: LeftoverInput, run: RunRow, restores: LeftoverReport['restores']): Promise<string> {
+  const { db, logger } = input;
+  const details = getRestoreRun(db, run.id);
+  if (!details) return 'Sanad stopped while this restore ran; run the restore again.';
+  const putBack = await rollbackLeftoverTarget(details.target, details.created_top).catch((err: unknown) => {
+    logger.warn('could not put back the target of an interrupted restore', { target: details.target, error: err instanceof Error ? err.message : String(err) });
+    return false;
+  });
+  if (putBack) await forgetSecrets(input.secretsFor?.(details.target) ?? null, logger);
+  restores.push({ id: run.id, target: details.target, putBack });
+  return putBack
+    ? `Sanad stopped while this restore ran; ${details.target} was put back as it was before, so run the restore again.`
+    : `Sanad stopped while this restore ran; ${details.target} may hold part of it: delete that folder and run the restore again.`;
 }
 
 async function forgetSecrets(store: SecretStore | null, logger: Logger): Promise<void> {

@@ -1,22 +1,43 @@
 // Restores started by the service (the GUI's) as jobs of the owner (jobs.ts): one at a time, never
-// beside a backup or maintenance (job-table.ts: a restore waits for them), each recorded in
-// restore_runs (restore/restore-runs.ts) so it can be read after a restart and one cut short by a
-// crash is put back at the next start (leftovers.ts). Progress and the end go to the admin events.
-import { randomBytes } from 'node:crypto';
+// beside a backup or maintenance (job-table.ts: a restore waits for them), each a run in `runs` with
+// its details in restore_details (restore/restore-runs.ts), so it can be read after a restart and
+// one cut short by a crash is put back at the next start (leftovers.ts). Progress and the end go to
+// the admin events.
 import type { Clock } from '../clock.js';
 import type { RestoreJob } from '../contract/restore.js';
 import type { RestoreProgress } from '../restore/restore-progress.js';
 import type { RestoreResult } from '../restore/restore-request.js';
-import { finishRestoreRun, getRestoreRun, pruneRestoreRuns, setRestoreCreatedTop, settleRestoreRun, startRestoreRun, storedResult } from '../restore/restore-runs.js';
+import { getRestoreRun, recordRestoreDetails, setRestoreCreatedTop, setRestoreResult, storedResult } from '../restore/restore-runs.js';
 import type { Db } from '../store/open.js';
 import type { AdminEvents } from './admin-events.js';
-import { JobCancelledError, JobRefusedError, type Job, type Jobs } from './jobs.js';
+import { JobRefusedError, type Job, type Jobs, type RunRecord } from './jobs.js';
 
 /** One restore; `onTargetPrepared` must be passed on to restoreGeneration (the rollback record). */
 export type RestoreRun = (io: { onProgress: (p: RestoreProgress) => void; onTargetPrepared: (rollbackTop: string | null) => void; signal: AbortSignal }) => Promise<RestoreResult>;
 
 const KEEP_FINISHED = 20;
-const NEVER_STARTED = 'Sanad stopped before this restore could start (it was waiting for a backup or maintenance); nothing was written. Run it again.';
+
+/** A restore's run ends `ok` when its checklist passed, `failed` otherwise (its error, or the result's);
+ *  `restore.finished` goes out once the run has ended. */
+function restoreRecord(events: AdminEvents, target: string): RunRecord<RestoreEnd> {
+  return {
+    kind: 'restore',
+    trigger: 'gui',
+    end: ({ result, error }, aborted) => ({
+      status: result?.ok === true ? 'ok' : aborted ? 'interrupted' : 'failed',
+      error: result?.error ?? error,
+      generation: result?.generation ?? null,
+    }),
+    keep: KEEP_FINISHED,
+    ended: (value) => {
+      if (value === null) return;
+      const { id, result, error } = value;
+      events.publish('restore.finished', { run_id: id, id, status: result?.ok === true ? 'ok' : 'failed', ok: result?.ok ?? false, generation: result?.generation ?? null, target, error: result?.error ?? error });
+    },
+  };
+}
+
+type RestoreEnd = { id: number; result: RestoreResult | null; error: string | null };
 
 export class RestoreBusyError extends Error {
   constructor() {
@@ -28,26 +49,26 @@ export class RestoreBusyError extends Error {
 export class RestoreJobs {
   constructor(private readonly deps: { db: Db; clock: Clock; jobs: Jobs; events: AdminEvents }) {}
 
-  private current(): Job<void, RestoreProgress> | null {
-    return this.deps.jobs.current<void, RestoreProgress>('restore');
+  private current(): Job<RestoreEnd, RestoreProgress> | null {
+    return this.deps.jobs.current<RestoreEnd, RestoreProgress>('restore');
   }
 
   /** The restore running or waiting, if any. */
   get running(): RestoreJob | null {
     const job = this.current();
-    return job === null ? null : this.get(job.id);
+    return job === null ? null : this.get(job.runId);
   }
 
   /** A restore as the API shows it: live while it runs, from restore_runs once it ended. */
-  get(id: string): RestoreJob | null {
+  get(id: number): RestoreJob | null {
     const row = getRestoreRun(this.deps.db, id);
     if (!row) return null;
     const live = this.current();
-    const job = live?.id === id ? live : null;
+    const job = live?.run?.id === id ? live : null;
     const result = storedResult(row);
     return {
       id: row.id,
-      status: row.status === 'running' && job?.state === 'waiting' ? 'waiting' : row.status,
+      status: row.status,
       target: row.target,
       repo: row.repo,
       started_at: row.started_at,
@@ -62,38 +83,35 @@ export class RestoreJobs {
   /** Records and starts `run`; throws RestoreBusyError while one runs or waits, JobRefusedError
    *  when another job forbids it (job-table.ts). */
   start(target: string, repo: string, run: RestoreRun): RestoreJob {
-    const { db, clock, jobs, events } = this.deps;
+    const { db, jobs, events } = this.deps;
     if (this.current() !== null) throw new RestoreBusyError();
-    const id = `restore_${randomBytes(8).toString('hex')}`;
-    let job: Job<void, RestoreProgress>;
+    let job: Job<RestoreEnd, RestoreProgress>;
     try {
-      job = jobs.start<void, RestoreProgress>('restore', async (control) => {
+      job = jobs.start<RestoreEnd, RestoreProgress>('restore', async (control) => {
+        const id = control.run?.id;
+        if (id === undefined) throw new Error('A restore must be started with its record.');
         const onProgress = (p: RestoreProgress): void => {
           control.progress(p);
-          events.publish('restore.progress', { id, ...p });
+          events.publish('restore.progress', { run_id: id, id, ...p });
         };
         const onTargetPrepared = (top: string | null): void => setRestoreCreatedTop(db, id, top);
         let result: RestoreResult | null = null;
         let error: string | null = null;
         try {
           result = await run({ onProgress, onTargetPrepared, signal: control.signal });
+          setRestoreResult(db, id, result);
         } catch (err) {
           error = err instanceof Error ? err.message : String(err);
         }
-        const status = finishRestoreRun(db, id, { result, error, finishedAtMs: clock.now() });
-        pruneRestoreRuns(db, KEEP_FINISHED);
-        events.publish('restore.finished', { id, status, ok: result?.ok ?? false, generation: result?.generation ?? null, target, error: result?.error ?? error });
-      }, { id });
+        return { id, result, error };
+      }, { record: restoreRecord(events, target) });
     } catch (error) {
       if (error instanceof JobRefusedError && error.blocking === 'restore') throw new RestoreBusyError();
       throw error;
     }
+    const id = job.runId;
     // Before the job's first step (it starts on the next turn at the earliest).
-    startRestoreRun(db, { id, repo, target, startedAtMs: clock.now() });
-    // Stopped while it still waited (Quit during a backup): it never wrote anything; say so.
-    void job.done.catch((err: unknown) => {
-      if (err instanceof JobCancelledError) settleRestoreRun(db, id, NEVER_STARTED, clock.now());
-    });
+    recordRestoreDetails(db, id, { repo, target });
     const shown = this.get(id);
     if (shown === null) throw new Error(`restore ${id} was not recorded`);
     return shown;

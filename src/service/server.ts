@@ -15,6 +15,7 @@ import { registerModelAdminRoutes } from './routes/model-admin.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAdminEventRoutes } from './routes/admin-events.js';
 import { registerBackupRoutes } from './routes/backups.js';
+import { registerRunRoutes } from './routes/runs.js';
 import { registerDiagnosticsRoutes } from './routes/diagnostics.js';
 import { registerDrillRoutes } from './routes/drills.js';
 import { registerFirstRunRoutes } from './routes/first-run.js';
@@ -145,6 +146,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerLanRoutes(app, kit);
   registerSecretRoutes(app, kit);
   registerBackupRoutes(app, kit);
+  registerRunRoutes(app, kit);
   registerPassphraseRoutes(app, kit);
   registerAdminEventRoutes(app, kit);
   registerRestoreRoutes(app, kit);

@@ -1,4 +1,4 @@
-// The drill's bookkeeping on a real store, without restic: migration 0005 and the drill_runs rows
+// The drill's bookkeeping on a real store, without restic: the runs and drill_details rows
 // (interrupted runs, bounded history), the read-subset rotation (n = previous % t + 1, an unverified
 // read does not advance, a damaged subset stays listed until it reads clean, a new t restarts at 1),
 // and which pass clears which alert.
@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { openAlerts } from '../../src/backup/alerts.js';
 import { ManualClock, unixSeconds } from '../../src/clock.js';
 import { applyDrillAlerts, covers } from '../../src/drill/drill-alerts.js';
-import { finishDrillRun, getDrillRun, listDrillRuns, markInterrupted, pruneDrillRuns, startDrillRun } from '../../src/drill/drill-runs.js';
+import { getDrillRun, listDrillRuns } from '../../src/drill/drill-runs.js';
+import { settleRunsHere } from '../../src/jobs/leftovers.js';
+import { pruneRuns } from '../../src/jobs/runs.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { drillRow, runDir } from '../harness/run-rows.js';
 import { planSubset, recordSubsets } from '../../src/drill/read-subset.js';
 import type { DrillKind, Verdict } from '../../src/drill/verdict.js';
 import { currentVersion } from '../../src/store/migrate.js';
@@ -17,14 +21,19 @@ function store(): Db {
   return openStore(':memory:');
 }
 
-test('migration 0005: drill_runs exists, refuses nonsense, and interrupted runs are marked', () => {
+test('drill runs: the tables refuse nonsense, and a run whose process died is settled interrupted', async () => {
   const db = store();
-  assert.ok(currentVersion(db) >= 5);
-  assert.throws(() => db.prepare("INSERT INTO drill_runs(kind, trigger, status, started_at) VALUES ('weekly', 'x', 'running', 1)").run(), /CHECK/);
-  assert.throws(() => db.prepare("INSERT INTO drill_runs(kind, trigger, status, verdict, started_at) VALUES ('daily', 'x', 'finished', 'OK', 1)").run(), /CHECK/);
-  const left = startDrillRun(db, { kind: 'deep', trigger: 'schedule', repo: null, startedAt: 10 });
-  assert.equal(markInterrupted(db, 20), 1);
-  const run = getDrillRun(db, left);
+  assert.ok(currentVersion(db) >= 21);
+  assert.throws(() => db.prepare("INSERT INTO runs(kind, trigger, status, started_at) VALUES ('weekly', 'x', 'running', 1)").run(), /CHECK/);
+  assert.throws(() => db.prepare("INSERT INTO runs(kind, trigger, status, started_at) VALUES ('drill', 'x', 'finished', 1)").run(), /CHECK/);
+  const id = Number(db.prepare("INSERT INTO runs(kind, trigger, status, started_at) VALUES ('drill', 'x', 'ok', 1)").run().lastInsertRowid);
+  assert.throws(() => db.prepare("INSERT INTO drill_details(run_id, depth, verdict) VALUES (?, 'daily', 'OK')").run(id), /CHECK/);
+  const left = drillRow(db, { kind: 'deep', trigger: 'schedule', startedAt: 10 });
+  // Its process dies: the OS drops the lock; the row still says running.
+  left.run.lock.release();
+  const settled = await settleRunsHere({ db, dataDir: runDir(db), clock: new ManualClock(20_000), logger: silentLogger });
+  assert.deepEqual(settled.runs.map((r) => [r.id, r.status]), [[left.run.id, 'interrupted']]);
+  const run = getDrillRun(db, left.run.id);
   assert.equal(run?.status, 'interrupted');
   assert.equal(run?.verdict, 'UNVERIFIED');
   assert.match(run?.checks[0]?.detail ?? '', /stopped before it finished/);
@@ -34,10 +43,10 @@ test('migration 0005: drill_runs exists, refuses nonsense, and interrupted runs 
 test('history keeps the newest 500 finished runs', () => {
   const db = store();
   for (let i = 0; i < 510; i++) {
-    const id = startDrillRun(db, { kind: 'daily', trigger: 't', repo: null, startedAt: i });
-    finishDrillRun(db, id, { verdict: 'PASS', checks: [{ name: 'local:repo:open', status: 'pass', code: 'drill.lock.none', params: {}, detail: 'ok' }], finishedAt: i });
+    drillRow(db, { kind: 'daily', trigger: 't', startedAt: i }).finish('PASS', [{ name: 'local:repo:open', status: 'pass', code: 'drill.lock.none', params: {}, detail: 'ok' }], i);
   }
-  assert.equal(pruneDrillRuns(db), 10);
+  assert.equal(pruneRuns(db, 'drill', 500), 10);
+  assert.equal(db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM drill_details').get()?.n, 500, 'their details went with them');
   const runs = listDrillRuns(db, 1000);
   assert.equal(runs.length, 500);
   assert.equal(runs[0]?.started_at, 509, 'newest first, the newest kept');
@@ -78,9 +87,9 @@ test('alerts: FAIL critical, UNVERIFIED warning; only a pass that covers what ra
   const clock = new ManualClock(Date.parse('2026-03-01T00:00:00Z'));
   const run = (kind: DrillKind, repo: string | null, verdict: Verdict): void => {
     const checks = verdict === 'PASS' ? [] : [{ name: 'local:read-data', status: verdict === 'FAIL' ? 'fail' as const : 'unverified' as const, code: 'said.text', params: { text: 'x' }, detail: 'x' }];
-    const id = startDrillRun(db, { kind, trigger: 't', repo, startedAt: unixSeconds(clock) });
-    finishDrillRun(db, id, { verdict, checks, finishedAt: unixSeconds(clock) });
-    applyDrillAlerts(db, clock, { id, kind, repo, verdict, checks });
+    const row = drillRow(db, { kind, trigger: 't', repo, startedAt: unixSeconds(clock) });
+    row.finish(verdict, checks, unixSeconds(clock));
+    applyDrillAlerts(db, clock, { id: row.run.id, kind, repo, verdict, checks });
     clock.advance(1000);
   };
   const open = (): string[] => openAlerts(db).map((a) => `${a.key}:${a.severity}`).sort();

@@ -9,7 +9,8 @@ import { getRepository } from '../../src/backup/repositories.js';
 import { writeSettings } from '../../src/store/settings.js';
 import { systemClock } from '../../src/clock.js';
 import { drillDepsFor } from '../../src/drill/drill-deps.js';
-import { runDrill, type DrillResult } from '../../src/drill/run-drill.js';
+import { type DrillResult } from '../../src/drill/run-drill.js';
+import { drillHere } from '../../src/jobs/run-here.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { backupNow, flipByte, packFiles } from './kit.js';
@@ -39,7 +40,7 @@ test(`t = ${T} deep drills read every pack once; exactly the run holding the fli
   // A subset that holds no pack is passed over (reading it would verify nothing), so the runs read
   // the subsets that hold packs, in order.
   const groups = [...new Set(packs.map((p) => (Number.parseInt(p.id.slice(0, 2), 16) % T) + 1))].sort((a, b) => a - b);
-  for (let i = 0; i < groups.length; i++) runs.push(await runDrill(deps, { kind: 'deep', trigger: 'test' }));
+  for (let i = 0; i < groups.length; i++) runs.push(await drillHere(deps, { kind: 'deep', trigger: 'test' }));
 
   const read = runs.map((r) => r.checks.find((c) => c.name === 'local:read-data'));
   const subsets = read.map((c) => /subset (\d+)\/(\d+): read/.exec(c?.detail ?? '')?.slice(1).join('/'));
@@ -80,13 +81,13 @@ test('a subset that holds no pack is never a PASS: with t = 256 the drill reads 
   assert.ok(packs.length < 100 && T > 128 && groups[0] !== 1, `a small repository leaves subset 1/${T} empty (groups ${groups.join(',')})`);
   const deps = await drillDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
 
-  const first = (await runDrill(deps, { kind: 'deep', trigger: 'test' })).checks.find((c) => c.name === 'local:read-data');
+  const first = (await drillHere(deps, { kind: 'deep', trigger: 'test' })).checks.find((c) => c.name === 'local:read-data');
   assert.equal(first?.status, 'pass', first?.detail);
   const inGroup = (g: number | undefined): number => packs.filter((p) => groupOf(p.id, T) === g).length;
   assert.match(first.detail, new RegExp(`^subset ${groups[0]}/${T}: read ${inGroup(groups[0])} of ${packs.length} data packs, no errors \\(subsets? 1/${T} (to ${(groups[0] ?? 2) - 1}/${T} )?holds? no pack\\)$`));
   assert.doesNotMatch(first.detail, /read 0 of/);
 
-  const second = (await runDrill(deps, { kind: 'deep', trigger: 'test' })).checks.find((c) => c.name === 'local:read-data');
+  const second = (await drillHere(deps, { kind: 'deep', trigger: 'test' })).checks.find((c) => c.name === 'local:read-data');
   assert.equal(second?.status, 'pass', second?.detail);
   const next = groups[1] ?? groups[0];
   assert.match(second.detail, new RegExp(`^subset ${next}/${T}: read ${inGroup(next)} of`), 'the next drill goes on after the subset read last');

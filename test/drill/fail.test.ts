@@ -16,7 +16,7 @@ import type { Manifest } from '../../src/backup/generation/index.js';
 import { getRepository, moveLocalRepository } from '../../src/backup/repositories.js';
 import { systemClock } from '../../src/clock.js';
 import { drillDepsFor } from '../../src/drill/drill-deps.js';
-import { runDrill } from '../../src/drill/run-drill.js';
+import { drillHere } from '../../src/jobs/run-here.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { field, str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
@@ -186,12 +186,12 @@ test('a FAIL is not confirmed when the repository changed during the drill (a ba
     await backupNow(ctx);
     return result;
   } };
-  const changed = await runDrill({ ...deps, restic: wrapped }, { kind: 'deep', trigger: 'test' });
+  const changed = await drillHere({ ...deps, restic: wrapped }, { kind: 'deep', trigger: 'test' });
   const read = changed.checks.find((c) => c.name === 'local:read-data');
   assert.equal(read?.status, 'unverified');
   assert.match(read?.detail ?? '', /restic found damage.*but the repository changed during the drill/);
   assert.equal(changed.verdict, 'UNVERIFIED');
 
-  const quiet = await runDrill(deps, { kind: 'deep', trigger: 'test' });
+  const quiet = await drillHere(deps, { kind: 'deep', trigger: 'test' });
   assert.equal(quiet.verdict, 'FAIL', 'with nothing writing, the same damage is a FAIL');
 });

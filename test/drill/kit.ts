@@ -13,7 +13,8 @@ import { backupTargets, makeGeneration, removeVaultKey, type Manifest } from '..
 import { getRepository } from '../../src/backup/repositories.js';
 import { toResticRepo } from '../../src/backup/restic-target.js';
 import type { ResticRepo } from '../../src/backup/restic/index.js';
-import { runBackup, SNAPSHOT_TAGS, type BackupOutcome } from '../../src/backup/run-backup.js';
+import { SNAPSHOT_TAGS, type BackupOutcome } from '../../src/backup/run-backup.js';
+import { backupHere } from '../../src/jobs/run-here.js';
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { ServiceContext } from '../../src/service/context.js';
@@ -21,7 +22,7 @@ import { runSanad, type Ran } from '../harness/run-sanad.js';
 
 export async function backupNow(ctx: ServiceContext): Promise<BackupOutcome> {
   const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
-  const outcome = await runBackup(deps, { trigger: 'test' });
+  const outcome = await backupHere(deps, { trigger: 'test' });
   assert.notEqual(outcome.status, 'failed', JSON.stringify(outcome));
   return outcome;
 }

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock, unixSeconds } from '../../src/clock.js';
-import { finishDrillRun, lastFinishedRun, startDrillRun } from '../../src/drill/drill-runs.js';
+import { lastFinishedRun } from '../../src/drill/drill-runs.js';
+import { drillRow } from '../harness/run-rows.js';
 import { decideDrill, DrillScheduler, nextDrillAt } from '../../src/drill/schedule.js';
 import type { DrillKind } from '../../src/drill/verdict.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -49,10 +50,10 @@ function harness(db: Db = openStore(':memory:'), clock = new ManualClock(Date.pa
         state.concurrent++;
         state.maxConcurrent = Math.max(state.maxConcurrent, state.concurrent);
         try {
-          const id = startDrillRun(db, { kind, trigger: 'schedule', repo: null, startedAt: unixSeconds(clock) });
+          const row = drillRow(db, { kind, trigger: 'schedule', startedAt: unixSeconds(clock) });
           if (gate.wait) await gate.wait;
           clock.advance(state.durationMs);
-          finishDrillRun(db, id, { verdict: 'PASS', checks: [], finishedAt: unixSeconds(clock) });
+          row.finish('PASS', [], unixSeconds(clock));
         } finally {
           state.concurrent--;
         }
@@ -125,9 +126,9 @@ test('a daily drill run by hand does not move the deep one: a never-run deep dri
   await s.start();
   assert.equal(s.nextDeepAt(), t0 + 5 * MIN);
   h.clock.advance(MIN);
-  const manual = startDrillRun(h.db, { kind: 'daily', trigger: 'manual', repo: null, startedAt: unixSeconds(h.clock) });
+  const manual = drillRow(h.db, { kind: 'daily', trigger: 'manual', startedAt: unixSeconds(h.clock) });
   h.clock.advance(MIN);
-  finishDrillRun(h.db, manual, { verdict: 'PASS', checks: [], finishedAt: unixSeconds(h.clock) });
+  manual.finish('PASS', [], unixSeconds(h.clock));
   assert.equal(s.nextDeepAt(), t0 + 5 * MIN, 'the deep drill is still due today');
   assert.equal(s.nextRunAt(), t0 + 5 * MIN);
   h.clock.set(t0 + 5 * MIN);

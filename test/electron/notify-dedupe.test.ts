@@ -104,16 +104,16 @@ test('what was notified survives a restart (the state file), so a still-open ale
 
 test('restores: one notification per finished restore, ok or failed', () => {
   const notices = new RestoreNotices();
-  const ok = parseRestoreFinished({ id: 'restore_a', status: 'succeeded', ok: true, generation: 5, target: '/home/ana/restored', error: null });
+  const ok = parseRestoreFinished({ run_id: 41, id: 41, status: 'ok', ok: true, generation: 5, target: '/home/ana/restored', error: null });
   assert.ok(ok);
   assert.equal(notices.notice(ok)?.title, 'Restore finished');
   assert.equal(notices.notice(ok), null, 'the same restore does not notify twice');
-  const failed = parseRestoreFinished({ id: 'restore_b', ok: false, target: '/x', error: 'The target folder is not empty.' });
+  const failed = parseRestoreFinished({ run_id: 42, id: 42, ok: false, target: '/x', error: 'The target folder is not empty.' });
   assert.ok(failed);
   const n = notices.notice(failed);
   assert.equal(n?.title, 'Restore failed');
   assert.equal(n?.body, 'The target folder is not empty. Open Sanad to try again.');
-  assert.equal(parseRestoreFinished({ id: 3, ok: true, target: '/x' }), null);
+  assert.equal(parseRestoreFinished({ id: 'restore_3', ok: true, target: '/x' }), null, 'an id that is not a run id');
 });
 
 test('the log file rotates instead of growing without bound', () => {

@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { backupDepsFor } from '../../src/backup/backup-deps.js';
-import { runBackup } from '../../src/backup/run-backup.js';
+import { backupHere } from '../../src/jobs/run-here.js';
 import { ManualClock, systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { field, str } from '../harness/api.js';
@@ -24,7 +24,7 @@ after(async () => {
 async function backupAt(app: TestAppliance, ms: number): Promise<number> {
   const ctx = app.appliance.ctx;
   const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: new ManualClock(ms), logger: silentLogger });
-  const outcome = await runBackup(deps, { trigger: 'test' });
+  const outcome = await backupHere(deps, { trigger: 'test' });
   assert.equal(outcome.status, 'ok', JSON.stringify(outcome));
   assert.ok(outcome.generation !== null);
   return outcome.generation;

@@ -34,9 +34,9 @@ function gated(): { work: (c: JobControl<unknown>) => Promise<string>; started: 
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-test('the table: every kind but pull refuses a second of itself (pulls queue), and says something about every other kind', () => {
+test('the table: every kind but pull and backup refuses a second of itself (those queue), and says something about every other kind', () => {
   for (const kind of JOB_KINDS) {
-    assert.equal(overlap(kind, kind), kind === 'pull' ? 'wait' : 'refuse', kind);
+    assert.equal(overlap(kind, kind), kind === 'pull' || kind === 'backup' ? 'wait' : 'refuse', kind);
     assert.deepEqual(Object.keys(OVERLAP[kind]).sort(), [...JOB_KINDS].sort(), `${kind} has a rule for every kind`);
   }
   // The pairs this issue names, read straight from the table.
@@ -73,13 +73,13 @@ test('a backup and a restore never overlap: whichever comes second waits, then s
   assert.equal(await b2.done, 'done');
 });
 
-test('a drill waits for a backup, and for maintenance; a second backup is refused, naming the first', async () => {
+test('a drill waits for a backup, and for maintenance; a second drill is refused, naming the first', async () => {
   const jobs = jobsOwner();
   const backup = gated();
   const drill = gated();
   jobs.start('backup', backup.work);
   const d = jobs.start('drill', drill.work);
-  assert.throws(() => jobs.start('backup', async () => 'second'), (e: unknown) => e instanceof JobRefusedError && e.blocking === 'backup' && /already running/.test(e.message));
+  assert.throws(() => jobs.start('drill', async () => 'second'), (e: unknown) => e instanceof JobRefusedError && e.blocking === 'drill' && /already running/.test(e.message));
   await tick();
   assert.equal(drill.started(), false, 'the drill waits while the backup runs');
   // Maintenance asked for while the backup still runs waits too, behind the drill that was asked

@@ -1,8 +1,9 @@
 // Runs a crash cut short, for real: `sanad serve` is SIGKILLed (with its restic, as a power cut
 // would take both) in the middle of a backup and in the middle of a restore. The dead process's
-// store still says `running`; at the next start both are settled in one place (jobs/leftovers.ts)
-// as "interrupted" with a reason, the restore's half-written target is put back, and the next
-// backup runs as usual (no lock of Sanad's own left in the way).
+// store still says `running` in the one record of runs; at the next start both are settled by the
+// one settle (jobs/runs.ts, with the restore's undo from jobs/leftovers.ts) as "interrupted" with a
+// reason, the restore's half-written target is put back, and the next backup runs as usual (no lock
+// of Sanad's own left in the way). Each run is followed by the id its start route answered.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -69,14 +70,21 @@ test('SIGKILL mid-backup and mid-restore: the runs are settled as interrupted at
   }
 
   let service = await startService(dataDir, adminToken);
-  assert.equal((await service.api.post('/admin/backups')).status, 202);
+  const asked = await service.api.post('/admin/backups');
+  assert.equal(asked.status, 202);
+  const backupId = num(asked.body, 'run_id');
   await powerCut(service, 'backup');
-  assert.equal(rowStatus(dataDir, 'SELECT status FROM backup_runs ORDER BY id DESC LIMIT 1'), 'running', 'the dead process left its run running');
+  assert.equal(rowStatus(dataDir, `SELECT status FROM runs WHERE id = ${backupId} AND kind = 'backup'`), 'running', 'the dead process left its run running');
 
   service = await startService(dataDir, adminToken);
+  const settled = await service.api.get(`/admin/runs/${backupId}`);
+  assert.equal(field(settled.body, 'status'), 'interrupted');
+  assert.match(str(settled.body, 'error'), /Sanad stopped while this backup ran/);
+  assert.notEqual(field(settled.body, 'ended_at'), null);
+  assert.equal(existsSync(join(dataDir, 'runs', `${backupId}.lock`)), false, 'its lock file is gone with it');
   const runs = await service.api.get('/admin/backups');
+  assert.equal(num(runs.body, 'data', 0, 'id'), backupId, 'the backup list reads the same record');
   assert.equal(field(runs.body, 'data', 0, 'status'), 'interrupted');
-  assert.match(str(runs.body, 'data', 0, 'error'), /Sanad stopped while this backup ran/);
   assert.equal(num((await service.api.get('/admin/backups/status')).body, 'last_run', 'id'), num(runs.body, 'data', 0, 'id'));
   // Nothing of Sanad's own is left in the way: the next backup runs and is good.
   assert.equal(field((await service.api.post('/admin/backups')).body, 'started'), true);
@@ -86,9 +94,9 @@ test('SIGKILL mid-backup and mid-restore: the runs are settled as interrupted at
   const target = join(tempDir('sanad-restore-'), 'restored');
   const started = await service.api.post('/admin/restore', { target });
   assert.equal(started.status, 202, started.text);
-  const id = str(started.body, 'id');
+  const id = num(started.body, 'id');
   await powerCut(service, 'restore');
-  assert.equal(rowStatus(dataDir, 'SELECT status FROM restore_runs'), 'running');
+  assert.equal(rowStatus(dataDir, `SELECT status FROM runs WHERE id = ${id} AND kind = 'restore'`), 'running');
   assert.equal(existsSync(target), true, 'the dead restore left its half-made target');
 
   service = await startService(dataDir, adminToken);
@@ -97,5 +105,6 @@ test('SIGKILL mid-backup and mid-restore: the runs are settled as interrupted at
   assert.equal(field(job.body, 'status'), 'interrupted');
   assert.match(str(job.body, 'error'), /Sanad stopped while this restore ran; .* was put back as it was before/);
   assert.equal(existsSync(target), false, 'the folder the restore made is gone again');
+  assert.equal(field((await service.api.get(`/admin/runs/${id}`)).body, 'status'), 'interrupted', 'the one record says the same');
   await service.stop();
 });

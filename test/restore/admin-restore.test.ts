@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backupDepsFor } from '../../src/backup/backup-deps.js';
-import { runBackup } from '../../src/backup/run-backup.js';
+import { backupHere } from '../../src/jobs/run-here.js';
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { AdminEvent } from '../../src/jobs/admin-events.js';
@@ -41,7 +41,7 @@ test('admin restore: list, refuse with 400, one at a time, progress events, the 
   writeFileSync(big, Buffer.concat([readFileSync(tiny), randomBytes(MODEL_MIB * 1024 * 1024)]));
   assert.equal((await api.post('/admin/models', { path: big, id: 'big' })).status, 201);
   const deps = await backupDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
-  const backup = await runBackup(deps, { trigger: 'test' });
+  const backup = await backupHere(deps, { trigger: 'test' });
   assert.equal(backup.status, 'ok', JSON.stringify(backup));
 
   // From here restic reads at 16 MiB/s, so the restore lasts seconds on any machine and the

@@ -55,10 +55,6 @@ export interface GenerationResult extends Generation {
   removedPartials: string[];
 }
 
-// Two runs in one process would remove each other's `.partial`; the scheduler never starts two,
-// and this makes sure of it. (Across processes the caller's backup lock is what guards.)
-const running = new Set<string>();
-
 /**
  * The store copied, cleaned and checked in workers; then a worker hashes it while this thread
  * checks the vault key in it (a few rows; a failure drops the worker's result).
@@ -73,18 +69,9 @@ async function freshCopy(source: string, storeCopy: string, report: (p: Omit<Gen
   return { tables, storeHash };
 }
 
+/** Call only under the backup lock (run-backup.ts): two makers would remove each other's `.partial`. */
 export async function makeGeneration(options: MakeGenerationOptions): Promise<GenerationResult> {
   const staging = stagingDir(options.dataDir);
-  if (running.has(staging)) throw new Error(`A generation is already being made in ${staging}; wait for it to finish.`);
-  running.add(staging);
-  try {
-    return await make(options, staging);
-  } finally {
-    running.delete(staging);
-  }
-}
-
-async function make(options: MakeGenerationOptions, staging: string): Promise<GenerationResult> {
   const { db, vaultKey, clock } = options;
   // 0700: a generation holds the vault key until its snapshots are made.
   const created = await mkdir(staging, { recursive: true, mode: 0o700 });

@@ -7,16 +7,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { backupDepsFor } from '../../backup/backup-deps.js';
-import { lastBackupRun, recentBackupRuns, type BackupRunRow } from '../../backup/backup-runs.js';
+import { backupRun, backupRunDetails } from '../../backup/backup-runs.js';
 import { backupLockHeld } from '../../drill/checks/repo-lock.js';
-import { BackupBusyError, runBackup, type BackupOutcome, type BackupPhase } from '../../backup/run-backup.js';
+import { BackupBusyError, type BackupOutcome, type BackupPhase as BackupPhaseOf } from '../../backup/run-backup.js';
+import { backupHere } from '../../jobs/run-here.js';
+import { openRunOf } from '../../jobs/runs.js';
+import { RunDetails } from '../../contract/run-details.js';
 import { systemClock } from '../../clock.js';
-import { BackupRuns, BackupStarted, BackupStatus, type BackupCopySummary } from '../../contract/backups.js';
+import { BackupPhase, BackupStarted, type BackupCopySummary } from '../../contract/backups.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { secretStoreFor } from '../secrets-access.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
-import { errorMessage, serviceHoldsDataDir, withRunningService, type AdminCall } from '../running-service.js';
+import { errorMessage, serviceHoldsDataDir, withRunningService, type AdminCall, type AdminStream } from '../running-service.js';
 import { withStore } from '../store-access.js';
 import { copyOffsiteCommand } from './backup-copy.js';
 
@@ -41,7 +44,7 @@ export async function backupCommand(args: string[], dataDir: string, io: Io, sec
   const { values } = parseArgs({ args: rest, options: { new: { type: 'boolean' } }, strict: true });
   const queue = values.new === true;
   const report = serviceHoldsDataDir(dataDir)
-    ? await withRunningService(dataDir, 'sanad backup now', (call) => inService(call, io, queue))
+    ? await withRunningService(dataDir, 'sanad backup now', (call, stream) => inService(call, stream, io, queue))
     : await here(dataDir, io, secretsFile, queue);
   io.result({ generation: report.generation, repositories: report.repositories, offsite_copy: report.offsite_copy }, () =>
     [
@@ -54,7 +57,7 @@ export async function backupCommand(args: string[], dataDir: string, io: Io, sec
   return report.status === 'ok' ? 0 : report.status === 'partial' ? 3 : 1;
 }
 
-function progressPrinter(io: Io): (p: BackupPhase) => void {
+function progressPrinter(io: Io): (p: BackupPhaseOf) => void {
   let lastShown = -10;
   let lastRepo = '';
   return (p) => {
@@ -75,67 +78,69 @@ async function here(dataDir: string, io: Io, secretsFile: string | undefined, qu
     try {
       const outcome = await withStore(dataDir, async (db) => {
         const deps = await backupDepsFor({ db, dataDir, store, clock: systemClock, logger });
-        return runBackup(deps, { trigger: 'cli', onProgress: progressPrinter(io) });
+        return backupHere(deps, { trigger: 'cli', onProgress: progressPrinter(io) });
       });
       return outcome;
     } catch (err) {
       if (!(err instanceof BackupBusyError)) throw new CliError(err instanceof Error ? err.message : String(err));
     }
-    // Another `sanad backup now` holds the backup lock: follow its run in the store to its end.
+    // Another `sanad backup now` holds the backup lock: its run is the open backup run in the
+    // store; follow it to its end (or, with --new, run one more after it).
     io.note(queue ? 'A backup is already running on this data dir; this one runs right after it.' : 'A backup is already running on this data dir (another sanad command); following it to its end.');
-    const theirs = await withStore(dataDir, (db) => lastBackupRun(db));
+    const theirs = await withStore(dataDir, (db) => openRunOf(db, 'backup'));
     while (backupLockHeld(dataDir)) await sleep(POLL_MS);
-    if (queue || theirs?.status !== 'running') continue;
-    return withStore(dataDir, (db) => reportOf(recentBackupRuns(db, 5), theirs.id));
+    if (queue || theirs === null) continue;
+    return withStore(dataDir, (db) => {
+      const run = backupRun(db, theirs.id);
+      if (!run) throw new CliError(`Backup run ${theirs.id} is no longer recorded; see the GUI's Backups screen.`);
+      return reportOf(run, backupRunDetails(db, theirs.id));
+    });
   }
 }
 
-/** A service runs on this data dir: the backup is its job; ask for it (or attach) and follow it. */
-async function inService(call: AdminCall, io: Io, queue: boolean): Promise<Report> {
-  const status = async (): Promise<BackupStatus> => {
-    const answer = await call('GET', '/admin/backups/status');
-    if (answer.status !== 200) throw new CliError(errorMessage(answer.body, `The running Sanad answered ${answer.status} to the backup status.`));
-    return BackupStatus.parse(answer.body);
-  };
-  const before = await status();
-  // Asked for in any case: the service attaches to a backup in progress, queues one after it
-  // (--new), or starts one, which waits for maintenance or a restore to end (its job table).
+/**
+ * A service runs on this data dir: the backup is its job. Asked for (the service starts one,
+ * attaches to the one running, or queues one after it with --new), and followed by the run id it
+ * answered, on the service's event stream: its progress, then its end.
+ */
+async function inService(call: AdminCall, stream: AdminStream, io: Io, queue: boolean): Promise<Report> {
   const asked = await call('POST', '/admin/backups', queue ? { queue: true } : {});
   if (asked.status !== 202) throw new CliError(errorMessage(asked.body, `The running Sanad answered ${asked.status} to "back up now".`));
   const answer = BackupStarted.parse(asked.body);
   if (answer.attached) io.note('A backup is already running on this data dir; following it to its end (use --new to run one more after it).');
   if (answer.queued) io.note('A backup is already running on this data dir; one more runs right after it.');
-  // The run to report is the newest once the service is idle again, and newer than `baseline`:
-  // the one attached to, or the one asked for (a queued one runs before the service goes idle).
-  const last = before.last_run;
-  const baseline = last === null ? 0 : answer.attached && last.status === 'running' ? last.id - 1 : last.id;
+  const id = answer.run_id;
+  const read = async (): Promise<RunDetails> => {
+    const got = await call('GET', `/admin/runs/${id}`);
+    if (got.status !== 200) throw new CliError(errorMessage(got.body, `The running Sanad answered ${got.status} about backup run ${id}.`));
+    return RunDetails.parse(got.body);
+  };
   const show = progressPrinter(io);
-  let idle = 0;
-  for (;;) {
-    await sleep(POLL_MS);
-    const now = await status();
-    if (now.progress) show(now.progress);
-    const newest = now.last_run;
-    // Idle with no new run: it failed before it could start a run (its reason is in the service's log).
-    if (!now.running && (newest === null || newest.id <= baseline) && ++idle >= 3) {
-      throw new CliError('The running Sanad did not start the backup; see its log or the GUI\'s Backups screen for why, then try again.');
+  const ended: { run: RunDetails | null } = { run: null };
+  // Subscribed first (`ready`), then read: an end between the two is in the stream or in the read.
+  await stream(`/admin/events?run=${id}`, async (event) => {
+    if (event.type === 'backup.progress') {
+      const p = BackupPhase.safeParse(event.data !== null && typeof event.data === 'object' && 'data' in event.data ? event.data.data : null);
+      if (p.success) show(p.data);
+      return false;
     }
-    if (!now.running && newest !== null && newest.id > baseline && newest.status !== 'running') {
-      const runs = await call('GET', '/admin/backups');
-      if (runs.status !== 200) throw new CliError(errorMessage(runs.body, `The running Sanad answered ${runs.status} to the list of runs.`));
-      return reportOf(BackupRuns.parse(runs.body), newest.id);
-    }
-  }
+    if (event.type !== 'ready' && event.type !== 'run.finished') return false;
+    const run = await read();
+    if (run.status === 'queued' || run.status === 'running') return false;
+    ended.run = run;
+    return true;
+  });
+  const run = ended.run;
+  if (run === null) throw new CliError(`Backup run ${id} did not end while followed; see the GUI's Backups screen.`);
+  return reportOf(run, run.backup ?? { copies: [], offsite_copy: null });
 }
 
-function reportOf(list: { runs?: Array<BackupRunRow & { offsite_copy?: BackupOutcome['offsite_copy'] | undefined }>; data?: Array<BackupRunRow & { offsite_copy?: BackupOutcome['offsite_copy'] | undefined }>; copies: Array<{ run_id: number; repository: string; ok: number; snapshot_id: string | null; error: string | null; summary: BackupCopySummary | null }> }, id: number): Report {
-  const run = (list.runs ?? list.data ?? []).find((r) => r.id === id);
-  if (!run) throw new CliError(`Backup run ${id} is no longer listed; see \`sanad serve\`'s log or the GUI's Backups screen.`);
+function reportOf(run: { generation: number | null; status: string; error: string | null }, details: { copies: Array<{ repository: string; ok: number; snapshot_id: string | null; error: string | null; summary: BackupCopySummary | null }>; offsite_copy: BackupOutcome['offsite_copy'] }): Report {
   return {
     generation: run.generation,
     status: run.status,
-    repositories: list.copies.filter((c) => c.run_id === id).map((c) => ({ name: c.repository, ok: c.ok === 1, snapshot_id: c.snapshot_id, error: c.error, ...(c.summary ? { summary: c.summary } : {}) })),
-    offsite_copy: run.offsite_copy ?? null,
+    repositories: details.copies.map((c) => ({ name: c.repository, ok: c.ok === 1, snapshot_id: c.snapshot_id, error: c.error, ...(c.summary ? { summary: c.summary } : {}) })),
+    offsite_copy: details.offsite_copy,
     error: run.error,
   };
 }

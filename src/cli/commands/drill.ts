@@ -8,7 +8,8 @@ import { parseArgs } from 'node:util';
 import { getRepository } from '../../backup/repositories.js';
 import { systemClock } from '../../clock.js';
 import { drillDepsFor } from '../../drill/drill-deps.js';
-import { runDrill, UnknownRepositoryError } from '../../drill/run-drill.js';
+import { UnknownRepositoryError } from '../../drill/run-drill.js';
+import { drillHere } from '../../jobs/run-here.js';
 import { exitCodeOf, type DrillCheck, type DrillKind, type Verdict } from '../../drill/verdict.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { secretStoreFor } from '../secrets-access.js';
@@ -39,7 +40,7 @@ export async function drillCommand(args: string[], dataDir: string, io: Io, secr
       // A name that is not there is a mistake on the command line, whatever else is wrong.
       if (values.repo !== undefined && getRepository(db, values.repo) === null) throw new UnknownRepositoryError(values.repo);
       const deps = await drillDepsFor({ db, dataDir, store, clock: systemClock, logger });
-      const result = await runDrill(deps, {
+      const result = await drillHere(deps, {
         kind,
         trigger: 'cli',
         ...(values.repo !== undefined ? { repo: values.repo } : {}),

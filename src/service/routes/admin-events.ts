@@ -1,5 +1,6 @@
 // GET /admin/events: the admin event bus (admin-events.ts) as server-sent events, for the GUI's live
-// backup, drill, restore and rotation progress. Admin scope (the GUI's session token, in its header, counts).
+// backup, drill, restore and rotation progress; `?run=ID` follows one run (the CLI's `backup now`).
+// Admin scope (the GUI's session token, in its header, counts).
 // Nothing is replayed: the first frame is `event: ready` (no id), sent once the client is
 // subscribed, so a client that reads the status routes after it misses nothing in between.
 // Each client may have only a bounded amount of unsent output: one that cannot keep up is
@@ -11,6 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdminEvent } from '../../jobs/admin-events.js';
 import type { ServiceContext } from '../context.js';
 import { secured, type RouteKit } from './route-kit.js';
+import { badRequest } from '../errors.js';
 
 /** Unsent bytes one client may hold before it is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -26,7 +28,10 @@ export function registerAdminEventRoutes(app: FastifyInstance, kit: RouteKit): v
   app.addHook('preClose', async () => {
     for (const end of [...open]) end();
   });
-  app.get('/admin/events', { preHandler: secured(kit, 'admin') }, async (req, reply) => {
+  app.get<{ Querystring: { run?: string } }>('/admin/events', { preHandler: secured(kit, 'admin') }, async (req, reply) => {
+    // `?run=ID`: only the events of that run (their `run_id`), for a client following one run.
+    const run = req.query.run === undefined ? null : Number(req.query.run);
+    if (run !== null && !(Number.isSafeInteger(run) && run > 0)) throw badRequest('run must be the id of a run (a positive whole number), as POST /admin/backups answers it.', 'run');
     // Counted like task streams: one admin client cannot open them without limit either.
     const p = principalOf(req);
     const drop = (): void => void reply.raw.destroy();
@@ -37,12 +42,12 @@ export function registerAdminEventRoutes(app: FastifyInstance, kit: RouteKit): v
       unregister();
       released();
     };
-    open.add(stream(ctx, reply, open, release));
+    open.add(stream(ctx, reply, open, release, run));
   });
 }
 
 /** Takes over the reply; returns the function that ends the stream. */
-function stream(ctx: ServiceContext, reply: FastifyReply, open: Set<() => void>, release: () => void): () => void {
+function stream(ctx: ServiceContext, reply: FastifyReply, open: Set<() => void>, release: () => void, run: number | null): () => void {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -73,7 +78,9 @@ function stream(ctx: ServiceContext, reply: FastifyReply, open: Set<() => void>,
     }
     res.write(text);
   };
-  const unsubscribe = ctx.adminEvents.subscribe((event) => send(formatAdminEvent(event)));
+  const unsubscribe = ctx.adminEvents.subscribe((event) => {
+    if (run === null || event.data.run_id === run) send(formatAdminEvent(event));
+  });
   // The heartbeat every stream shares (flood-limits.ts); its writes drop a reader too far behind.
   const stopHeartbeat = heartbeatFor(res);
   res.on('close', finish);

@@ -65,7 +65,8 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     return answer;
   });
 
-  // Started, not awaited: progress is in GET /admin/backups/status. While one runs, the answer
+  // Started, not awaited: the answer names the run (GET /admin/runs/{id}, /admin/events?run=id);
+  // progress is also in GET /admin/backups/status. While one runs, the answer
   // attaches to it (the GUI follows that run), or with {"queue": true} one more runs right after it.
   app.post('/admin/backups', { preHandler: admin }, async (req, reply) => {
     const body = StartBody.safeParse(req.body ?? {});
@@ -75,14 +76,17 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     };
     const running = ctx.backups.attach();
     let answer: BackupStarted;
-    if (running && body.data.queue === true) {
-      ctx.backups.runAfter('manual').catch(failed);
-      answer = { started: false, attached: false, queued: true };
-    } else if (running) {
-      answer = { started: false, attached: true, queued: false };
+    if (running && body.data.queue !== true) {
+      answer = { run_id: running.runId, started: false, attached: true, queued: false };
     } else {
-      ctx.backups.run('manual').catch(failed);
-      answer = { started: true, attached: false, queued: false };
+      try {
+        const started = ctx.backups.start('manual', undefined, body.data.queue === true);
+        started.done.catch(failed);
+        answer = { run_id: started.runId, started: !started.queued, attached: false, queued: started.queued };
+      } catch (err) {
+        if (err instanceof BackupBusyError) throw new ApiError(409, 'conflict_error', 'backup_running', err.message, null);
+        throw err;
+      }
     }
     return reply.code(202).send(answer);
   });

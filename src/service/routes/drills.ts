@@ -35,7 +35,7 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
       const started = await ctx.drills.begin(kind, 'api', body.data.repo);
       // Not awaited: the drill reports through the store, alerts and the event bus.
       started.done.catch((err: unknown) => ctx.logger.warn('drill failed to finish', { id: started.id, error: err instanceof Error ? err.message : String(err) }));
-      // A drill asked for during a backup waits for it (no id yet): the status shows it waiting.
+      // A drill asked for during a backup waits for it: the status shows it waiting, by its id.
       const answer: DrillStarted = { id: started.id, kind, waiting_for: ctx.drills.status().running?.waiting_for ?? [] };
       return await reply.code(202).send(answer);
     } catch (err) {

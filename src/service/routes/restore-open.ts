@@ -5,6 +5,7 @@
 // route checks that it can work, makes the next instance's login code, answers 202 with its login
 // URL, and only once that answer is sent asks the host to switch.
 import type { OpenRestored, TargetAnswer } from '../../contract/restore.js';
+import { runIdParam } from './run-id-param.js';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -48,9 +49,9 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): 
   });
 
   app.post<{ Params: { id: string } }>('/admin/restore/:id/open', { preHandler: admin }, async (req, reply) => {
-    const job = ctx.restores.get(req.params.id);
+    const job = ctx.restores.get(runIdParam(req.params.id));
     if (!job) throw notFound(`Restore ${req.params.id}`, 'restore_not_found');
-    if (job.status !== 'succeeded' || job.result?.ok !== true) {
+    if (job.status !== 'ok' || job.result?.ok !== true) {
       throw conflict('restore_not_succeeded', 'Only a restore that succeeded and was verified can be opened; run the restore again.');
     }
     const target = job.target;

@@ -1,6 +1,7 @@
 // /admin/restore: what the GUI's restore screen uses. List the generations of a repository (newest
 // data first), start one restore into an empty or absent folder (refused with 400 before anything
 // starts), and follow it: GET /admin/restore/{id}, plus restore.progress / restore.finished events.
+import { runIdParam } from './run-id-param.js';
 import { isAbsolute, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
@@ -111,7 +112,7 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
   });
 
   app.get<{ Params: { id: string } }>('/admin/restore/:id', { preHandler: admin }, async (req) => {
-    const job: RestoreJob | null = jobs.get(req.params.id);
+    const job: RestoreJob | null = jobs.get(runIdParam(req.params.id));
     if (!job) throw notFound(`Restore ${req.params.id}`, 'restore_not_found');
     return job;
   });

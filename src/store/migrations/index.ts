@@ -19,8 +19,9 @@ import { modelSources } from './0017-model-sources.js';
 import { alertAcks } from './0018-alert-acks.js';
 import { alertSayings } from './0019-alert-sayings.js';
 import { folderTargets } from './0020-folder-targets.js';
+import { runs } from './0021-runs.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects, conversationActivity, modelSources, alertAcks, alertSayings, folderTargets];
+export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects, conversationActivity, modelSources, alertAcks, alertSayings, folderTargets, runs];

@@ -8,7 +8,8 @@ import { openSync, readSync, statSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/clock.js';
 import { makeGeneration, type GenerationResult } from '../../../src/backup/generation/make-generation.js';
-import { finishBackupRun, recordCopy, startBackupRun } from '../../../src/backup/backup-runs.js';
+import { recordCopy } from '../../../src/backup/backup-runs.js';
+import { beginRun, finishRun } from '../../harness/run-rows.js';
 import { raiseAlert } from '../../../src/backup/alerts.js';
 import { say } from '../../../src/contract/said/index.js';
 import { writeConfigValue } from '../../../src/store/settings.js';
@@ -37,10 +38,10 @@ test('a backup of an unchanged store keeps the last copy, though the backup itse
   writeConfigValue(db, 'test.note', 'before', 1);
   const first = await make();
   // What a backup run writes around its generation: its run, a copy, an alert, its end.
-  const run = startBackupRun(db, 'test', 2);
-  recordCopy(db, { run_id: run, repository: 'local', ok: 1, snapshot_id: 'abc', error: null, finished_at: 3, summary: null });
+  const run = beginRun(db, 'backup', 'test', 2000);
+  recordCopy(db, { run_id: run.id, repository: 'local', ok: 1, snapshot_id: 'abc', error: null, finished_at: 3, summary: null });
   raiseAlert(db, new ManualClock(3000), 'test.alert', 'warning', say('alert.backup_failed', { error: 'x' }));
-  finishBackupRun(db, run, 'ok', null, 4);
+  finishRun(db, run, 'ok', 4000);
   const second = await make();
   assert.ok(sameFile(first, second), 'the second generation links to the first one\'s copy');
   assert.equal(manifestSha(second), manifestSha(first));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { openAlerts } from '../../../src/backup/alerts.js';
 import { OLD_KEY_ALERT, pendingOldKeys } from '../../../src/backup/old-keys.js';
 import { PassphraseRotationError, rotatePassphrase, type RotationStep } from '../../../src/backup/passphrase-rotation.js';
-import { runBackup } from '../../../src/backup/run-backup.js';
+import { backupHere } from '../../../src/jobs/run-here.js';
 import { RESTIC_PASSPHRASE, RESTIC_PASSPHRASE_NEXT, type SecretStore } from '../../../src/secrets/secret-store.js';
 import { assertOpensAll, assertOpensNone, rotationFixture, type RotationFixture } from './fixture.js';
 
@@ -71,7 +71,7 @@ test('verification fails (the offsite goes down after every key was added): noth
     assert.ok(offsite !== 'refused' && offsite.length === 2, 'the offsite was down, so its new key stayed');
     assert.equal(pendingOldKeys(f.db).length, 1, 'and is recorded for removal');
 
-    const backup = await runBackup(await f.deps(), { trigger: 'test' });
+    const backup = await backupHere(await f.deps(), { trigger: 'test' });
     assert.equal(backup.status, 'ok');
     await assertOpensAll(f, old, 1, 'after the next backup');
     assert.deepEqual(pendingOldKeys(f.db), []);

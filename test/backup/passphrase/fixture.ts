@@ -7,7 +7,8 @@ import type { RotationDeps } from '../../../src/backup/passphrase-rotation.js';
 import { addRepository, ensureLocalRepository, getRepository } from '../../../src/backup/repositories.js';
 import { ResticError, type ResticKey } from '../../../src/backup/restic/index.js';
 import { toResticRepo } from '../../../src/backup/restic-target.js';
-import { runBackup, type BackupDeps } from '../../../src/backup/run-backup.js';
+import { type BackupDeps } from '../../../src/backup/run-backup.js';
+import { backupHere } from '../../../src/jobs/run-here.js';
 import { systemClock } from '../../../src/clock.js';
 import { createLogger, type Logger } from '../../../src/log/logger.js';
 import { KeychainStore } from '../../../src/secrets/keychain.js';
@@ -49,7 +50,7 @@ export async function rotationFixture(): Promise<RotationFixture> {
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', sink: (line) => logLines.push(line) });
   const deps = async (s: SecretStore = store): Promise<RotationDeps & BackupDeps> => ({ ...(await backupDepsFor({ db, dataDir, store: s, clock: systemClock, logger })), store: s });
-  const first = await runBackup(await backupDepsFor({ db, dataDir, store, clock: systemClock, logger }), { trigger: 'test' });
+  const first = await backupHere(await backupDepsFor({ db, dataDir, store, clock: systemClock, logger }), { trigger: 'test' });
   assert.equal(first.status, 'ok', `the setup backup works: ${JSON.stringify(first.repositories)}`);
   return {
     dataDir, adminToken: prepared.adminToken, db, store, rest, logger, logLines, deps,

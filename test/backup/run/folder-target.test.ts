@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { backupDepsFor } from '../../../src/backup/backup-deps.js';
 import { getRepository } from '../../../src/backup/repositories.js';
 import { toResticRepo } from '../../../src/backup/restic-target.js';
-import { runBackup } from '../../../src/backup/run-backup.js';
+import { backupHere } from '../../../src/jobs/run-here.js';
 import { systemClock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/log/logger.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
@@ -40,7 +40,7 @@ test('an external disk target: backed up to, refused while unplugged (nothing wr
   assert.equal(field(relative.body, 'error', 'param'), 'location');
 
   const deps = await backupDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
-  const first = await runBackup(deps, { trigger: 'test' });
+  const first = await backupHere(deps, { trigger: 'test' });
   assert.equal(first.status, 'ok', JSON.stringify(first));
   assert.ok(existsSync(join(folder, 'config')), 'the disk holds a restic repository');
 
@@ -54,7 +54,7 @@ test('an external disk target: backed up to, refused while unplugged (nothing wr
   const previewed = field(preview.body, 'repositories');
   assert.ok(Array.isArray(previewed));
   assert.equal(field(previewed.find((r) => field(r, 'name') === 'usb'), 'error_said', 'code'), 'folder.not_connected');
-  const away = await runBackup(deps, { trigger: 'test' });
+  const away = await backupHere(deps, { trigger: 'test' });
   assert.equal(away.status, 'partial', 'the local backup still went through');
   const usb = away.repositories.find((r) => r.name === 'usb');
   assert.equal(usb?.ok, false);
@@ -64,7 +64,7 @@ test('an external disk target: backed up to, refused while unplugged (nothing wr
   assert.match(alerts.text, /folder\.not_connected/, 'the alert carries the saying, so the GUI words it in the reader\'s language');
 
   disk.connect();
-  const back = await runBackup(deps, { trigger: 'test' });
+  const back = await backupHere(deps, { trigger: 'test' });
   assert.equal(back.status, 'ok', JSON.stringify(back));
   const repo = getRepository(ctx.db, 'usb');
   assert.ok(repo);
@@ -74,7 +74,7 @@ test('an external disk target: backed up to, refused while unplugged (nothing wr
   // The repository gone from a connected disk (another disk at the same place, or one wiped):
   // refused, and no new repository is started where one was.
   rmSync(folder, { recursive: true, force: true });
-  const gone = await runBackup(deps, { trigger: 'test' });
+  const gone = await backupHere(deps, { trigger: 'test' });
   assert.match(gone.repositories.find((r) => r.name === 'usb')?.error ?? '', /are not in .* any more/);
   assert.equal(existsSync(folder), false, 'no new repository was started');
 });

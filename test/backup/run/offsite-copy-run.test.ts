@@ -7,7 +7,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAlerts } from '../../../src/backup/alerts.js';
 import { backupDepsFor } from '../../../src/backup/backup-deps.js';
-import { runBackup } from '../../../src/backup/run-backup.js';
+import { backupHere } from '../../../src/jobs/run-here.js';
 import { systemClock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/log/logger.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
@@ -23,8 +23,8 @@ test('each run sends one encrypted copy, keeps N, and a broken destination is pa
   const conf = join(tempDir(), 'rclone.conf');
   writeFileSync(conf, `[copies]\ntype = local\n`);
   ctx.updateSettings({ offsite_copy_destination: `copies:${folder}/سند copies`, offsite_copy_keep: 2, offsite_copy_rclone_config: conf });
-  const run = async (): Promise<Awaited<ReturnType<typeof runBackup>>> =>
-    runBackup(await backupDepsFor({ db: ctx.writer, dataDir: t?.dataDir ?? '', store: ctx.secrets.store, clock: systemClock, logger: silentLogger }), { trigger: 'test' });
+  const run = async (): Promise<Awaited<ReturnType<typeof backupHere>>> =>
+    backupHere(await backupDepsFor({ db: ctx.writer, dataDir: t?.dataDir ?? '', store: ctx.secrets.store, clock: systemClock, logger: silentLogger }), { trigger: 'test' });
 
   for (let i = 0; i < 3; i++) {
     const outcome = await run();

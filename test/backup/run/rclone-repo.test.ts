@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backupDepsFor } from '../../../src/backup/backup-deps.js';
 import { addRepository } from '../../../src/backup/repositories.js';
-import { runBackup } from '../../../src/backup/run-backup.js';
+import { backupHere } from '../../../src/jobs/run-here.js';
 import { systemClock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/log/logger.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
@@ -23,7 +23,7 @@ test('backup to an rclone remote repository', async () => {
   writeFileSync(conf, '[my disk]\ntype = local\n');
   addRepository(ctx.writer, ctx.secrets.vault, { name: 'disk', type: 'rclone', location: `my disk:${folder}/sanad restic`, options: { rclone_config: conf } }, systemClock);
   const deps = await backupDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
-  const outcome = await runBackup(deps, { trigger: 'test' });
+  const outcome = await backupHere(deps, { trigger: 'test' });
   assert.equal(outcome.status, 'ok', JSON.stringify(outcome));
   assert.equal(outcome.repositories.find((r) => r.name === 'disk')?.ok, true);
   assert.ok(existsSync(join(folder, 'sanad restic', 'config')), 'a restic repository was created on the remote');

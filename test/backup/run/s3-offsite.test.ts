@@ -13,7 +13,8 @@ import { openAlerts } from '../../../src/backup/alerts.js';
 import { backupDepsFor } from '../../../src/backup/backup-deps.js';
 import { addRepository } from '../../../src/backup/repositories.js';
 import { createRestic, findRestic } from '../../../src/backup/restic/index.js';
-import { runBackup, type BackupOutcome, type RepositoryOutcome } from '../../../src/backup/run-backup.js';
+import { type BackupOutcome, type RepositoryOutcome } from '../../../src/backup/run-backup.js';
+import { backupHere } from '../../../src/jobs/run-here.js';
 import { systemClock } from '../../../src/clock.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
@@ -75,7 +76,7 @@ test('s3 offsite over TLS: snapshot on the bucket, secret never leaks, server do
   // Same deps as `sanad backup now`, with restic behind the argv-recording wrapper.
   const deps = { ...base, restic: createRestic({ ...base.restic.runtime, binary: await findRestic({ configuredPath: spy.path }) }) };
 
-  const first = await runBackup(deps, { trigger: 'test' });
+  const first = await backupHere(deps, { trigger: 'test' });
   assert.equal(first.status, 'ok', JSON.stringify(first));
   assert.equal(repo(first, 'local').ok, true);
   const offsite = repo(first, 's3');
@@ -104,7 +105,7 @@ test('s3 offsite over TLS: snapshot on the bucket, secret never leaks, server do
   // (~25 s: restic 0.14 says "unable to open config file" for a refused connection, Sanad reads
   // that as "no repository" and runs `init`, which retries. Reported, not worked around here.)
   await server.stop();
-  const down = await runBackup(deps, { trigger: 'test' });
+  const down = await backupHere(deps, { trigger: 'test' });
   assert.equal(down.status, 'partial', JSON.stringify(down));
   assert.equal(repo(down, 'local').ok, true, 'an offsite failure never fails the local backup');
   assert.equal(repo(down, 's3').ok, false);
@@ -113,7 +114,7 @@ test('s3 offsite over TLS: snapshot on the bucket, secret never leaks, server do
 
   // Back up (same port, folder and certificate): the next run reaches it and resolves the alert.
   await server.start();
-  const back = await runBackup(deps, { trigger: 'test' });
+  const back = await backupHere(deps, { trigger: 'test' });
   assert.equal(back.status, 'ok', JSON.stringify(back));
   assert.ok(!openAlerts(db).some((a) => a.key === 'backup.offsite_failed:s3'), 'resolved once it works again');
   assert.equal((await plainSnapshotIds(server, location, secret, deps.passphrase)).length, 2);

@@ -16,7 +16,7 @@ function doneWith(outcome: RestoreOutcome): FlowState {
   return {
     step: 'done', repo: 'local', passphrase: null, passphraseAttempt: 0, passphraseRefused: false, generation: 1_700_000_000,
     target: '/data/restored', targetCheck: { status: 'ok', target: '/data/restored', path: '/data/restored', state: 'absent' },
-    keepClients: false, jobId: 'restore_1', startError: null, outcome, open: { status: 'idle' },
+    keepClients: false, jobId: 1, startError: null, outcome, open: { status: 'idle' },
   };
 }
 

@@ -52,7 +52,7 @@ function OpenRestored({ state, dispatch }: Props) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   const status = useServiceStatus();
   const open = useMutation({
-    mutationFn: (id: string) => openRestored(id),
+    mutationFn: (id: number) => openRestored(id),
     onSuccess: (res) => dispatch({ type: 'openAccepted', loginUrl: res.login_url, dataDir: res.data_dir }),
     onError: (error) => dispatch({ type: 'openFailed', message: errorText(error) }),
   });

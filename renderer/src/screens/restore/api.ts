@@ -14,7 +14,7 @@ export { RestoreJob } from '../../../../src/contract/restore';
 
 /** A finished job as the flow's outcome (a job that crashed before its checklist has none). */
 export function outcomeOf(job: RestoreJob): RestoreOutcome | null {
-  if (job.status === 'running' || job.status === 'waiting') return null;
+  if (job.status === 'running' || job.status === 'queued') return null;
   if (job.result) {
     const r = job.result;
     return { ok: r.ok, generation: r.generation, snapshotTime: r.snapshot_time, repo: r.repo, target: r.target, checks: r.checks, error: r.error };
@@ -24,14 +24,14 @@ export function outcomeOf(job: RestoreJob): RestoreOutcome | null {
 }
 
 /** Follows a job; `restore.finished` invalidates 'restore', which refetches it at the end. */
-export const useRestoreJob = (id: string | null) =>
-  useQuery({ queryKey: ['restore', 'job', id], queryFn: () => api('GET', `/admin/restore/${encodeURIComponent(id ?? '')}`, RestoreJob), enabled: id !== null });
+export const useRestoreJob = (id: number | null) =>
+  useQuery({ queryKey: ['restore', 'job', id], queryFn: () => api('GET', `/admin/restore/${id ?? 0}`, RestoreJob), enabled: id !== null });
 
 export const startRestore = (body: { target: string; generation: number; repo: string; passphrase?: string }) =>
   api('POST', '/admin/restore', RestoreStarted, body);
 
-export const openRestored = (id: string) =>
-  api('POST', `/admin/restore/${encodeURIComponent(id)}/open`, OpenRestored);
+export const openRestored = (id: number) =>
+  api('POST', `/admin/restore/${id}/open`, OpenRestored);
 
 export const useServiceStatus = () =>
   useQuery({ queryKey: ['status'], queryFn: () => api('GET', '/admin/status', AdminStatus) });

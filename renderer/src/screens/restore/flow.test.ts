@@ -70,17 +70,17 @@ describe('restore flow', () => {
     expect(started).toMatchObject({ step: 'restoring', jobId: null });
     expect(flowReducer(started, { type: 'back' })).toBe(started);
     expect(flowReducer(started, { type: 'reset' })).toBe(started);
-    const withId = flowReducer(started, { type: 'started', id: 'restore_1' });
-    expect(withId.jobId).toBe('restore_1');
-    expect(flowReducer(withId, { type: 'started', id: 'restore_2' })).toBe(withId);
-    expect(flowReducer(withId, { type: 'finished', id: 'restore_other', outcome: outcome(true) })).toBe(withId);
-    const done = flowReducer(withId, { type: 'finished', id: 'restore_1', outcome: outcome(true) });
+    const withId = flowReducer(started, { type: 'started', id: 1 });
+    expect(withId.jobId).toBe(1);
+    expect(flowReducer(withId, { type: 'started', id: 2 })).toBe(withId);
+    expect(flowReducer(withId, { type: 'finished', id: 3, outcome: outcome(true) })).toBe(withId);
+    const done = flowReducer(withId, { type: 'finished', id: 1, outcome: outcome(true) });
     expect(done).toMatchObject({ step: 'done', outcome: outcome(true) });
     expect(failedChecks(done.outcome)).toEqual([]);
   });
 
   test('a failed restore ends in the checklist with its failure; it cannot be opened; start again', () => {
-    const done = run([{ type: 'start' }, { type: 'started', id: 'r' }, { type: 'finished', id: 'r', outcome: outcome(false) }], ready);
+    const done = run([{ type: 'start' }, { type: 'started', id: 7 }, { type: 'finished', id: 7, outcome: outcome(false) }], ready);
     expect(done.step).toBe('done');
     expect(failedChecks(done.outcome)).toEqual([{ name: 'item:sanad.db', ok: false, code: 'said.text', params: { text: 'sha256 differs' }, detail: 'sha256 differs' }]);
     expect(flowReducer(done, { type: 'openRequested' })).toBe(done);
@@ -138,7 +138,7 @@ describe('restore flow', () => {
   });
 
   test('open the restored data: only after success, only after a confirmation; cancel, accept, wait, fail and retry', () => {
-    const done = run([{ type: 'start' }, { type: 'started', id: 'r' }, { type: 'finished', id: 'r', outcome: outcome(true) }], ready);
+    const done = run([{ type: 'start' }, { type: 'started', id: 7 }, { type: 'finished', id: 7, outcome: outcome(true) }], ready);
     expect(flowReducer(done, { type: 'openConfirmed' })).toBe(done);
     const confirming = flowReducer(done, { type: 'openRequested' });
     expect(confirming.open).toEqual({ status: 'confirming' });

@@ -70,7 +70,7 @@ export interface FlowState {
   targetCheck: TargetCheck;
   /** Keep the backup's paired clients (off: they are revoked, since a backup's store could be forged). */
   keepClients: boolean;
-  jobId: string | null;
+  jobId: number | null;
   startError: string | null;
   outcome: RestoreOutcome | null;
   open: OpenState;
@@ -86,10 +86,10 @@ export type FlowAction =
   | ({ type: 'targetChecked'; target: string } & TargetAnswer)
   | { type: 'targetCheckFailed'; target: string; message: string }
   | { type: 'start' }
-  | { type: 'started'; id: string }
+  | { type: 'started'; id: number }
   /** The server refused to start; `refusal` when it was the folder (checked again at the click). */
   | { type: 'startFailed'; message: string; refusal?: string }
-  | { type: 'finished'; id: string; outcome: RestoreOutcome }
+  | { type: 'finished'; id: number; outcome: RestoreOutcome }
   | { type: 'back' }
   | { type: 'openRequested' }
   | { type: 'openCancelled' }

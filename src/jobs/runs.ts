@@ -1,0 +1,151 @@
+// The one owner of the `runs` table: the record of every backup, drill and restore, whoever ran it
+// (the service's job owner, or a CLI command with no service beside it). A run is written when it is
+// asked for (`queued`, or `running` at once), when it starts, and when it ends, here and nowhere
+// else; each kind keeps only its details in its own table, keyed by the run's id (backup-runs.ts,
+// drill-runs.ts, restore-runs.ts). Times are Unix milliseconds.
+//
+// While a run is open, the process that opened it holds a lock on runs/<id>.lock. The lock is an
+// open SQLite transaction (store/file-lock.ts), so the OS drops it when that process dies, even by
+// SIGKILL: a row that is still open while its lock is free was cut short, and settleRuns() settles
+// it, for every kind the same way (a kind may add its own undo: leftovers.ts).
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { asBookkeeping } from '../store/content-mark.js';
+import { tryFileLock, type FileLock } from '../store/file-lock.js';
+import type { Db, ReadableDB } from '../store/open.js';
+import { cachedStatement } from '../store/statements.js';
+import type { Run, RunKind, RunStatus } from '../contract/runs.js';
+
+export type { RunKind, RunStatus } from '../contract/runs.js';
+export type EndedStatus = Exclude<RunStatus, 'queued' | 'running'>;
+export type RunRow = Run;
+
+/** How a run ended, as its kind tells it from its outcome. */
+export interface RunEnd {
+  status: EndedStatus;
+  error: string | null;
+  generation?: number | null;
+}
+
+/** An open run of this process: its id, and the lock that says it is alive. */
+export interface OpenRun {
+  readonly id: number;
+  readonly kind: RunKind;
+  readonly lock: FileLock;
+}
+
+export function runLockPath(dataDir: string, id: number): string {
+  return join(dataDir, 'runs', `${id}.lock`);
+}
+
+// A backup's own record is bookkeeping (store/content-mark.ts): it must not make the next backup
+// think the store changed. A drill's or a restore's record is content, kept by the next generation.
+function write<T>(db: Db, kind: RunKind, fn: () => T): T {
+  return kind === 'backup' ? asBookkeeping(db, fn) : fn();
+}
+
+/** Records a run asked for now and takes its lock. */
+export function openRun(db: Db, dataDir: string, input: { kind: RunKind; trigger: string; status: 'queued' | 'running'; nowMs: number }): OpenRun {
+  mkdirSync(join(dataDir, 'runs'), { recursive: true, mode: 0o700 });
+  const id = write(db, input.kind, () => Number(db.prepare('INSERT INTO runs(kind, trigger, status, started_at) VALUES (?, ?, ?, ?)').run(input.kind, input.trigger, input.status, input.nowMs).lastInsertRowid));
+  const lock = tryFileLock(runLockPath(dataDir, id));
+  // A fresh id's lock is free unless a leftover file of a run that was removed (a store restored
+  // over) is held by a live process; the row is then someone else's business and this one fails.
+  if (!lock) {
+    write(db, input.kind, () => db.prepare('DELETE FROM runs WHERE id = ?').run(id));
+    throw new Error(`The lock of run ${id} is held by another process; try again.`);
+  }
+  return { id, kind: input.kind, lock };
+}
+
+/** A queued run starts now. */
+export function startRun(db: Db, run: OpenRun, nowMs: number): void {
+  write(db, run.kind, () => db.prepare("UPDATE runs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'").run(nowMs, run.id));
+}
+
+/** The data dir's generation the run made or read, as soon as it is known (a crash after keeps it). */
+export function setRunGeneration(db: Db, run: OpenRun, generation: number): void {
+  write(db, run.kind, () => db.prepare('UPDATE runs SET generation = ? WHERE id = ?').run(generation, run.id));
+}
+
+/** Ends a run with its status and releases its lock. */
+export function endRun(db: Db, dataDir: string, run: OpenRun, end: RunEnd, nowMs: number): void {
+  write(db, run.kind, () =>
+    db.prepare('UPDATE runs SET status = ?, error = ?, generation = COALESCE(?, generation), ended_at = ? WHERE id = ?').run(end.status, end.error, end.generation ?? null, nowMs, run.id),
+  );
+  closeLock(dataDir, run);
+}
+
+/** A run that was refused before it did anything (another process held its kind's lock): no record. */
+export function dropRun(db: Db, dataDir: string, run: OpenRun): void {
+  write(db, run.kind, () => db.prepare('DELETE FROM runs WHERE id = ?').run(run.id));
+  closeLock(dataDir, run);
+}
+
+function closeLock(dataDir: string, run: OpenRun): void {
+  run.lock.release();
+  rmSync(runLockPath(dataDir, run.id), { force: true });
+}
+
+const byId = cachedStatement<[number], RunRow>('SELECT id, kind, trigger, status, error, generation, started_at, ended_at FROM runs WHERE id = ?');
+
+export function getRun(db: ReadableDB, id: number): RunRow | null {
+  return byId(db).get(id) ?? null;
+}
+
+/** Newest first; of one kind, or of every kind. */
+export function listRuns(db: ReadableDB, options: { kind?: RunKind; limit: number; before?: number }): RunRow[] {
+  const before = options.before ?? Number.MAX_SAFE_INTEGER;
+  return options.kind === undefined
+    ? db.prepare<[number, number], RunRow>('SELECT * FROM runs WHERE id < ? ORDER BY id DESC LIMIT ?').all(before, options.limit)
+    : db.prepare<[string, number, number], RunRow>('SELECT * FROM runs WHERE kind = ? AND id < ? ORDER BY id DESC LIMIT ?').all(options.kind, before, options.limit);
+}
+
+/** Keeps the newest `keep` ended runs of a kind (their details go with them: ON DELETE CASCADE). */
+export function pruneRuns(db: Db, kind: RunKind, keep: number): number {
+  return write(db, kind, () =>
+    db.prepare("DELETE FROM runs WHERE kind = ? AND status NOT IN ('queued','running') AND id NOT IN (SELECT id FROM runs WHERE kind = ? ORDER BY id DESC LIMIT ?)").run(kind, kind, keep).changes,
+  );
+}
+
+/** What settling a run cut short does beyond its row: the kind's own undo, and the reason it gives. */
+export type SettleHook = (run: RunRow) => Promise<string> | string;
+
+export interface Settled {
+  id: number;
+  kind: RunKind;
+  status: 'interrupted' | 'cancelled';
+}
+
+export const NEVER_STARTED = 'Sanad stopped before this run could start (it was waiting for another job to end); nothing was done. Run it again.';
+
+/**
+ * Every run still open whose process is gone (its lock is free) is ended: `interrupted` if it had
+ * started, `cancelled` if it only waited. The one settle for every kind, at every start.
+ */
+export async function settleRuns(db: Db, dataDir: string, nowMs: number, hooks: Partial<Record<RunKind, SettleHook>>): Promise<Settled[]> {
+  const open = db.prepare<[], RunRow>("SELECT * FROM runs WHERE status IN ('queued','running') ORDER BY id").all();
+  const settled: Settled[] = [];
+  for (const row of open) {
+    mkdirSync(join(dataDir, 'runs'), { recursive: true, mode: 0o700 });
+    const lock = tryFileLock(runLockPath(dataDir, row.id));
+    // Held: another process runs it right now, and its row is its own.
+    if (!lock) continue;
+    const run: OpenRun = { id: row.id, kind: row.kind, lock };
+    try {
+      const status = row.status === 'queued' ? 'cancelled' : 'interrupted';
+      const hook = hooks[row.kind];
+      const reason = status === 'cancelled' ? NEVER_STARTED : hook ? await hook(row) : 'Sanad stopped while this ran; run it again.';
+      endRun(db, dataDir, run, { status, error: reason }, nowMs);
+      settled.push({ id: row.id, kind: row.kind, status });
+    } finally {
+      closeLock(dataDir, run);
+    }
+  }
+  return settled;
+}
+
+/** The open run of a kind (queued or running), oldest first: the one another process holds. */
+export function openRunOf(db: ReadableDB, kind: RunKind): RunRow | null {
+  return db.prepare<[string], RunRow>("SELECT * FROM runs WHERE kind = ? AND status IN ('queued','running') ORDER BY id LIMIT 1").get(kind) ?? null;
+}
