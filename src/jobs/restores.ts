@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { RestoreJob } from '../contract/restore.js';
 import type { RestoreProgress } from '../restore/restore-progress.js';
 import type { RestoreResult } from '../restore/restore-request.js';
-import { getRestoreRun, recordRestoreDetails, setRestoreCreatedTop, setRestoreResult, storedResult } from '../restore/restore-runs.js';
+import { getRestoreRun, listRestoreRuns, recordRestoreDetails, type RestoreRunRow, setRestoreCreatedTop, setRestoreResult, storedResult } from '../restore/restore-runs.js';
 import type { Db } from '../store/open.js';
 import type { AdminEvents } from './admin-events.js';
 import { JobRefusedError, type Job, type Jobs, type RunRecord } from './jobs.js';
@@ -59,10 +59,19 @@ export class RestoreJobs {
     return job === null ? null : this.get(job.runId);
   }
 
-  /** A restore as the API shows it: live while it runs, from restore_runs once it ended. */
+  /** The newest restores as the API shows them. */
+  list(limit: number): RestoreJob[] {
+    return listRestoreRuns(this.deps.db, limit).map((row) => this.shown(row));
+  }
+
+  /** A restore as the API shows it: live while it runs, from its record once it ended. */
   get(id: number): RestoreJob | null {
     const row = getRestoreRun(this.deps.db, id);
-    if (!row) return null;
+    return row && this.shown(row);
+  }
+
+  private shown(row: RestoreRunRow): RestoreJob {
+    const id = row.id;
     const live = this.current();
     const job = live?.run?.id === id ? live : null;
     const result = storedResult(row);

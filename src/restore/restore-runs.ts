@@ -44,6 +44,11 @@ export function getRestoreRun(db: ReadableDB, id: number): RestoreRunRow | null 
   return db.prepare<[number], RestoreRunRow>(`${SELECT} WHERE r.id = ?`).get(id) ?? null;
 }
 
+/** The newest restores, newest first. */
+export function listRestoreRuns(db: ReadableDB, limit: number): RestoreRunRow[] {
+  return db.prepare<[number], RestoreRunRow>(`${SELECT} ORDER BY r.id DESC LIMIT ?`).all(limit);
+}
+
 /** The stored result, if it is one (a row written by this version always is). */
 export function storedResult(row: RestoreRunRow): RestoreResult | null {
   return parseJsonColumn(RestoreResultSchema, row.result);

@@ -83,7 +83,7 @@ test('POST /admin/drills, progress events, history, status, health, and a schedu
   // next_drill_at is whole seconds, floored: a second later is surely due.
   clock.set((next + 1) * 1000);
   await ctx.drills.wake();
-  const scheduled = await waitFor(() => ctx.writer.prepare<[], { kind: string; verdict: string | null }>("SELECT kind, verdict FROM drill_runs WHERE trigger = 'schedule' AND status = 'finished'").get(), 120_000, 'the scheduled drill');
+  const scheduled = await waitFor(() => ctx.writer.prepare<[], { kind: string; verdict: string | null }>("SELECT d.depth AS kind, d.verdict FROM runs r JOIN drill_details d ON d.run_id = r.id WHERE r.trigger = 'schedule' AND r.status = 'ok'").get(), 120_000, 'the scheduled drill');
   assert.deepEqual({ ...scheduled }, { kind: 'deep', verdict: 'PASS' });
   const after = (await api.get('/admin/drills/status')).body;
   assert.equal(field(after, 'last', 'deep', 'verdict'), 'PASS');

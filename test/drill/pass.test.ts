@@ -46,7 +46,7 @@ test('a healthy backup: daily and deep drills PASS (exit 0) and leave the reposi
 
   assert.deepEqual(readdirSync(join(t.dataDir, 'drills')).filter((n) => n.startsWith('scratch-')), [], 'scratch dirs are removed');
   const runs = listDrillRuns(ctx.writer);
-  assert.deepEqual(runs.map((r) => [r.kind, r.trigger, r.verdict, r.status]), [['deep', 'cli', 'PASS', 'finished'], ['daily', 'cli', 'PASS', 'finished']]);
+  assert.deepEqual(runs.map((r) => [r.kind, r.trigger, r.verdict, r.status]), [['deep', 'cli', 'PASS', 'ok'], ['daily', 'cli', 'PASS', 'ok']]);
 
   // The control: the same check without --no-lock makes and removes a lock, and the fingerprint sees it.
   const { target, deps } = await localTarget(ctx);

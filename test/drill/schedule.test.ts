@@ -1,7 +1,7 @@
 // The drill schedule with a ManualClock and a real store: the first drill 5 minutes after start,
 // then 24 h after the last completed one (persisted: a restarted scheduler keeps the cadence), deep
 // when the last deep one is a week old, never two at once, never during a backup, paused = none.
-// The drills themselves are simulated: the run callback records a finished drill in drill_runs
+// The drills themselves are simulated: the run callback records a finished drill in the runs record
 // through the real functions (no restic), so the schedule reads what real drills leave behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

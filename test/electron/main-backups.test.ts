@@ -40,7 +40,7 @@ async function dataDirWith(setUp: (ctx: ServiceContext) => Promise<void> | void)
 function finishedRuns(dataDir: string): number {
   const db = openStore(storePath(dataDir), { readonly: true });
   try {
-    return db.prepare<[], { n: number }>("SELECT count(*) AS n FROM backup_runs WHERE status != 'running'").get()?.n ?? 0;
+    return db.prepare<[], { n: number }>("SELECT count(*) AS n FROM runs WHERE kind = 'backup' AND status NOT IN ('queued','running')").get()?.n ?? 0;
   } finally {
     db.close();
   }
@@ -147,7 +147,7 @@ test('stand-in Electron: suspend during a backup stops restic cleanly, resume ru
   assert.equal(alive(retry.pid), false, 'Quit stopped the running restic');
 
   const db = openStore(storePath(dataDir), { readonly: true });
-  const runs = db.prepare<[], { trigger: string; status: string }>('SELECT trigger, status FROM backup_runs ORDER BY id').all();
+  const runs = db.prepare<[], { trigger: string; status: string }>("SELECT trigger, status FROM runs WHERE kind = 'backup' ORDER BY id").all();
   db.close();
   assert.equal(runs.length, 2, JSON.stringify(runs));
   assert.equal(runs[1]?.trigger, 'resume', `one retry on resume, nothing more: ${JSON.stringify(runs)}`);

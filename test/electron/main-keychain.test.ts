@@ -19,7 +19,7 @@ after(async () => keyring?.close());
 function finished(dataDir: string): Array<{ status: string; error: string | null }> {
   const db = openStore(storePath(dataDir), { readonly: true });
   try {
-    return db.prepare<[], { status: string; error: string | null }>("SELECT status, error FROM backup_runs WHERE status != 'running' ORDER BY id DESC").all();
+    return db.prepare<[], { status: string; error: string | null }>("SELECT status, error FROM runs WHERE kind = 'backup' AND status NOT IN ('queued','running') ORDER BY id DESC").all();
   } finally {
     db.close();
   }

@@ -73,7 +73,7 @@ test('Quit during a backup: restic is interrupted with SIGINT, exits, and the re
   // The store was closed cleanly and the data dir is free: the next launch starts.
   const db = openStore(storePath(dataDir));
   try {
-    const row = db.prepare<[number], { status: string }>('SELECT status FROM backup_runs WHERE id = ?').get(outcome.run_id);
+    const row = db.prepare<[number], { status: string }>("SELECT status FROM runs WHERE kind = 'backup' AND id = ?").get(outcome.run_id);
     assert.equal(row?.status, 'failed');
   } finally {
     db.close();

@@ -28,7 +28,7 @@ after(async () => {
 });
 
 interface RunRow { id: number; trigger: string; status: string; started_at: number }
-const runs = (ctx: ServiceContext): RunRow[] => ctx.writer.prepare<[], RunRow>('SELECT id, trigger, status, started_at FROM backup_runs ORDER BY id').all();
+const runs = (ctx: ServiceContext): RunRow[] => ctx.writer.prepare<[], RunRow>("SELECT id, trigger, status, started_at / 1000 AS started_at FROM runs WHERE kind = 'backup' ORDER BY id").all();
 const idleWith = (ctx: ServiceContext, n: number) => (): boolean => runs(ctx).length === n && !ctx.backups.status().running;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -84,7 +84,8 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   await page.getByTestId('nav-drills').click();
   await page.getByTestId('drill-daily').waitFor();
   await page.getByTestId('drill-daily').click();
-  const newest = page.locator('[data-testid="drill-history"] > li').first();
+  // The drills' run table (the one run table of every screen): the newest row is this drill.
+  const newest = page.locator('[data-testid="drill-history"] tbody tr').first();
   await newest.and(page.locator('[data-verdict="PASS"]')).waitFor({ timeout: 120_000 });
   const drills = await api.get('/admin/drills');
   assert.equal(field(drills.body, 'data', 0, 'verdict'), 'PASS', drills.text);
@@ -138,7 +139,11 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   assert.ok(names.length > 10 && oks.every((ok) => ok === 'true'), JSON.stringify([names, oks]));
   const restoreId = (await result.getAttribute('data-restore-id')) ?? '';
   const job = await api.get(`/admin/restore/${restoreId}`);
-  assert.equal(field(job.body, 'status'), 'succeeded', job.text);
+  assert.equal(field(job.body, 'status'), 'ok', job.text);
+  // The Restore screen's run table lists it, with its folder, from the one record of runs.
+  const row = page.locator(`[data-testid="restore-runs"] tr[data-run-id="${restoreId}"]`);
+  await row.locator('[data-status="ok"]').waitFor();
+  assert.equal((await row.locator('bdi').textContent())?.trim(), realpathSync(target));
   assert.equal(field(job.body, 'target'), realpathSync(target));
   const reported = field(job.body, 'result', 'checks');
   assert.ok(Array.isArray(reported));

@@ -87,7 +87,7 @@ test('check the target before the click; open the restored data: same process an
   const started = await api.post('/admin/restore', { target, keep_clients: true });
   assert.equal(started.status, 202, started.text);
   const id = str(started.body, 'id');
-  assert.equal(field(await restoreFinished(api, id), 'status'), 'succeeded');
+  assert.equal(field(await restoreFinished(api, id), 'status'), 'ok');
 
   // Another Sanad holding the restored dir: refused before this one stops.
   const held = acquireInstanceLock(target);

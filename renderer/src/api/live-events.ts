@@ -19,6 +19,8 @@ export const INVALIDATES: Record<string, ReadonlyArray<readonly string[]>> = {
   'backup.finished': [['backups'], ['status'], ['alerts'], ['diagnostics']],
   'drill.finished': [['drills'], ['status'], ['alerts'], ['diagnostics']],
   'restore.finished': [['restore']],
+  // Any recorded run (backup, drill, restore) ended: the run tables (components/RunTable.tsx).
+  'run.finished': [['runs']],
   'passphrase.rotated': [['recovery-kit'], ['status'], ['diagnostics']],
   'alerts.changed': [['alerts'], ['diagnostics']],
   'clients.changed': [['clients']],

@@ -16,7 +16,8 @@ import { useBackupRuns, useBackupStatus, type BackupStatus } from './backups/api
 import { GenerationsTable } from './backups/GenerationsTable';
 import { MaintenanceLog } from './backups/MaintenanceLog';
 import { backupProgressValue, progressStrings } from './backups/progress';
-import { CopyLine, RunBadge, RunsTable, runStatus } from './backups/RunsTable';
+import { RunBadge, runStatus } from '../components/RunTable';
+import { CopyLine, RunsTable } from './backups/RunsTable';
 import { CopyToOffsite } from './backups/CopyToOffsite';
 import './recovery.css';
 import { useLiveProgress } from './use-live-progress';
@@ -77,7 +78,7 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
       ) : last ? (
         <div data-testid="last-run" data-status={last.status}>
           <div className="row">
-            <RunBadge status={runStatus(last.status, running, true)} />
+            <RunBadge status={runStatus(last, running)} />
             <span>{formatDateTime(language, last.finished_at ?? last.started_at)}</span>
           </div>
           <ul className="plain-list">

@@ -7,7 +7,8 @@ import { useState } from 'react';
 import { ApiError, api } from '../api/http';
 import { ErrorNote } from '../components/ErrorNote';
 import { ProgressBar } from '../components/ProgressBar';
-import { formatDateTime, formatDuration, formatNumber, formatRelative } from '../i18n/format';
+import { formatDateTime, formatNumber, formatRelative } from '../i18n/format';
+import { RunTable } from '../components/RunTable';
 import { useStrings } from '../i18n/i18n';
 import { DrillStarted, useDrillHistory, useDrillStatus, type DrillRun, type DrillStatus } from './drills/api';
 import { checkLabel, checkStrings, parseCheckName } from './drills/check-names';
@@ -17,8 +18,8 @@ import './recovery.css';
 import { useLiveProgress } from './use-live-progress';
 import { drillStrings } from './drills/strings';
 
-const TRIGGERS = { schedule: 'schedule', api: 'api', cli: 'cli' } as const;
-const isTrigger = (s: string): s is keyof typeof TRIGGERS => Object.hasOwn(TRIGGERS, s);
+/** As many as the history query reads (drills/api.ts). */
+const HISTORY = 30;
 
 function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStarted: (id: number) => void }) {
   const { t, language } = useStrings(drillStrings);
@@ -28,8 +29,7 @@ function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStar
   const start = useMutation({
     mutationFn: (deep: boolean) => api('POST', '/admin/drills', DrillStarted, { deep }),
     onSuccess: (res) => {
-      // A drill asked for during a backup waits for it: it has no id until it starts.
-      if (res.id !== null) onStarted(res.id);
+      onStarted(res.id);
       void client.invalidateQueries({ queryKey: ['drills'] });
     },
     onError: (error) => {
@@ -102,28 +102,23 @@ function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStar
   );
 }
 
-function HistoryItem({ run, open, onToggle }: { run: DrillRun; open: boolean; onToggle: (open: boolean) => void }) {
+/** A drill's own column in the run table: its depth, verdict and counts, the checklist one click away. */
+function DrillCell({ drill, open, onToggle }: { drill: DrillRun | undefined; open: boolean; onToggle: (open: boolean) => void }) {
   const { t, language } = useStrings(drillStrings);
-  const count = (s: 'pass' | 'fail' | 'unverified') => formatNumber(language, run.checks.filter((c) => c.status === s).length);
+  if (!drill) return null;
+  const count = (s: 'pass' | 'fail' | 'unverified') => formatNumber(language, drill.checks.filter((c) => c.status === s).length);
   return (
-    <li data-testid={`drill-${run.id}`} data-verdict={run.verdict ?? ''}>
-      <details open={open} onToggle={(e) => onToggle(e.currentTarget.open)}>
-        <summary>
-          <span className="row">
-            <VerdictBadge verdict={run.verdict} />
-            <strong>{run.kind === 'deep' ? t('deep') : t('daily')}</strong>
-            <span>{formatDateTime(language, run.started_at)}</span>
-            {run.status === 'running' && <span className="muted">{t('running')}</span>}
-            {run.status === 'interrupted' && <span className="warn">{t('interrupted')}</span>}
-            {run.finished_at !== null && <span className="muted">{t('took', { duration: formatDuration(language, run.finished_at - run.started_at) })}</span>}
-            {run.repo !== null && <span className="muted">{t('onlyRepo', { repo: run.repo })}</span>}
-            <span className="muted">{isTrigger(run.trigger) ? t(TRIGGERS[run.trigger]) : run.trigger}</span>
-            {run.checks.length > 0 && <span className="muted">{t('counts', { pass: count('pass'), fail: count('fail'), unverified: count('unverified') })}</span>}
-          </span>
-        </summary>
-        <DrillChecklist checks={run.checks} />
-      </details>
-    </li>
+    <details open={open} onToggle={(e) => onToggle(e.currentTarget.open)}>
+      <summary>
+        <span className="row">
+          <VerdictBadge verdict={drill.verdict} />
+          <strong>{drill.kind === 'deep' ? t('deep') : t('daily')}</strong>
+          {drill.repo !== null && <span className="muted">{t('onlyRepo', { repo: drill.repo })}</span>}
+          {drill.checks.length > 0 && <span className="muted">{t('counts', { pass: count('pass'), fail: count('fail'), unverified: count('unverified') })}</span>}
+        </span>
+      </summary>
+      <DrillChecklist checks={drill.checks} />
+    </details>
   );
 }
 
@@ -131,6 +126,8 @@ export function DrillsScreen(_props: { id: string | null }) {
   const { t } = useStrings(drillStrings);
   const status = useDrillStatus();
   const history = useDrillHistory();
+  // The drill's details by run id; the run table lists the same newest runs.
+  const drills = new Map((history.data ?? []).map((d) => [d.id, d]));
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const toggle = (id: number, isOpen: boolean) =>
     setOpen((prev) => {
@@ -145,20 +142,17 @@ export function DrillsScreen(_props: { id: string | null }) {
       <h1>{t('title')}</h1>
       {status.error && <ErrorNote error={status.error} onRetry={() => void status.refetch()} />}
       <RunNow status={status.data} onStarted={(id) => toggle(id, true)} />
-      <section className="card" aria-labelledby="drill-history-title">
-        <h2 id="drill-history-title">{t('history')}</h2>
-        {history.error && <ErrorNote error={history.error} onRetry={() => void history.refetch()} />}
-        {history.isPending && (
-          <>
-            <span className="skeleton" />
-            <span className="skeleton" />
-          </>
-        )}
-        {history.data?.length === 0 && <p className="muted">{t('empty')}</p>}
-        <ul className="plain-list history" data-testid="drill-history">
-          {history.data?.map((run) => <HistoryItem key={run.id} run={run} open={open.has(run.id)} onToggle={(o) => toggle(run.id, o)} />)}
-        </ul>
-      </section>
+      <RunTable
+        kind="drill"
+        title={t('history')}
+        empty={t('empty')}
+        testId="drill-history"
+        limit={HISTORY}
+        openNow={status.data?.running != null}
+        explain={(run) => (run.status === 'interrupted' ? t('interrupted') : null)}
+        rowData={(run) => ({ 'data-testid': `drill-${run.id}`, 'data-verdict': drills.get(run.id)?.verdict ?? '' })}
+        details={{ header: t('verdict'), cell: (run) => <DrillCell drill={drills.get(run.id)} open={open.has(run.id)} onToggle={(o) => toggle(run.id, o)} /> }}
+      />
     </div>
   );
 }

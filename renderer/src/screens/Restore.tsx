@@ -6,7 +6,9 @@ import { useEffect, useReducer, useRef } from 'react';
 import { ApiError } from '../api/http';
 import { useErrorText } from '../components/ErrorNote';
 import { useStrings } from '../i18n/i18n';
-import { startRestore, useServiceStatus } from './restore/api';
+import { startRestore, useRestores, useServiceStatus } from './restore/api';
+import { RunTable } from '../components/RunTable';
+import { Verbatim } from '../components/Verbatim';
 import { flowReducer, initialFlow, restoreRequest, type FlowState, type FlowStep } from './restore/flow';
 import { DoneStep, RunningStep } from './restore/Result';
 import { GenerationStep, PassphraseStep, RepositoryStep, TargetStep } from './restore/Steps';
@@ -36,6 +38,7 @@ export function RestoreScreen(_props: { id: string | null }) {
     remembered = state;
   }, [state]);
   const service = useServiceStatus();
+  const targets = new Map((useRestores().data ?? []).map((r) => [r.id, r.target]));
   const start = useMutation({
     mutationFn: startRestore,
     onSuccess: (res) => dispatch({ type: 'started', id: res.id }),
@@ -75,6 +78,14 @@ export function RestoreScreen(_props: { id: string | null }) {
         {state.step === 'restoring' && <RunningStep state={state} dispatch={dispatch} />}
         {state.step === 'done' && <DoneStep state={state} dispatch={dispatch} />}
       </section>
+      <RunTable
+        kind="restore"
+        title={t('recent')}
+        empty={t('noRestores')}
+        testId="restore-runs"
+        openNow={state.step === 'restoring'}
+        details={{ header: t('into'), cell: (run) => <Verbatim>{targets.get(run.id)}</Verbatim> }}
+      />
     </div>
   );
 }

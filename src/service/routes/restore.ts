@@ -111,6 +111,9 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
     return reply.code(202).send(started);
   });
 
+  // The newest restores (the Restore screen's run table reads their folders here).
+  app.get('/admin/restore', { preHandler: admin }, async () => ({ object: 'list', data: jobs.list(20) }));
+
   app.get<{ Params: { id: string } }>('/admin/restore/:id', { preHandler: admin }, async (req) => {
     const job: RestoreJob | null = jobs.get(runIdParam(req.params.id));
     if (!job) throw notFound(`Restore ${req.params.id}`, 'restore_not_found');

@@ -81,7 +81,7 @@ test('backup now: local + REST offsite, offsite down then back', async () => {
   assert.ok(!openAlerts(db).some((a) => a.key === 'backup.offsite_failed:offsite'), 'resolved once it works again');
   const staging = readdirSync(join(t.dataDir, 'backups', 'staging')).filter((n) => /^\d+$/.test(n));
   assert.equal(staging.length, 2, 'staging keeps 2 generations');
-  const runs = db.prepare<[], { status: string }>('SELECT status FROM backup_runs ORDER BY id').all().map((r) => r.status);
+  const runs = db.prepare<[], { status: string }>("SELECT status FROM runs WHERE kind = 'backup' ORDER BY id").all().map((r) => r.status);
   assert.deepEqual(runs, ['ok', 'ok', 'partial', 'ok']);
 });
 

@@ -38,13 +38,13 @@ test('an offsite that was down at the backup gets the same generation by Copy to
   const first = await ctx.backups.run('manual');
   assert.equal(first.status, 'partial', 'the offsite is down: local ok, the offsite failed');
   assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:nas'));
-  const runsBefore = ctx.writer.prepare('SELECT COUNT(*) AS n FROM backup_runs').get();
+  const runsBefore = ctx.writer.prepare("SELECT COUNT(*) AS n FROM runs WHERE kind = 'backup'").get();
 
   await rest.start();
   const copied = OffsiteCatchUp.parse((await t.api.post('/admin/backups/offsite-copy', {})).body);
   assert.equal(copied.generation, first.generation);
   assert.deepEqual(copied.targets.map((x) => [x.name, x.status]), [['nas', 'copied']]);
-  assert.deepEqual(ctx.writer.prepare('SELECT COUNT(*) AS n FROM backup_runs').get(), runsBefore, 'no new generation was made');
+  assert.deepEqual(ctx.writer.prepare("SELECT COUNT(*) AS n FROM runs WHERE kind = 'backup'").get(), runsBefore, 'no new generation was made');
   assert.ok(!openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:nas'), 'the offsite alert cleared');
   const shown = ctx.backups.status().repositories.find((r) => r.name === 'nas');
   assert.equal(shown?.failing, false);

@@ -118,6 +118,6 @@ test('s3 offsite over TLS: snapshot on the bucket, secret never leaks, server do
   assert.equal(back.status, 'ok', JSON.stringify(back));
   assert.ok(!openAlerts(db).some((a) => a.key === 'backup.offsite_failed:s3'), 'resolved once it works again');
   assert.equal((await plainSnapshotIds(server, location, secret, deps.passphrase)).length, 2);
-  const runs = db.prepare<[], { status: string }>('SELECT status FROM backup_runs ORDER BY id').all().map((r) => r.status);
+  const runs = db.prepare<[], { status: string }>("SELECT status FROM runs WHERE kind = 'backup' ORDER BY id").all().map((r) => r.status);
   assert.deepEqual(runs, ['ok', 'partial', 'ok']);
 });

@@ -2,7 +2,7 @@
 // data", and the generation list with a recovery-kit passphrase (a POST, so the passphrase never
 // travels in a URL; its query key holds only the attempt number, never the passphrase).
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/http';
+import { api, listOf } from '../../api/http';
 import { OpenRestored, RestoreJob, RestoreStarted, TargetAnswer } from '../../../../src/contract/restore';
 import { AdminStatus } from '../../../../src/contract/status';
 import { Generations, useGenerations } from '../backups/api';
@@ -48,3 +48,6 @@ export function useFlowGenerations(s: FlowState) {
   });
   return s.passphrase === null ? own : kit;
 }
+
+/** The newest restores (their folders, for the run table). */
+export const useRestores = () => useQuery({ queryKey: ['restore', 'list'], queryFn: () => api('GET', '/admin/restore', listOf(RestoreJob)).then((l) => l.data) });
