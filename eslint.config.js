@@ -19,7 +19,10 @@ export default tseslint.config(
       // Fastify handlers are async by convention even when they do not await.
       '@typescript-eslint/require-await': 'off',
       // node:test's test()/describe() return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] },
+      ],
     },
   },
   {
@@ -28,8 +31,12 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'electron/**/*.ts', 'renderer/src/**/*.ts', 'renderer/src/**/*.tsx'],
     ignores: ['src/clock.ts', 'renderer/src/clock.ts', '**/*.test.ts', '**/*.test.tsx'],
     rules: {
-      'no-restricted-syntax': ['error',
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read the time from a Clock (src/clock.ts), not Date.now().' },
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Read the time from a Clock (src/clock.ts), not Date.now().',
+        },
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from a Clock (src/clock.ts), not new Date().' },
       ],
     },

@@ -74,7 +74,11 @@ export async function backupDataSet(tasks: number, modelMiB: number): Promise<Ba
   const deps = await backupDepsFor({ db, dataDir, store, clock: systemClock, logger: silentLogger });
   const modelPaths = [tinyPath, bigPath];
   return {
-    deps, db, store, dataDir, tasks,
+    deps,
+    db,
+    store,
+    dataDir,
+    tasks,
     storeBytes: statSync(storePath(dataDir)).size,
     modelPaths,
     modelBytes: modelPaths.reduce((n, p) => n + statSync(p).size, 0),

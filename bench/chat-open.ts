@@ -68,7 +68,9 @@ export async function chatOpenBench(messages: number, runs: number): Promise<Cha
     const rawOpen = (): number => {
       const t0 = performance.now();
       raw.prepare('SELECT * FROM conversations WHERE id = ?').get(id);
-      const rows = raw.prepare<[string, number], { data: string }>('SELECT data FROM conversation_items WHERE conversation_id = ? ORDER BY position DESC LIMIT ?').all(id, PAGE + 1);
+      const rows = raw
+        .prepare<[string, number], { data: string }>('SELECT data FROM conversation_items WHERE conversation_id = ? ORDER BY position DESC LIMIT ?')
+        .all(id, PAGE + 1);
       for (const r of rows) JSON.parse(r.data);
       return performance.now() - t0;
     };

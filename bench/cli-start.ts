@@ -13,7 +13,13 @@ function timed(args: string[]): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-export interface CliStart { nodeMs: number; versionMs: number; helpMs: number; doctorHelpMs: number; rounds: number }
+export interface CliStart {
+  nodeMs: number;
+  versionMs: number;
+  helpMs: number;
+  doctorHelpMs: number;
+  rounds: number;
+}
 
 export function cliStartBench(rounds = 15): CliStart {
   const node: number[] = [];

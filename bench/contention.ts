@@ -10,16 +10,20 @@ import { median } from './stats.js';
 
 async function streamRate(service: ServiceProcess, token: string, tokens: number): Promise<number> {
   const t0 = performance.now();
-  const { frames } = await readSse(`${service.url}/v1/responses`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
-  }, (f) => f.event === 'response.completed' || f.event === 'response.incomplete' || f.event === 'response.failed', 120_000);
+  const { frames } = await readSse(
+    `${service.url}/v1/responses`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
+    },
+    (f) => f.event === 'response.completed' || f.event === 'response.incomplete' || f.event === 'response.failed',
+    120_000,
+  );
   const seconds = (performance.now() - t0) / 1000;
   const produced = Number(JSON.stringify(frames.at(-1)?.data).match(/"output_tokens":(\d+)/)?.[1] ?? 0);
   return produced / seconds;
 }
-
 
 export async function contentionBench(modelMiB: number, tokens: number): Promise<{ idle: number; duringBackup: number; during: number; backupMs: number }> {
   const { prepared, service } = await serviceWithBigModel(modelMiB);

@@ -36,9 +36,13 @@ export async function firstScreenBench(runs: number): Promise<{ drawnMs: number;
       drawn.push(Number(await page.evaluate((): unknown => Reflect.get(globalThis, '__drawn'))));
       const other = await browser.newPage();
       await other.goto(`${service.url}/login`);
-            await other.waitForLoadState('load');
+      await other.waitForLoadState('load');
       // The browser's navigation entry (Node's types do not know the kind): its load end.
-      login.push(Number(await other.evaluate((): unknown => Reflect.get(performance.getEntries().find((e) => String(e.entryType) === 'navigation') ?? {}, 'loadEventEnd'))));
+      login.push(
+        Number(
+          await other.evaluate((): unknown => Reflect.get(performance.getEntries().find((e) => String(e.entryType) === 'navigation') ?? {}, 'loadEventEnd')),
+        ),
+      );
       await other.close();
     }
     return { drawnMs: median(drawn), loginPageMs: median(login), runs };

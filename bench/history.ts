@@ -60,20 +60,39 @@ export async function historyBench(tasks: number, runs: number, deletes: number)
       const page = responsesPage(opened.db, { q: 'needle', limit: 20 }, () => 'present');
       search.push(performance.now() - s0);
       const r0 = performance.now();
-      const n = opened.db.prepare<[string, string], { n: number }>("SELECT COUNT(*) AS n FROM responses WHERE output_text LIKE ? ESCAPE '\\' OR request LIKE ? ESCAPE '\\'").get('%needle%', '%needle%')?.n;
-      opened.db.prepare<[string, string], { id: string }>("SELECT id FROM responses WHERE output_text LIKE ? ESCAPE '\\' OR request LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT 21").all('%needle%', '%needle%');
+      const n = opened.db
+        .prepare<[string, string], { n: number }>("SELECT COUNT(*) AS n FROM responses WHERE output_text LIKE ? ESCAPE '\\' OR request LIKE ? ESCAPE '\\'")
+        .get('%needle%', '%needle%')?.n;
+      opened.db
+        .prepare<[string, string], { id: string }>(
+          "SELECT id FROM responses WHERE output_text LIKE ? ESCAPE '\\' OR request LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT 21",
+        )
+        .all('%needle%', '%needle%');
       rawSearch.push(performance.now() - r0);
       if (n !== page.total) throw new Error(`search disagrees: ${page.total} vs ${String(n)}`);
       await opened.close();
-      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, RESTIC_PASSWORD: data.deps.passphrase, RESTIC_CACHE_DIR: join(root, `rawcache-${i}`), TZ: 'UTC' };
+      const env = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: root,
+        RESTIC_PASSWORD: data.deps.passphrase,
+        RESTIC_CACHE_DIR: join(root, `rawcache-${i}`),
+        TZ: 'UTC',
+      };
       const a0 = performance.now();
-      const r = spawnSync(binary.path, ['--repo', repo.url, '--no-lock', 'restore', g.snapshot_id, '--include', generationFile(g, STORE_FILE), '--target', join(root, `raw-${i}`)], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+      const r = spawnSync(
+        binary.path,
+        ['--repo', repo.url, '--no-lock', 'restore', g.snapshot_id, '--include', generationFile(g, STORE_FILE), '--target', join(root, `raw-${i}`)],
+        { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+      );
       if (r.status !== 0) throw new Error(`raw restic restore failed: ${r.stderr}`);
       raw.push(performance.now() - a0);
       rmSync(join(root, `raw-${i}`), { recursive: true, force: true });
     }
     // Deletes: alternate the two kinds over the data set's terminal responses.
-    const ids = data.db.prepare<[number], { id: string }>('SELECT response_id AS id FROM tasks ORDER BY id LIMIT ?').all(deletes * 2).map((r) => r.id);
+    const ids = data.db
+      .prepare<[number], { id: string }>('SELECT response_id AS id FROM tasks ORDER BY id LIMIT ?')
+      .all(deletes * 2)
+      .map((r) => r.id);
     const journal = DeletionJournal.of(data.dataDir);
     const none = { record: (): void => undefined };
     const withJournal: number[] = [];
@@ -85,8 +104,15 @@ export async function historyBench(tasks: number, runs: number, deletes: number)
       if (outcome !== 'deleted') throw new Error(`bench delete of ${id}: ${outcome}`);
     });
     return {
-      tasks, runs, openMs: median(open), rawRestoreMs: median(raw), searchMs: median(search), rawSearchMs: median(rawSearch),
-      deleteJournalUs: median(withJournal), deleteBareUs: median(bare), deletes: withJournal.length,
+      tasks,
+      runs,
+      openMs: median(open),
+      rawRestoreMs: median(raw),
+      searchMs: median(search),
+      rawSearchMs: median(rawSearch),
+      deleteJournalUs: median(withJournal),
+      deleteBareUs: median(bare),
+      deletes: withJournal.length,
     };
   } finally {
     data.db.close();

@@ -25,7 +25,16 @@ export interface JobsBenchResult {
 export async function jobsBench(tasks: number, modelMiB: number, runs: number): Promise<JobsBenchResult> {
   const data = await backupDataSet(tasks, modelMiB);
   const jobs = new Jobs({ clock: systemClock, logger: silentLogger });
-  const backups = new BackupJobs({ db: data.db, dataDir: data.dataDir, clock: systemClock, logger: silentLogger, store: data.store, settings: () => readSettings(data.db), jobs, events: new AdminEvents() });
+  const backups = new BackupJobs({
+    db: data.db,
+    dataDir: data.dataDir,
+    clock: systemClock,
+    logger: silentLogger,
+    store: data.store,
+    settings: () => readSettings(data.db),
+    jobs,
+    events: new AdminEvents(),
+  });
   try {
     // Warm-up: the first backup (and the maintenance a new repository is due) is not what is compared.
     await backups.run('bench');

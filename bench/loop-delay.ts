@@ -50,36 +50,53 @@ export async function loopDelayBench(tasks: number, modelMiB: number): Promise<{
   try {
     const idle = await measured('idle', () => new Promise((r) => setTimeout(r, 2000)));
     const phases: LoopPhase[] = [];
-    phases.push(await measured('backup', async () => {
-      const b = await backupHere(data.deps, { trigger: 'bench' });
-      if (b.status !== 'ok') throw new Error(`the bench backup failed: ${JSON.stringify(b)}`);
-    }));
+    phases.push(
+      await measured('backup', async () => {
+        const b = await backupHere(data.deps, { trigger: 'bench' });
+        if (b.status !== 'ok') throw new Error(`the bench backup failed: ${JSON.stringify(b)}`);
+      }),
+    );
     const local = getRepository(data.db, 'local');
     if (!local) throw new Error('no local repository');
     const repo = toResticRepo(local, data.deps.vault, data.deps.passphrase);
     const binary = data.deps.restic.runtime.binary;
-    phases.push(await measured('maintenance', () => runMaintenance(createRestic({ binary, cacheDir: join(root, 'mcache') }), repo, { logger: silentLogger, db: data.db, clock: systemClock })));
+    phases.push(
+      await measured('maintenance', () =>
+        runMaintenance(createRestic({ binary, cacheDir: join(root, 'mcache') }), repo, { logger: silentLogger, db: data.db, clock: systemClock }),
+      ),
+    );
     const drillDeps = await drillDepsFor({ db: data.db, dataDir: data.dataDir, store: data.store, clock: systemClock, logger: silentLogger });
     phases.push(await measured('deep drill', () => drillHere(drillDeps, { kind: 'deep', trigger: 'bench' })));
     const secretsFile = join(root, 'secrets.json');
     writeFileSync(secretsFile, '', { mode: 0o600 });
-    phases.push(await measured('restore', async () => {
-      const r = await restoreGeneration({
-        source: {
-          repoName: 'local', binary, repoFor: (p) => toResticRepo(local, data.deps.vault, p), knownPassphrase: data.deps.passphrase,
-          recorded: recordedCopies(data.db, 'local'), snapshotIds: async () => localSnapshotIds(local.location), knownVaultKey: data.deps.vaultKey,
-        },
-        liveDataDir: data.dataDir, target: join(root, 'restored'), secretsFor: async (dir) => new SecretsFileStore(secretsFile, dataDirScope(dir)),
-      });
-      if (!r.ok) throw new Error(`the bench restore failed: ${r.error ?? ''}`);
-    }));
-    phases.push(await measured('generation view', async () => {
-      const restic = createRestic({ binary, cacheDir: join(root, 'vcache'), noLock: true });
-      const [g] = await listSnapshotGenerations(restic, repo);
-      if (!g) throw new Error('no generation');
-      const opened = await openGenerationCopy({ restic, repo, g, dataDir: data.dataDir });
-      await opened.close();
-    }));
+    phases.push(
+      await measured('restore', async () => {
+        const r = await restoreGeneration({
+          source: {
+            repoName: 'local',
+            binary,
+            repoFor: (p) => toResticRepo(local, data.deps.vault, p),
+            knownPassphrase: data.deps.passphrase,
+            recorded: recordedCopies(data.db, 'local'),
+            snapshotIds: async () => localSnapshotIds(local.location),
+            knownVaultKey: data.deps.vaultKey,
+          },
+          liveDataDir: data.dataDir,
+          target: join(root, 'restored'),
+          secretsFor: async (dir) => new SecretsFileStore(secretsFile, dataDirScope(dir)),
+        });
+        if (!r.ok) throw new Error(`the bench restore failed: ${r.error ?? ''}`);
+      }),
+    );
+    phases.push(
+      await measured('generation view', async () => {
+        const restic = createRestic({ binary, cacheDir: join(root, 'vcache'), noLock: true });
+        const [g] = await listSnapshotGenerations(restic, repo);
+        if (!g) throw new Error('no generation');
+        const opened = await openGenerationCopy({ restic, repo, g, dataDir: data.dataDir });
+        await opened.close();
+      }),
+    );
     return { storeBytes: data.storeBytes, phases, idle };
   } finally {
     data.db.close();

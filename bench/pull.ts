@@ -31,7 +31,10 @@ export interface PullBench {
 /** `linkBytesPerSecond`: the server's speed for all connections together (0: as fast as loopback goes). */
 export async function pullBench(mib: number, runs: number, linkBytesPerSecond = 0): Promise<PullBench> {
   const bytes = mib * 1024 * 1024;
-  const hub = await startTestHub([{ owner: 'bench', repo: 'big-GGUF', files: [{ path: 'big.Q4_K_M.gguf', bytes: paddedModel(7, bytes) }] }], linkBytesPerSecond ? { totalRate: linkBytesPerSecond } : {});
+  const hub = await startTestHub(
+    [{ owner: 'bench', repo: 'big-GGUF', files: [{ path: 'big.Q4_K_M.gguf', bytes: paddedModel(7, bytes) }] }],
+    linkBytesPerSecond ? { totalRate: linkBytesPerSecond } : {},
+  );
   const scratch = mkdtempSync(join(tmpdir(), 'sanad-bench-pull-'));
   const curl: number[] = [];
   const sanad: number[] = [];
@@ -53,7 +56,9 @@ export async function pullBench(mib: number, runs: number, linkBytesPerSecond = 
 
       const { dataDir } = await prepareDataDir();
       t = performance.now();
-      const r = await runSanad(['--data-dir', dataDir, 'models', 'pull', 'hf:bench/big-GGUF:Q4_K_M'], { env: { HF_ENDPOINT: hub.endpoint, DBUS_SESSION_BUS_ADDRESS: '' } });
+      const r = await runSanad(['--data-dir', dataDir, 'models', 'pull', 'hf:bench/big-GGUF:Q4_K_M'], {
+        env: { HF_ENDPOINT: hub.endpoint, DBUS_SESSION_BUS_ADDRESS: '' },
+      });
       sanad.push(performance.now() - t);
       if (r.code !== 0) throw new Error(`the pull failed: ${r.stderr}`);
       rmSync(dataDir, { recursive: true, force: true });

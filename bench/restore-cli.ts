@@ -65,18 +65,32 @@ export async function restoreCliBench(tasks: number, modelMiB: number, runs: num
     const raw: number[] = [];
     for (let i = 0; i < runs; i++) {
       const scratch = join(root, `raw-${i}`);
-      const rawEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, RESTIC_PASSWORD: data.deps.passphrase, RESTIC_CACHE_DIR: join(scratch, 'cache'), TZ: 'UTC' };
-      const doRaw = async (): Promise<void> => void raw.push((await timed(restic, ['--repo', repoPath, 'restore', snapshotId, '--target', join(scratch, 'out')], rawEnv)).ms);
+      const rawEnv = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: scratch,
+        RESTIC_PASSWORD: data.deps.passphrase,
+        RESTIC_CACHE_DIR: join(scratch, 'cache'),
+        TZ: 'UTC',
+      };
+      const doRaw = async (): Promise<void> =>
+        void raw.push((await timed(restic, ['--repo', repoPath, 'restore', snapshotId, '--target', join(scratch, 'out')], rawEnv)).ms);
       if (i % 2 === 1) await doRaw();
       const home = join(root, `home-${i}`);
       // The person's environment: their HOME (a fresh restic cache there), the bench's restic.
       const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), SANAD_RESTIC: restic, SANAD_LOG: 'warn' };
-      sanad.push(await timed(process.execPath, [SANAD, '--data-dir', data.dataDir, '--secrets-file', secretsFile, 'restore', '--target', join(root, `sanad-${i}`)], env));
+      sanad.push(
+        await timed(process.execPath, [SANAD, '--data-dir', data.dataDir, '--secrets-file', secretsFile, 'restore', '--target', join(root, `sanad-${i}`)], env),
+      );
       if (i % 2 === 0) await doRaw();
     }
     return {
-      tasks: data.tasks, storeBytes: data.storeBytes, modelBytes: data.modelBytes, runs,
-      sanadMs: median(sanad.map((s) => s.ms)), rawMs: median(raw), firstWordMs: median(sanad.map((s) => s.firstMs)),
+      tasks: data.tasks,
+      storeBytes: data.storeBytes,
+      modelBytes: data.modelBytes,
+      runs,
+      sanadMs: median(sanad.map((s) => s.ms)),
+      rawMs: median(raw),
+      firstWordMs: median(sanad.map((s) => s.firstMs)),
     };
   } finally {
     data.db.close();

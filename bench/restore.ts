@@ -37,12 +37,21 @@ export interface RestoreBenchResult {
 function rawRestore(binary: string, passphrase: string, repo: string, snapshotId: string, scratch: string): number {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, RESTIC_PASSWORD: passphrase, RESTIC_CACHE_DIR: join(scratch, 'cache'), TZ: 'UTC' };
   const t0 = performance.now();
-  const r = spawnSync(binary, ['--repo', repo, 'restore', snapshotId, '--target', join(scratch, 'out')], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(binary, ['--repo', repo, 'restore', snapshotId, '--target', join(scratch, 'out')], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`raw restic restore failed: ${r.stderr}`);
   return performance.now() - t0;
 }
 
-async function sanadRestore(data: BackupDataSet, secretsFile: string, target: string, records: boolean): Promise<{ ms: number; result: RestoreResult; phases: Partial<Record<RestorePhase, number>> }> {
+async function sanadRestore(
+  data: BackupDataSet,
+  secretsFile: string,
+  target: string,
+  records: boolean,
+): Promise<{ ms: number; result: RestoreResult; phases: Partial<Record<RestorePhase, number>> }> {
   const local = getRepository(data.db, 'local');
   if (!local) throw new Error('the bench data dir has no local repository');
   const marks: Array<{ phase: RestorePhase; at: number }> = [];
@@ -87,7 +96,8 @@ export async function restoreBench(tasks: number, modelMiB: number, runs: number
     const raw: number[] = [];
     for (let i = 0; i < runs; i++) {
       // Alternate which goes first, so neither always finds the page cache warmed by the other.
-      const doRaw = (): void => void raw.push(rawRestore(data.deps.restic.runtime.binary.path, data.deps.passphrase, repoPath, snapshotId, join(root, `raw-${i}`)));
+      const doRaw = (): void =>
+        void raw.push(rawRestore(data.deps.restic.runtime.binary.path, data.deps.passphrase, repoPath, snapshotId, join(root, `raw-${i}`)));
       if (i % 2 === 1) doRaw();
       sanad.push(await sanadRestore(data, secretsFile, join(root, `sanad-${i}`), true));
       fresh.push(await sanadRestore(data, secretsFile, join(root, `new-${i}`), false));

@@ -66,7 +66,15 @@ function fill(db: Db, events: number, running = RUNNING_TASKS): number {
       insResponse.run(resp, newId('msg'), request, status === 'completed' ? text : null, now);
       insTask.run(task, resp, status, EVENTS_PER_TASK, EVENTS_PER_TASK, now - (tasks - t), now - (tasks - t));
       for (let s = 1; s <= EVENTS_PER_TASK; s++) {
-        const data = JSON.stringify({ type: 'response.output_text.delta', sequence_number: s, item_id: `msg_${t}`, output_index: 0, content_index: 0, delta: ` ${words[(t + s) % words.length] ?? ''}`, padding: 'x'.repeat(160) });
+        const data = JSON.stringify({
+          type: 'response.output_text.delta',
+          sequence_number: s,
+          item_id: `msg_${t}`,
+          output_index: 0,
+          content_index: 0,
+          delta: ` ${words[(t + s) % words.length] ?? ''}`,
+          padding: 'x'.repeat(160),
+        });
         insEvent.run(task, s, 'response.output_text.delta', data, now);
       }
     }
@@ -133,9 +141,16 @@ function timedSanad(args: string[], env: Record<string, string>, until?: (stdout
     child.once('error', reject);
     child.once('close', (code) => {
       const total = performance.now() - t0;
-      const [kib, user, sys] = (withTime && existsSync(rssFile) ? readFileSync(rssFile, 'utf8').trim().split('\n').at(-1) ?? '' : '').split(' ').map(Number);
+      const [kib, user, sys] = (withTime && existsSync(rssFile) ? (readFileSync(rssFile, 'utf8').trim().split('\n').at(-1) ?? '') : '').split(' ').map(Number);
       const cpu = (user ?? NaN) + (sys ?? NaN);
-      resolve({ ms: ms ?? total, peakMiB: kib !== undefined && Number.isFinite(kib) ? kib / 1024 : null, cpuS: Number.isFinite(cpu) ? cpu : null, code, stdout, stderr });
+      resolve({
+        ms: ms ?? total,
+        peakMiB: kib !== undefined && Number.isFinite(kib) ? kib / 1024 : null,
+        cpuS: Number.isFinite(cpu) ? cpu : null,
+        code,
+        stdout,
+        stderr,
+      });
     });
   });
 }
@@ -185,20 +200,28 @@ export async function scaleSize(events: number, modelPath: string): Promise<Scal
   try {
     // The start-up first: it recovers the running tasks (as after a crash) before it answers.
     const pages: number[] = [];
-    const serve = must(await timedSanad(['serve', ...dd, '--port', '0'], env, (out) => out.includes('http://'), async () => {
-      const info: unknown = JSON.parse(readFileSync(join(prepared.dataDir, 'service.json'), 'utf8'));
-      const url = typeof info === 'object' && info !== null && 'url' in info ? String(info.url) : '';
-      const pid = typeof info === 'object' && info !== null && 'pid' in info ? Number(info.pid) : NaN;
-      if (!Number.isInteger(pid)) throw new Error('service.json names no pid');
-      for (let i = 0; i < 5; i++) {
-        const t0 = performance.now();
-        const res = await fetch(`${url}/v1/tasks?limit=20`, { headers: { authorization: `Bearer ${prepared.adminToken}` } });
-        await res.text();
-        if (res.status !== 200) throw new Error(`the task list answered ${res.status}`);
-        pages.push(performance.now() - t0);
-      }
-      return pid;
-    }), 'sanad serve');
+    const serve = must(
+      await timedSanad(
+        ['serve', ...dd, '--port', '0'],
+        env,
+        (out) => out.includes('http://'),
+        async () => {
+          const info: unknown = JSON.parse(readFileSync(join(prepared.dataDir, 'service.json'), 'utf8'));
+          const url = typeof info === 'object' && info !== null && 'url' in info ? String(info.url) : '';
+          const pid = typeof info === 'object' && info !== null && 'pid' in info ? Number(info.pid) : NaN;
+          if (!Number.isInteger(pid)) throw new Error('service.json names no pid');
+          for (let i = 0; i < 5; i++) {
+            const t0 = performance.now();
+            const res = await fetch(`${url}/v1/tasks?limit=20`, { headers: { authorization: `Bearer ${prepared.adminToken}` } });
+            await res.text();
+            if (res.status !== 200) throw new Error(`the task list answered ${res.status}`);
+            pages.push(performance.now() - t0);
+          }
+          return pid;
+        },
+      ),
+      'sanad serve',
+    );
     note('start-up (store check, recovery of 200 running tasks) to first answer', serve);
     ops.push({ op: 'task list, first page (GET /v1/tasks?limit=20, median of 5)', ms: median(pages), peakMiB: null });
     note('first backup', must(await timedSanad(['backup', 'now', ...dd, '--json'], env), 'first backup'));

@@ -72,13 +72,15 @@ function deleteRows(secure: boolean, rows: number): number {
 async function getRate(url: string, seconds: number): Promise<number> {
   let done = 0;
   const until = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    while (performance.now() < until) {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      done += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (performance.now() < until) {
+        const res = await fetch(url);
+        await res.arrayBuffer();
+        done += 1;
+      }
+    }),
+  );
   return done / seconds;
 }
 
@@ -108,19 +110,31 @@ export async function securityBench(tasks: number, runs: number): Promise<Securi
   const secureDeleteMs = median(Array.from({ length: runs }, () => deleteRows(true, rows)));
 
   const rates: { guarded: number[]; bare: number[] } = { guarded: [], bare: [] };
-  const servers = await Promise.all([true, false].map(async (guard) => {
-    const app = Fastify({ logger: false, keepAliveTimeout: REQUEST_WAIT_MS });
-    if (guard) guardConnections(app.server, { maxConnections: 1024, reserved: RESERVED_FOR_ADMIN });
-    app.get('/health/live', async () => ({ status: 'live' }));
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address !== null ? address.port : 0;
-    return { app, guard, url: `http://127.0.0.1:${port}/health/live` };
-  }));
+  const servers = await Promise.all(
+    [true, false].map(async (guard) => {
+      const app = Fastify({ logger: false, keepAliveTimeout: REQUEST_WAIT_MS });
+      if (guard) guardConnections(app.server, { maxConnections: 1024, reserved: RESERVED_FOR_ADMIN });
+      app.get('/health/live', async () => ({ status: 'live' }));
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      return { app, guard, url: `http://127.0.0.1:${port}/health/live` };
+    }),
+  );
   // Six rounds, each server first in every other one: the order alone moved a three-round median by 30 %.
   for (let round = 0; round < 6; round++) {
     for (const s of round % 2 === 0 ? servers : [...servers].reverse()) (s.guard ? rates.guarded : rates.bare).push(await getRate(s.url, 2));
   }
   for (const s of servers) await s.app.close();
-  return { storeBytes, admitMs, integrityMs, scrubMs, backupCopyMs, secureDeleteMs, plainDeleteMs, guardedPerSecond: median(rates.guarded), barePerSecond: median(rates.bare) };
+  return {
+    storeBytes,
+    admitMs,
+    integrityMs,
+    scrubMs,
+    backupCopyMs,
+    secureDeleteMs,
+    plainDeleteMs,
+    guardedPerSecond: median(rates.guarded),
+    barePerSecond: median(rates.bare),
+  };
 }

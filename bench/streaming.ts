@@ -29,15 +29,21 @@ export async function openRaw(schema?: GbnfJsonSchema): Promise<{ run: (tokens: 
     const chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: new GeneralChatWrapper() });
     let produced = 0;
     const t0 = performance.now();
-    await chat.generateResponse([{ type: 'user', text: 'Hello' }, { type: 'model', response: [] }], {
-      maxTokens: tokens,
-      repeatPenalty: false,
-      ...(grammar ? { grammar } : {}),
-      onToken: (t) => {
-        first ??= performance.now() - t0;
-        produced += t.length;
+    await chat.generateResponse(
+      [
+        { type: 'user', text: 'Hello' },
+        { type: 'model', response: [] },
+      ],
+      {
+        maxTokens: tokens,
+        repeatPenalty: false,
+        ...(grammar ? { grammar } : {}),
+        onToken: (t) => {
+          first ??= performance.now() - t0;
+          produced += t.length;
+        },
       },
-    });
+    );
     const seconds = (performance.now() - t0) / 1000;
     chat.dispose({ disposeSequence: true });
     return { rate: produced / seconds, ttftMs: first };
@@ -54,15 +60,20 @@ export async function openRaw(schema?: GbnfJsonSchema): Promise<{ run: (tokens: 
 async function serviceRun(url: string, token: string, tokens: number): Promise<Run & { events: number }> {
   let first: number | null = null;
   const t0 = performance.now();
-  const { frames } = await readSse(`${url}/v1/responses`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
-  }, (f) => {
-    if (f.event === 'response.output_text.delta') first ??= performance.now() - t0;
-    // A run to the token limit ends response.incomplete on the Responses stream (OpenAI's event).
-    return f.event === 'response.completed' || f.event === 'response.incomplete' || f.event === 'response.failed';
-  }, 120_000);
+  const { frames } = await readSse(
+    `${url}/v1/responses`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
+    },
+    (f) => {
+      if (f.event === 'response.output_text.delta') first ??= performance.now() - t0;
+      // A run to the token limit ends response.incomplete on the Responses stream (OpenAI's event).
+      return f.event === 'response.completed' || f.event === 'response.incomplete' || f.event === 'response.failed';
+    },
+    120_000,
+  );
   const seconds = (performance.now() - t0) / 1000;
   const last = frames.at(-1);
   if (last?.event !== 'response.completed' && last?.event !== 'response.incomplete') throw new Error(`stream ended with ${String(last?.event)}`);

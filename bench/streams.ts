@@ -21,14 +21,19 @@ export interface Gaps {
 
 async function oneStream(service: ServiceProcess, token: string, tokens: number): Promise<number[]> {
   const at: number[] = [];
-  await readSse(`${service.url}/v1/responses`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
-  }, (f) => {
-    if (f.event === 'response.output_text.delta') at.push(performance.now());
-    return f.event === 'response.completed' || f.event === 'response.incomplete' || f.event === 'response.failed';
-  }, 300_000);
+  await readSse(
+    `${service.url}/v1/responses`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }),
+    },
+    (f) => {
+      if (f.event === 'response.output_text.delta') at.push(performance.now());
+      return f.event === 'response.completed' || f.event === 'response.incomplete' || f.event === 'response.failed';
+    },
+    300_000,
+  );
   // Frames of one group commit arrive together; a gap is between two arrivals.
   const arrivals = at.filter((t, i) => i === 0 || t - (at[i - 1] ?? t) > 1);
   return arrivals.slice(1).map((t, i) => t - (arrivals[i] ?? t));
@@ -39,9 +44,12 @@ async function streamsAtOnce(service: ServiceProcess, token: string, count: numb
   return { streams: count, gaps: all.length, maxMs: Math.max(0, ...all), p99Ms: all.length > 0 ? percentile(all, 99) : 0 };
 }
 
-
 export async function streamsBench(count: number, tokens: number, modelMiB: number): Promise<{ quiet: Gaps; duringBackup: Gaps; backupStillRan: boolean }> {
-  const { prepared, service } = await serviceWithBigModel(modelMiB, { max_concurrent_generations: 16, max_streams_per_client: 64, requests_per_minute_per_client: 1_000_000 });
+  const { prepared, service } = await serviceWithBigModel(modelMiB, {
+    max_concurrent_generations: 16,
+    max_streams_per_client: 64,
+    requests_per_minute_per_client: 1_000_000,
+  });
   try {
     await oneStream(service, prepared.adminToken, 20); // loads the model
     const quiet = await streamsAtOnce(service, prepared.adminToken, count, tokens);

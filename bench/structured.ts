@@ -17,7 +17,11 @@ const SCHEMA = { type: 'object', properties: { text: { type: 'string' } }, requi
 /** Reads a streamed answer to its end; returns output tokens per second (from the usage it ends with). */
 async function streamed(url: string, token: string, path: string, body: unknown, end: string): Promise<number> {
   const t0 = performance.now();
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   // The service ends the stream after its last event, so the whole body is the whole answer.
   const text = await res.text();
@@ -53,11 +57,23 @@ export async function structuredBench(tokens: number, rounds: number): Promise<S
   const token = prepared.adminToken;
   const format = { format: { type: 'json_schema', name: 'answer', schema: SCHEMA } };
   const underGrammar = (): Promise<number> =>
-    streamed(service.url, token, '/v1/responses', { model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true, text: format }, 'event: response.incomplete');
+    streamed(
+      service.url,
+      token,
+      '/v1/responses',
+      { model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true, text: format },
+      'event: response.incomplete',
+    );
   const responsesPlain = (): Promise<number> =>
     streamed(service.url, token, '/v1/responses', { model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }, 'event: response.incomplete');
   const chatPlain = (): Promise<number> =>
-    streamed(service.url, token, '/v1/chat/completions', { model: 'tiny', messages: [{ role: 'user', content: 'Hello' }], max_tokens: tokens, stream: true, stream_options: { include_usage: true } }, 'data: [DONE]');
+    streamed(
+      service.url,
+      token,
+      '/v1/chat/completions',
+      { model: 'tiny', messages: [{ role: 'user', content: 'Hello' }], max_tokens: tokens, stream: true, stream_options: { include_usage: true } },
+      'data: [DONE]',
+    );
   const g: Record<'raw' | 'sanad' | 'ratio', number[]> = { raw: [], sanad: [], ratio: [] };
   const c: Record<'responses' | 'chat' | 'ratio', number[]> = { responses: [], chat: [], ratio: [] };
   try {

@@ -66,7 +66,10 @@ function walk(dir: string, root: string, into: string[]): void {
 /** The production dependencies' folders, relative to root (npm's own view of what the app needs). */
 function productionDependencies(root: string): string[] {
   const ls = spawnSync('npm', ['ls', '--omit=dev', '--parseable', '--all'], { cwd: root, encoding: 'utf8' });
-  return ls.stdout.split('\n').filter((l) => l.startsWith(join(root, 'node_modules'))).map((l) => relative(root, l));
+  return ls.stdout
+    .split('\n')
+    .filter((l) => l.startsWith(join(root, 'node_modules')))
+    .map((l) => relative(root, l));
 }
 
 export function packedFiles(root: string, os: PackOs, arch: PackArch, configPath = join(root, 'build', 'electron-builder.yml')): PackedFiles {

@@ -41,7 +41,13 @@ const TARGETS: ReadonlyArray<{ os: BuilderOs; arch: BuilderArch; goos: string; g
 export function resticAssets(version: string = RESTIC_VERSION): ResticAsset[] {
   return TARGETS.map((t) => {
     const win = t.os === 'win';
-    return { os: t.os, arch: t.arch, file: `restic_${version}_${t.goos}_${t.goarch}.${win ? 'zip' : 'bz2'}`, format: win ? 'zip' : 'bz2', binary: win ? 'restic.exe' : 'restic' };
+    return {
+      os: t.os,
+      arch: t.arch,
+      file: `restic_${version}_${t.goos}_${t.goarch}.${win ? 'zip' : 'bz2'}`,
+      format: win ? 'zip' : 'bz2',
+      binary: win ? 'restic.exe' : 'restic',
+    };
   });
 }
 
@@ -59,7 +65,10 @@ export type PinnedChecksums = z.infer<typeof PinnedSchema>;
 
 export function parsePinned(json: unknown): PinnedChecksums {
   const parsed = PinnedSchema.safeParse(json);
-  if (!parsed.success) throw new Error('build/restic/checksums.json is not {"version": "x.y.z", "sha256": {"<file>": "<64 hex>"}}; fix it or run `node scripts/fetch-restic.mjs --pin`.');
+  if (!parsed.success)
+    throw new Error(
+      'build/restic/checksums.json is not {"version": "x.y.z", "sha256": {"<file>": "<64 hex>"}}; fix it or run `node scripts/fetch-restic.mjs --pin`.',
+    );
   return parsed.data;
 }
 
@@ -99,7 +108,8 @@ export type ArchiveVerdict = { ok: true; sha256: string } | { ok: false; reason:
 
 /** The pinned value for an asset, or why there is none (checked before any download). */
 export function pinnedSha256(asset: ResticAsset, version: string, pinned: PinnedChecksums): ArchiveVerdict {
-  if (pinned.version !== version) return { ok: false, reason: `the pinned checksums are for restic ${pinned.version}, not ${version}; run --pin for ${version}` };
+  if (pinned.version !== version)
+    return { ok: false, reason: `the pinned checksums are for restic ${pinned.version}, not ${version}; run --pin for ${version}` };
   const expected = pinned.sha256[asset.file];
   if (expected === undefined) return { ok: false, reason: `${asset.file} has no pinned checksum; run --pin where the internet is reachable` };
   return { ok: true, sha256: expected };
@@ -121,7 +131,8 @@ export function binaryPath(root: string, asset: ResticAsset): string {
 export function extractBinary(archive: Buffer, asset: ResticAsset, platform: NodeJS.Platform = process.platform): Buffer {
   if (asset.format === 'bz2') {
     const r = spawnSync('bunzip2', ['-c'], { input: archive, maxBuffer: 512 * 1024 * 1024 });
-    if (r.error || r.status !== 0) throw new Error(`bunzip2 could not unpack ${asset.file} (${r.error?.message ?? r.stderr.toString().trim()}); install bzip2.`);
+    if (r.error || r.status !== 0)
+      throw new Error(`bunzip2 could not unpack ${asset.file} (${r.error?.message ?? r.stderr.toString().trim()}); install bzip2.`);
     return r.stdout;
   }
   const dir = mkdtempSync(join(tmpdir(), 'sanad-restic-zip-'));
@@ -129,9 +140,10 @@ export function extractBinary(archive: Buffer, asset: ResticAsset, platform: Nod
     const zip = join(dir, asset.file);
     writeFileSync(zip, archive);
     const member = asset.file.replace(/\.zip$/, '.exe');
-    const [cmd, args] = platform === 'win32' ? ['tar', ['-xOf', zip, member]] as const : ['unzip', ['-p', zip, member]] as const;
+    const [cmd, args] = platform === 'win32' ? (['tar', ['-xOf', zip, member]] as const) : (['unzip', ['-p', zip, member]] as const);
     const r = spawnSync(cmd, args, { maxBuffer: 512 * 1024 * 1024 });
-    if (r.error || r.status !== 0 || r.stdout.length === 0) throw new Error(`${cmd} could not unpack ${member} from ${asset.file} (${r.error?.message ?? r.stderr.toString().trim()}).`);
+    if (r.error || r.status !== 0 || r.stdout.length === 0)
+      throw new Error(`${cmd} could not unpack ${member} from ${asset.file} (${r.error?.message ?? r.stderr.toString().trim()}).`);
     return r.stdout;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -139,7 +151,10 @@ export function extractBinary(archive: Buffer, asset: ResticAsset, platform: Nod
 }
 
 /** Downloads, verifies, unpacks and installs one asset; nothing is written unless it verified. */
-export async function fetchAsset(asset: ResticAsset, options: { version: string; pinned: PinnedChecksums; root: string; base?: string; platform?: NodeJS.Platform }): Promise<string> {
+export async function fetchAsset(
+  asset: ResticAsset,
+  options: { version: string; pinned: PinnedChecksums; root: string; base?: string; platform?: NodeJS.Platform },
+): Promise<string> {
   const url = assetUrl(options.version, asset.file, options.base);
   // Refuse before downloading what could never be accepted.
   const expected = pinnedSha256(asset, options.version, options.pinned);

@@ -34,7 +34,11 @@ async function saveDiagnostics(host: CrashHost, words: CrashWords, secrets: read
   try {
     const checks = dataDir === null ? [] : await runDiagnostics({ dataDir }).catch(() => []);
     await writeDiagnosticsBundle({
-      dataDir, out: asked.filePath, checks, logFiles: [host.logFile], secrets,
+      dataDir,
+      out: asked.filePath,
+      checks,
+      logFiles: [host.logFile],
+      secrets,
       extra: { electron: process.versions.electron, chrome: process.versions.chrome, ...(crash === null ? {} : { crash }) },
     });
     host.logger.info('diagnostics saved', { path: asked.filePath });
@@ -58,8 +62,14 @@ export function fatalHandler(host: CrashHost): (err: unknown) => void {
       const secrets = await host.secrets().catch(() => []);
       await host.stopCore().catch((e: unknown) => host.logger.error('the core did not stop cleanly', { error: message(e) }));
       const choice = await dialog.showMessageBox({
-        type: 'error', title: words.fatalTitle, message: words.fatalMessage, detail: words.fatalDetail(message(err), app.getPath('logs')),
-        buttons: [words.saveDiagnostics, words.quit], defaultId: 1, cancelId: 1, noLink: true,
+        type: 'error',
+        title: words.fatalTitle,
+        message: words.fatalMessage,
+        detail: words.fatalDetail(message(err), app.getPath('logs')),
+        buttons: [words.saveDiagnostics, words.quit],
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
       });
       if (choice.response === 0) await saveDiagnostics(host, words, secrets, message(err));
     })().finally(() => app.exit(1));
@@ -76,12 +86,20 @@ export function watchRenderers(host: CrashHost): void {
       crashes.set(contents, seen);
     }
     const decided = seen.gone(details.reason, systemClock.now());
-    host.logger.warn('the window\'s renderer ended', { reason: details.reason, exit_code: details.exitCode, action: decided.action });
+    host.logger.warn("the window's renderer ended", { reason: details.reason, exit_code: details.exitCode, action: decided.action });
     if (decided.action === 'reload') contents.reload();
     if (decided.action !== 'tell') return;
     const words = CRASH_WORDS[host.language()];
     const win = host.window();
-    const options = { type: 'warning' as const, title: words.rendererTitle, message: words.rendererMessage, buttons: [words.reload, words.saveDiagnostics, words.close], defaultId: 0, cancelId: 2, noLink: true };
+    const options = {
+      type: 'warning' as const,
+      title: words.rendererTitle,
+      message: words.rendererMessage,
+      buttons: [words.reload, words.saveDiagnostics, words.close],
+      defaultId: 0,
+      cancelId: 2,
+      noLink: true,
+    };
     void (win === null ? dialog.showMessageBox(options) : dialog.showMessageBox(win, options)).then(async (choice) => {
       if (choice.response === 0) contents.reload();
       if (choice.response === 1) await saveDiagnostics(host, words, await host.secrets().catch(() => []), null);

@@ -33,7 +33,16 @@ export function registerBridge(host: BridgeHost): void {
     return { url: host.coreUrl, loginCode: host.issueLoginCode() };
   });
   ipcMain.handle(BRIDGE_CHANNELS.pickModelFile, (event) =>
-    fromCore(event, host.coreOrigin) ? pick(host, ['openFile'], [{ name: 'GGUF models', extensions: ['gguf'] }, { name: 'All files', extensions: ['*'] }]) : refuse(),
+    fromCore(event, host.coreOrigin)
+      ? pick(
+          host,
+          ['openFile'],
+          [
+            { name: 'GGUF models', extensions: ['gguf'] },
+            { name: 'All files', extensions: ['*'] },
+          ],
+        )
+      : refuse(),
   );
   ipcMain.handle(BRIDGE_CHANNELS.pickFolder, (event) => (fromCore(event, host.coreOrigin) ? pick(host, ['openDirectory', 'createDirectory'], []) : refuse()));
 }

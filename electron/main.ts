@@ -93,8 +93,13 @@ async function run(): Promise<void> {
   // The GUI's Save diagnostics (GET /admin/diagnostics/bundle) includes this app's log.
   process.env.SANAD_LOG_FILE ??= logFile;
   const crashHost: CrashHost = {
-    logger, logFile, window: () => handle?.window ?? null,
-    language: () => trayLanguage(null, app.getLocale()), dataDir: () => null, secrets: async () => [], stopCore: async () => undefined,
+    logger,
+    logFile,
+    window: () => handle?.window ?? null,
+    language: () => trayLanguage(null, app.getLocale()),
+    dataDir: () => null,
+    secrets: async () => [],
+    stopCore: async () => undefined,
   };
   const fatal = fatalHandler(crashHost);
   process.on('uncaughtException', fatal);
@@ -116,7 +121,9 @@ async function run(): Promise<void> {
     if (err instanceof StoreDamagedError) {
       // Not a dead end: a screen that restores the data into a new folder and opens it.
       const recovery = await startRecoveryServer({
-        dataDir, damage: err, logger,
+        dataDir,
+        damage: err,
+        logger,
         showFolder: (path) => shell.showItemInFolder(path),
         openRestored: (restored) => {
           state.update({ dataDir: restored });
@@ -147,7 +154,13 @@ async function run(): Promise<void> {
     // Made on first use (a launch at login may never need it), shown once its page is ready, on
     // the screen the person used last (a hidden window keeps its page, so it is there already).
     if (handle === null) {
-      handle = createMainWindow({ url: windowUrl(started.url, state.lastScreen), preload: PRELOAD, icon: join(ICONS, 'icon.png'), show: true, isQuitting: () => quitting });
+      handle = createMainWindow({
+        url: windowUrl(started.url, state.lastScreen),
+        preload: PRELOAD,
+        icon: join(ICONS, 'icon.png'),
+        show: true,
+        isQuitting: () => quitting,
+      });
       handle.window.webContents.on('did-navigate-in-page', (_event, url, isMainFrame) => {
         const screen = isMainFrame ? screenToRemember(url, started.origin) : null;
         if (screen !== null && screen !== state.lastScreen) state.update({ lastScreen: screen });
@@ -165,27 +178,41 @@ async function run(): Promise<void> {
   const fail = (what: string) => (err: unknown) => logger.warn(`${what} failed`, { error: message(err) });
   let monitor: DesktopMonitor | null = null;
   const updates = new DesktopUpdates({
-    feedUrl: () => readSettings(ctx.db).update_feed_url, userData: app.getPath('userData'), isPackaged: app.isPackaged, logger,
+    feedUrl: () => readSettings(ctx.db).update_feed_url,
+    userData: app.getPath('userData'),
+    isPackaged: app.isPackaged,
+    logger,
     onReady: (version) => {
       monitor?.refresh();
       const words = monitor?.words();
-      if (words !== undefined) showNotice({ id: `update:${version}`, title: words.update.readyTitle(version), body: words.update.readyBody, urgency: 'normal' }, { icon: join(ICONS, 'icon.png'), onClick: () => showWindow() });
+      if (words !== undefined)
+        showNotice(
+          { id: `update:${version}`, title: words.update.readyTitle(version), body: words.update.readyBody, urgency: 'normal' },
+          { icon: join(ICONS, 'icon.png'), onClick: () => showWindow() },
+        );
     },
   });
   const actions: TrayActions = {
-    'open': () => showWindow(),
+    open: () => showWindow(),
     // The core stops first (as at Quit) and the lock is let go, so the new version, started by the
     // installer before this process ends, is not refused as a second instance.
-    'restart-to-update': () => void updates.restart(async () => {
-      await crashHost.stopCore();
-      tray.destroy();
-      app.releaseSingleInstanceLock();
-    }).catch(fail('restart to update')),
+    'restart-to-update': () =>
+      void updates
+        .restart(async () => {
+          await crashHost.stopCore();
+          tray.destroy();
+          app.releaseSingleInstanceLock();
+        })
+        .catch(fail('restart to update')),
     'backup-now': () => void ctx.backups.run('tray').catch(fail('backup from the tray')),
-    'drill': () => void ctx.drills.begin('daily', 'tray').then((d) => d.done).catch(fail('drill from the tray')),
+    drill: () =>
+      void ctx.drills
+        .begin('daily', 'tray')
+        .then((d) => d.done)
+        .catch(fail('drill from the tray')),
     'last-backup': () => showWindow(),
     'last-drill': () => showWindow(),
-    'pause': (checked) => {
+    pause: (checked) => {
       ctx.updateSettings({ backup_paused: checked });
       monitor?.refresh();
     },
@@ -197,7 +224,7 @@ async function run(): Promise<void> {
       }
       monitor?.refresh();
     },
-    'quit': () => app.quit(),
+    quit: () => app.quit(),
   };
   const tray = new TrayIcon(ICONS, actions);
   monitor = new DesktopMonitor({
@@ -242,7 +269,9 @@ async function run(): Promise<void> {
     quitting = true;
     monitor?.stop();
     void shutdownCore(started.appliance, { interruptBackup: () => sleepWake.interruptBackup('quit'), logger })
-      .then((report) => logger.info('sanad stopped', { interrupted_run: report.interruptedRun, children: report.children.length, ms: report.ms, timed_out: report.timedOut }))
+      .then((report) =>
+        logger.info('sanad stopped', { interrupted_run: report.interruptedRun, children: report.children.length, ms: report.ms, timed_out: report.timedOut }),
+      )
       .finally(() => {
         done = true;
         tray.destroy();

@@ -10,7 +10,10 @@ export class TrayIcon {
   private readonly tray: Tray;
   private readonly images = new Map<TrayState, NativeImage>();
 
-  constructor(private readonly iconDir: string, private readonly actions: TrayActions) {
+  constructor(
+    private readonly iconDir: string,
+    private readonly actions: TrayActions,
+  ) {
     this.tray = new Tray(this.image('warning'));
     // Windows and most Linux trays: a click opens the window (the menu is on right click).
     this.tray.on('click', () => actions.open(false));

@@ -71,7 +71,8 @@ export class DesktopUpdates {
     // (updateChannel), so electron-updater's "packaged only" gate is lifted for the AppImage case.
     const configPath = join(host.userData, 'app-update.yml');
     writeFileSync(configPath, UPDATER_CONFIG);
-    const u = channel.installer === 'appimage' ? new updater.AppImageUpdater() : channel.installer === 'nsis' ? new updater.NsisUpdater() : new updater.MacUpdater();
+    const u =
+      channel.installer === 'appimage' ? new updater.AppImageUpdater() : channel.installer === 'nsis' ? new updater.NsisUpdater() : new updater.MacUpdater();
     u.forceDevUpdateConfig = true;
     // Before the feed: setting the config path forgets a feed given earlier.
     u.updateConfigPath = configPath;

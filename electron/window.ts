@@ -38,7 +38,9 @@ function openOutside(url: string, coreOrigin: string, logger: Logger): void {
     logger.warn('blocked a link', { reason: verdict.reason });
     return;
   }
-  shell.openExternal(verdict.url).catch((err: unknown) => logger.warn('could not open a link in the browser', { error: err instanceof Error ? err.message : String(err) }));
+  shell
+    .openExternal(verdict.url)
+    .catch((err: unknown) => logger.warn('could not open a link in the browser', { error: err instanceof Error ? err.message : String(err) }));
 }
 
 export interface MainWindowHandle {

@@ -60,7 +60,15 @@ function unitOf(rel) {
 
 function resolveImport(from, spec) {
   const base = resolve(dirname(from), spec);
-  const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base.replace(/\.cjs$/, '.cts'), `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')];
+  const candidates = [
+    base,
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.js$/, '.tsx'),
+    base.replace(/\.cjs$/, '.cts'),
+    `${base}.ts`,
+    `${base}.tsx`,
+    join(base, 'index.ts'),
+  ];
   return candidates.find((c) => existsSync(c) && statSync(c).isFile()) ?? null;
 }
 
@@ -90,7 +98,8 @@ export function checkLayers() {
         continue;
       }
       if (to.layer > from.layer) problems.push(`${rel} imports ${trel}: ${to.unit} is above ${from.unit}`);
-      else if (to.layer === from.layer && to.unit !== from.unit) problems.push(`${rel} imports ${trel}: ${from.unit} and ${to.unit} are side by side; one must go below the other`);
+      else if (to.layer === from.layer && to.unit !== from.unit)
+        problems.push(`${rel} imports ${trel}: ${from.unit} and ${to.unit} are side by side; one must go below the other`);
     }
     graph.set(rel, targets);
   }

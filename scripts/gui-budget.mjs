@@ -61,5 +61,7 @@ for (const kind of ['js', 'css']) {
 later += largestTable;
 const laterOk = later <= LATER_BUDGET;
 over ||= !laterOk;
-console.log(`GUI screens loaded on demand: ${kib(later)} gzip (one language table, ${kib(largestTable)}), budget ${kib(LATER_BUDGET)} gzip${laterOk ? '' : '  <-- OVER BUDGET'}`);
+console.log(
+  `GUI screens loaded on demand: ${kib(later)} gzip (one language table, ${kib(largestTable)}), budget ${kib(LATER_BUDGET)} gzip${laterOk ? '' : '  <-- OVER BUDGET'}`,
+);
 process.exit(over || chunkOver ? 1 : 0);

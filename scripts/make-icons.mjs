@@ -53,10 +53,23 @@ function segDist(px, py, [ax, ay, bx, by]) {
 }
 
 const GLYPHS = {
-  healthy: [[0.28, 0.52, 0.44, 0.68], [0.44, 0.68, 0.73, 0.34]],
-  running: [[0.5, 0.28, 0.5, 0.74], [0.5, 0.28, 0.31, 0.47], [0.5, 0.28, 0.69, 0.47]],
-  warning: [[0.5, 0.24, 0.5, 0.56], [0.5, 0.74, 0.5, 0.745]],
-  failing: [[0.32, 0.32, 0.68, 0.68], [0.68, 0.32, 0.32, 0.68]],
+  healthy: [
+    [0.28, 0.52, 0.44, 0.68],
+    [0.44, 0.68, 0.73, 0.34],
+  ],
+  running: [
+    [0.5, 0.28, 0.5, 0.74],
+    [0.5, 0.28, 0.31, 0.47],
+    [0.5, 0.28, 0.69, 0.47],
+  ],
+  warning: [
+    [0.5, 0.24, 0.5, 0.56],
+    [0.5, 0.74, 0.5, 0.745],
+  ],
+  failing: [
+    [0.32, 0.32, 0.68, 0.68],
+    [0.68, 0.32, 0.32, 0.68],
+  ],
 };
 const COLORS = { healthy: [46, 157, 91], running: [47, 111, 214], warning: [214, 150, 0], failing: [211, 58, 44] };
 
@@ -97,7 +110,18 @@ function appIcon(size) {
         if (Math.hypot(u - cx, v - cy) > r) continue;
         inside++;
         const ring = Math.abs(Math.hypot(u - 0.5, v - 0.5) - 0.3) < 0.035;
-        if (ring || GLYPHS.healthy.some((s) => segDist(u, v, s.map((c) => 0.5 + (c - 0.5) * 0.62)) < 0.04)) white++;
+        if (
+          ring ||
+          GLYPHS.healthy.some(
+            (s) =>
+              segDist(
+                u,
+                v,
+                s.map((c) => 0.5 + (c - 0.5) * 0.62),
+              ) < 0.04,
+          )
+        )
+          white++;
       }
     }
     if (inside === 0) return [0, 0, 0, 0];

@@ -20,6 +20,8 @@ const steps = [
   // also bans reading the wall clock outside clock.ts. Both on every run, filtered or not.
   ['node', 'scripts/check-layers.mjs'],
   ['eslint', '.'],
+  // The formatter (prettier, .prettierrc.json): a change that is not formatted stops the run; `npm run format` fixes it.
+  ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,tsx,mjs,js,cjs}'],
   ['tsc', '-p', 'tsconfig.json'],
   // The desktop shell against Electron's own type definitions (electron/tsconfig.json), emitted:
   // test/electron/main-*.test.ts run dist/electron/main.js itself with a stand-in Electron.
@@ -31,7 +33,8 @@ const steps = [
   ...(only.length === 0 || only.some((o) => o.includes('renderer')) ? [['vitest', 'run', '--config', 'renderer/vite.config.ts']] : []),
 ];
 for (const step of steps) {
-  const r = step[0] === 'node' ? spawnSync(process.execPath, step.slice(1), { cwd: root, stdio: 'inherit' }) : spawnSync('npx', step, { cwd: root, stdio: 'inherit' });
+  const r =
+    step[0] === 'node' ? spawnSync(process.execPath, step.slice(1), { cwd: root, stdio: 'inherit' }) : spawnSync('npx', step, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`Failed: npx ${step.join(' ')}`);
     process.exit(r.status ?? 1);

@@ -22,5 +22,14 @@ export function offsiteTargetOf(key: string): string | null {
 
 /** Keys the tray explains with a line of its own; the others count by severity. */
 export function isKnownAlert(key: string): boolean {
-  return key === BACKUP_FAILED || key === DRILL_FAILED || key === DRILL_UNVERIFIED || key === DISK_FULL_ALERT || key === DISK_LOW_ALERT || key === KEYCHAIN_ALERT || key === SECRETS_IN_FILE_ALERT || offsiteTargetOf(key) !== null;
+  return (
+    key === BACKUP_FAILED ||
+    key === DRILL_FAILED ||
+    key === DRILL_UNVERIFIED ||
+    key === DISK_FULL_ALERT ||
+    key === DISK_LOW_ALERT ||
+    key === KEYCHAIN_ALERT ||
+    key === SECRETS_IN_FILE_ALERT ||
+    offsiteTargetOf(key) !== null
+  );
 }

@@ -20,7 +20,7 @@ import { originOf } from './url-policy.js';
 
 /** SANAD_DATA_DIR wins; else a folder the recovery screen restored into; else the default. */
 export function coreDataDir(env: NodeJS.ProcessEnv, restored: string | null = null): string {
-  return resolveDataDir(env.SANAD_DATA_DIR ? undefined : restored ?? undefined, env);
+  return resolveDataDir(env.SANAD_DATA_DIR ? undefined : (restored ?? undefined), env);
 }
 
 export function bundledResticPath(resourcesPath: string, platform: NodeJS.Platform): string {
@@ -44,7 +44,13 @@ export interface Core {
 /** `onBattery`: Electron's answer (powerMonitor), which every OS gives, for "not on battery". */
 export async function startCore(options: { dataDir: string; logger?: Logger; onBattery?: () => boolean }): Promise<Core> {
   const conditions = options.onBattery ? { conditions: systemConditions({ onBattery: options.onBattery }) } : {};
-  const appliance = await startAppliance({ dataDir: options.dataDir, host: '127.0.0.1', port: 0, ...(options.logger ? { logger: options.logger } : {}), ...conditions });
+  const appliance = await startAppliance({
+    dataDir: options.dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...conditions,
+  });
   return { appliance, url: appliance.url, origin: originOf(appliance.url), dataDir: options.dataDir };
 }
 

@@ -50,19 +50,21 @@ export class DesktopMonitor {
   private readonly sleepWake: SleepWake;
   private readonly sinks: MonitorSinks;
 
-  constructor(private readonly options: {
-    core: MonitorCore;
-    state: DesktopStateFile;
-    sleepWake: SleepWake;
-    sinks: MonitorSinks;
-    openAtLogin: () => boolean;
-    /** The system's locale (Electron's app.getLocale()), for when the person chose no language. */
-    systemLocale: () => string;
-    /** The version a verified update waits with, for the tray's "Restart to update". */
-    updateReady?: () => string | null;
-    logger: Logger;
-    refreshMs?: number;
-  }) {
+  constructor(
+    private readonly options: {
+      core: MonitorCore;
+      state: DesktopStateFile;
+      sleepWake: SleepWake;
+      sinks: MonitorSinks;
+      openAtLogin: () => boolean;
+      /** The system's locale (Electron's app.getLocale()), for when the person chose no language. */
+      systemLocale: () => string;
+      /** The version a verified update waits with, for the tray's "Restart to update". */
+      updateReady?: () => string | null;
+      logger: Logger;
+      refreshMs?: number;
+    },
+  ) {
     ({ core: this.core, state: this.state, sleepWake: this.sleepWake, sinks: this.sinks } = options);
   }
 

@@ -13,8 +13,7 @@ import { HIDDEN_FLAG } from './launch-args.js';
 export const AUTOSTART_FILE = 'sanad.desktop';
 
 export type LoginItemPlan =
-  | { kind: 'os'; settings: { openAtLogin: boolean; path: string; args: string[] } }
-  | { kind: 'xdg'; path: string; content: string | null };
+  { kind: 'os'; settings: { openAtLogin: boolean; path: string; args: string[] } } | { kind: 'xdg'; path: string; content: string | null };
 
 export interface LoginItemContext {
   platform: NodeJS.Platform;

@@ -38,7 +38,8 @@ export function noticeForAlert(alert: Pick<Alert, 'key' | 'message' | 'first_see
   if (alert.key === DISK_FULL_ALERT) return { id, title: N.diskFull, body, urgency: 'critical' };
   if (alert.key === KEYCHAIN_ALERT) return { id, title: N.keychainDown, body, urgency: 'critical' };
   if (alert.key === OFFSITE_COPY_FAILED) return { id, title: N.offsiteCopyFailed, body, urgency: 'normal' };
-  if (alert.key.startsWith(OFFSITE_FAILED_PREFIX)) return { id, title: N.offsiteFailed(alert.key.slice(OFFSITE_FAILED_PREFIX.length)), body, urgency: 'normal' };
+  if (alert.key.startsWith(OFFSITE_FAILED_PREFIX))
+    return { id, title: N.offsiteFailed(alert.key.slice(OFFSITE_FAILED_PREFIX.length)), body, urgency: 'normal' };
   return null;
 }
 
@@ -50,7 +51,12 @@ export interface AlertPlan {
 
 type NoticeAlert = Pick<Alert, 'key' | 'message' | 'first_seen'> & Partial<Pick<ShownAlert, 'accepted_at' | 'snoozed_until'>>;
 
-export function planAlertNotices(notified: NotifiedAlerts, open: ReadonlyArray<NoticeAlert>, held: ReadonlySet<string> = new Set(), words: TrayWords = TRAY_WORDS.en): AlertPlan {
+export function planAlertNotices(
+  notified: NotifiedAlerts,
+  open: ReadonlyArray<NoticeAlert>,
+  held: ReadonlySet<string> = new Set(),
+  words: TrayWords = TRAY_WORDS.en,
+): AlertPlan {
   const next: NotifiedAlerts = {};
   const show: Notice[] = [];
   for (const alert of open) {

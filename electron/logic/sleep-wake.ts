@@ -55,9 +55,7 @@ export function endsInterruption(interrupted: number | null, finishedRunId: numb
 }
 
 export class SleepWake {
-  constructor(
-    private readonly deps: { backups: WakeableBackups; drills: WakeableDrills; record: InterruptionRecord; logger: Logger },
-  ) {}
+  constructor(private readonly deps: { backups: WakeableBackups; drills: WakeableDrills; record: InterruptionRecord; logger: Logger }) {}
 
   /** Interrupts a running backup and remembers it; returns its run id, or null if none ran. */
   interruptBackup(why: 'suspend' | 'quit'): number | null {
@@ -93,7 +91,9 @@ export class SleepWake {
     // Nothing here is awaited: a backup or a drill takes minutes, and the power event must return.
     if (action === 'retry' && !status.running) {
       // A run the schedule's own catch-up started first answers just as well.
-      backups.run(trigger === 'resume' ? 'resume' : 'relaunch').catch((err: unknown) => logger.info('retry of the interrupted backup failed to start', { error: why(err) }));
+      backups
+        .run(trigger === 'resume' ? 'resume' : 'relaunch')
+        .catch((err: unknown) => logger.info('retry of the interrupted backup failed to start', { error: why(err) }));
     } else if (action === 'catch-up' && trigger === 'resume') {
       backups.wake();
     }

@@ -5,7 +5,17 @@ import { backupTargetHours } from '../../src/contract/backups.js';
 import type { BackupStatus } from '../../src/contract/backups.js';
 import type { DrillStatus, DrillSummary } from '../../src/contract/drills.js';
 import { isQuietWarning } from '../../src/contract/alerts.js';
-import { BACKUP_FAILED, DISK_FULL_ALERT, DISK_LOW_ALERT, KEYCHAIN_ALERT, SECRETS_IN_FILE_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, isKnownAlert, offsiteTargetOf } from './alert-keys.js';
+import {
+  BACKUP_FAILED,
+  DISK_FULL_ALERT,
+  DISK_LOW_ALERT,
+  KEYCHAIN_ALERT,
+  SECRETS_IN_FILE_ALERT,
+  DRILL_FAILED,
+  DRILL_UNVERIFIED,
+  isKnownAlert,
+  offsiteTargetOf,
+} from './alert-keys.js';
 import type { TrayInput } from './tray-model.js';
 
 export interface CoreSnapshot {

@@ -101,7 +101,11 @@ export function trayModel(input: TrayInput, words: TrayWords = TRAY_WORDS.en): T
   const lines = [words.title[state], ...reasons];
   const lastBackupLine = words.lastBackup(age === null ? null : words.ago(age));
   const d = input.lastDrill;
-  const lastDrillLine = words.lastDrill(d?.verdict ?? null, d?.kind ?? 'daily', d?.finishedAt == null ? null : words.ago(Math.max(0, input.nowS - d.finishedAt)));
+  const lastDrillLine = words.lastDrill(
+    d?.verdict ?? null,
+    d?.kind ?? 'daily',
+    d?.finishedAt == null ? null : words.ago(Math.max(0, input.nowS - d.finishedAt)),
+  );
   const M = words.menu;
   const menu: TrayMenuItem[] = [
     { type: 'normal', id: 'open', label: M.open, enabled: true },
@@ -127,7 +131,7 @@ export function fitTooltip(lines: readonly string[], max = TOOLTIP_MAX): string 
   let out = '';
   for (const line of lines) {
     const next = out === '' ? line : `${out}\n${line}`;
-    if (next.length > max) return out === '' ? `${line.slice(0, max - 1)}…` : (out.length + 2 <= max ? `${out}\n…` : out);
+    if (next.length > max) return out === '' ? `${line.slice(0, max - 1)}…` : out.length + 2 <= max ? `${out}\n…` : out;
     out = next;
   }
   return out;

@@ -52,7 +52,12 @@ export interface TrayWords {
 export const isolate = (s: string): string => `\u2068${s}\u2069`;
 
 const EN: TrayWords = {
-  title: { healthy: 'Sanad: backups are healthy', running: 'Sanad: backing up', warning: 'Sanad: backups need attention', failing: 'Sanad: backups are failing' },
+  title: {
+    healthy: 'Sanad: backups are healthy',
+    running: 'Sanad: backing up',
+    warning: 'Sanad: backups need attention',
+    failing: 'Sanad: backups are failing',
+  },
   reason: {
     backingUp: (percent) => (percent === null ? 'Backing up (preparing)…' : `Backing up… ${percent}%`),
     backupFailed: 'The last backup failed',
@@ -106,7 +111,14 @@ const arNumber = new Intl.NumberFormat('ar');
 /** The Arabic form for n ({n} is the number in Arabic's own formatting). */
 const arCount = (n: number, forms: PluralForms): string => forms[arPlural.select(n)].replace('{n}', arNumber.format(n));
 const AR_HOURS: PluralForms = { zero: '{n} ساعة', one: 'ساعة واحدة', two: 'ساعتان', few: '{n} ساعات', many: '{n} ساعة', other: '{n} ساعة' };
-const AR_OTHER_ALERTS: PluralForms = { zero: 'لا تنبيهات أخرى', one: 'تنبيه آخر', two: 'تنبيهان آخران', few: '{n} تنبيهات أخرى', many: '{n} تنبيهًا آخر', other: '{n} تنبيه آخر' };
+const AR_OTHER_ALERTS: PluralForms = {
+  zero: 'لا تنبيهات أخرى',
+  one: 'تنبيه آخر',
+  two: 'تنبيهان آخران',
+  few: '{n} تنبيهات أخرى',
+  many: '{n} تنبيهًا آخر',
+  other: '{n} تنبيه آخر',
+};
 const AR_VERDICT: Record<string, string> = { PASS: 'ناجح', FAIL: 'فاشل', UNVERIFIED: 'غير مؤكَّد' };
 const AR_KIND = { daily: 'يومي', deep: 'معمَّق' } as const;
 const arAgo = new Intl.RelativeTimeFormat('ar', { numeric: 'auto' });
@@ -115,9 +127,15 @@ const ARABIC = /[\u0600-\u06ff]/;
 const OPEN_FOR_DETAILS = 'افتح سند لمعرفة التفاصيل.';
 
 const AR: TrayWords = {
-  title: { healthy: 'سند: النسخ الاحتياطية سليمة', running: 'سند: يجري النسخ الاحتياطي', warning: 'سند: النسخ الاحتياطية تحتاج إلى انتباه', failing: 'سند: النسخ الاحتياطية تفشل' },
+  title: {
+    healthy: 'سند: النسخ الاحتياطية سليمة',
+    running: 'سند: يجري النسخ الاحتياطي',
+    warning: 'سند: النسخ الاحتياطية تحتاج إلى انتباه',
+    failing: 'سند: النسخ الاحتياطية تفشل',
+  },
   reason: {
-    backingUp: (percent) => (percent === null ? 'يجري النسخ الاحتياطي (التحضير)…' : `يجري النسخ الاحتياطي… ${new Intl.NumberFormat('ar', { style: 'percent' }).format(percent / 100)}`),
+    backingUp: (percent) =>
+      percent === null ? 'يجري النسخ الاحتياطي (التحضير)…' : `يجري النسخ الاحتياطي… ${new Intl.NumberFormat('ar', { style: 'percent' }).format(percent / 100)}`,
     backupFailed: 'فشلت آخر نسخة احتياطية',
     drillFailed: 'وجد اختبار استعادة تلفًا في النسخ الاحتياطية (فاشل)',
     noBackup: 'لم تكتمل أي نسخة احتياطية بعد',
@@ -133,9 +151,17 @@ const AR: TrayWords = {
     keychainDown: 'سلسلة مفاتيح النظام لا تستجيب: النسخ الاحتياطية تنتظرها',
     secretsInFile: `مفاتيحك في ملف لا في سلسلة مفاتيح النظام (${isolate('sanad secrets move-to-keychain')})`,
   },
-  menu: { open: 'افتح سند', backupNow: 'انسخ احتياطيًا الآن', drill: 'شغّل اختبار استعادة', pause: 'أوقف النسخ الاحتياطية مؤقتًا', openAtLogin: 'ابدأ عند تسجيل الدخول', quit: 'أغلق سند' },
+  menu: {
+    open: 'افتح سند',
+    backupNow: 'انسخ احتياطيًا الآن',
+    drill: 'شغّل اختبار استعادة',
+    pause: 'أوقف النسخ الاحتياطية مؤقتًا',
+    openAtLogin: 'ابدأ عند تسجيل الدخول',
+    quit: 'أغلق سند',
+  },
   lastBackup: (ago) => (ago === null ? 'آخر نسخة احتياطية سليمة: لا شيء بعد' : `آخر نسخة احتياطية سليمة: ${ago}`),
-  lastDrill: (verdict, kind, ago) => (verdict === null || ago === null ? 'آخر اختبار استعادة: لا شيء بعد' : `آخر اختبار استعادة: ${AR_VERDICT[verdict] ?? verdict} (${AR_KIND[kind]})، ${ago}`),
+  lastDrill: (verdict, kind, ago) =>
+    verdict === null || ago === null ? 'آخر اختبار استعادة: لا شيء بعد' : `آخر اختبار استعادة: ${AR_VERDICT[verdict] ?? verdict} (${AR_KIND[kind]})، ${ago}`,
   notice: {
     backupFailed: 'فشل النسخ الاحتياطي',
     offsiteFailed: (name) => `النسخ الاحتياطي الخارجي إلى ${isolate(name)} يفشل`,

@@ -7,8 +7,7 @@
 export const UPDATE_CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
 
 export type UpdateChannel =
-  | { kind: 'check'; feedUrl: string; installer: 'appimage' | 'nsis' | 'mac' }
-  | { kind: 'off'; reason: 'no-feed' | 'package-manager' | 'not-installable' };
+  { kind: 'check'; feedUrl: string; installer: 'appimage' | 'nsis' | 'mac' } | { kind: 'off'; reason: 'no-feed' | 'package-manager' | 'not-installable' };
 
 /**
  * How this copy of Sanad is updated. An AppImage replaces itself (APPIMAGE names the file); Windows
@@ -17,7 +16,10 @@ export type UpdateChannel =
  */
 export function updateChannel(feedUrl: string | null, platform: NodeJS.Platform, env: NodeJS.ProcessEnv, isPackaged: boolean): UpdateChannel {
   if (feedUrl === null) return { kind: 'off', reason: 'no-feed' };
-  if (platform === 'linux') return env.APPIMAGE !== undefined && env.APPIMAGE !== '' ? { kind: 'check', feedUrl, installer: 'appimage' } : { kind: 'off', reason: isPackaged ? 'package-manager' : 'not-installable' };
+  if (platform === 'linux')
+    return env.APPIMAGE !== undefined && env.APPIMAGE !== ''
+      ? { kind: 'check', feedUrl, installer: 'appimage' }
+      : { kind: 'off', reason: isPackaged ? 'package-manager' : 'not-installable' };
   if (!isPackaged) return { kind: 'off', reason: 'not-installable' };
   if (platform === 'win32') return { kind: 'check', feedUrl, installer: 'nsis' };
   if (platform === 'darwin') return { kind: 'check', feedUrl, installer: 'mac' };

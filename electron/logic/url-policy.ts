@@ -36,7 +36,15 @@ export function isCoreUrl(url: string, coreOrigin: string): boolean {
 function isPrivateIPv4(host: string): boolean {
   const [a, b] = host.split('.').map(Number);
   if (a === undefined || b === undefined) return true;
-  return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 100 && b >= 64 && b <= 127)
+  );
 }
 
 function isPrivateIPv6(host: string): boolean {
@@ -48,8 +56,19 @@ function isPrivateIPv6(host: string): boolean {
 
 /** Hosts that are this machine or its local network. */
 export function isLocalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-  if (host === '' || host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal') || (!host.includes('.') && isIP(host) === 0)) return true;
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (
+    host === '' ||
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    host.endsWith('.internal') ||
+    (!host.includes('.') && isIP(host) === 0)
+  )
+    return true;
   const kind = isIP(host);
   if (kind === 4) return isPrivateIPv4(host);
   if (kind === 6) return isPrivateIPv6(host);

@@ -10,11 +10,13 @@ import './styles.css';
 const root = document.getElementById('root');
 if (root) {
   // Sign in first (the login link's code, or the desktop shell's), so no screen sees a 401.
-  void signInFromLink().then(signInThroughDesktop).finally(() => {
-    createRoot(root).render(
-      <StrictMode>
-        <App client={makeQueryClient()} />
-      </StrictMode>,
-    );
-  });
+  void signInFromLink()
+    .then(signInThroughDesktop)
+    .finally(() => {
+      createRoot(root).render(
+        <StrictMode>
+          <App client={makeQueryClient()} />
+        </StrictMode>,
+      );
+    });
 }

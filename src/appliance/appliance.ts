@@ -166,20 +166,57 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const lan = new LanListener(() => ctx, logger, options.lan);
     watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));
     const ctx: ServiceContext = {
-      db, writer: db, clock, logger, ledger, hub, runner, models, bootId, proofKey: randomBytes(32), disk,
+      db,
+      writer: db,
+      clock,
+      logger,
+      ledger,
+      hub,
+      runner,
+      models,
+      bootId,
+      proofKey: randomBytes(32),
+      disk,
       deletions: DeletionJournal.of(dataDir),
       creates: new CreateBatcher(ledger, (fn) => durable.afterSync(fn)),
       durable,
       dataDir,
       secrets: { store: secretStore, master, vault },
       jobs,
-      backups: new BackupJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents, liveAlerts: () => [...disk.alerts(), ...secretsFileAlerts(opened, startedAt)], ...(options.conditions ? { conditions: options.conditions } : {}) }),
+      backups: new BackupJobs({
+        db,
+        dataDir,
+        clock,
+        logger,
+        store: secretStore,
+        settings: () => settings,
+        jobs,
+        events: adminEvents,
+        liveAlerts: () => [...disk.alerts(), ...secretsFileAlerts(opened, startedAt)],
+        ...(options.conditions ? { conditions: options.conditions } : {}),
+      }),
       drills: new DrillJobs({ db, dataDir, clock, logger, store: secretStore, settings: () => settings, jobs, events: adminEvents }),
       restores: new RestoreJobs({ db, clock, jobs, events: adminEvents }),
-      pulls: new ModelPulls({ db, dataDir, clock, logger, jobs, store: secretStore, registry: models, settings: () => settings, events: adminEvents, ...(options.pullDownload ? { download: options.pullDownload } : {}) }),
+      pulls: new ModelPulls({
+        db,
+        dataDir,
+        clock,
+        logger,
+        jobs,
+        store: secretStore,
+        registry: models,
+        settings: () => settings,
+        events: adminEvents,
+        ...(options.pullDownload ? { download: options.pullDownload } : {}),
+      }),
       generations: new GenerationViews({
-        dataDir, jobs, events: adminEvents, clock, logger,
-        source: (repo) => repositorySourceFor({ db, dataDir, repoName: repo, vault, secretsDescription: secretStore.description, knownPassphrase: master.resticPassphrase }),
+        dataDir,
+        jobs,
+        events: adminEvents,
+        clock,
+        logger,
+        source: (repo) =>
+          repositorySourceFor({ db, dataDir, repoName: repo, vault, secretsDescription: secretStore.description, knownPassphrase: master.resticPassphrase }),
       }),
       settings: () => settings,
       updateSettings: (patch) => (settings = writeSettings(db, patch, unixSeconds(clock))),
@@ -193,15 +230,17 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     };
     ctx.healthChecks.push(...coreHealthChecks(ctx), ...backupHealthChecks(ctx), ...drillHealthChecks(ctx));
     // The GUI and the tray hear of a full disk (and of space coming back) as an alert change.
-    cleanups.unshift(disk.onChange(() => {
-      logger.warn(disk.isFull() ? 'the disk is full: writes are refused until space returns' : 'the disk has space again: writes resume');
-      adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts });
-    }));
+    cleanups.unshift(
+      disk.onChange(() => {
+        logger.warn(disk.isFull() ? 'the disk is full: writes are refused until space returns' : 'the disk has space again: writes resume');
+        adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts });
+      }),
+    );
     const app = buildServer(ctx);
     cleanups.unshift(() => app.close());
     await listenOrExplain(app, ctx.address.host, options.port ?? 7437);
     const addr = app.server.address();
-    const port = typeof addr === 'object' && addr ? addr.port : options.port ?? 7437;
+    const port = typeof addr === 'object' && addr ? addr.port : (options.port ?? 7437);
     ctx.address.port = port;
     const url = serviceBaseUrl(ctx);
     // After the main listener: a saved switch whose port is taken is said in status, not fatal.

@@ -23,7 +23,8 @@ export function backupHealthChecks(ctx: ServiceContext): HealthCheck[] {
         if (status.last_ok_at === null) return { ok: false, severity: 'warning', detail: 'no backup has completed yet; run `sanad backup now`' };
         const age = unixSeconds(ctx.clock) - status.last_ok_at;
         const failing = status.repositories.filter((r) => r.failing).map((r) => r.name);
-        if (age > target) return { ok: false, severity: 'warning', detail: `the last good backup is ${Math.round(age / 3600)} h old (target ${target / 3600} h)` };
+        if (age > target)
+          return { ok: false, severity: 'warning', detail: `the last good backup is ${Math.round(age / 3600)} h old (target ${target / 3600} h)` };
         if (failing.length > 0) return { ok: false, severity: 'warning', detail: `failing repositories: ${failing.join(', ')}` };
         return { ok: true, detail: `last good backup ${Math.round(age / 60)} min ago` };
       },

@@ -62,8 +62,13 @@ export async function hostAppliance(options: Omit<ApplianceOptions, 'onSwitchDat
       continue;
     }
     if (failure !== null) {
-      raiseAlert(appliance.ctx.writer, appliance.ctx.clock, SWITCH_FAILED_ALERT, 'warning',
-        say('alert.switch_failed', { path: failure.to, error: errorParam(failure.error), previous: base.dataDir }));
+      raiseAlert(
+        appliance.ctx.writer,
+        appliance.ctx.clock,
+        SWITCH_FAILED_ALERT,
+        'warning',
+        say('alert.switch_failed', { path: failure.to, error: errorParam(failure.error), previous: base.dataDir }),
+      );
       failure = null;
     }
     // A first start on port 0 got a free port: every later start takes that same port, so the

@@ -37,7 +37,8 @@ export function windowsDataDir(env: NodeJS.ProcessEnv): { dataDir: string; moved
   } catch (err) {
     return { dataDir: roaming, moved: false, stayed: `${errorCode(err) ?? 'error'}: ${err instanceof Error ? err.message : String(err)}` };
   }
-  if (!existsSync(join(local, 'sanad.db')) || existsSync(roaming)) return { dataDir: existsSync(join(local, 'sanad.db')) ? local : roaming, moved: false, stayed: 'the store was not where the move should have put it' };
+  if (!existsSync(join(local, 'sanad.db')) || existsSync(roaming))
+    return { dataDir: existsSync(join(local, 'sanad.db')) ? local : roaming, moved: false, stayed: 'the store was not where the move should have put it' };
   return { dataDir: local, moved: true };
 }
 
@@ -59,7 +60,8 @@ export function assertDataDirUsable(dataDir: string): void {
   } catch (err) {
     if (errorCode(err) === 'ENOENT') return; // made by makeDataDir
     if (errorCode(err) === 'ENOTDIR') throw new DataDirError(`The data dir ${dataDir} is inside a file, not a folder: ${CHOOSE}.`);
-    if (errorCode(err) === 'EACCES') throw new DataDirError(`Sanad may not look into the data dir ${dataDir} (permission denied): ${CHOOSE}, or fix its permissions.`);
+    if (errorCode(err) === 'EACCES')
+      throw new DataDirError(`Sanad may not look into the data dir ${dataDir} (permission denied): ${CHOOSE}, or fix its permissions.`);
     throw err;
   }
   if (!stat.isDirectory()) throw new DataDirError(`The data dir ${dataDir} is a file, not a folder: ${CHOOSE}.`);
@@ -73,7 +75,8 @@ export function makeDataDir(dataDir: string): void {
     chmodSync(dataDir, 0o700);
   } catch (err) {
     const code = errorCode(err);
-    if (code === 'EACCES' || code === 'EPERM') throw new DataDirError(`Sanad may not create or use the data dir ${dataDir} (permission denied): ${CHOOSE}, or fix its permissions.`);
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new DataDirError(`Sanad may not create or use the data dir ${dataDir} (permission denied): ${CHOOSE}, or fix its permissions.`);
     if (code === 'EROFS') throw new DataDirError(`The data dir ${dataDir} is on a read-only disk: ${CHOOSE}.`);
     if (code === 'ENOSPC') throw new DataDirError(`The disk holding ${dataDir} is full: free some space or ${CHOOSE}.`);
     if (code === 'ENOENT') throw new DataDirError(`Sanad cannot create the data dir ${dataDir} there: ${CHOOSE}.`);

@@ -19,7 +19,10 @@ export function drillHealthChecks(ctx: ServiceContext): HealthCheck[] {
         }
         const when = new Date(last.finished_at * 1000).toISOString();
         const what = `the last ${last.kind} drill (${when})`;
-        const notPassed = last.checks.filter((c) => c.status !== 'pass').map((c) => c.name).join(', ');
+        const notPassed = last.checks
+          .filter((c) => c.status !== 'pass')
+          .map((c) => c.name)
+          .join(', ');
         if (last.verdict === 'FAIL') return { ok: false, detail: `${what} FAILED: ${notPassed}` };
         if (last.verdict !== 'PASS') return { ok: false, severity: 'warning', detail: `${what} is UNVERIFIED: ${notPassed}` };
         const age = unixSeconds(ctx.clock) - last.finished_at;

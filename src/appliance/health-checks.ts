@@ -36,7 +36,11 @@ export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
       name: 'secrets',
       run: () =>
         ctx.secrets.store.kind === 'file'
-          ? { ok: false, severity: 'warning', detail: `the master secrets are in ${ctx.secrets.store.description}, not in the OS keychain; move them with \`sanad secrets move-to-keychain\` when a keychain is available` }
+          ? {
+              ok: false,
+              severity: 'warning',
+              detail: `the master secrets are in ${ctx.secrets.store.description}, not in the OS keychain; move them with \`sanad secrets move-to-keychain\` when a keychain is available`,
+            }
           : { ok: true, detail: 'the master secrets are in the OS keychain' },
     },
     {
@@ -45,15 +49,27 @@ export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
       run: () => {
         const lan = ctx.lan.status();
         if (!lan.enabled) return { ok: true, detail: 'devices on the network are off' };
-        if (!lan.running) return { ok: false, severity: 'warning', detail: `devices on the network are switched on but cannot reach Sanad: ${lan.error ?? 'the listener is not running'}` };
-        return { ok: true, detail: `devices on the network use ${lan.url ?? `port ${lan.port}`} (TLS, certificate SHA-256 ${lan.tls_fingerprint_sha256 ?? '?'})` };
+        if (!lan.running)
+          return {
+            ok: false,
+            severity: 'warning',
+            detail: `devices on the network are switched on but cannot reach Sanad: ${lan.error ?? 'the listener is not running'}`,
+          };
+        return {
+          ok: true,
+          detail: `devices on the network use ${lan.url ?? `port ${lan.port}`} (TLS, certificate SHA-256 ${lan.tls_fingerprint_sha256 ?? '?'})`,
+        };
       },
     },
     {
       name: 'recovery_kit',
       run: () =>
         recoveryKitConfirmedAt(ctx.db) === null
-          ? { ok: false, severity: 'warning', detail: 'the recovery kit has not been confirmed as stored off this machine; export it (sanad recovery-kit) and confirm' }
+          ? {
+              ok: false,
+              severity: 'warning',
+              detail: 'the recovery kit has not been confirmed as stored off this machine; export it (sanad recovery-kit) and confirm',
+            }
           : { ok: true, detail: 'the recovery kit is confirmed stored off this machine' },
     },
     {
@@ -63,7 +79,11 @@ export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
         const free = d.free_bytes === null ? 'unknown space' : `${formatBytes(d.free_bytes)} free`;
         if (d.full) return { ok: false, detail: diskFullSentence(d.path) };
         if (d.low) {
-          return { ok: false, severity: 'warning', detail: `${free} on the disk holding ${d.path}; the next backup needs about ${formatBytes(d.needed_bytes)}: free some space` };
+          return {
+            ok: false,
+            severity: 'warning',
+            detail: `${free} on the disk holding ${d.path}; the next backup needs about ${formatBytes(d.needed_bytes)}: free some space`,
+          };
         }
         return { ok: true, detail: `${free} on the disk holding ${d.path}` };
       },
@@ -81,9 +101,7 @@ export function coreHealthChecks(ctx: ServiceContext): HealthCheck[] {
         const models = await ctx.models.list();
         const bad = models.filter((m) => m.status !== 'available').map((m) => `${m.id} is ${m.status}`);
         if (models.length === 0) return { ok: false, severity: 'warning', detail: 'no model is registered; run `sanad models add PATH`' };
-        return bad.length === 0
-          ? { ok: true, detail: `${models.length} model(s) available` }
-          : { ok: false, severity: 'warning', detail: bad.join('; ') };
+        return bad.length === 0 ? { ok: true, detail: `${models.length} model(s) available` } : { ok: false, severity: 'warning', detail: bad.join('; ') };
       },
     },
   ];

@@ -29,29 +29,41 @@ export function raiseAlert(db: Db, clock: Clock, key: string, severity: Severity
   const message = spoken.detail;
   const said = JSON.stringify({ code: spoken.code, params: spoken.params });
   // Alerts are Sanad's record of its own state, not content a backup must copy again for.
-  return asBookkeeping(db, db.transaction(() => {
-    const row = db.prepare<[string], Alert>('SELECT * FROM alerts WHERE key = ?').get(key);
-    if (!row || row.resolved_at !== null) {
-      // A new occurrence is news again, whatever was said about the last one.
-      clearAlertAck(db, key);
-      db.prepare(
-        `INSERT INTO alerts(key, severity, message, said, first_seen, last_seen, count, resolved_at) VALUES (?, ?, ?, ?, ?, ?, 1, NULL)
+  return asBookkeeping(
+    db,
+    db.transaction(() => {
+      const row = db.prepare<[string], Alert>('SELECT * FROM alerts WHERE key = ?').get(key);
+      if (!row || row.resolved_at !== null) {
+        // A new occurrence is news again, whatever was said about the last one.
+        clearAlertAck(db, key);
+        db.prepare(
+          `INSERT INTO alerts(key, severity, message, said, first_seen, last_seen, count, resolved_at) VALUES (?, ?, ?, ?, ?, ?, 1, NULL)
          ON CONFLICT(key) DO UPDATE SET severity = excluded.severity, message = excluded.message, said = excluded.said, first_seen = excluded.first_seen,
            last_seen = excluded.last_seen, count = 1, resolved_at = NULL`,
-      ).run(key, severity, message, said, now, now);
-      return true;
-    }
-    db.prepare('UPDATE alerts SET severity = ?, message = ?, said = ?, last_seen = ?, count = count + 1 WHERE key = ?').run(severity, message, said, now, key);
-    return false;
-  }));
+        ).run(key, severity, message, said, now, now);
+        return true;
+      }
+      db.prepare('UPDATE alerts SET severity = ?, message = ?, said = ?, last_seen = ?, count = count + 1 WHERE key = ?').run(
+        severity,
+        message,
+        said,
+        now,
+        key,
+      );
+      return false;
+    }),
+  );
 }
 
 export function resolveAlert(db: Db, clock: Clock, key: string): boolean {
-  return asBookkeeping(db, db.transaction(() => {
-    const resolved = db.prepare('UPDATE alerts SET resolved_at = ? WHERE key = ? AND resolved_at IS NULL').run(unixSeconds(clock), key).changes > 0;
-    if (resolved) clearAlertAck(db, key);
-    return resolved;
-  }));
+  return asBookkeeping(
+    db,
+    db.transaction(() => {
+      const resolved = db.prepare('UPDATE alerts SET resolved_at = ? WHERE key = ? AND resolved_at IS NULL').run(unixSeconds(clock), key).changes > 0;
+      if (resolved) clearAlertAck(db, key);
+      return resolved;
+    }),
+  );
 }
 
 /** An alert as the API shows it: its saying, and what the person said about it. */
@@ -74,7 +86,6 @@ export function withAcks(db: ReadableDB, alerts: readonly Alert[], nowS: number)
   });
 }
 
-
 /** The stored saying, or the message as it is (a row from before there were codes). */
 function saidOf(json: string | null, message: string): Said {
   if (json !== null) {
@@ -94,9 +105,11 @@ export function liveAlert(key: string, severity: Severity, spoken: Spoken, times
 }
 
 export function openAlerts(db: ReadableDB): Alert[] {
-  return db.prepare<[], Alert>(
-    "SELECT * FROM alerts WHERE resolved_at IS NULL ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, first_seen",
-  ).all();
+  return db
+    .prepare<[], Alert>(
+      "SELECT * FROM alerts WHERE resolved_at IS NULL ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, first_seen",
+    )
+    .all();
 }
 
 export function allAlerts(db: ReadableDB, limit = 200): Alert[] {

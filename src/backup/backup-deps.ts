@@ -30,8 +30,16 @@ export async function backupDepsFor(input: { db: Db; dataDir: string; store: Sec
       }
     : undefined;
   return {
-    db: input.db, dataDir: input.dataDir, clock: input.clock, logger: input.logger, vault: new Vault(input.db, vaultKey), vaultKey, passphrase, restic,
-    appVersion: APP_VERSION, ...(offsiteCopy ? { offsiteCopy } : {}),
+    db: input.db,
+    dataDir: input.dataDir,
+    clock: input.clock,
+    logger: input.logger,
+    vault: new Vault(input.db, vaultKey),
+    vaultKey,
+    passphrase,
+    restic,
+    appVersion: APP_VERSION,
+    ...(offsiteCopy ? { offsiteCopy } : {}),
     offsiteRetry: {
       stallMs: settings.offsite_stall_seconds * 1000,
       retries: settings.offsite_retries,

@@ -57,12 +57,26 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
     const checked = await restic.check(repo, { signal });
     if (!checked.ok) {
       const what = checked.damaged ? 'the repository has errors' : 'check could not run';
-      throw new ResticError(checked.error.kind, say('restic.step_failed', { step: what, error: [checked.error.said] }), checked.error.exitCode, checked.error.stderrTail);
+      throw new ResticError(
+        checked.error.kind,
+        say('restic.step_failed', { step: what, error: [checked.error.said] }),
+        checked.error.exitCode,
+        checked.error.stderrTail,
+      );
     }
     done.push('check');
     const now = unixSeconds(ctx.clock);
     asBookkeeping(ctx.db, () => writeConfigValue(ctx.db, okKey(repo.name), String(now), now));
-    recordMaintenance(ctx.db, { repository: repo.name, started_at: startedAt, finished_at: now, ok: true, steps: done, failed_step: null, ...forgot, error: null });
+    recordMaintenance(ctx.db, {
+      repository: repo.name,
+      started_at: startedAt,
+      finished_at: now,
+      ok: true,
+      steps: done,
+      failed_step: null,
+      ...forgot,
+      error: null,
+    });
     resolveAlert(ctx.db, ctx.clock, alertKey(repo.name));
     ctx.logger.info(`maintenance ok: ${repo.name} (forget --prune, check)`, { repo: repo.name, ...forgot });
     return { ok: true, ...forgot };
@@ -77,8 +91,15 @@ export async function runMaintenance(restic: Restic, repo: ResticRepo, ctx: Main
     const now = unixSeconds(ctx.clock);
     asBookkeeping(ctx.db, () => writeConfigValue(ctx.db, failedKey(repo.name), String(now), now));
     recordMaintenance(ctx.db, {
-      repository: repo.name, started_at: startedAt, finished_at: now, ok: false, steps: done, failed_step: step,
-      removed: forgot?.removed ?? null, kept: forgot?.kept ?? null, error: reason,
+      repository: repo.name,
+      started_at: startedAt,
+      finished_at: now,
+      ok: false,
+      steps: done,
+      failed_step: step,
+      removed: forgot?.removed ?? null,
+      kept: forgot?.kept ?? null,
+      error: reason,
     });
     const kind = error instanceof ResticError ? error.kind : 'error';
     raiseAlert(ctx.db, ctx.clock, alertKey(repo.name), 'warning', say('alert.maintenance_failed', { repo: repo.name, step, error: errorParam(error) }));

@@ -18,7 +18,9 @@ export const DEFAULT_OFFSITE_RETRY: OffsiteRetry = { stallMs: 300_000, retries: 
 
 export class OffsiteStalledError extends Error {
   constructor(repo: string, stallMs: number, tries: number) {
-    super(`The repository "${repo}" stopped answering during the upload (no progress for ${Math.round(stallMs / 1000)} s, ${tries} ${tries === 1 ? 'try' : 'tries'}); the next backup tries it again.`);
+    super(
+      `The repository "${repo}" stopped answering during the upload (no progress for ${Math.round(stallMs / 1000)} s, ${tries} ${tries === 1 ? 'try' : 'tries'}); the next backup tries it again.`,
+    );
     this.name = 'OffsiteStalledError';
   }
 }
@@ -38,7 +40,14 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 /** One attempt with the watchdog; a stall ends it as OffsiteStalledError. */
-async function watched<T>(repo: string, retry: OffsiteRetry, tries: number, outer: AbortSignal | undefined, attempt: Attempt<T>, onProgress: (p: BackupProgress) => void): Promise<T> {
+async function watched<T>(
+  repo: string,
+  retry: OffsiteRetry,
+  tries: number,
+  outer: AbortSignal | undefined,
+  attempt: Attempt<T>,
+  onProgress: (p: BackupProgress) => void,
+): Promise<T> {
   const stall = new AbortController();
   let last = '';
   let timer = setTimeout(() => stall.abort(), retry.stallMs);

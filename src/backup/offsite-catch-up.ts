@@ -47,7 +47,12 @@ async function copyLocked(deps: BackupDeps, options: { signal?: AbortSignal; onT
   const targets: OffsiteCatchUpTarget[] = [];
   for (const repo of offsite) {
     if (newest.reached.includes(repo.name)) {
-      targets.push({ name: repo.name, status: 'up_to_date', snapshot_id: null, said: say('copy.up_to_date', { repo: repo.name, generation: newest.generation }) });
+      targets.push({
+        name: repo.name,
+        status: 'up_to_date',
+        snapshot_id: null,
+        said: say('copy.up_to_date', { repo: repo.name, generation: newest.generation }),
+      });
       continue;
     }
     if (options.signal?.aborted) break;
@@ -58,7 +63,13 @@ async function copyLocked(deps: BackupDeps, options: { signal?: AbortSignal; onT
   return { generation: newest.generation, targets, said: null };
 }
 
-async function copyOne(deps: BackupDeps, local: Repository, repo: Repository, newest: NonNullable<ReturnType<typeof newestLocalGeneration>>, signal: AbortSignal | undefined): Promise<OffsiteCatchUpTarget> {
+async function copyOne(
+  deps: BackupDeps,
+  local: Repository,
+  repo: Repository,
+  newest: NonNullable<ReturnType<typeof newestLocalGeneration>>,
+  signal: AbortSignal | undefined,
+): Promise<OffsiteCatchUpTarget> {
   const { db, clock, restic } = deps;
   const alertKey = `backup.offsite_failed:${repo.name}`;
   const opts = signal ? { signal } : {};
@@ -76,7 +87,11 @@ async function copyOne(deps: BackupDeps, local: Repository, repo: Repository, ne
       id = await copySnapshot(restic.runtime, from, to, newest.snapshot_id, opts);
     }
     const now = unixSeconds(clock);
-    replaceCopy(db, { run_id: newest.run_id, repository: repo.name, ok: 1, snapshot_id: id.slice(0, 8), error: null, finished_at: now, summary: null }, newest.sent);
+    replaceCopy(
+      db,
+      { run_id: newest.run_id, repository: repo.name, ok: 1, snapshot_id: id.slice(0, 8), error: null, finished_at: now, summary: null },
+      newest.sent,
+    );
     recordRepositoryResult(db, repo.name, now, null);
     resolveAlert(db, clock, alertKey);
     return { name: repo.name, status: 'copied', snapshot_id: id.slice(0, 8), said: say('copy.copied', { repo: repo.name, generation: newest.generation }) };

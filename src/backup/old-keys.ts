@@ -55,9 +55,9 @@ export function forgetOldKeys(db: Db, repository: string): void {
 }
 
 export function pendingOldKeys(db: Db): Array<{ repository: string } & OldKeys> {
-  const rows = db.prepare<[number, string], { key: string; value: string }>(
-    'SELECT key, value FROM service_config WHERE substr(key, 1, ?) = ? ORDER BY key',
-  ).all(PREFIX.length, PREFIX);
+  const rows = db
+    .prepare<[number, string], { key: string; value: string }>('SELECT key, value FROM service_config WHERE substr(key, 1, ?) = ? ORDER BY key')
+    .all(PREFIX.length, PREFIX);
   return rows.flatMap((row) => {
     const parsed = OldKeysSchema.safeParse(safeJson(row.value));
     return parsed.success ? [{ repository: row.key.slice(PREFIX.length), ...parsed.data }] : [];

@@ -47,7 +47,10 @@ export async function reconcilePassphrase(deps: ReconcileDeps, options: { signal
   const current = await store.get(RESTIC_PASSPHRASE);
   if (current === null) {
     // Never drop what may be the only passphrase left; the missing one is reported where it is needed.
-    return { action: 'none', warnings: ['A pending passphrase from an interrupted rotation is in the keychain, but the current one is missing; restore it from the recovery kit.'] };
+    return {
+      action: 'none',
+      warnings: ['A pending passphrase from an interrupted rotation is in the keychain, but the current one is missing; restore it from the recovery kit.'],
+    };
   }
   if (current === next) {
     clearRecoveryKitConfirmation(db);
@@ -66,7 +69,9 @@ export async function reconcilePassphrase(deps: ReconcileDeps, options: { signal
     } catch (err) {
       // The interrupted rotation never reached this repository.
       if (err instanceof ResticError && (err.kind === 'wrong_password' || err.kind === 'no_repo')) continue;
-      warnings.push(`"${repo.name}" could not be checked for a key left by an interrupted rotation (${message(err).replace(/\.$/, '')}); that key's passphrase is forgotten now, so it opens nothing.`);
+      warnings.push(
+        `"${repo.name}" could not be checked for a key left by an interrupted rotation (${message(err).replace(/\.$/, '')}); that key's passphrase is forgotten now, so it opens nothing.`,
+      );
     }
   }
   await store.delete(RESTIC_PASSPHRASE_NEXT);

@@ -25,8 +25,7 @@ import type { Restic, ResticRepo } from './restic/index.js';
 import { toResticRepo } from './restic-target.js';
 
 /** Per repository: adding-key, key-added; once: the others, in this order. */
-export type RotationStep =
-  | 'pending-saved' | 'adding-key' | 'key-added' | 'keys-added' | 'verified' | 'passphrase-saved' | 'persisted' | 'old-keys-removed';
+export type RotationStep = 'pending-saved' | 'adding-key' | 'key-added' | 'keys-added' | 'verified' | 'passphrase-saved' | 'persisted' | 'old-keys-removed';
 
 export interface RotationDeps {
   db: Db;
@@ -68,7 +67,12 @@ export class RotationBusyError extends Error {
 
 /** A failure before the persist: nothing was revoked. */
 export class PassphraseRotationError extends Error {
-  constructor(readonly step: string, readonly repository: string | null, cause: string, undone: string) {
+  constructor(
+    readonly step: string,
+    readonly repository: string | null,
+    cause: string,
+    undone: string,
+  ) {
     super(`The passphrase was not rotated: ${step}${repository ? ` on "${repository}"` : ''} failed (${cause.replace(/\.$/, '')}). ${undone}`);
     this.name = 'PassphraseRotationError';
   }
@@ -177,15 +181,21 @@ async function rotateLocked(deps: RotationDeps, options: RotationOptions): Promi
     if (why !== undefined) return { name: repo.name, ok: true, skipped: why, old_keys_removed: true };
     return { name: repo.name, ok: true, skipped: null, old_keys_removed: (removal.get(repo.name) ?? null) === null };
   });
-  logger.info('passphrase rotated', { repositories: repositories.map((r) => `${r.name}:${r.skipped ? 'skipped' : r.old_keys_removed ? 'ok' : 'old key left'}`) });
+  logger.info('passphrase rotated', {
+    repositories: repositories.map((r) => `${r.name}:${r.skipped ? 'skipped' : r.old_keys_removed ? 'ok' : 'old key left'}`),
+  });
   return { report: { rotated: true, repositories, warnings, notes: notesAfterRotation(db) }, passphrase: next };
 }
 
 function notesAfterRotation(db: Db): string[] {
-  const notes = ['The recovery kit you stored holds the old passphrase: export a new one (`sanad recovery-kit --out FILE`), store it off this machine and confirm it (`sanad recovery-kit --confirm`); until then health warns.'];
+  const notes = [
+    'The recovery kit you stored holds the old passphrase: export a new one (`sanad recovery-kit --out FILE`), store it off this machine and confirm it (`sanad recovery-kit --confirm`); until then health warns.',
+  ];
   const copies = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM offsite_copies').get()?.n ?? 0;
   if (copies > 0) {
-    notes.push(`The ${copies} encrypted offsite ${copies === 1 ? 'copy' : 'copies'} made before now stay encrypted with the old passphrase (Sanad does not keep it): keep the old recovery kit until they are pruned.`);
+    notes.push(
+      `The ${copies} encrypted offsite ${copies === 1 ? 'copy' : 'copies'} made before now stay encrypted with the old passphrase (Sanad does not keep it): keep the old recovery kit until they are pruned.`,
+    );
   }
   return notes;
 }
@@ -210,8 +220,12 @@ async function persist(deps: RotationDeps, added: Added[], old: string, next: st
     if (holds === next) return;
     const where = `saving the new passphrase in ${store.description}`;
     if (holds === old) throw new PassphraseRotationError(where, null, message(err), await undo(deps, added, old));
-    throw new PassphraseRotationError(where, null, message(err),
-      'Both the old and the new passphrase open every repository now; restart Sanad so it settles which one the keychain holds, then try again.');
+    throw new PassphraseRotationError(
+      where,
+      null,
+      message(err),
+      'Both the old and the new passphrase open every repository now; restart Sanad so it settles which one the keychain holds, then try again.',
+    );
   }
 }
 

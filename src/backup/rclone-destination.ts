@@ -27,7 +27,8 @@ export function parseRcloneDestination(destination: string): RcloneDestination {
   // eslint-disable-next-line no-control-regex -- refusing control characters is the rule here
   if (/[\u0000-\u001f\u007f]/.test(destination)) throw new RcloneDestinationError(destination, 'it contains control characters');
   if (destination.startsWith('-')) throw new RcloneDestinationError(destination, 'it looks like a command-line option');
-  if (destination.startsWith(':')) throw new RcloneDestinationError(destination, 'inline backends (":backend:") are not allowed; configure a remote with `rclone config` and name it');
+  if (destination.startsWith(':'))
+    throw new RcloneDestinationError(destination, 'inline backends (":backend:") are not allowed; configure a remote with `rclone config` and name it');
   const colon = destination.indexOf(':');
   if (colon <= 0) throw new RcloneDestinationError(destination, 'it must name a configured remote, like "backup:sanad"');
   const remote = destination.slice(0, colon);
@@ -40,7 +41,10 @@ export function parseRcloneDestination(destination: string): RcloneDestination {
 
 /** The remote must be one `rclone listremotes` printed (each line "name:"). */
 export function assertConfiguredRemote(dest: RcloneDestination, listRemotesOutput: string): void {
-  const configured = listRemotesOutput.split('\n').map((l) => l.trim().replace(/:$/, '')).filter(Boolean);
+  const configured = listRemotesOutput
+    .split('\n')
+    .map((l) => l.trim().replace(/:$/, ''))
+    .filter(Boolean);
   if (!configured.includes(dest.remote)) {
     throw new RcloneDestinationError(`${dest.remote}:${dest.path}`, `no rclone remote named "${dest.remote}" is configured (see \`rclone listremotes\`)`);
   }

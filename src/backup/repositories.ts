@@ -33,7 +33,10 @@ interface Row extends Omit<Repository, 'options' | 'enabled'> {
 }
 
 export class RepositoryError extends Error {
-  constructor(message: string, readonly param: string | null = null) {
+  constructor(
+    message: string,
+    readonly param: string | null = null,
+  ) {
     super(message);
     this.name = 'RepositoryError';
   }
@@ -62,8 +65,10 @@ export function getRepository(db: ReadableDB, name: string): Repository | null {
 
 /** The local repository exists from the first run; its location may be moved to another disk. */
 export function ensureLocalRepository(db: Db, dataDir: string, clock: Clock): Repository {
-  db.prepare("INSERT OR IGNORE INTO repositories(name, type, location, created_at) VALUES ('local', 'local', ?, ?)")
-    .run(defaultLocalLocation(dataDir), unixSeconds(clock));
+  db.prepare("INSERT OR IGNORE INTO repositories(name, type, location, created_at) VALUES ('local', 'local', ?, ?)").run(
+    defaultLocalLocation(dataDir),
+    unixSeconds(clock),
+  );
   const local = getRepository(db, LOCAL);
   if (!local) throw new Error('the local repository row could not be created');
   return local;
@@ -76,7 +81,8 @@ export function moveLocalRepository(db: Db, location: string): void {
 /** Checks an offsite location and normalises it; throws RepositoryError with the bad param. */
 export function validateLocation(type: Exclude<RepositoryType, 'local'>, location: string): string {
   if (type === 'folder') {
-    if (!isAbsolute(location)) throw new RepositoryError(`"${location}" is not a whole path; give the folder from the top, such as /media/you/disk/sanad.`, 'location');
+    if (!isAbsolute(location))
+      throw new RepositoryError(`"${location}" is not a whole path; give the folder from the top, such as /media/you/disk/sanad.`, 'location');
     return resolve(location);
   }
   if (type === 'rclone') {
@@ -91,10 +97,13 @@ export function validateLocation(type: Exclude<RepositoryType, 'local'>, locatio
   try {
     url = new URL(location);
   } catch {
-    throw new RepositoryError(`"${location}" is not a URL; use ${type === 's3' ? 'https://HOST[:PORT]/BUCKET[/PREFIX]' : 'http[s]://HOST:PORT/[PATH]'}.`, 'url');
+    throw new RepositoryError(
+      `"${location}" is not a URL; use ${type === 's3' ? 'https://HOST[:PORT]/BUCKET[/PREFIX]' : 'http[s]://HOST:PORT/[PATH]'}.`,
+      'url',
+    );
   }
   if (url.username || url.password) throw new RepositoryError('Do not put credentials in the URL; give them separately (they go to the vault).', 'url');
-  if (type === 's3' && (url.protocol !== 'https:' && url.protocol !== 'http:' || url.pathname.replace(/\//g, '') === '')) {
+  if (type === 's3' && ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname.replace(/\//g, '') === '')) {
     throw new RepositoryError('An S3 URL is https://HOST[:PORT]/BUCKET[/PREFIX] and must name a bucket.', 'url');
   }
   if (type === 'rest' && url.protocol !== 'https:' && url.protocol !== 'http:') throw new RepositoryError('A REST URL starts with http:// or https://.', 'url');
@@ -141,8 +150,13 @@ export function addRepository(db: Db, vault: Vault, input: NewRepository, clock:
     throw new RepositoryError('An S3 repository needs an access key id and a secret key.', options.access_key_id ? 'secret' : 'access_key_id');
   }
   db.transaction(() => {
-    db.prepare('INSERT INTO repositories(name, type, location, options, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(input.name, input.type, location, JSON.stringify(options), unixSeconds(clock));
+    db.prepare('INSERT INTO repositories(name, type, location, options, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      input.name,
+      input.type,
+      location,
+      JSON.stringify(options),
+      unixSeconds(clock),
+    );
     if (input.secret) vault.set(secretName(input.name), input.secret);
   })();
   const added = getRepository(db, input.name);
@@ -183,8 +197,12 @@ export function updateRepository(db: Db, vault: Vault, name: string, patch: Repo
   }
   const moved = location !== current.location;
   db.transaction(() => {
-    db.prepare('UPDATE repositories SET location = ?, options = ?, enabled = ? WHERE name = ?')
-      .run(location, JSON.stringify(options), (patch.enabled ?? current.enabled) ? 1 : 0, name);
+    db.prepare('UPDATE repositories SET location = ?, options = ?, enabled = ? WHERE name = ?').run(
+      location,
+      JSON.stringify(options),
+      (patch.enabled ?? current.enabled) ? 1 : 0,
+      name,
+    );
     if (moved) db.prepare('UPDATE repositories SET last_ok_at = NULL, last_error = NULL, last_error_at = NULL WHERE name = ?').run(name);
     if (typeof patch.secret === 'string') vault.set(secretName(name), patch.secret);
     else if (patch.secret === null) vault.delete(secretName(name));

@@ -76,7 +76,8 @@ function noteChangedModels(deps: BackupDeps, changed: readonly string[]): void {
       resolveAlert(db, clock, key);
       continue;
     }
-    if (raiseAlert(db, clock, key, 'warning', say('alert.model_changed', { model: model.id, path: model.path }))) logger.warn('a model file changed since it was registered: left out of the backup', { model: model.id });
+    if (raiseAlert(db, clock, key, 'warning', say('alert.model_changed', { model: model.id, path: model.path })))
+      logger.warn('a model file changed since it was registered: left out of the backup', { model: model.id });
   }
 }
 
@@ -89,7 +90,8 @@ export interface BackupOutcome {
   error: string | null;
 }
 
-export type BackupPhase = { phase: 'generation'; step: string } | { phase: 'copy'; repository: string } | ({ phase: 'upload'; repository: string } & BackupProgress);
+export type BackupPhase =
+  { phase: 'generation'; step: string } | { phase: 'copy'; repository: string } | ({ phase: 'upload'; repository: string } & BackupProgress);
 
 export class BackupBusyError extends Error {
   constructor() {
@@ -133,7 +135,11 @@ async function runLocked(deps: BackupDeps, options: RunBackupOptions): Promise<B
     // A run killed after its snapshot but before cleanup left its vault key in staging: remove it.
     for (const old of await listGenerations(deps.dataDir)) await removeVaultKey(old.dir);
     const gen = await makeGeneration({
-      dataDir: deps.dataDir, db, vaultKey: deps.vaultKey, clock, appVersion: deps.appVersion,
+      dataDir: deps.dataDir,
+      db,
+      vaultKey: deps.vaultKey,
+      clock,
+      appVersion: deps.appVersion,
       onProgress: (p) => options.onProgress?.({ phase: 'generation', step: p.step }),
     });
     generation = gen.epoch;
@@ -144,25 +150,38 @@ async function runLocked(deps: BackupDeps, options: RunBackupOptions): Promise<B
     for (const repo of listRepositories(db).filter((r) => r.enabled)) {
       const outcome = await sendTo(deps, repo, backupTargets(gen), options);
       outcomes.push(outcome);
-      recordCopy(db, { run_id: runId, repository: repo.name, ok: outcome.ok ? 1 : 0, snapshot_id: outcome.snapshot_id, error: outcome.error, finished_at: unixSeconds(clock), summary: outcome.summary ? JSON.stringify(outcome.summary) : null }, outcome.sent ?? null);
+      recordCopy(
+        db,
+        {
+          run_id: runId,
+          repository: repo.name,
+          ok: outcome.ok ? 1 : 0,
+          snapshot_id: outcome.snapshot_id,
+          error: outcome.error,
+          finished_at: unixSeconds(clock),
+          summary: outcome.summary ? JSON.stringify(outcome.summary) : null,
+        },
+        outcome.sent ?? null,
+      );
     }
     // Old keys a passphrase rotation could not remove (old-keys.ts): retried under this lock.
     if (pendingOldKeys(db).length > 0) {
-      await removeOldKeys(deps, deps.passphrase, options.signal ? { signal: options.signal } : {})
-        .catch((err: unknown) => deps.logger.warn('old restic keys were not removed', { error: message(err) }));
+      await removeOldKeys(deps, deps.passphrase, options.signal ? { signal: options.signal } : {}).catch((err: unknown) =>
+        deps.logger.warn('old restic keys were not removed', { error: message(err) }),
+      );
     }
     if (deps.offsiteCopy) copy = await sendCopy(deps, deps.offsiteCopy, gen.dir, gen.epoch, options.signal);
   } catch (err) {
-    fatal = isOutOfSpace(err) || isNearlyFull(stagingDir(deps.dataDir))
-      ? `${outOfSpaceSentence(stagingDir(deps.dataDir), 'the backup staging folder')} Nothing of this generation was kept; free some space and the next backup runs as usual.`
-      : message(err);
+    fatal =
+      isOutOfSpace(err) || isNearlyFull(stagingDir(deps.dataDir))
+        ? `${outOfSpaceSentence(stagingDir(deps.dataDir), 'the backup staging folder')} Nothing of this generation was kept; free some space and the next backup runs as usual.`
+        : message(err);
   } finally {
     if (dir) await removeVaultKey(dir).catch((err: unknown) => deps.logger.error('could not remove the vault key from staging', { error: message(err) }));
     await pruneStaging(deps.dataDir, 2).catch((err: unknown) => deps.logger.warn('staging prune failed', { error: message(err) }));
   }
   const localOk = outcomes.some((o) => o.name === LOCAL && o.ok);
-  const status: BackupOutcome['status'] =
-    fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) && (copy === null || copy.ok) ? 'ok' : 'partial';
+  const status: BackupOutcome['status'] = fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) && (copy === null || copy.ok) ? 'ok' : 'partial';
   const error = fatal ?? outcomes.find((o) => o.name === LOCAL && !o.ok)?.error ?? null;
   setOffsiteCopyOutcome(db, runId, copy);
   if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', say('alert.backup_failed', { error: error ?? 'unknown error' }));
@@ -184,7 +203,12 @@ async function runLocked(deps: BackupDeps, options: RunBackupOptions): Promise<B
   return { run_id: runId, generation, status, repositories: outcomes, offsite_copy: copy, error };
 }
 
-async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], options: { onProgress?: (p: BackupPhase) => void; signal?: AbortSignal }): Promise<RepositoryOutcome> {
+async function sendTo(
+  deps: BackupDeps,
+  repo: Repository,
+  targets: string[],
+  options: { onProgress?: (p: BackupPhase) => void; signal?: AbortSignal },
+): Promise<RepositoryOutcome> {
   const { db, clock, restic } = deps;
   const alertKey = `backup.offsite_failed:${repo.name}`;
   try {
@@ -195,28 +219,33 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     const report = (p: BackupProgress): void => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p });
     // One time and host for every attempt, as recorded: a retried upload is the same snapshot's.
     const sent: SentSnapshot = { paths: targets.map((t) => resolve(t)), host: hostname(), time: new Date(clock.now()).toISOString() };
-    const attempt = (parent: string | null): Attempt<BackupResult> => (attemptSignal, onProgress) =>
-      restic.backup(target, targets, {
-        tags: SNAPSHOT_TAGS,
-        host: sent.host,
-        time: new Date(sent.time),
-        ...(parent ? { parent } : {}),
-        signal: attemptSignal,
-        // Four status lines a second: what the live progress events (jobs/backups.ts) pass on.
-        progressPerSecond: 4,
-        onProgress,
-      });
+    const attempt =
+      (parent: string | null): Attempt<BackupResult> =>
+      (attemptSignal, onProgress) =>
+        restic.backup(target, targets, {
+          tags: SNAPSHOT_TAGS,
+          host: sent.host,
+          time: new Date(sent.time),
+          ...(parent ? { parent } : {}),
+          signal: attemptSignal,
+          // Four status lines a second: what the live progress events (jobs/backups.ts) pass on.
+          progressPerSecond: 4,
+          onProgress,
+        });
     // A disk on this computer answers or not: retrying is for networks.
     const onDisk = isOnDisk(repo.type);
     const backup = (parent: string | null): Promise<BackupResult> =>
       onDisk
         ? attempt(parent)(options.signal ?? new AbortController().signal, report)
         : withOffsiteRetries(repo.name, deps.offsiteRetry ?? DEFAULT_OFFSITE_RETRY, options.signal, attempt(parent), report, (err, waitMs) =>
-            deps.logger.warn('offsite backup attempt failed; trying again', { repository: repo.name, wait_ms: waitMs, error: message(err) }));
+            deps.logger.warn('offsite backup attempt failed; trying again', { repository: repo.name, wait_ms: waitMs, error: message(err) }),
+          );
     // The last attempt here failed (a server that died mid-upload, say): the restic it interrupted
     // could not remove its lock then. Clear stale locks (never a live one) now that it may answer.
     if (repo.type !== 'local' && repo.last_error_at !== null && (repo.last_ok_at === null || repo.last_error_at > repo.last_ok_at)) {
-      await restic.unlock(target, signal).catch((err: unknown) => deps.logger.debug('unlock before retrying an offsite failed', { repository: repo.name, error: message(err) }));
+      await restic
+        .unlock(target, signal)
+        .catch((err: unknown) => deps.logger.debug('unlock before retrying an offsite failed', { repository: repo.name, error: message(err) }));
     }
     // Each restic start costs a key derivation (~0.7 s here), so the common case is one start: the
     // parent (which spares re-reading unchanged models) comes from Sanad's own record of the last
@@ -249,12 +278,20 @@ async function sendTo(deps: BackupDeps, repo: Repository, targets: string[], opt
     return { name: repo.name, ok: true, snapshot_id: result.snapshotId, error: null, summary: result.summary, sent };
   } catch (err) {
     // A local repository on a full disk: say which disk, not restic's "write …: no space left".
-    const error = isOnDisk(repo.type) && (isOutOfSpace(err) || isNearlyFull(repo.location))
-      ? `${outOfSpaceSentence(repo.location, `the repository "${repo.name}"`)} Free some space on it and back up again.`
-      : message(err);
+    const error =
+      isOnDisk(repo.type) && (isOutOfSpace(err) || isNearlyFull(repo.location))
+        ? `${outOfSpaceSentence(repo.location, `the repository "${repo.name}"`)} Free some space on it and back up again.`
+        : message(err);
     recordRepositoryResult(db, repo.name, unixSeconds(clock), error);
     // The first failure alerts; repeats are counted on the same alert, not silent and not spammed.
-    if (repo.name !== LOCAL) raiseAlert(db, clock, alertKey, 'warning', say('alert.offsite_failed', { repo: repo.name, error: err instanceof ResticError || err instanceof FolderMissingError ? [err.said] : error }));
+    if (repo.name !== LOCAL)
+      raiseAlert(
+        db,
+        clock,
+        alertKey,
+        'warning',
+        say('alert.offsite_failed', { repo: repo.name, error: err instanceof ResticError || err instanceof FolderMissingError ? [err.said] : error }),
+      );
     deps.logger.warn('backup to repository failed', { repository: repo.name, error });
     return { name: repo.name, ok: false, snapshot_id: null, error };
   }
@@ -270,7 +307,14 @@ async function sendCopy(
   const { db, clock } = deps;
   try {
     const sent = await sendOffsiteCopy({
-      generationDir, epoch, destination: target.destination, passphrase: deps.passphrase, keep: target.keep, db, clock, logger: deps.logger,
+      generationDir,
+      epoch,
+      destination: target.destination,
+      passphrase: deps.passphrase,
+      keep: target.keep,
+      db,
+      clock,
+      logger: deps.logger,
       ...(target.rcloneConfig ? { rcloneConfig: target.rcloneConfig } : {}),
       ...(signal ? { signal } : {}),
     });

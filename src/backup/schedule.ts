@@ -96,7 +96,12 @@ export class BackupScheduler {
   private heldNow: HeldBy | null = null;
 
   constructor(private readonly options: BackupSchedulerOptions) {
-    this.loop = new ScheduleLoop({ name: 'backup', logger: options.logger, ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}), check: (inFlight) => this.check(inFlight) });
+    this.loop = new ScheduleLoop({
+      name: 'backup',
+      logger: options.logger,
+      ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
+      check: (inFlight) => this.check(inFlight),
+    });
   }
 
   /** Checks at once (the catch-up after downtime), then every `tickMs`. Resolves when a run it
@@ -167,7 +172,8 @@ export class BackupScheduler {
     return async (signal) => {
       const held = await asking;
       if (held === null) return start(signal);
-      if (this.heldNow !== held) this.options.logger.info(`backup due but held: ${held === 'battery' ? 'on battery' : 'on a metered connection'}`, { held_by: held });
+      if (this.heldNow !== held)
+        this.options.logger.info(`backup due but held: ${held === 'battery' ? 'on battery' : 'on a metered connection'}`, { held_by: held });
       this.heldNow = held;
     };
   }

@@ -4,7 +4,14 @@
 // and sweeps the scratch folder away), with restic `--no-lock` and this data dir's passphrase.
 import { join } from 'node:path';
 import { createRestic, ResticError } from '../backup/restic/index.js';
-import { GenerationNotSanadError, GenerationTooNewError, GenerationUnreadableError, openGenerationCopy, removeLeftoverHistoryScratch, type OpenedGeneration } from '../history/generation-copy.js';
+import {
+  GenerationNotSanadError,
+  GenerationTooNewError,
+  GenerationUnreadableError,
+  openGenerationCopy,
+  removeLeftoverHistoryScratch,
+  type OpenedGeneration,
+} from '../history/generation-copy.js';
 import { openRepository, PassphraseNeededError } from '../restore/open-repository.js';
 import { repositorySourceFor, UnknownRepositoryError } from '../restore/restore-source.js';
 import { openSecretStore } from '../secrets/open-secret-store.js';
@@ -17,24 +24,44 @@ import type { Io } from './io.js';
 
 export function generationArg(raw: string | undefined, what = 'a generation'): number {
   if (raw === undefined) throw new CliError(`Name ${what} by its number (see \`sanad restore --list\`). Run \`sanad help\` for usage.`, 2);
-  if (!/^[1-9][0-9]{0,11}$/.test(raw)) throw new CliError(`"${raw}" is not a generation number; \`sanad restore --list\` shows them. Run \`sanad help\` for usage.`, 2);
+  if (!/^[1-9][0-9]{0,11}$/.test(raw))
+    throw new CliError(`"${raw}" is not a generation number; \`sanad restore --list\` shows them. Run \`sanad help\` for usage.`, 2);
   return Number(raw);
 }
 
 function asCliError(err: unknown): never {
-  if (err instanceof ResticError || err instanceof PassphraseNeededError || err instanceof UnknownRepositoryError
-    || err instanceof GenerationTooNewError || err instanceof GenerationUnreadableError || err instanceof GenerationNotSanadError) throw new CliError(err.message);
+  if (
+    err instanceof ResticError ||
+    err instanceof PassphraseNeededError ||
+    err instanceof UnknownRepositoryError ||
+    err instanceof GenerationTooNewError ||
+    err instanceof GenerationUnreadableError ||
+    err instanceof GenerationNotSanadError
+  )
+    throw new CliError(err.message);
   throw err;
 }
 
 /** Opens generation `generation` of `repo` here (the caller holds the instance lock), with progress on stderr. */
-export async function openHere(input: { db: Db; dataDir: string; repo: string; generation: number; secretsFile: string | undefined; io: Io; signal?: AbortSignal }): Promise<OpenedGeneration> {
+export async function openHere(input: {
+  db: Db;
+  dataDir: string;
+  repo: string;
+  generation: number;
+  secretsFile: string | undefined;
+  io: Io;
+  signal?: AbortSignal;
+}): Promise<OpenedGeneration> {
   const { db, dataDir, repo, generation, io } = input;
   const secrets = await openSecretStore(dataDir, input.secretsFile);
   const key = await secrets.get(VAULT_KEY);
   const source = await repositorySourceFor({
-    db, dataDir, repoName: repo, vault: key ? new Vault(db, Buffer.from(key, 'base64')) : null,
-    secretsDescription: secrets.description, knownPassphrase: await secrets.get(RESTIC_PASSPHRASE),
+    db,
+    dataDir,
+    repoName: repo,
+    vault: key ? new Vault(db, Buffer.from(key, 'base64')) : null,
+    secretsDescription: secrets.description,
+    knownPassphrase: await secrets.get(RESTIC_PASSPHRASE),
   }).catch(asCliError);
   await removeLeftoverHistoryScratch(dataDir);
   const restic = createRestic({ binary: source.binary, cacheDir: join(dataDir, 'backups', 'cache'), noLock: true });
@@ -43,10 +70,19 @@ export async function openHere(input: { db: Db; dataDir: string; repo: string; g
   if (!g) throw new CliError(`Generation ${generation} is not in the repository "${repo}"; \`sanad restore --list --repo ${repo}\` shows the ones there.`);
   let shown = '';
   return openGenerationCopy({
-    restic, repo: resticRepo, g, dataDir, ...(input.signal ? { signal: input.signal } : {}),
+    restic,
+    repo: resticRepo,
+    g,
+    dataDir,
+    ...(input.signal ? { signal: input.signal } : {}),
     onProgress: (p) => {
       if (io.json) return;
-      const step = p.phase === 'downloading' && p.bytes_total ? `reading generation ${generation} out of "${repo}" ${Math.floor(((p.bytes_done ?? 0) / Math.max(p.bytes_total, 1)) * 10) * 10}%` : p.phase === 'downloading' ? `reading generation ${generation} out of "${repo}"` : p.phase;
+      const step =
+        p.phase === 'downloading' && p.bytes_total
+          ? `reading generation ${generation} out of "${repo}" ${Math.floor(((p.bytes_done ?? 0) / Math.max(p.bytes_total, 1)) * 10) * 10}%`
+          : p.phase === 'downloading'
+            ? `reading generation ${generation} out of "${repo}"`
+            : p.phase;
       if (step !== shown) io.note(`… ${step}`);
       shown = step;
     },

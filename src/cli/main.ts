@@ -11,24 +11,31 @@ type Run = (args: string[], dataDir: string, io: Io, secretsFile: string | undef
 /** Each command's module, loaded only when that command runs: `sanad help` and `--version` load
  *  none of them, and no command pays for another's (serve alone pulls in llama.cpp). */
 const RUN: Record<Exclude<Command, 'help' | 'version'>, () => Promise<Run>> = {
-  'serve': async () => (await import('./commands/serve.js')).serveCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
   'login-link': async () => (await import('./commands/login-link.js')).loginLinkCommand,
   'client-config': async () => (await import('./commands/client-config.js')).clientConfigCommand,
-  'token': async () => (await import('./commands/token.js')).tokenCommand,
-  'models': async () => (await import('./commands/models.js')).modelsCommand,
-  'backup': async () => (await import('./commands/backup.js')).backupCommand,
-  'drill': async () => (await import('./commands/drill.js')).drillCommand,
-  'repo': async () => (await import('./commands/repo.js')).repoCommand,
+  token: async () => (await import('./commands/token.js')).tokenCommand,
+  models: async () => (await import('./commands/models.js')).modelsCommand,
+  backup: async () => (await import('./commands/backup.js')).backupCommand,
+  drill: async () => (await import('./commands/drill.js')).drillCommand,
+  repo: async () => (await import('./commands/repo.js')).repoCommand,
   'recovery-kit': async () => (await import('./commands/recovery-kit.js')).recoveryKitCommand,
-  'passphrase': async () => (await import('./commands/passphrase.js')).passphraseCommand,
-  'restore': async () => (await import('./commands/restore.js')).restoreCommand,
-  'generations': async () => (await import('./commands/generations.js')).generationsCommand,
-  'doctor': async () => (await import('./commands/doctor.js')).doctorCommand,
-  'secrets': async () => (await import('./commands/secrets.js')).secretsCommand,
+  passphrase: async () => (await import('./commands/passphrase.js')).passphraseCommand,
+  restore: async () => (await import('./commands/restore.js')).restoreCommand,
+  generations: async () => (await import('./commands/generations.js')).generationsCommand,
+  doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
+  secrets: async () => (await import('./commands/secrets.js')).secretsCommand,
 };
 
 /** Pulls the global options out of argv wherever they stand. */
-function splitGlobals(argv: string[]): { rest: string[]; dataDir: string | undefined; secretsFile: string | undefined; json: boolean; help: boolean; version: boolean } {
+function splitGlobals(argv: string[]): {
+  rest: string[];
+  dataDir: string | undefined;
+  secretsFile: string | undefined;
+  json: boolean;
+  help: boolean;
+  version: boolean;
+} {
   const rest: string[] = [];
   let dataDir: string | undefined;
   let secretsFile: string | undefined = process.env.SANAD_SECRETS_FILE || undefined;
@@ -52,8 +59,7 @@ function splitGlobals(argv: string[]): { rest: string[]; dataDir: string | undef
     } else if (a === '--secrets-file') {
       secretsFile = argv[++i];
       if (secretsFile === undefined || secretsFile.startsWith('--')) throw new CliError('--secrets-file needs a file. Run `sanad help` for usage.', 2);
-    }
-    else rest.push(a);
+    } else rest.push(a);
   }
   return { rest, dataDir, secretsFile, json, help, version };
 }

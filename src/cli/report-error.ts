@@ -16,10 +16,18 @@ import type { Io } from './io.js';
 export function reportError(error: unknown, io: Io, dataDir: () => string): number {
   const err = error instanceof StoreDamagedError ? withRestoreAdvice(error, dataDir()) : error;
   if (
-    err instanceof CliError || err instanceof AlreadyRunningError || err instanceof StoreTooNewError ||
-    err instanceof KeychainUnavailableError || err instanceof MissingSecretError || err instanceof SecretsFileUnsafeError ||
-    err instanceof StoreDamagedError || err instanceof NoSecretsYetError || err instanceof PortInUseError || err instanceof DataDirError ||
-    err instanceof NotLoopbackError || err instanceof LanUnavailableError
+    err instanceof CliError ||
+    err instanceof AlreadyRunningError ||
+    err instanceof StoreTooNewError ||
+    err instanceof KeychainUnavailableError ||
+    err instanceof MissingSecretError ||
+    err instanceof SecretsFileUnsafeError ||
+    err instanceof StoreDamagedError ||
+    err instanceof NoSecretsYetError ||
+    err instanceof PortInUseError ||
+    err instanceof DataDirError ||
+    err instanceof NotLoopbackError ||
+    err instanceof LanUnavailableError
   ) {
     io.note(`sanad: ${err.message}`);
     return err instanceof CliError ? err.exitCode : 1;

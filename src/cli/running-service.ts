@@ -36,7 +36,8 @@ export type AdminStream = (path: string, onEvent: (event: StreamedEvent) => Prom
 
 /** Runs `here` with the instance lock held, or `there` against the running service. */
 export async function hereOrInService<T>(dataDir: string, purpose: string, here: () => Promise<T>, there: (call: AdminCall) => Promise<T>): Promise<T> {
-  if (!existsSync(storePath(dataDir))) throw new CliError(`There is no Sanad data in ${dataDir}; start \`sanad serve\` on it once first, or pass the right --data-dir.`);
+  if (!existsSync(storePath(dataDir)))
+    throw new CliError(`There is no Sanad data in ${dataDir}; start \`sanad serve\` on it once first, or pass the right --data-dir.`);
   const lock = tryFileLock(join(dataDir, 'instance.lock'));
   if (lock) {
     try {
@@ -91,9 +92,11 @@ async function proveService(dataDir: string, info: ServiceInfo): Promise<void> {
   if (given.length === expected.length && timingSafeEqual(given, expected)) return;
   // The record is stale when no service holds the data dir: remove it, so the next command knows.
   const stale = !serviceHoldsDataDir(dataDir);
-  throw new CliError(stale
-    ? `No Sanad is running on ${dataDir}: its record (service.json) named ${info.url}, where something else answers or nothing does. The stale record was removed and no token was sent; start Sanad with \`sanad serve\`.`
-    : `What answers at ${info.url} could not prove it is the Sanad running on ${dataDir}, so no token was sent to it. Stop whatever else listens on port ${info.port}, then restart Sanad.`);
+  throw new CliError(
+    stale
+      ? `No Sanad is running on ${dataDir}: its record (service.json) named ${info.url}, where something else answers or nothing does. The stale record was removed and no token was sent; start Sanad with \`sanad serve\`.`
+      : `What answers at ${info.url} could not prove it is the Sanad running on ${dataDir}, so no token was sent to it. Stop whatever else listens on port ${info.port}, then restart Sanad.`,
+  );
 }
 
 /** Calls the running service's admin API with a short-lived admin token, revoked right after. */
@@ -122,7 +125,10 @@ export async function withRunningService<T>(dataDir: string, purpose: string, th
           throw err;
         });
       } catch (err) {
-        if (isTimeout(err)) throw new CliError(`The running Sanad at ${url} did not answer within ${Math.round(timeoutMs / 1000)} s; check that it is not stuck (\`sanad doctor\`), or stop it and try again.`);
+        if (isTimeout(err))
+          throw new CliError(
+            `The running Sanad at ${url} did not answer within ${Math.round(timeoutMs / 1000)} s; check that it is not stuck (\`sanad doctor\`), or stop it and try again.`,
+          );
         throw new CliError(`The running Sanad at ${url} did not answer (${networkReason(err)}); check that it is up, or stop it and try again.`);
       }
       const text = await res.text();
@@ -168,7 +174,8 @@ async function followEvents(url: string, token: string, onEvent: (event: Streame
   } catch (err) {
     throw new CliError(`The running Sanad did not answer its event stream (${networkReason(err)}); check that it is up, or stop it and try again.`);
   }
-  if (res.status !== 200 || !res.body) throw new CliError(errorMessage(parseJson(await res.text()), `The running Sanad answered ${res.status} to its event stream.`));
+  if (res.status !== 200 || !res.body)
+    throw new CliError(errorMessage(parseJson(await res.text()), `The running Sanad answered ${res.status} to its event stream.`));
   const decoder = new TextDecoder();
   let buffer = '';
   try {

@@ -49,7 +49,24 @@ Options for every command:
                    (default: $SANAD_SECRETS_FILE, else the OS keychain)
 Scopes: models:read, responses:write, tasks:read, tasks:write, admin`;
 
-export const COMMANDS = ['serve', 'login-link', 'client-config', 'token', 'models', 'backup', 'drill', 'repo', 'recovery-kit', 'passphrase', 'restore', 'generations', 'doctor', 'secrets', 'help', 'version'] as const;
+export const COMMANDS = [
+  'serve',
+  'login-link',
+  'client-config',
+  'token',
+  'models',
+  'backup',
+  'drill',
+  'repo',
+  'recovery-kit',
+  'passphrase',
+  'restore',
+  'generations',
+  'doctor',
+  'secrets',
+  'help',
+  'version',
+] as const;
 export type Command = (typeof COMMANDS)[number];
 export const isCommand = (word: string): word is Command => COMMANDS.some((c) => c === word);
 
@@ -84,4 +101,3 @@ export function nearest(word: string, words: readonly string[]): string | null {
   const best = words.map((w) => ({ w, d: distance(word, w) })).sort((x, y) => x.d - y.d)[0];
   return best && best.d <= 2 ? best.w : null;
 }
-

@@ -29,7 +29,16 @@ export const AlertList = listOf(Alert);
 /** POST /admin/alerts/{key}/acknowledge: accept a warning, snooze an alert for some hours, or undo. */
 export const AlertAckRequest = z.discriminatedUnion('action', [
   z.object({ action: z.literal('accept') }).strict(),
-  z.object({ action: z.literal('snooze'), hours: z.number().int().min(1).max(24 * 30) }).strict(),
+  z
+    .object({
+      action: z.literal('snooze'),
+      hours: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 30),
+    })
+    .strict(),
   z.object({ action: z.literal('clear') }).strict(),
 ]);
 export type AlertAckRequest = z.infer<typeof AlertAckRequest>;

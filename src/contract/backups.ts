@@ -27,7 +27,15 @@ export type RepositoryStatus = z.infer<typeof RepositoryStatus>;
 export const BackupPhase = z.union([
   z.object({ phase: z.literal('generation'), step: z.string() }),
   z.object({ phase: z.literal('copy'), repository: z.string() }),
-  z.object({ phase: z.literal('upload'), repository: z.string(), percent: z.number(), files_done: z.number(), total_files: z.number(), bytes_done: z.number(), total_bytes: z.number() }),
+  z.object({
+    phase: z.literal('upload'),
+    repository: z.string(),
+    percent: z.number(),
+    files_done: z.number(),
+    total_files: z.number(),
+    bytes_done: z.number(),
+    total_bytes: z.number(),
+  }),
 ]);
 export type BackupPhase = z.infer<typeof BackupPhase>;
 
@@ -36,7 +44,13 @@ export const BackupRunStatus = RunStatus;
 export type BackupRunStatus = z.infer<typeof BackupRunStatus>;
 
 /** The compressed offsite copy a run sent (when one is set up): where, its name, what was pruned. */
-export const OffsiteCopyOutcome = z.object({ destination: z.string(), ok: z.boolean(), name: z.string().nullable(), deleted: z.array(z.string()), error: z.string().nullable() });
+export const OffsiteCopyOutcome = z.object({
+  destination: z.string(),
+  ok: z.boolean(),
+  name: z.string().nullable(),
+  deleted: z.array(z.string()),
+  error: z.string().nullable(),
+});
 export type OffsiteCopyOutcome = z.infer<typeof OffsiteCopyOutcome>;
 
 export const BackupRun = z.object({
@@ -85,7 +99,12 @@ export const BackupCopySummary = z.object({
 });
 export type BackupCopySummary = z.infer<typeof BackupCopySummary>;
 export const BackupCopy = z.object({
-  run_id: z.number(), repository: z.string(), ok: z.number(), snapshot_id: z.string().nullable(), error: z.string().nullable(), finished_at: z.number(),
+  run_id: z.number(),
+  repository: z.string(),
+  ok: z.number(),
+  snapshot_id: z.string().nullable(),
+  error: z.string().nullable(),
+  finished_at: z.number(),
   summary: BackupCopySummary.nullable(),
 });
 export type BackupCopy = z.infer<typeof BackupCopy>;
@@ -165,7 +184,12 @@ export function backupTargetHours(intervalHours: number): number {
 
 /** POST /admin/retention/preview: what maintenance would forget in each enabled repository under a
  *  proposed policy (restic's own `forget --dry-run`); nothing is changed. */
-export const RetentionPreviewRequest = SettingsSchema.pick({ retention_keep_hourly: true, retention_keep_daily: true, retention_keep_weekly: true, retention_keep_monthly: true })
+export const RetentionPreviewRequest = SettingsSchema.pick({
+  retention_keep_hourly: true,
+  retention_keep_daily: true,
+  retention_keep_weekly: true,
+  retention_keep_monthly: true,
+})
   .partial()
   .strict();
 export const RetentionPreview = z.object({

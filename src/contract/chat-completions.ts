@@ -19,7 +19,14 @@ const TextPart = z.object({ type: z.literal('text'), text: z.string() }).strict(
 const UserPart = z.unknown().transform((value, ctx): z.infer<typeof TextPart> => {
   const type = typeof value === 'object' && value !== null && 'type' in value ? value.type : undefined;
   if (type === 'text') return parseWithin(TextPart, value, ctx);
-  const why = type === 'image_url' ? 'images are not supported: Sanad runs text models' : type === 'input_audio' ? 'audio is not supported: Sanad runs text models' : type === 'file' ? 'files are not supported; send their text as a text part' : `"${String(type)}" is not a known content part type (text)`;
+  const why =
+    type === 'image_url'
+      ? 'images are not supported: Sanad runs text models'
+      : type === 'input_audio'
+        ? 'audio is not supported: Sanad runs text models'
+        : type === 'file'
+          ? 'files are not supported; send their text as a text part'
+          : `"${String(type)}" is not a known content part type (text)`;
   ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['type'], message: why });
   return z.NEVER;
 });
@@ -28,16 +35,25 @@ const Content = z.union([z.string(), z.array(UserPart)]);
 const LEGACY_FUNCTIONS = 'the older functions API is not available here; use tools';
 
 const ToolCall = z
-  .object({ id: z.string().min(1).max(200), type: z.literal('function'), function: z.object({ name: z.string().min(1).max(64), arguments: z.string() }).strict() })
+  .object({
+    id: z.string().min(1).max(200),
+    type: z.literal('function'),
+    function: z.object({ name: z.string().min(1).max(64), arguments: z.string() }).strict(),
+  })
   .strict();
 export type ChatToolCall = z.infer<typeof ToolCall>;
 
-const SystemMessage = z.object({ role: z.enum(['system', 'developer']), content: z.union([z.string(), z.array(TextPart)]), name: z.string().optional() }).strict();
+const SystemMessage = z
+  .object({ role: z.enum(['system', 'developer']), content: z.union([z.string(), z.array(TextPart)]), name: z.string().optional() })
+  .strict();
 const UserMessage = z.object({ role: z.literal('user'), content: Content, name: z.string().optional() }).strict();
 const AssistantMessage = z
   .object({
     role: z.literal('assistant'),
-    content: z.union([z.string(), z.array(z.union([TextPart, z.object({ type: z.literal('refusal'), refusal: z.string() }).strict()]))]).nullable().optional(),
+    content: z
+      .union([z.string(), z.array(z.union([TextPart, z.object({ type: z.literal('refusal'), refusal: z.string() }).strict()]))])
+      .nullable()
+      .optional(),
     name: z.string().optional(),
     refusal: z.string().nullable().optional(),
     tool_calls: z.array(ToolCall).nullable().optional(),
@@ -51,7 +67,16 @@ const ToolMessage = z.object({ role: z.literal('tool'), tool_call_id: z.string()
 
 const ChatMessage = z.unknown().transform((value, ctx): ChatRequestMessage => {
   const role = typeof value === 'object' && value !== null && 'role' in value ? value.role : undefined;
-  const schema = role === 'system' || role === 'developer' ? SystemMessage : role === 'user' ? UserMessage : role === 'assistant' ? AssistantMessage : role === 'tool' ? ToolMessage : null;
+  const schema =
+    role === 'system' || role === 'developer'
+      ? SystemMessage
+      : role === 'user'
+        ? UserMessage
+        : role === 'assistant'
+          ? AssistantMessage
+          : role === 'tool'
+            ? ToolMessage
+            : null;
   if (role === 'function') {
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['role'], message: `function: ${LEGACY_FUNCTIONS}` });
     return z.NEVER;
@@ -67,11 +92,16 @@ export type ChatRequestMessage = z.infer<typeof SystemMessage> | z.infer<typeof 
 const ChatTool = z
   .object({
     type: z.literal('function', { errorMap: () => ({ message: 'only function tools (type "function") are available here' }) }),
-    function: z.object({ name: NAME, description: z.string().optional(), parameters: GenerationSchema.optional(), strict: z.boolean().nullable().optional() }).strict(),
+    function: z
+      .object({ name: NAME, description: z.string().optional(), parameters: GenerationSchema.optional(), strict: z.boolean().nullable().optional() })
+      .strict(),
   })
   .strict();
 export type ChatTool = z.infer<typeof ChatTool>;
-const ChatToolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1).max(64) }).strict() }).strict()]);
+const ChatToolChoice = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1).max(64) }).strict() }).strict(),
+]);
 export type ChatToolChoice = z.infer<typeof ChatToolChoice>;
 
 const ResponseFormat = z.unknown().transform((value, ctx): ChatResponseFormat => {
@@ -85,7 +115,9 @@ const ResponseFormat = z.unknown().transform((value, ctx): ChatResponseFormat =>
           ? z
               .object({
                 type: z.literal('json_schema'),
-                json_schema: z.object({ name: NAME, schema: GenerationSchema, description: z.string().optional(), strict: z.boolean().nullable().optional() }).strict(),
+                json_schema: z
+                  .object({ name: NAME, schema: GenerationSchema, description: z.string().optional(), strict: z.boolean().nullable().optional() })
+                  .strict(),
               })
               .strict()
           : null;
@@ -98,14 +130,46 @@ const ResponseFormat = z.unknown().transform((value, ctx): ChatResponseFormat =>
 export type ChatResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: { name: string; schema: Record<string, unknown>; description?: string | undefined; strict?: boolean | null | undefined } };
+  | {
+      type: 'json_schema';
+      json_schema: { name: string; schema: Record<string, unknown>; description?: string | undefined; strict?: boolean | null | undefined };
+    };
 
 const zeroOnly = (what: string) => z.number().refine((n) => n === 0, { message: `${what} is not available here; leave it out or send 0` });
 
 /** What each OpenAI parameter gets here; docs/api.md lists the same (test/docs checks it). */
 export const CHAT_PARAMETERS = {
-  honoured: ['model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'stream', 'stream_options', 'response_format', 'store', 'metadata', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls'],
-  echoed: ['user', 'safety_identifier', 'prompt_cache_key', 'service_tier', 'logprobs', 'frequency_penalty', 'presence_penalty', 'reasoning_effort', 'verbosity', 'modalities'],
+  honoured: [
+    'model',
+    'messages',
+    'max_tokens',
+    'max_completion_tokens',
+    'temperature',
+    'top_p',
+    'stop',
+    'stream',
+    'stream_options',
+    'response_format',
+    'store',
+    'metadata',
+    'seed',
+    'n',
+    'tools',
+    'tool_choice',
+    'parallel_tool_calls',
+  ],
+  echoed: [
+    'user',
+    'safety_identifier',
+    'prompt_cache_key',
+    'service_tier',
+    'logprobs',
+    'frequency_penalty',
+    'presence_penalty',
+    'reasoning_effort',
+    'verbosity',
+    'modalities',
+  ],
   refused: ['top_logprobs', 'logit_bias', 'functions', 'function_call', 'audio', 'prediction', 'web_search_options'],
 } as const;
 
@@ -119,7 +183,10 @@ export function createChatCompletionBody(maxOutputTokens: number) {
       max_completion_tokens: tokens,
       temperature: z.number().min(0).max(2).nullable().optional(),
       top_p: z.number().gt(0).max(1).nullable().optional(),
-      stop: z.union([z.string().min(1), z.array(z.string().min(1)).max(4)]).nullable().optional(),
+      stop: z
+        .union([z.string().min(1), z.array(z.string().min(1)).max(4)])
+        .nullable()
+        .optional(),
       stream: z.boolean().nullable().optional(),
       stream_options: z
         .object({
@@ -133,7 +200,10 @@ export function createChatCompletionBody(maxOutputTokens: number) {
       store: z.boolean().nullable().optional(),
       metadata: Metadata.nullable().optional(),
       seed: z.number().int().nullable().optional(),
-      n: z.literal(1, { errorMap: () => ({ message: 'only one choice (n: 1) is generated here' }) }).nullable().optional(),
+      n: z
+        .literal(1, { errorMap: () => ({ message: 'only one choice (n: 1) is generated here' }) })
+        .nullable()
+        .optional(),
       user: z.string().max(256).nullable().optional(),
       safety_identifier: z.string().max(256).nullable().optional(),
       prompt_cache_key: z.string().max(256).nullable().optional(),
@@ -141,12 +211,24 @@ export function createChatCompletionBody(maxOutputTokens: number) {
       parallel_tool_calls: z.boolean().nullable().optional(),
       tool_choice: ChatToolChoice.nullable().optional(),
       tools: z.array(ChatTool).max(128).nullable().optional(),
-      logprobs: z.literal(false, { errorMap: () => ({ message: 'log probabilities are not available' }) }).nullable().optional(),
+      logprobs: z
+        .literal(false, { errorMap: () => ({ message: 'log probabilities are not available' }) })
+        .nullable()
+        .optional(),
       frequency_penalty: zeroOnly('a frequency penalty').nullable().optional(),
       presence_penalty: zeroOnly('a presence penalty').nullable().optional(),
-      reasoning_effort: z.literal('none', { errorMap: () => ({ message: 'this model does not reason; leave it out or send none' }) }).nullable().optional(),
-      verbosity: z.literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) }).nullable().optional(),
-      modalities: z.array(z.literal('text', { errorMap: () => ({ message: 'only text is generated here' }) })).nullable().optional(),
+      reasoning_effort: z
+        .literal('none', { errorMap: () => ({ message: 'this model does not reason; leave it out or send none' }) })
+        .nullable()
+        .optional(),
+      verbosity: z
+        .literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) })
+        .nullable()
+        .optional(),
+      modalities: z
+        .array(z.literal('text', { errorMap: () => ({ message: 'only text is generated here' }) }))
+        .nullable()
+        .optional(),
       top_logprobs: refusedValue('log probabilities are not available').optional(),
       logit_bias: refusedValue('logit bias is not available here').optional(),
       functions: refusedValue(LEGACY_FUNCTIONS).optional(),

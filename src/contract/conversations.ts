@@ -10,7 +10,11 @@ export const MAX_ITEMS_PER_CALL = 20;
 
 export const CreateConversationBody = z
   .object({
-    items: z.array(InputItem).max(MAX_ITEMS_PER_CALL, { message: `at most ${MAX_ITEMS_PER_CALL} items at a time` }).nullable().optional(),
+    items: z
+      .array(InputItem)
+      .max(MAX_ITEMS_PER_CALL, { message: `at most ${MAX_ITEMS_PER_CALL} items at a time` })
+      .nullable()
+      .optional(),
     metadata: Metadata.nullable().optional(),
   })
   .strict();
@@ -18,7 +22,12 @@ export const CreateConversationBody = z
 export const UpdateConversationBody = z.object({ metadata: Metadata }).strict();
 
 export const AddItemsBody = z
-  .object({ items: z.array(InputItem).min(1).max(MAX_ITEMS_PER_CALL, { message: `at most ${MAX_ITEMS_PER_CALL} items at a time` }) })
+  .object({
+    items: z
+      .array(InputItem)
+      .min(1)
+      .max(MAX_ITEMS_PER_CALL, { message: `at most ${MAX_ITEMS_PER_CALL} items at a time` }),
+  })
   .strict();
 
 export interface ItemList {

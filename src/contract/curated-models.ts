@@ -15,8 +15,40 @@ export interface CuratedModel {
 }
 
 export const CURATED_MODELS: readonly CuratedModel[] = [
-  { uri: 'hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q4_k_m.gguf', name: 'Qwen2.5 0.5B Instruct', params: '0.5B', quant: 'Q4_K_M', size: 398_000_000, sha256: null, license: 'Apache-2.0' },
-  { uri: 'hf:bartowski/Llama-3.2-1B-Instruct-GGUF/Llama-3.2-1B-Instruct-Q4_K_M.gguf', name: 'Llama 3.2 1B Instruct', params: '1B', quant: 'Q4_K_M', size: 808_000_000, sha256: null, license: 'Llama 3.2 Community' },
-  { uri: 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf', name: 'Qwen2.5 1.5B Instruct', params: '1.5B', quant: 'Q4_K_M', size: 1_120_000_000, sha256: null, license: 'Apache-2.0' },
-  { uri: 'hf:bartowski/Llama-3.2-3B-Instruct-GGUF/Llama-3.2-3B-Instruct-Q4_K_M.gguf', name: 'Llama 3.2 3B Instruct', params: '3B', quant: 'Q4_K_M', size: 2_020_000_000, sha256: null, license: 'Llama 3.2 Community' },
+  {
+    uri: 'hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q4_k_m.gguf',
+    name: 'Qwen2.5 0.5B Instruct',
+    params: '0.5B',
+    quant: 'Q4_K_M',
+    size: 398_000_000,
+    sha256: null,
+    license: 'Apache-2.0',
+  },
+  {
+    uri: 'hf:bartowski/Llama-3.2-1B-Instruct-GGUF/Llama-3.2-1B-Instruct-Q4_K_M.gguf',
+    name: 'Llama 3.2 1B Instruct',
+    params: '1B',
+    quant: 'Q4_K_M',
+    size: 808_000_000,
+    sha256: null,
+    license: 'Llama 3.2 Community',
+  },
+  {
+    uri: 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf',
+    name: 'Qwen2.5 1.5B Instruct',
+    params: '1.5B',
+    quant: 'Q4_K_M',
+    size: 1_120_000_000,
+    sha256: null,
+    license: 'Apache-2.0',
+  },
+  {
+    uri: 'hf:bartowski/Llama-3.2-3B-Instruct-GGUF/Llama-3.2-3B-Instruct-Q4_K_M.gguf',
+    name: 'Llama 3.2 3B Instruct',
+    params: '3B',
+    quant: 'Q4_K_M',
+    size: 2_020_000_000,
+    sha256: null,
+    license: 'Llama 3.2 Community',
+  },
 ];

@@ -34,7 +34,14 @@ export type DrillRun = z.infer<typeof DrillRun>;
 export const DrillProgress = z.object({ repo: z.string().nullable().optional(), check: z.string(), index: z.number(), total: z.number() });
 export type DrillProgress = z.infer<typeof DrillProgress>;
 
-export const DrillSummary = z.object({ id: z.number(), kind: DrillKind, trigger: z.string(), verdict: Verdict.nullable(), started_at: z.number(), finished_at: z.number().nullable() });
+export const DrillSummary = z.object({
+  id: z.number(),
+  kind: DrillKind,
+  trigger: z.string(),
+  verdict: Verdict.nullable(),
+  started_at: z.number(),
+  finished_at: z.number().nullable(),
+});
 export type DrillSummary = z.infer<typeof DrillSummary>;
 
 export const RunningDrill = z.object({

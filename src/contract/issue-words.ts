@@ -32,7 +32,8 @@ function counted(n: number, kind: string): string {
 
 function tooSmall(issue: z.ZodTooSmallIssue): string {
   const min = Number(issue.minimum);
-  if ((issue.type === 'string' || issue.type === 'array') && min === 1 && issue.inclusive) return issue.type === 'string' ? 'must not be empty' : 'must list at least one item';
+  if ((issue.type === 'string' || issue.type === 'array') && min === 1 && issue.inclusive)
+    return issue.type === 'string' ? 'must not be empty' : 'must list at least one item';
   if (issue.exact) return `must be exactly ${counted(min, issue.type)}`;
   if (issue.type === 'number') return issue.inclusive ? `must be at least ${min}` : `must be more than ${min}`;
   return `must be at least ${counted(issue.inclusive ? min : min + 1, issue.type)}`;

@@ -17,15 +17,37 @@ const FORMATS = new Set(['date-time', 'time', 'date']);
 /** Words that describe and constrain nothing: kept out of the grammar, never refused. */
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'strict']);
 const STRUCTURE = new Set([
-  'type', 'const', 'enum', 'oneOf', 'anyOf', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties',
-  'items', 'prefixItems', 'minItems', 'maxItems', 'minLength', 'maxLength', 'format', '$ref', '$defs', 'definitions', 'nullable',
+  'type',
+  'const',
+  'enum',
+  'oneOf',
+  'anyOf',
+  'properties',
+  'required',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'prefixItems',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'format',
+  '$ref',
+  '$defs',
+  'definitions',
+  'nullable',
 ]);
 const COUNTS = ['minProperties', 'maxProperties', 'minItems', 'maxItems', 'minLength', 'maxLength'];
 /** Nesting deeper than this is a mistake or an attack, not a schema. */
 const MAX_DEPTH = 32;
 
 class Refusal extends Error {
-  constructor(readonly path: string, reason: string) {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
     super(reason);
   }
 }
@@ -91,7 +113,8 @@ function node(schema: unknown, path: string, defs: ReadonlySet<string>, depth: n
         break;
       case 'type': {
         const types = Array.isArray(value) ? value : [value];
-        for (const t of types) if (typeof t !== 'string' || !TYPES.has(t)) throw new Refusal(at, `"${String(t)}" is not a JSON Schema type (${[...TYPES].join(', ')})`);
+        for (const t of types)
+          if (typeof t !== 'string' || !TYPES.has(t)) throw new Refusal(at, `"${String(t)}" is not a JSON Schema type (${[...TYPES].join(', ')})`);
         out.type = jsonValue(value, at);
         break;
       }
@@ -130,12 +153,13 @@ function node(schema: unknown, path: string, defs: ReadonlySet<string>, depth: n
         out.prefixItems = value.map((v, i) => sub(v, `.prefixItems[${i}]`));
         break;
       case 'format':
-        if (typeof value !== 'string' || !FORMATS.has(value)) throw new Refusal(at, `only the formats ${[...FORMATS].join(', ')} can be enforced while generating`);
+        if (typeof value !== 'string' || !FORMATS.has(value))
+          throw new Refusal(at, `only the formats ${[...FORMATS].join(', ')} can be enforced while generating`);
         out.format = value;
         break;
       case '$ref': {
         const name = typeof value === 'string' ? /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(value)?.[1] : undefined;
-        if (name === undefined) throw new Refusal(at, 'only references to the schema\'s own definitions (#/$defs/name) can be followed');
+        if (name === undefined) throw new Refusal(at, "only references to the schema's own definitions (#/$defs/name) can be followed");
         if (!defs.has(name)) throw new Refusal(at, `points to "${name}", which the schema does not define`);
         out.$ref = `#/$defs/${name}`;
         break;

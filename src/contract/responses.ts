@@ -37,7 +37,9 @@ function byType<T>(options: Record<string, z.ZodType<T, z.ZodTypeDef, unknown>>,
 
 const InputText = z.object({ type: z.literal('input_text'), text: z.string() }).strict();
 // An earlier answer sent back as input (LangChain and others echo what they got).
-const OutputText = z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()).optional(), logprobs: z.array(z.unknown()).optional() }).strict();
+const OutputText = z
+  .object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()).optional(), logprobs: z.array(z.unknown()).optional() })
+  .strict();
 const Refusal = z.object({ type: z.literal('refusal'), refusal: z.string() }).strict();
 
 const ContentPart = byType<ContentPart>(
@@ -72,7 +74,14 @@ const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
 
 /** A call the model made earlier, sent back by the client (with its output, which follows it). */
 const FunctionCallInput = z
-  .object({ type: z.literal('function_call'), call_id: CallId, name: z.string().min(1).max(64), arguments: z.string(), id: z.string().min(1).max(200).optional(), status: ItemStatus.optional() })
+  .object({
+    type: z.literal('function_call'),
+    call_id: CallId,
+    name: z.string().min(1).max(64),
+    arguments: z.string(),
+    id: z.string().min(1).max(200).optional(),
+    status: ItemStatus.optional(),
+  })
   .strict();
 /** What the client's function returned for a call. */
 const FunctionCallOutputInput = z
@@ -148,9 +157,7 @@ export type StoredItem = MessageItem | FunctionCallItem | FunctionCallOutputItem
 
 // ---- The request body ---------------------------------------------------------------------------
 
-const Metadata = z
-  .record(z.string().max(64), z.string().max(512))
-  .refine((m) => Object.keys(m).length <= 16, { message: 'metadata can have at most 16 keys' });
+const Metadata = z.record(z.string().max(64), z.string().max(512)).refine((m) => Object.keys(m).length <= 16, { message: 'metadata can have at most 16 keys' });
 export { Metadata };
 
 const ConversationParam = z.union([z.string().min(1).max(200), z.object({ id: z.string().min(1).max(200) }).strict()]);
@@ -210,10 +217,7 @@ const Tool = byType<FunctionTool>(
   },
 );
 
-const ToolChoice = z.union([
-  z.enum(['none', 'auto', 'required']),
-  z.object({ type: z.literal('function'), name: z.string().min(1).max(64) }).strict(),
-]);
+const ToolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string().min(1).max(64) }).strict()]);
 /** `auto`: the model may call; `required`: it calls one of the tools; `{type: "function", name}`: that one. */
 export type ToolChoice = z.infer<typeof ToolChoice>;
 
@@ -222,7 +226,26 @@ export type Truncation = (typeof TRUNCATION)[number];
 
 /** What each OpenAI parameter gets here; docs/api.md lists the same (test/docs checks it). */
 export const PARAMETERS = {
-  honoured: ['model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'stream', 'background', 'store', 'metadata', 'previous_response_id', 'conversation', 'truncation', 'text', 'tools', 'tool_choice', 'parallel_tool_calls', 'on_restart'],
+  honoured: [
+    'model',
+    'input',
+    'instructions',
+    'max_output_tokens',
+    'temperature',
+    'top_p',
+    'stream',
+    'background',
+    'store',
+    'metadata',
+    'previous_response_id',
+    'conversation',
+    'truncation',
+    'text',
+    'tools',
+    'tool_choice',
+    'parallel_tool_calls',
+    'on_restart',
+  ],
   echoed: ['include', 'reasoning', 'service_tier', 'top_logprobs', 'max_tool_calls', 'user', 'safety_identifier', 'prompt_cache_key', 'stream_options'],
   refused: ['prompt', 'prompt_cache_retention', 'context_management'],
 } as const;
@@ -250,26 +273,40 @@ export function createResponseBody(maxOutputTokens: number) {
       tool_choice: ToolChoice.nullable().optional(),
       tools: z.array(Tool).max(128).nullable().optional(),
       text: z
-        .object({ format: TextFormat.optional(), verbosity: z.literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) }).nullable().optional() })
+        .object({
+          format: TextFormat.optional(),
+          verbosity: z
+            .literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) })
+            .nullable()
+            .optional(),
+        })
         .strict()
         .nullable()
         .optional(),
       reasoning: z
         .object({
-          effort: z.literal('none', { errorMap: () => ({ message: 'this model does not reason; leave reasoning out or use effort none' }) }).nullable().optional(),
+          effort: z
+            .literal('none', { errorMap: () => ({ message: 'this model does not reason; leave reasoning out or use effort none' }) })
+            .nullable()
+            .optional(),
           summary: z.null().optional(),
         })
         .strict()
         .nullable()
         .optional(),
       service_tier: z.enum(['auto', 'default']).nullable().optional(),
-      top_logprobs: z.literal(0, { errorMap: () => ({ message: 'log probabilities are not available' }) }).nullable().optional(),
+      top_logprobs: z
+        .literal(0, { errorMap: () => ({ message: 'log probabilities are not available' }) })
+        .nullable()
+        .optional(),
       max_tool_calls: z.number().int().min(1).nullable().optional(),
       user: z.string().max(256).nullable().optional(),
       safety_identifier: z.string().max(256).nullable().optional(),
       prompt_cache_key: z.string().max(256).nullable().optional(),
       stream_options: z
-        .object({ include_obfuscation: z.literal(false, { errorMap: () => ({ message: 'streams are never obfuscated here; leave it out or set false' }) }).optional() })
+        .object({
+          include_obfuscation: z.literal(false, { errorMap: () => ({ message: 'streams are never obfuscated here; leave it out or set false' }) }).optional(),
+        })
         .strict()
         .nullable()
         .optional(),

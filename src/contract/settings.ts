@@ -5,7 +5,12 @@ import { z } from 'zod/v3';
 export const SettingsSchema = z.object({
   default_on_restart: z.enum(['fail', 'retry', 'resume']).default('fail'),
   retention_days: z.number().int().min(1).max(3650).default(30),
-  idempotency_ttl_hours: z.number().int().min(1).max(24 * 30).default(24),
+  idempotency_ttl_hours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
   max_concurrent_generations: z.number().int().min(1).max(16).default(1),
   model_idle_unload_seconds: z.number().int().min(10).max(86_400).default(600),
   max_output_tokens_limit: z.number().int().min(16).max(1_000_000).default(8192),
@@ -17,9 +22,18 @@ export const SettingsSchema = z.object({
   max_connections: z.number().int().min(16).max(100_000).default(1024),
   // The backup schedule (src/backup/schedule.ts): hours between runs (hourly by default: measured at
   // 3.8 CPU s and +13 MiB per run on a 438 MiB store, bench/scale.ts), and a pause the user can set.
-  backup_interval_hours: z.number().int().min(1).max(24 * 7).default(1),
+  backup_interval_hours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 7)
+    .default(1),
   // Or one backup a day at this local time ("HH:MM", 24-hour clock) instead of the interval.
-  backup_time_of_day: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM (24-hour clock), such as 02:30').nullable().default(null),
+  backup_time_of_day: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM (24-hour clock), such as 02:30')
+    .nullable()
+    .default(null),
   // Hold a scheduled backup while the computer runs on battery / the connection is metered, where the
   // OS says so (src/schedule/os-conditions.ts); "Back up now" is never held.
   backup_skip_on_battery: z.boolean().default(false),
@@ -59,7 +73,12 @@ export const SettingsSchema = z.object({
   // Where the desktop app looks for a newer Sanad (an electron-builder "generic" feed: the folder
   // holding latest.yml / latest-linux.yml / latest-mac.yml). null: it never looks (nothing leaves
   // the machine unasked). HTTPS, or plain HTTP on this computer only.
-  update_feed_url: z.string().max(2048).refine(isFeedUrl, 'an https:// URL (http:// only for localhost or 127.0.0.1), such as https://updates.example.com/sanad/').nullable().default(null),
+  update_feed_url: z
+    .string()
+    .max(2048)
+    .refine(isFeedUrl, 'an https:// URL (http:// only for localhost or 127.0.0.1), such as https://updates.example.com/sanad/')
+    .nullable()
+    .default(null),
 });
 
 /** An update feed Sanad may fetch from: HTTPS anywhere, plain HTTP only on the loopback. */

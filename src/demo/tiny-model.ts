@@ -127,27 +127,36 @@ function buildMetadata(contextLength: number): MetadataWriter[] {
   tokens.push(SPACE_PIECE);
   types.push(TOKEN_NORMAL);
 
-  const u32 = (key: string, value: number): MetadataWriter => (o) => {
-    o.string(key);
-    o.u32(T_UINT32);
-    o.u32(value);
-  };
-  const f32 = (key: string, value: number): MetadataWriter => (o) => {
-    o.string(key);
-    o.u32(T_FLOAT32);
-    o.f32(value);
-  };
-  const str = (key: string, value: string): MetadataWriter => (o) => {
-    o.string(key);
-    o.u32(T_STRING);
-    o.string(value);
-  };
-  const bool = (key: string, value: boolean): MetadataWriter => (o) => {
-    o.string(key);
-    o.u32(T_BOOL);
-    o.u8(value ? 1 : 0);
-  };
-  const array = (key: string, type: number, count: number, item: (o: ByteWriter, i: number) => void): MetadataWriter =>
+  const u32 =
+    (key: string, value: number): MetadataWriter =>
+    (o) => {
+      o.string(key);
+      o.u32(T_UINT32);
+      o.u32(value);
+    };
+  const f32 =
+    (key: string, value: number): MetadataWriter =>
+    (o) => {
+      o.string(key);
+      o.u32(T_FLOAT32);
+      o.f32(value);
+    };
+  const str =
+    (key: string, value: string): MetadataWriter =>
+    (o) => {
+      o.string(key);
+      o.u32(T_STRING);
+      o.string(value);
+    };
+  const bool =
+    (key: string, value: boolean): MetadataWriter =>
+    (o) => {
+      o.string(key);
+      o.u32(T_BOOL);
+      o.u8(value ? 1 : 0);
+    };
+  const array =
+    (key: string, type: number, count: number, item: (o: ByteWriter, i: number) => void): MetadataWriter =>
     (o) => {
       o.string(key);
       o.u32(T_ARRAY);

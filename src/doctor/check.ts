@@ -16,7 +16,15 @@ export interface DoctorCheck extends Said {
 }
 
 function check(name: string, status: DoctorStatus, found: Spoken, fix: Spoken | null): DoctorCheck {
-  return { name, status, code: found.code, params: found.params, detail: found.detail, fix: fix?.detail ?? null, fix_said: fix === null ? null : { code: fix.code, params: fix.params } };
+  return {
+    name,
+    status,
+    code: found.code,
+    params: found.params,
+    detail: found.detail,
+    fix: fix?.detail ?? null,
+    fix_said: fix === null ? null : { code: fix.code, params: fix.params },
+  };
 }
 
 export const ok = (name: string, found: Spoken): DoctorCheck => check(name, 'ok', found, null);

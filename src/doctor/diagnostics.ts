@@ -31,7 +31,8 @@ export async function runDiagnostics(input: DoctorInput): Promise<DoctorCheck[]>
   const readable = store.status === 'ok' && existsSync(storePath(dataDir));
   const db = readable ? openStore(storePath(dataDir), { readonly: true }) : null;
   try {
-    const needsRclone = db !== null && (listRepositories(db).some((r) => r.enabled && r.type === 'rclone') || readSettings(db).offsite_copy_destination !== null);
+    const needsRclone =
+      db !== null && (listRepositories(db).some((r) => r.enabled && r.type === 'rclone') || readSettings(db).offsite_copy_destination !== null);
     const checks: DoctorCheck[] = [
       nodeCheck(),
       await resticCheck(),

@@ -35,13 +35,22 @@ export function applyDrillAlerts(db: Db, clock: Clock, run: Scope & { id: number
     return;
   }
   if (run.verdict === 'UNVERIFIED') {
-    raiseAlert(db, clock, DRILL_UNVERIFIED, 'warning', say('alert.drill_unverified', { kind: [say(`drill.kind_${run.kind}`)], ...summary(run.checks, 'unverified') }));
+    raiseAlert(
+      db,
+      clock,
+      DRILL_UNVERIFIED,
+      'warning',
+      say('alert.drill_unverified', { kind: [say(`drill.kind_${run.kind}`)], ...summary(run.checks, 'unverified') }),
+    );
     return;
   }
   // History is bounded (drill-runs.ts), so this reads a few hundred small rows at most.
   // This run is still open in `runs` (its owner ends it after the drill returns): it counts too.
   const history = [...finishedScopes(db).filter((r) => r.id !== run.id), run].sort((a, b) => a.id - b.id);
-  for (const [key, verdict] of [[DRILL_FAILED, 'FAIL'], [DRILL_UNVERIFIED, 'UNVERIFIED']] as const) {
+  for (const [key, verdict] of [
+    [DRILL_FAILED, 'FAIL'],
+    [DRILL_UNVERIFIED, 'UNVERIFIED'],
+  ] as const) {
     if (outstanding(history, verdict).length === 0) resolveAlert(db, clock, key);
   }
 }

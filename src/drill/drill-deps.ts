@@ -51,8 +51,15 @@ export async function drillDepsFor(input: {
     resticProblem = { ...error.said, detail: error.message };
   }
   return {
-    db: input.db, dataDir: input.dataDir, clock: input.clock, logger: input.logger, restic, resticProblem,
-    vault: new Vault(input.db, Buffer.from(key, 'base64')), passphrase, settings: readSettings(input.db),
+    db: input.db,
+    dataDir: input.dataDir,
+    clock: input.clock,
+    logger: input.logger,
+    restic,
+    resticProblem,
+    vault: new Vault(input.db, Buffer.from(key, 'base64')),
+    passphrase,
+    settings: readSettings(input.db),
     ...(input.backupRunning ? { backupRunning: input.backupRunning } : {}),
   };
 }

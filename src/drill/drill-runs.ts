@@ -34,7 +34,17 @@ const SELECT = `SELECT r.id, d.depth AS kind, r.trigger, d.repo, r.status, d.ver
   FROM runs r JOIN drill_details d ON d.run_id = r.id`;
 
 // A run stored before checks had codes has none: its English detail is shown as it is.
-const Checks = z.array(z.object({ name: z.string(), status: z.enum(['pass', 'fail', 'unverified']), detail: z.string(), code: z.string().default('said.text'), params: SaidParams.optional() }).transform((c) => ({ ...c, params: c.params ?? { text: c.detail } })));
+const Checks = z.array(
+  z
+    .object({
+      name: z.string(),
+      status: z.enum(['pass', 'fail', 'unverified']),
+      detail: z.string(),
+      code: z.string().default('said.text'),
+      params: SaidParams.optional(),
+    })
+    .transform((c) => ({ ...c, params: c.params ?? { text: c.detail } })),
+);
 
 function toRun(row: Row): DrillRun {
   const parsed = Checks.safeParse(safeJson(row.checks));
@@ -72,15 +82,20 @@ export function listDrillRuns(db: ReadableDB, limit = 50): DrillRun[] {
  * a deep drill runs every daily check, so it counts as the daily one too.
  */
 export function lastFinishedRun(db: ReadableDB, kind?: DrillKind): DrillRun | null {
-  const row = kind === undefined
-    ? db.prepare<[], Row>(`${SELECT} WHERE r.status = 'ok' AND d.repo IS NULL ORDER BY r.ended_at DESC, r.id DESC LIMIT 1`).get()
-    : db.prepare<[string], Row>(`${SELECT} WHERE r.status = 'ok' AND d.repo IS NULL AND d.depth = ? ORDER BY r.ended_at DESC, r.id DESC LIMIT 1`).get(kind);
+  const row =
+    kind === undefined
+      ? db.prepare<[], Row>(`${SELECT} WHERE r.status = 'ok' AND d.repo IS NULL ORDER BY r.ended_at DESC, r.id DESC LIMIT 1`).get()
+      : db.prepare<[string], Row>(`${SELECT} WHERE r.status = 'ok' AND d.repo IS NULL AND d.depth = ? ORDER BY r.ended_at DESC, r.id DESC LIMIT 1`).get(kind);
   return row ? toRun(row) : null;
 }
 
 /** Every finished run's scope and verdict, oldest first, for deciding which alerts a pass clears. */
 export function finishedScopes(db: Db): Array<Pick<DrillRun, 'id' | 'kind' | 'repo' | 'verdict'>> {
-  return db.prepare<[], Pick<DrillRun, 'id' | 'kind' | 'repo' | 'verdict'>>("SELECT r.id, d.depth AS kind, d.repo, d.verdict FROM runs r JOIN drill_details d ON d.run_id = r.id WHERE r.status = 'ok' ORDER BY r.id").all();
+  return db
+    .prepare<[], Pick<DrillRun, 'id' | 'kind' | 'repo' | 'verdict'>>(
+      "SELECT r.id, d.depth AS kind, d.repo, d.verdict FROM runs r JOIN drill_details d ON d.run_id = r.id WHERE r.status = 'ok' ORDER BY r.id",
+    )
+    .all();
 }
 
 function safeJson(text: string): unknown {

@@ -87,9 +87,7 @@ async function confirmFailures(ctx: RepoContext, list: Checklist, indexAtStart: 
   const indexAtEnd = await ctx.restic.listIds(ctx.target, 'index', signalOf(ctx)).catch(() => null);
   const same = indexAtStart !== null && indexAtEnd !== null && indexAtStart.join() === indexAtEnd.join();
   if (same) return;
-  const why = indexAtEnd === null || indexAtStart === null
-    ? say('drill.why_index_unlisted')
-    : say('drill.why_repo_changed');
+  const why = indexAtEnd === null || indexAtStart === null ? say('drill.why_index_unlisted') : say('drill.why_repo_changed');
   const n = list.downgradeFailures(ctx.repo.name, why);
   ctx.deps.logger.warn('drill failures not confirmed: the repository changed during the drill', { repo: ctx.repo.name, checks: n });
 }

@@ -9,7 +9,8 @@ import { ResticError } from '../backup/restic/index.js';
 import { fail, unverified, type CheckOutcome } from './verdict.js';
 
 /** restic's words for damage, from check, restore and dump, in 0.14 and current releases. */
-const DAMAGE = /repository contains errors|Pack ID does not match|ciphertext verification failed|decrypting blob .* failed|Load\(.*\) returned error|invalid data returned|not found in snapshot/i;
+const DAMAGE =
+  /repository contains errors|Pack ID does not match|ciphertext verification failed|decrypting blob .* failed|Load\(.*\) returned error|invalid data returned|not found in snapshot/i;
 
 export function looksDamaged(stderr: readonly string[]): boolean {
   return DAMAGE.test(stderr.join('\n'));
@@ -30,14 +31,14 @@ export function resticOutcome(error: unknown, ctx: ResticOutcomeContext): CheckO
     case 'wrong_password':
       return fail(say('drill.key_refused', { error: [error.said] }));
     case 'no_repo':
-      return ctx.hadBackups
-        ? fail(say('drill.repo_gone', { error: [error.said] }))
-        : unverified(say('drill.no_backup_yet'));
+      return ctx.hadBackups ? fail(say('drill.repo_gone', { error: [error.said] })) : unverified(say('drill.no_backup_yet'));
     case 'failed': {
       // The line that names the damage ("…/sanad.db: ciphertext verification failed"), not the
       // closing "Fatal: There were 2 errors".
       const line = error.stderrTail.find((l) => DAMAGE.test(l));
-      return line !== undefined ? fail(say('drill.found_damage', { doing: [ctx.doing], line: line.trim() })) : unverified(say('drill.restic_failed', { doing: [ctx.doing], error: [error.said] }));
+      return line !== undefined
+        ? fail(say('drill.found_damage', { doing: [ctx.doing], line: line.trim() }))
+        : unverified(say('drill.restic_failed', { doing: [ctx.doing], error: [error.said] }));
     }
     default:
       return unverified(say('drill.restic_error', { error: [error.said] }));

@@ -109,7 +109,17 @@ async function runLocked(deps: DrillDeps, options: RunDrillOptions, repos: Repos
   const verdict = verdictOf(list.checks);
   const finishedAt = unixSeconds(clock);
   const interrupted = options.signal?.aborted === true;
-  const result: DrillResult = { id, kind: options.kind, trigger: options.trigger, repo, verdict, checks: list.checks, started_at: startedAt, finished_at: finishedAt, interrupted };
+  const result: DrillResult = {
+    id,
+    kind: options.kind,
+    trigger: options.trigger,
+    repo,
+    verdict,
+    checks: list.checks,
+    started_at: startedAt,
+    finished_at: finishedAt,
+    interrupted,
+  };
   if (interrupted) {
     // Stopped by a shutdown: no verdict about the backups, so no alert and no schedule credit.
     setDrillChecks(db, id, { verdict: 'UNVERIFIED', checks: list.checks });

@@ -74,7 +74,9 @@ export class DrillScheduler {
 
   constructor(private readonly options: DrillSchedulerOptions) {
     this.loop = new ScheduleLoop({
-      name: 'drill', logger: options.logger, abortOnStop: true,
+      name: 'drill',
+      logger: options.logger,
+      abortOnStop: true,
       ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
       check: (inFlight) => this.check(inFlight),
     });
@@ -134,8 +136,13 @@ export class DrillScheduler {
     const now = this.options.clock.now();
     const times = this.times(now);
     let decision = decideDrill({
-      now, startedAt: this.startedAt, lastAny: times.any, lastDeep: times.deep,
-      paused: this.options.paused(), running: inFlight, backupBusy: false,
+      now,
+      startedAt: this.startedAt,
+      lastAny: times.any,
+      lastDeep: times.deep,
+      paused: this.options.paused(),
+      running: inFlight,
+      backupBusy: false,
     });
     if (decision.run && this.options.backupBusy()) decision = { run: false, why: 'backup' };
     if (!decision.run) {

@@ -1,6 +1,14 @@
 // From Sanad's chat messages to node-llama-cpp's chat history and back: the chat template, the
 // continuation of a resumed answer, prompt token counts and stop reasons.
-import { GeneralChatWrapper, resolveChatWrapper, type ChatHistoryItem, type ChatModelResponse, type ChatWrapper, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
+import {
+  GeneralChatWrapper,
+  resolveChatWrapper,
+  type ChatHistoryItem,
+  type ChatModelResponse,
+  type ChatWrapper,
+  type LlamaContext,
+  type LlamaModel,
+} from 'node-llama-cpp';
 import type { ChatMessage, StopReason } from './engine.js';
 
 /** A model in memory with its context and the chat template it speaks. */
@@ -23,7 +31,8 @@ export function toHistory(messages: ChatMessage[], continuation: string | undefi
     if (m.role === 'system') return { type: 'system', text: m.content };
     if (m.role === 'user') return { type: 'user', text: m.content };
     const response: ChatModelResponse['response'] = m.content === '' ? [] : [m.content];
-    for (const call of m.calls ?? []) response.push({ type: 'functionCall', name: call.name, params: parsedOr(call.arguments), result: call.result === null ? '' : parsedOr(call.result) });
+    for (const call of m.calls ?? [])
+      response.push({ type: 'functionCall', name: call.name, params: parsedOr(call.arguments), result: call.result === null ? '' : parsedOr(call.result) });
     return { type: 'model', response };
   });
   // The partial answer as the last model item: LlamaChat then continues it in place.
@@ -54,4 +63,3 @@ export function toStopReason(reason: string): StopReason {
   // eogToken, stopGenerationTrigger, customStopTrigger, functionCalls: the model ended its turn.
   return 'eos';
 }
-

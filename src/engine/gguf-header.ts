@@ -101,19 +101,32 @@ async function parse(r: BoundedReader, path: string): Promise<GgufHeaderInfo> {
 
 async function scalar(r: BoundedReader, type: number): Promise<GgufScalar> {
   switch (type) {
-    case GgufType.Uint8: return (await r.take(1)).readUInt8(0);
-    case GgufType.Int8: return (await r.take(1)).readInt8(0);
-    case GgufType.Uint16: return (await r.take(2)).readUInt16LE(0);
-    case GgufType.Int16: return (await r.take(2)).readInt16LE(0);
-    case GgufType.Uint32: return r.u32();
-    case GgufType.Int32: return (await r.take(4)).readInt32LE(0);
-    case GgufType.Float32: return (await r.take(4)).readFloatLE(0);
-    case GgufType.Bool: return (await r.take(1)).readUInt8(0) !== 0;
-    case GgufType.String: return r.string();
-    case GgufType.Uint64: return bigToScalar((await r.take(8)).readBigUInt64LE(0));
-    case GgufType.Int64: return bigToScalar((await r.take(8)).readBigInt64LE(0));
-    case GgufType.Float64: return (await r.take(8)).readDoubleLE(0);
-    default: throw r.fail(`unknown metadata type ${type}`);
+    case GgufType.Uint8:
+      return (await r.take(1)).readUInt8(0);
+    case GgufType.Int8:
+      return (await r.take(1)).readInt8(0);
+    case GgufType.Uint16:
+      return (await r.take(2)).readUInt16LE(0);
+    case GgufType.Int16:
+      return (await r.take(2)).readInt16LE(0);
+    case GgufType.Uint32:
+      return r.u32();
+    case GgufType.Int32:
+      return (await r.take(4)).readInt32LE(0);
+    case GgufType.Float32:
+      return (await r.take(4)).readFloatLE(0);
+    case GgufType.Bool:
+      return (await r.take(1)).readUInt8(0) !== 0;
+    case GgufType.String:
+      return r.string();
+    case GgufType.Uint64:
+      return bigToScalar((await r.take(8)).readBigUInt64LE(0));
+    case GgufType.Int64:
+      return bigToScalar((await r.take(8)).readBigInt64LE(0));
+    case GgufType.Float64:
+      return (await r.take(8)).readDoubleLE(0);
+    default:
+      throw r.fail(`unknown metadata type ${type}`);
   }
 }
 

@@ -1,6 +1,16 @@
 // The Engine on llama.cpp through node-llama-cpp 3.21. One model in memory at a time, one context
 // with `concurrency` sequences; each generation borrows a sequence and gives it back cleared.
-import { getLlama, LlamaChat, LlamaLogLevel, type ChatHistoryItem, type GbnfJsonSchema, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
+import {
+  getLlama,
+  LlamaChat,
+  LlamaLogLevel,
+  type ChatHistoryItem,
+  type GbnfJsonSchema,
+  type Llama,
+  type LlamaContextSequence,
+  type LlamaGrammar,
+  type LlamaModel,
+} from 'node-llama-cpp';
 import { firstLine, settleWithin, untilAborted } from './async-waits.js';
 import { chatWrapperFor, countPromptTokens, toHistory, toStopReason, type Loaded } from './chat-history.js';
 import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult, LoadSettings } from './engine.js';
@@ -28,7 +38,6 @@ const DEFAULT_MAX_CONTEXT = 8192;
 const BACKEND_DISPOSE_TIMEOUT_MS = 1000;
 /** llama.cpp's log lines reach JS a moment after the failure they explain. */
 const NATIVE_LOG_GRACE_MS = 30;
-
 
 export class LlamaEngine implements Engine {
   private llamaPromise: Promise<Llama> | null = null;
@@ -82,8 +91,7 @@ export class LlamaEngine implements Engine {
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     this.assertOpen();
     const signal = AbortSignal.any([request.signal, this.closing.signal]);
-    const aborted = (text: string, inputTokens: number, outputTokens: number): GenerateResult =>
-      ({ text, inputTokens, outputTokens, stopReason: 'abort' });
+    const aborted = (text: string, inputTokens: number, outputTokens: number): GenerateResult => ({ text, inputTokens, outputTokens, stopReason: 'abort' });
 
     let slot: ModelSlot;
     try {
@@ -215,11 +223,14 @@ export class LlamaEngine implements Engine {
     const ms = this.options.idleUnloadMs;
     if (!Number.isFinite(ms)) return;
     slot.clearIdleTimer();
-    slot.idleTimer = setTimeout(() => {
-      if (this.slot !== slot || slot.active > 0) return;
-      this.slot = null;
-      this.retire(slot);
-    }, Math.max(0, ms));
+    slot.idleTimer = setTimeout(
+      () => {
+        if (this.slot !== slot || slot.active > 0) return;
+        this.slot = null;
+        this.retire(slot);
+      },
+      Math.max(0, ms),
+    );
     // An idle model must not keep the process alive.
     slot.idleTimer.unref();
   }
@@ -357,4 +368,3 @@ async function disposeLoaded(loaded: Loaded): Promise<void> {
   await loaded.context.dispose().catch(() => undefined);
   await loaded.model.dispose().catch(() => undefined);
 }
-

@@ -13,7 +13,10 @@ export interface RunSettings {
 }
 
 export class ModelUnavailableError extends Error {
-  constructor(message: string, readonly code: 'model_not_found' | 'model_missing' | 'model_changed') {
+  constructor(
+    message: string,
+    readonly code: 'model_not_found' | 'model_missing' | 'model_changed',
+  ) {
     super(message);
     this.name = 'ModelUnavailableError';
   }

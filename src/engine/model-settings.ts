@@ -22,7 +22,8 @@ export function checkModelSettings(row: Pick<ModelRow, 'id' | 'context_length' |
     if (row.context_length !== null && ctx > row.context_length) {
       return `Model "${row.id}" was trained for a context of ${row.context_length} tokens, so it cannot use ${ctx}; pick ${row.context_length} or less.`;
     }
-    if (row.context_length === null && ctx > MAX_UNKNOWN_CONTEXT) return `Model "${row.id}" does not say how long a context it was trained for; pick ${MAX_UNKNOWN_CONTEXT} or less.`;
+    if (row.context_length === null && ctx > MAX_UNKNOWN_CONTEXT)
+      return `Model "${row.id}" does not say how long a context it was trained for; pick ${MAX_UNKNOWN_CONTEXT} or less.`;
   }
   const gpu = change.gpu_layers;
   if (gpu !== undefined && gpu !== null && gpu !== 'auto' && (!Number.isInteger(gpu) || gpu < 0 || gpu > 1000)) {

@@ -23,7 +23,12 @@ export class ModelSlot {
 
   /** The same model file loaded the same way (a changed context or GPU setting loads it again). */
   serves(modelId: string, modelPath: string, settings: LoadSettings): boolean {
-    return this.modelId === modelId && this.modelPath === modelPath && this.settings.contextSize === settings.contextSize && this.settings.gpuLayers === settings.gpuLayers;
+    return (
+      this.modelId === modelId &&
+      this.modelPath === modelPath &&
+      this.settings.contextSize === settings.contextSize &&
+      this.settings.gpuLayers === settings.gpuLayers
+    );
   }
 
   clearIdleTimer(): void {
@@ -76,4 +81,3 @@ class FifoSemaphore {
     else this.free++;
   }
 }
-

@@ -5,7 +5,19 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
-import { deleteModel, findModelByPath, getModel, insertModel, listModels, setModelBackup, setModelSettings, updateModelStat, type ModelBackup, type ModelRow, type NewModelRow } from '../store/models.js';
+import {
+  deleteModel,
+  findModelByPath,
+  getModel,
+  insertModel,
+  listModels,
+  setModelBackup,
+  setModelSettings,
+  updateModelStat,
+  type ModelBackup,
+  type ModelRow,
+  type NewModelRow,
+} from '../store/models.js';
 import type { Db } from '../store/open.js';
 import { ModelUnavailableError, type ModelResolver, type RunSettings } from './model-resolver.js';
 import { checkModelSettings, type SettingsChange } from './model-settings.js';
@@ -44,7 +56,10 @@ export interface ModelSource {
 }
 
 export class ModelRegistryError extends Error {
-  constructor(message: string, readonly code: 'file_not_found' | 'not_gguf' | 'model_exists' | 'invalid_id' | 'model_not_found' | 'invalid_setting') {
+  constructor(
+    message: string,
+    readonly code: 'file_not_found' | 'not_gguf' | 'model_exists' | 'invalid_id' | 'model_not_found' | 'invalid_setting',
+  ) {
     super(message);
     this.name = 'ModelRegistryError';
   }
@@ -53,7 +68,10 @@ export class ModelRegistryError extends Error {
 export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 export function defaultModelId(path: string): string {
-  const base = basename(path).replace(/\.gguf$/i, '').replace(/[^A-Za-z0-9._:-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '');
+  const base = basename(path)
+    .replace(/\.gguf$/i, '')
+    .replace(/[^A-Za-z0-9._:-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '');
   return base.slice(0, 128) || 'model';
 }
 
@@ -61,7 +79,10 @@ export class ModelRegistry implements ModelResolver {
   /** Last verdict per model for a given (size, mtime), so a changed file is hashed once. */
   private readonly verdicts = new Map<string, { key: string; status: ModelStatus }>();
 
-  constructor(private readonly db: Db, private readonly clock: Clock) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
 
   async add(path: string, id?: string): Promise<ModelObject> {
     return this.register(path, id, null);
@@ -72,7 +93,11 @@ export class ModelRegistry implements ModelResolver {
     return this.register(path, id, { sha256, source, backup });
   }
 
-  private async register(path: string, id: string | undefined, pulled: { sha256: string; source: ModelSource; backup: ModelBackup } | null): Promise<ModelObject> {
+  private async register(
+    path: string,
+    id: string | undefined,
+    pulled: { sha256: string; source: ModelSource; backup: ModelBackup } | null,
+  ): Promise<ModelObject> {
     const full = resolve(path);
     const info = await stat(full).catch(() => null);
     if (!info || !info.isFile()) throw new ModelRegistryError(`There is no model file at ${full}; check the path.`, 'file_not_found');
@@ -130,7 +155,10 @@ export class ModelRegistry implements ModelResolver {
     const row = getModel(this.db, id);
     if (!row) throw new ModelRegistryError(`There is no model "${id}"; \`sanad models list\` shows the ids.`, 'model_not_found');
     if (backup === 'source' && !row.source_uri) {
-      throw new ModelRegistryError(`Model "${id}" was added from a file, not pulled, so a restore could not fetch it again; only pulled models can be left out of backups.`, 'invalid_setting');
+      throw new ModelRegistryError(
+        `Model "${id}" was added from a file, not pulled, so a restore could not fetch it again; only pulled models can be left out of backups.`,
+        'invalid_setting',
+      );
     }
     setModelBackup(this.db, id, backup);
     const model = await this.get(id);
@@ -216,6 +244,12 @@ function toObject(row: ModelRow, status: ModelStatus): ModelObject {
     path: row.path,
     source: row.source_uri ? { uri: row.source_uri, revision: row.source_revision } : null,
     backup: row.backup,
-    settings: { context_size: row.context_size, gpu_layers: gpuLayersOf(row), temperature: row.temperature, max_output_tokens: row.max_output_tokens, trained_context: row.context_length },
+    settings: {
+      context_size: row.context_size,
+      gpu_layers: gpuLayersOf(row),
+      temperature: row.temperature,
+      max_output_tokens: row.max_output_tokens,
+      trained_context: row.context_length,
+    },
   };
 }

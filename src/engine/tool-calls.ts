@@ -52,8 +52,11 @@ export function chatFunctions(tools: ToolUse): ChatModelFunctions {
   const out: Record<string, ChatModelFunctions[string]> = {};
   for (const f of tools.functions) {
     // contract/json-schema.ts admitted these parameters: GbnfJsonSchema's subset.
-    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- see above
-    out[f.name] = { ...(f.description ? { description: f.description } : {}), ...(f.parameters ? { params: f.parameters as ChatModelFunctions[string]['params'] } : {}) };
+    out[f.name] = {
+      ...(f.description ? { description: f.description } : {}),
+      // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- see above
+      ...(f.parameters ? { params: f.parameters as ChatModelFunctions[string]['params'] } : {}),
+    };
   }
   return out;
 }

@@ -16,8 +16,10 @@ let queue: Promise<void> = Promise.resolve();
 port.on('message', (msg: { id?: unknown; path?: unknown }) => {
   const { id, path } = msg;
   if (typeof id !== 'number' || typeof path !== 'string') return;
-  queue = queue.then(() => hashInChunks(path, buffer).then(
-    (done) => port.postMessage({ id, ...done }),
-    (err: unknown) => port.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
-  ));
+  queue = queue.then(() =>
+    hashInChunks(path, buffer).then(
+      (done) => port.postMessage({ id, ...done }),
+      (err: unknown) => port.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
+    ),
+  );
 });

@@ -62,14 +62,24 @@ function copyConversation(input: BringBackInput, id: string, deletedItems: Reado
   if (!conversation) return [];
   const client = conversation.client_id;
   // The generation's copy is migrated to this version (generation-copy.ts), so it has updated_at.
-  live.prepare('INSERT INTO conversations (id, client_id, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
-    .run(id, typeof client === 'string' && knownClient(client) ? client : null, conversation.metadata, conversation.created_at, conversation.updated_at ?? conversation.created_at);
+  live
+    .prepare('INSERT INTO conversations (id, client_id, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+    .run(
+      id,
+      typeof client === 'string' && knownClient(client) ? client : null,
+      conversation.metadata,
+      conversation.created_at,
+      conversation.updated_at ?? conversation.created_at,
+    );
   const insertItem = live.prepare('INSERT INTO conversation_items (conversation_id, position, id, data, response_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   for (const item of opened.db.prepare<[string], Row>('SELECT * FROM conversation_items WHERE conversation_id = ? ORDER BY position').all(id)) {
     if (!input.undelete && deletedItems.has(`${id}/${String(item.id)}`)) continue;
     insertItem.run(id, item.position, item.id, item.data, item.response_id, item.created_at);
   }
-  return opened.db.prepare<[string], { id: string }>('SELECT id FROM responses WHERE conversation_id = ? ORDER BY id').all(id).map((r) => r.id);
+  return opened.db
+    .prepare<[string], { id: string }>('SELECT id FROM responses WHERE conversation_id = ? ORDER BY id')
+    .all(id)
+    .map((r) => r.id);
 }
 
 export function bringBack(input: BringBackInput): BringBackResult {
@@ -95,10 +105,14 @@ export function bringBack(input: BringBackInput): BringBackResult {
         withTheirs.push(id);
         continue;
       }
-      const reason: SkipReason | null = generationHasConversation.get(id) === undefined ? 'not_in_generation'
-        : liveHasConversation.get(id) !== undefined ? 'exists'
-        : deleted.has(id) && !input.undelete ? 'deleted'
-        : null;
+      const reason: SkipReason | null =
+        generationHasConversation.get(id) === undefined
+          ? 'not_in_generation'
+          : liveHasConversation.get(id) !== undefined
+            ? 'exists'
+            : deleted.has(id) && !input.undelete
+              ? 'deleted'
+              : null;
       if (reason !== null) {
         skipped.push({ id, reason });
         continue;
@@ -109,11 +123,15 @@ export function bringBack(input: BringBackInput): BringBackResult {
     const unique = [...new Set(withTheirs)];
     for (const id of unique) {
       const rows = read(id);
-      const reason: SkipReason | null = !rows ? 'not_in_generation'
-        : liveHas.get(id) !== undefined ? 'exists'
-        : deleted.has(id) && !input.undelete ? 'deleted'
-        : !finished(rows) ? 'unfinished'
-        : null;
+      const reason: SkipReason | null = !rows
+        ? 'not_in_generation'
+        : liveHas.get(id) !== undefined
+          ? 'exists'
+          : deleted.has(id) && !input.undelete
+            ? 'deleted'
+            : !finished(rows)
+              ? 'unfinished'
+              : null;
       if (!rows || reason !== null) {
         skipped.push({ id, reason: reason ?? 'not_in_generation' });
         continue;
@@ -129,7 +147,8 @@ export function bringBack(input: BringBackInput): BringBackResult {
   const undeleted = new Set(result.brought_back.filter((id) => deleted.has(id)));
   const broughtConversations = new Set(result.brought_back.filter((id) => id.startsWith('conv_')));
   // Undeleting a conversation undeletes its items too.
-  const stillDeleted = (d: Deletion): boolean => !undeleted.has(d.id) && !(input.undelete && d.kind === 'conversation_item' && broughtConversations.has(d.conversation_id ?? ''));
+  const stillDeleted = (d: Deletion): boolean =>
+    !undeleted.has(d.id) && !(input.undelete && d.kind === 'conversation_item' && broughtConversations.has(d.conversation_id ?? ''));
   if (undeleted.size > 0 || (input.undelete && broughtConversations.size > 0)) input.journal.rewrite(stillDeleted);
   return result;
 }
@@ -140,5 +159,13 @@ export function listBringBacks(db: ReadableDB, limit = 100): BringBackEntry[] {
       'SELECT response_id, generation, repo, snapshot_id, by_whom, undeleted, at FROM bring_backs ORDER BY id DESC LIMIT ?',
     )
     .all(limit)
-    .map((r) => ({ response_id: r.response_id, generation: r.generation, repo: r.repo, snapshot_id: r.snapshot_id, by: r.by_whom, undeleted: r.undeleted === 1, at: r.at }));
+    .map((r) => ({
+      response_id: r.response_id,
+      generation: r.generation,
+      repo: r.repo,
+      snapshot_id: r.snapshot_id,
+      by: r.by_whom,
+      undeleted: r.undeleted === 1,
+      at: r.at,
+    }));
 }

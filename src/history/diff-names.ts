@@ -15,14 +15,19 @@ function rowsOf(db: ReadableDB, sql: (marks: string) => string, ids: readonly st
   return db.prepare<string[], { id: string; v: string | null }>(sql(ids.map(() => '?').join(','))).all(...ids);
 }
 
-const responses: Namer = (db, ids) => rowsOf(db, (m) => `SELECT id, request AS v FROM responses WHERE id IN (${m})`, ids).map((r) => [r.id, preview(inputText(r.v ?? ''))]);
+const responses: Namer = (db, ids) =>
+  rowsOf(db, (m) => `SELECT id, request AS v FROM responses WHERE id IN (${m})`, ids).map((r) => [r.id, preview(inputText(r.v ?? ''))]);
 const tasks: Namer = (db, ids) =>
-  rowsOf(db, (m) => `SELECT t.id, r.request AS v FROM tasks t JOIN responses r ON r.id = t.response_id WHERE t.id IN (${m})`, ids).map((r) => [r.id, preview(inputText(r.v ?? ''))]);
+  rowsOf(db, (m) => `SELECT t.id, r.request AS v FROM tasks t JOIN responses r ON r.id = t.response_id WHERE t.id IN (${m})`, ids).map((r) => [
+    r.id,
+    preview(inputText(r.v ?? '')),
+  ]);
 const clients: Namer = (db, ids) => rowsOf(db, (m) => `SELECT id, name AS v FROM clients WHERE id IN (${m})`, ids).map((r) => [r.id, r.v ?? '']);
 const conversations: Namer = (db, ids) =>
   rowsOf(
     db,
-    (m) => `SELECT c.id, (SELECT data FROM conversation_items i WHERE i.conversation_id = c.id ORDER BY position LIMIT 1) AS v FROM conversations c WHERE c.id IN (${m})`,
+    (m) =>
+      `SELECT c.id, (SELECT data FROM conversation_items i WHERE i.conversation_id = c.id ORDER BY position LIMIT 1) AS v FROM conversations c WHERE c.id IN (${m})`,
     ids,
   ).map((r) => {
     try {
@@ -38,7 +43,11 @@ export function diffNames(from: ReadableDB, to: ReadableDB, diff: Omit<Generatio
   const name = (namer: Namer, db: ReadableDB, ids: readonly string[]): void => {
     for (const [id, n] of namer(db, ids.slice(0, NAMED_PER_LIST))) if (n !== '') names[id] = n;
   };
-  for (const [namer, changes] of [[responses, diff.responses], [tasks, diff.tasks], [conversations, diff.conversations]] as const) {
+  for (const [namer, changes] of [
+    [responses, diff.responses],
+    [tasks, diff.tasks],
+    [conversations, diff.conversations],
+  ] as const) {
     name(namer, to, changes.added);
     name(namer, to, changes.changed);
     name(namer, from, changes.removed);

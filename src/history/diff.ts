@@ -10,7 +10,12 @@ import { diffNames } from './diff-names.js';
 type Prints = Map<string, string>;
 
 function prints(db: ReadableDB, sql: string): Prints {
-  return new Map(db.prepare<[], { id: string; p: string | null }>(sql).all().map((r) => [r.id, r.p ?? '']));
+  return new Map(
+    db
+      .prepare<[], { id: string; p: string | null }>(sql)
+      .all()
+      .map((r) => [r.id, r.p ?? '']),
+  );
 }
 
 function compare(a: Prints, b: Prints): { added: string[]; removed: string[]; changed: string[] } {
@@ -44,7 +49,10 @@ export function diffStores(from: ReadableDB, to: ReadableDB, labels: { from: num
     clients: {
       added: [...clientsB.keys()].filter((id) => !clientsA.has(id)).sort(),
       // Revoked in between: live (empty revoked_at) before, revoked after.
-      revoked: [...clientsA.entries()].filter(([id, p]) => p === '' && (clientsB.get(id) ?? '') !== '').map(([id]) => id).sort(),
+      revoked: [...clientsA.entries()]
+        .filter(([id, p]) => p === '' && (clientsB.get(id) ?? '') !== '')
+        .map(([id]) => id)
+        .sort(),
       removed: [...clientsA.keys()].filter((id) => !clientsB.has(id)).sort(),
     },
     models: compare(prints(from, MODELS), prints(to, MODELS)),

@@ -52,7 +52,9 @@ export class GenerationUnreadableError extends Error {
 /** The generation's store is not a Sanad store (a forged or foreign file): nothing of it is read. */
 export class GenerationNotSanadError extends Error {
   constructor(generation: number, why: string) {
-    super(`Generation ${generation} does not hold a Sanad store: ${why}. Nothing of it was read; if you did not make this backup, someone else wrote to the repository: check who can reach it.`);
+    super(
+      `Generation ${generation} does not hold a Sanad store: ${why}. Nothing of it was read; if you did not make this backup, someone else wrote to the repository: check who can reach it.`,
+    );
     this.name = 'GenerationNotSanadError';
   }
 }
@@ -79,7 +81,8 @@ async function readManifest(restic: Restic, repo: ResticRepo, g: SnapshotGenerat
   } catch {
     version = undefined;
   }
-  if (typeof version === 'number' && version > MANIFEST_FORMAT_VERSION) throw new GenerationTooNewError(g.generation, `manifest format ${version}; this Sanad reads ${MANIFEST_FORMAT_VERSION}`);
+  if (typeof version === 'number' && version > MANIFEST_FORMAT_VERSION)
+    throw new GenerationTooNewError(g.generation, `manifest format ${version}; this Sanad reads ${MANIFEST_FORMAT_VERSION}`);
   try {
     return parseManifest(text, g);
   } catch (err) {
@@ -115,7 +118,10 @@ export async function openGenerationCopy(input: {
     const onAbort = (): void => abort.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const include = [generationFile(g, STORE_FILE), generationFile(g, JOURNAL_FILE)];
-    const restoring = restic.restore(repo, g.snapshot_id, { target: files, include, signal: abort.signal }).then(() => null, (error: unknown) => ({ error }));
+    const restoring = restic.restore(repo, g.snapshot_id, { target: files, include, signal: abort.signal }).then(
+      () => null,
+      (error: unknown) => ({ error }),
+    );
     let stop = (): void => undefined;
     const { parts, item, total } = await (async () => {
       try {
@@ -175,7 +181,12 @@ export async function openGenerationCopy(input: {
     db.pragma('trusted_schema = OFF');
     const opened = db;
     return {
-      g, parts, db: opened, storeVersion, journal, scratch,
+      g,
+      parts,
+      db: opened,
+      storeVersion,
+      journal,
+      scratch,
       close: async () => {
         opened.close();
         await removeTree(scratch);

@@ -94,7 +94,10 @@ export class BackupJobs {
     const alertsBefore = alertKeys(this.deps.db);
     let job: BackupJob;
     try {
-      job = this.deps.jobs.start<BackupOutcome, BackupPhase>('backup', (control) => this.backup(control), { ...(signal ? { signal } : {}), record: backupRecord(trigger) });
+      job = this.deps.jobs.start<BackupOutcome, BackupPhase>('backup', (control) => this.backup(control), {
+        ...(signal ? { signal } : {}),
+        record: backupRecord(trigger),
+      });
     } catch (error) {
       throw error instanceof JobRefusedError && error.blocking === 'backup' ? new BackupBusyError() : error;
     }
@@ -157,9 +160,12 @@ export class BackupJobs {
     const { db, dataDir, clock, logger, store, events } = this.deps;
     const run = backupHandle(db, control.run);
     const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
-    const throttle = new ProgressThrottle<BackupPhase>(clock, PROGRESS_EVENT_MS, phaseKey, (p) => events?.publish('backup.progress', { run_id: run.id, ...progressEvent(p) }));
+    const throttle = new ProgressThrottle<BackupPhase>(clock, PROGRESS_EVENT_MS, phaseKey, (p) =>
+      events?.publish('backup.progress', { run_id: run.id, ...progressEvent(p) }),
+    );
     return runBackup(deps, {
-      run, signal: control.signal,
+      run,
+      signal: control.signal,
       onProgress: (p) => {
         control.progress(p);
         throttle.push(p);
@@ -177,18 +183,27 @@ export class BackupJobs {
     if (due.length === 0 || signal?.aborted) return;
     let job;
     try {
-      job = jobs.start('maintenance', async (control) => {
-        const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
-        for (const repo of due) {
-          if (control.signal.aborted) return;
-          await runMaintenance(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase), { db, clock, logger, signal: control.signal });
-        }
-        // forget --prune may have removed the oldest generations: older deletions can go now.
-        await compactJournal({
-          restic: deps.restic, repositories: listRepositories(db), resticRepo: (r) => toResticRepo(r, deps.vault, deps.passphrase),
-          journal: DeletionJournal.of(dataDir), live: db, logger, signal: control.signal,
-        });
-      }, signal ? { signal } : {});
+      job = jobs.start(
+        'maintenance',
+        async (control) => {
+          const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
+          for (const repo of due) {
+            if (control.signal.aborted) return;
+            await runMaintenance(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase), { db, clock, logger, signal: control.signal });
+          }
+          // forget --prune may have removed the oldest generations: older deletions can go now.
+          await compactJournal({
+            restic: deps.restic,
+            repositories: listRepositories(db),
+            resticRepo: (r) => toResticRepo(r, deps.vault, deps.passphrase),
+            journal: DeletionJournal.of(dataDir),
+            live: db,
+            logger,
+            signal: control.signal,
+          });
+        },
+        signal ? { signal } : {},
+      );
     } catch (error) {
       // Sanad is stopping: the maintenance is due again after the next backup.
       if (error instanceof JobsStoppedError) return;
@@ -292,5 +307,7 @@ function progressEvent(p: BackupPhase): Record<string, unknown> {
 
 /** The open alerts as one comparable string: raised or resolved alerts change it. */
 function alertKeys(db: Db): string {
-  return openAlerts(db).map((a) => a.key).join('\n');
+  return openAlerts(db)
+    .map((a) => a.key)
+    .join('\n');
 }

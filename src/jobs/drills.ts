@@ -39,7 +39,9 @@ export class DrillJobs {
       backupBusy: () => this.backupRunning() || backupLockHeld(deps.dataDir),
       run: async (kind, signal) => {
         try {
-          await (await this.begin(kind, 'schedule', undefined, signal)).done;
+          await (
+            await this.begin(kind, 'schedule', undefined, signal)
+          ).done;
           return 'ran';
         } catch (error) {
           if (error instanceof DrillBusyError) return 'busy';
@@ -76,13 +78,17 @@ export class DrillJobs {
     const began = new Promise<void>((resolve) => (started = resolve));
     let job: DrillJob;
     try {
-      job = this.deps.jobs.start<DrillResult, Omit<RunningDrill, 'waiting_for'>>('drill', (control) => {
-        const id = control.run?.id;
-        if (id === undefined) throw new Error('A drill must be started with its record (drillRecord).');
-        const state: Omit<RunningDrill, 'waiting_for'> = { id, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
-        control.progress(state);
-        return this.execute(state, id, started, control.signal, () => control.progress({ ...state }));
-      }, { ...(signal ? { signal } : {}), record: { ...drillRecord(trigger), ended: (result, error) => this.finished(kind, () => job.runId, result, error) } });
+      job = this.deps.jobs.start<DrillResult, Omit<RunningDrill, 'waiting_for'>>(
+        'drill',
+        (control) => {
+          const id = control.run?.id;
+          if (id === undefined) throw new Error('A drill must be started with its record (drillRecord).');
+          const state: Omit<RunningDrill, 'waiting_for'> = { id, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
+          control.progress(state);
+          return this.execute(state, id, started, control.signal, () => control.progress({ ...state }));
+        },
+        { ...(signal ? { signal } : {}), record: { ...drillRecord(trigger), ended: (result, error) => this.finished(kind, () => job.runId, result, error) } },
+      );
     } catch (error) {
       if (error instanceof JobRefusedError && error.blocking === 'drill') throw new DrillBusyError();
       throw error;
@@ -103,31 +109,40 @@ export class DrillJobs {
     return (await this.begin(kind, trigger, repo)).done;
   }
 
-  private async execute(state: Omit<RunningDrill, 'waiting_for'>, runId: number, started: () => void, signal: AbortSignal, changed: () => void): Promise<DrillResult> {
+  private async execute(
+    state: Omit<RunningDrill, 'waiting_for'>,
+    runId: number,
+    started: () => void,
+    signal: AbortSignal,
+    changed: () => void,
+  ): Promise<DrillResult> {
     const { db, dataDir, clock, logger, store, events } = this.deps;
     const deps = await drillDepsFor({ db, dataDir, clock, logger, store, backupRunning: () => this.backupRunning() });
     const publish = (type: 'drill.progress', data: Record<string, unknown>): void => void events?.publish(type, data);
     return runDrill(deps, {
-        kind: state.kind,
-        trigger: state.trigger,
-        ...(state.repo !== null ? { repo: state.repo } : {}),
-        signal,
-        run: { id: runId },
-        onStarted: started,
-        onProgress: (p) => {
-          state.progress = p;
-          changed();
-          publish('drill.progress', { run_id: runId, id: runId, kind: state.kind, ...p });
-        },
-      });
+      kind: state.kind,
+      trigger: state.trigger,
+      ...(state.repo !== null ? { repo: state.repo } : {}),
+      signal,
+      run: { id: runId },
+      onStarted: started,
+      onProgress: (p) => {
+        state.progress = p;
+        changed();
+        publish('drill.progress', { run_id: runId, id: runId, kind: state.kind, ...p });
+      },
+    });
   }
 
   /** `drill.finished`, once the run's record has ended. */
   private finished(kind: DrillKind, runId: () => number, result: DrillResult | null, error: unknown): void {
     const id = runId();
-    this.deps.events?.publish('drill.finished', result
-      ? { run_id: id, id, kind: result.kind, verdict: result.verdict, interrupted: result.interrupted, checks: result.checks }
-      : { run_id: id, id, kind, verdict: null, error: error instanceof Error ? error.message : String(error) });
+    this.deps.events?.publish(
+      'drill.finished',
+      result
+        ? { run_id: id, id, kind: result.kind, verdict: result.verdict, interrupted: result.interrupted, checks: result.checks }
+        : { run_id: id, id, kind, verdict: null, error: error instanceof Error ? error.message : String(error) },
+    );
   }
 
   status(): DrillStatus {

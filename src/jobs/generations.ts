@@ -89,7 +89,11 @@ export class GenerationViews {
         const g = generations.find((x) => x.generation === generation);
         if (!g) throw new GenerationNotFoundError(generation, repo);
         return openGenerationCopy({
-          restic, repo: resticRepo, g, dataDir: this.deps.dataDir, signal: control.signal,
+          restic,
+          repo: resticRepo,
+          g,
+          dataDir: this.deps.dataDir,
+          signal: control.signal,
           onProgress: (p) => {
             reading.progress = p;
             control.progress(p);
@@ -115,7 +119,11 @@ export class GenerationViews {
   private async drop(e: Entry): Promise<void> {
     this.entries.delete(e.key);
     const opened = await e.opened.catch(() => null);
-    await opened?.close().catch((err: unknown) => this.deps.logger.warn('could not remove a generation scratch folder', { error: err instanceof Error ? err.message : String(err) }));
+    await opened
+      ?.close()
+      .catch((err: unknown) =>
+        this.deps.logger.warn('could not remove a generation scratch folder', { error: err instanceof Error ? err.message : String(err) }),
+      );
   }
 
   /** Closes the copies nobody used for IDLE_MS. */

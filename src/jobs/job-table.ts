@@ -24,6 +24,8 @@ const T = 'together';
 const W = 'wait';
 const R = 'refuse';
 
+// The table is read as a table (one row per line, columns aligned): the formatter leaves it as it is.
+// prettier-ignore
 export const OVERLAP: { readonly [K in JobKind]: { readonly [R in JobKind]: Overlap } } = {
   //                     backup  maintenance  drill  restore  passphrase-rotation  vault-rotation  inspect  pull
   'backup':              { backup: W, maintenance: W, drill: T, restore: W, 'passphrase-rotation': W, 'vault-rotation': W, inspect: T, pull: T },

@@ -35,8 +35,15 @@ export interface RunRecord<T> {
 }
 
 export class JobRefusedError extends Error {
-  constructor(readonly kind: JobKind, readonly blocking: JobKind) {
-    super(blocking === kind ? `A ${label(kind)} is already running; wait for it to finish.` : `A ${label(blocking)} is running; start the ${label(kind)} when it has finished.`);
+  constructor(
+    readonly kind: JobKind,
+    readonly blocking: JobKind,
+  ) {
+    super(
+      blocking === kind
+        ? `A ${label(kind)} is already running; wait for it to finish.`
+        : `A ${label(blocking)} is running; start the ${label(kind)} when it has finished.`,
+    );
     this.name = 'JobRefusedError';
   }
 }
@@ -79,7 +86,14 @@ export class Job<T = unknown, P = unknown> {
   begin: () => void = () => undefined;
   fail: (error: unknown) => void = () => undefined;
 
-  constructor(readonly id: string, readonly kind: JobKind, readonly queuedAt: number, work: (control: JobControl<P>) => Promise<T>, private readonly onEnd: (job: Job) => void, clock: Clock) {
+  constructor(
+    readonly id: string,
+    readonly kind: JobKind,
+    readonly queuedAt: number,
+    work: (control: JobControl<P>) => Promise<T>,
+    private readonly onEnd: (job: Job) => void,
+    clock: Clock,
+  ) {
     this.done = new Promise<T>((resolve, reject) => {
       this.fail = (error) => {
         this.onEnd(this);
@@ -151,7 +165,14 @@ export class Jobs {
     if (refusing) throw new JobRefusedError(kind, refusing.kind);
     const record = options.record;
     const recorded = record ? this.recorded(record, work) : work;
-    const job = new Job<T, P>(options.id ?? `job_${randomBytes(6).toString('hex')}`, kind, this.deps.clock.now(), recorded, (j) => this.ended(j), this.deps.clock);
+    const job = new Job<T, P>(
+      options.id ?? `job_${randomBytes(6).toString('hex')}`,
+      kind,
+      this.deps.clock.now(),
+      recorded,
+      (j) => this.ended(j),
+      this.deps.clock,
+    );
     if (options.signal) {
       if (options.signal.aborted) job.controller.abort();
       else options.signal.addEventListener('abort', () => job.cancel(), { once: true });
@@ -160,7 +181,12 @@ export class Jobs {
     if (record) {
       try {
         const store = this.requireStore(kind);
-        const run = openRun(store.db, store.dataDir, { kind: record.kind, trigger: record.trigger, status: this.blockers(job).length === 0 ? 'running' : 'queued', nowMs: this.deps.clock.now() });
+        const run = openRun(store.db, store.dataDir, {
+          kind: record.kind,
+          trigger: record.trigger,
+          status: this.blockers(job).length === 0 ? 'running' : 'queued',
+          nowMs: this.deps.clock.now(),
+        });
         job.run = run;
         // A job that never started (stop() first, or its caller gave up) ends its record as cancelled.
         job.done.catch((error: unknown) => {
@@ -276,7 +302,10 @@ export class Jobs {
     const jobs = [...this.jobs];
     for (const job of jobs) job.cancel();
     const all = Promise.allSettled([...this.schedules.map((s) => s.stop(giveUp)), ...jobs.map((j) => j.done)]);
-    const late = await Promise.race([all.then(() => false), new Promise<boolean>((resolve) => giveUp.addEventListener('abort', () => resolve(true), { once: true }))]);
+    const late = await Promise.race([
+      all.then(() => false),
+      new Promise<boolean>((resolve) => giveUp.addEventListener('abort', () => resolve(true), { once: true })),
+    ]);
     if (late) this.deps.logger.warn('some jobs did not stop in time', { jobs: this.jobs.map((j) => j.kind) });
   }
 

@@ -24,7 +24,10 @@ export async function compactJournal(input: {
       const gens = await listSnapshotGenerations(input.restic, input.resticRepo(r), input.signal ? { signal: input.signal } : {});
       for (const g of gens) oldest = Math.min(oldest, g.generation);
     } catch (err) {
-      input.logger.info('deletion journal kept whole: a repository could not be listed', { repo: r.name, error: err instanceof Error ? err.message : String(err) });
+      input.logger.info('deletion journal kept whole: a repository could not be listed', {
+        repo: r.name,
+        error: err instanceof Error ? err.message : String(err),
+      });
       return null;
     }
   }

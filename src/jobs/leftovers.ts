@@ -78,6 +78,10 @@ async function putBackRestore(input: LeftoverInput, run: RunRow, restores: Lefto
 async function forgetSecrets(store: SecretStore | null, logger: Logger): Promise<void> {
   if (store === null) return;
   for (const name of [VAULT_KEY, RESTIC_PASSPHRASE, VAULT_KEY_NEXT]) {
-    await store.delete(name).catch((err: unknown) => logger.warn('could not remove a keychain entry of an interrupted restore', { name, error: err instanceof Error ? err.message : String(err) }));
+    await store
+      .delete(name)
+      .catch((err: unknown) =>
+        logger.warn('could not remove a keychain entry of an interrupted restore', { name, error: err instanceof Error ? err.message : String(err) }),
+      );
   }
 }

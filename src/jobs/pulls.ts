@@ -18,7 +18,17 @@ import type { ModelRegistry } from '../engine/registry.js';
 import type { Logger } from '../log/logger.js';
 import { uniqueName } from '../restore/assemble.js';
 import { HUB_TOKEN, type SecretStore } from '../secrets/secret-store.js';
-import { finishPull, getPull, insertPull, notePullBytes, pruneEndedPulls, recentPulls, runningPullOf, runningPulls, type PullRow } from '../store/model-pulls.js';
+import {
+  finishPull,
+  getPull,
+  insertPull,
+  notePullBytes,
+  pruneEndedPulls,
+  recentPulls,
+  runningPullOf,
+  runningPulls,
+  type PullRow,
+} from '../store/model-pulls.js';
 import type { Db } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
 import type { AdminEvents } from './admin-events.js';
@@ -84,7 +94,13 @@ export class ModelPulls {
     const { db, dataDir } = this.deps;
     try {
       return await planPull({
-        db, dataDir, modelsDir: modelsDir(dataDir), hub: this.hub(signal), uri: request.uri, id: request.id, sha256: request.sha256,
+        db,
+        dataDir,
+        modelsDir: modelsDir(dataDir),
+        hub: this.hub(signal),
+        uri: request.uri,
+        id: request.id,
+        sha256: request.sha256,
         alreadyDownloaded: (url, fileName) => downloadedSoFar(partialDir(dataDir, url), fileName),
       });
     } catch (err) {
@@ -110,7 +126,17 @@ export class ModelPulls {
       return { pull: this.shown(running), plan, joined: true };
     }
     const id = `pull_${randomBytes(8).toString('hex')}`;
-    const row = { id, uri: p.uri, url: p.url, file_name: p.fileName, model_id: p.modelId, size_bytes: p.size, sha256: p.sha256, revision: p.revision, created_at: clock.now() };
+    const row = {
+      id,
+      uri: p.uri,
+      url: p.url,
+      file_name: p.fileName,
+      model_id: p.modelId,
+      size_bytes: p.size,
+      sha256: p.sha256,
+      revision: p.revision,
+      created_at: clock.now(),
+    };
     insertPull(db, row);
     if (p.alreadyHave) finishPull(db, id, { status: 'done', error: null, finishedAt: clock.now() });
     else this.run(id, p.useToken);
@@ -150,8 +176,23 @@ export class ModelPulls {
   private shown(row: PullRow): Pull {
     const job = this.deps.jobs.byId<void, PullProgress>(row.id);
     const status = row.status === 'running' && job?.state === 'waiting' ? 'waiting' : row.status;
-    const progress = job?.progress ?? (row.status === 'running' ? { bytes: row.downloaded_bytes, total: row.size_bytes, rate: 0, eta: null, phase: 'downloading' as const } : null);
-    return { id: row.id, uri: row.uri, model_id: row.model_id, file_name: row.file_name, size_bytes: row.size_bytes, sha256: row.sha256, revision: row.revision, status, error: row.error, progress, created_at: row.created_at, finished_at: row.finished_at };
+    const progress =
+      job?.progress ??
+      (row.status === 'running' ? { bytes: row.downloaded_bytes, total: row.size_bytes, rate: 0, eta: null, phase: 'downloading' as const } : null);
+    return {
+      id: row.id,
+      uri: row.uri,
+      model_id: row.model_id,
+      file_name: row.file_name,
+      size_bytes: row.size_bytes,
+      sha256: row.sha256,
+      revision: row.revision,
+      status,
+      error: row.error,
+      progress,
+      created_at: row.created_at,
+      finished_at: row.finished_at,
+    };
   }
 
   private run(id: string, useToken: boolean): void {
@@ -209,7 +250,13 @@ export class ModelPulls {
       const finalPath = join(models, uniqueName(row.file_name, new Set(await readdir(models).catch(() => []))));
       await rename(path, finalPath);
       try {
-        await registry.addPulled(finalPath, row.model_id, sha256, { uri: row.uri, url: row.url, revision: row.revision }, this.deps.settings().pulled_models_backup);
+        await registry.addPulled(
+          finalPath,
+          row.model_id,
+          sha256,
+          { uri: row.uri, url: row.url, revision: row.revision },
+          this.deps.settings().pulled_models_backup,
+        );
       } catch (err) {
         // Registration refused (an id taken meanwhile): the verified file goes back to its folder,
         // so the next pull (with another --id) does not download it again.
@@ -244,9 +291,22 @@ export class ModelPulls {
 
 function shownPlan(p: PullPlan): PullPlanShown {
   return {
-    uri: p.uri, model_id: p.modelId, file_name: p.fileName, size_bytes: p.size, sha256: p.sha256, revision: p.revision, sentences: p.sentences,
-    fits_memory: p.memory?.fits ?? null, already_registered: p.alreadyHave, disk_free: p.disk.free, disk_needed: p.disk.needed,
-    memory_needed: p.memory?.needed ?? null, memory_total: p.memory?.total ?? null, context_size: p.memory?.contextSize ?? null,
-    sha256_from: p.sha256From, chosen_quant: p.chosenQuant, offered: p.offered,
+    uri: p.uri,
+    model_id: p.modelId,
+    file_name: p.fileName,
+    size_bytes: p.size,
+    sha256: p.sha256,
+    revision: p.revision,
+    sentences: p.sentences,
+    fits_memory: p.memory?.fits ?? null,
+    already_registered: p.alreadyHave,
+    disk_free: p.disk.free,
+    disk_needed: p.disk.needed,
+    memory_needed: p.memory?.needed ?? null,
+    memory_total: p.memory?.total ?? null,
+    context_size: p.memory?.contextSize ?? null,
+    sha256_from: p.sha256From,
+    chosen_quant: p.chosenQuant,
+    offered: p.offered,
   };
 }

@@ -7,13 +7,25 @@ import type { Clock } from '../clock.js';
 import type { RestoreJob } from '../contract/restore.js';
 import type { RestoreProgress } from '../restore/restore-progress.js';
 import type { RestoreResult } from '../restore/restore-request.js';
-import { getRestoreRun, listRestoreRuns, recordRestoreDetails, type RestoreRunRow, setRestoreCreatedTop, setRestoreResult, storedResult } from '../restore/restore-runs.js';
+import {
+  getRestoreRun,
+  listRestoreRuns,
+  recordRestoreDetails,
+  type RestoreRunRow,
+  setRestoreCreatedTop,
+  setRestoreResult,
+  storedResult,
+} from '../restore/restore-runs.js';
 import type { Db } from '../store/open.js';
 import type { AdminEvents } from './admin-events.js';
 import { JobRefusedError, type Job, type Jobs, type RunRecord } from './jobs.js';
 
 /** One restore; `onTargetPrepared` must be passed on to restoreGeneration (the rollback record). */
-export type RestoreRun = (io: { onProgress: (p: RestoreProgress) => void; onTargetPrepared: (rollbackTop: string | null) => void; signal: AbortSignal }) => Promise<RestoreResult>;
+export type RestoreRun = (io: {
+  onProgress: (p: RestoreProgress) => void;
+  onTargetPrepared: (rollbackTop: string | null) => void;
+  signal: AbortSignal;
+}) => Promise<RestoreResult>;
 
 const KEEP_FINISHED = 20;
 
@@ -32,7 +44,15 @@ function restoreRecord(events: AdminEvents, target: string): RunRecord<RestoreEn
     ended: (value) => {
       if (value === null) return;
       const { id, result, error } = value;
-      events.publish('restore.finished', { run_id: id, id, status: result?.ok === true ? 'ok' : 'failed', ok: result?.ok ?? false, generation: result?.generation ?? null, target, error: result?.error ?? error });
+      events.publish('restore.finished', {
+        run_id: id,
+        id,
+        status: result?.ok === true ? 'ok' : 'failed',
+        ok: result?.ok ?? false,
+        generation: result?.generation ?? null,
+        target,
+        error: result?.error ?? error,
+      });
     },
   };
 }
@@ -96,24 +116,28 @@ export class RestoreJobs {
     if (this.current() !== null) throw new RestoreBusyError();
     let job: Job<RestoreEnd, RestoreProgress>;
     try {
-      job = jobs.start<RestoreEnd, RestoreProgress>('restore', async (control) => {
-        const id = control.run?.id;
-        if (id === undefined) throw new Error('A restore must be started with its record.');
-        const onProgress = (p: RestoreProgress): void => {
-          control.progress(p);
-          events.publish('restore.progress', { run_id: id, id, ...p });
-        };
-        const onTargetPrepared = (top: string | null): void => setRestoreCreatedTop(db, id, top);
-        let result: RestoreResult | null = null;
-        let error: string | null = null;
-        try {
-          result = await run({ onProgress, onTargetPrepared, signal: control.signal });
-          setRestoreResult(db, id, result);
-        } catch (err) {
-          error = err instanceof Error ? err.message : String(err);
-        }
-        return { id, result, error };
-      }, { record: restoreRecord(events, target) });
+      job = jobs.start<RestoreEnd, RestoreProgress>(
+        'restore',
+        async (control) => {
+          const id = control.run?.id;
+          if (id === undefined) throw new Error('A restore must be started with its record.');
+          const onProgress = (p: RestoreProgress): void => {
+            control.progress(p);
+            events.publish('restore.progress', { run_id: id, id, ...p });
+          };
+          const onTargetPrepared = (top: string | null): void => setRestoreCreatedTop(db, id, top);
+          let result: RestoreResult | null = null;
+          let error: string | null = null;
+          try {
+            result = await run({ onProgress, onTargetPrepared, signal: control.signal });
+            setRestoreResult(db, id, result);
+          } catch (err) {
+            error = err instanceof Error ? err.message : String(err);
+          }
+          return { id, result, error };
+        },
+        { record: restoreRecord(events, target) },
+      );
     } catch (error) {
       if (error instanceof JobRefusedError && error.blocking === 'restore') throw new RestoreBusyError();
       throw error;

@@ -17,7 +17,10 @@ export async function backupHere(deps: BackupDeps, options: Omit<RunBackupOption
   const jobs = new Jobs({ clock, logger, store: { db, dataDir } });
   const { trigger, ...rest } = options;
   const { signal, ...others } = rest;
-  const job = jobs.start<BackupOutcome>('backup', (control) => runBackup(deps, { ...others, signal: control.signal, run: backupHandle(db, control.run) }), { record: backupRecord(trigger), ...(signal ? { signal } : {}) });
+  const job = jobs.start<BackupOutcome>('backup', (control) => runBackup(deps, { ...others, signal: control.signal, run: backupHandle(db, control.run) }), {
+    record: backupRecord(trigger),
+    ...(signal ? { signal } : {}),
+  });
   return job.done;
 }
 
@@ -26,9 +29,13 @@ export async function drillHere(deps: DrillDeps, options: Omit<RunDrillOptions, 
   await settleRunsHere({ db, dataDir, clock, logger });
   const jobs = new Jobs({ clock, logger, store: { db, dataDir } });
   const { signal, ...rest } = options;
-  const job = jobs.start<DrillResult>('drill', (control) => {
-    if (control.run === null) throw new Error('A drill must be started with its record (drillRecord).');
-    return runDrill(deps, { ...rest, signal: control.signal, run: control.run });
-  }, { record: drillRecord(options.trigger), ...(signal ? { signal } : {}) });
+  const job = jobs.start<DrillResult>(
+    'drill',
+    (control) => {
+      if (control.run === null) throw new Error('A drill must be started with its record (drillRecord).');
+      return runDrill(deps, { ...rest, signal: control.signal, run: control.run });
+    },
+    { record: drillRecord(options.trigger), ...(signal ? { signal } : {}) },
+  );
   return job.done;
 }

@@ -47,7 +47,12 @@ function write<T>(db: Db, kind: RunKind, fn: () => T): T {
 /** Records a run asked for now and takes its lock. */
 export function openRun(db: Db, dataDir: string, input: { kind: RunKind; trigger: string; status: 'queued' | 'running'; nowMs: number }): OpenRun {
   mkdirSync(join(dataDir, 'runs'), { recursive: true, mode: 0o700 });
-  const id = write(db, input.kind, () => Number(db.prepare('INSERT INTO runs(kind, trigger, status, started_at) VALUES (?, ?, ?, ?)').run(input.kind, input.trigger, input.status, input.nowMs).lastInsertRowid));
+  const id = write(db, input.kind, () =>
+    Number(
+      db.prepare('INSERT INTO runs(kind, trigger, status, started_at) VALUES (?, ?, ?, ?)').run(input.kind, input.trigger, input.status, input.nowMs)
+        .lastInsertRowid,
+    ),
+  );
   const lock = tryFileLock(runLockPath(dataDir, id));
   // A fresh id's lock is free unless a leftover file of a run that was removed (a store restored
   // over) is held by a live process; the row is then someone else's business and this one fails.
@@ -71,7 +76,9 @@ export function setRunGeneration(db: Db, run: OpenRun, generation: number): void
 /** Ends a run with its status and releases its lock. */
 export function endRun(db: Db, dataDir: string, run: OpenRun, end: RunEnd, nowMs: number): void {
   write(db, run.kind, () =>
-    db.prepare('UPDATE runs SET status = ?, error = ?, generation = COALESCE(?, generation), ended_at = ? WHERE id = ?').run(end.status, end.error, end.generation ?? null, nowMs, run.id),
+    db
+      .prepare('UPDATE runs SET status = ?, error = ?, generation = COALESCE(?, generation), ended_at = ? WHERE id = ?')
+      .run(end.status, end.error, end.generation ?? null, nowMs, run.id),
   );
   closeLock(dataDir, run);
 }
@@ -98,13 +105,22 @@ export function listRuns(db: ReadableDB, options: { kind?: RunKind; limit: numbe
   const before = options.before ?? Number.MAX_SAFE_INTEGER;
   return options.kind === undefined
     ? db.prepare<[number, number], RunRow>('SELECT * FROM runs WHERE id < ? ORDER BY id DESC LIMIT ?').all(before, options.limit)
-    : db.prepare<[string, number, number], RunRow>('SELECT * FROM runs WHERE kind = ? AND id < ? ORDER BY id DESC LIMIT ?').all(options.kind, before, options.limit);
+    : db
+        .prepare<[string, number, number], RunRow>('SELECT * FROM runs WHERE kind = ? AND id < ? ORDER BY id DESC LIMIT ?')
+        .all(options.kind, before, options.limit);
 }
 
 /** Keeps the newest `keep` ended runs of a kind (their details go with them: ON DELETE CASCADE). */
 export function pruneRuns(db: Db, kind: RunKind, keep: number): number {
-  return write(db, kind, () =>
-    db.prepare("DELETE FROM runs WHERE kind = ? AND status NOT IN ('queued','running') AND id NOT IN (SELECT id FROM runs WHERE kind = ? ORDER BY id DESC LIMIT ?)").run(kind, kind, keep).changes,
+  return write(
+    db,
+    kind,
+    () =>
+      db
+        .prepare(
+          "DELETE FROM runs WHERE kind = ? AND status NOT IN ('queued','running') AND id NOT IN (SELECT id FROM runs WHERE kind = ? ORDER BY id DESC LIMIT ?)",
+        )
+        .run(kind, kind, keep).changes,
   );
 }
 

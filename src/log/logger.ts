@@ -12,14 +12,24 @@ const SECRET_NAMES = new Set(['code', 'x-sanad-admin', 'x-sanad-session']);
 /** Words that make any key a secret's: `new_password`, `aws_secret_access_key`, `sessionToken`. */
 const SECRET_WORDS = new Set(['authorization', 'cookie', 'token', 'password', 'passwd', 'passphrase', 'secret', 'apikey', 'credential', 'credentials']);
 /** Pairs of words that do: `api_key`, `private-key`, `loginUrl` (a login link signs in whoever holds it). */
-const SECRET_PAIRS = [['api', 'key'], ['private', 'key'], ['access', 'key'], ['login', 'url'], ['login', 'link']] as const;
+const SECRET_PAIRS = [
+  ['api', 'key'],
+  ['private', 'key'],
+  ['access', 'key'],
+  ['login', 'url'],
+  ['login', 'link'],
+] as const;
 /** Deeper than this, a value is dropped rather than looked through. */
 const MAX_DEPTH = 8;
 
 /** Whether a field of this name is masked: by its whole name, or by a word in it (snake, kebab or camel case). */
 export function isSecretKey(key: string): boolean {
   if (SECRET_NAMES.has(key.toLowerCase())) return true;
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
   if (words.some((w) => SECRET_WORDS.has(w))) return true;
   return SECRET_PAIRS.some(([a, b]) => words.some((w, i) => w === a && words[i + 1] === b));
 }
@@ -53,12 +63,14 @@ export function textLine(entry: Record<string, unknown>): string {
   return [`${at} ${String(level).padEnd(5)} ${String(msg)}`, ...tail].join('  ');
 }
 
-export function createLogger(options: {
-  level?: LogLevel;
-  sink?: (line: string) => void;
-  /** Default: JSON into a given sink; on stderr, logFormatFromEnv(). */
-  format?: LogFormat;
-} = {}): Logger {
+export function createLogger(
+  options: {
+    level?: LogLevel;
+    sink?: (line: string) => void;
+    /** Default: JSON into a given sink; on stderr, logFormatFromEnv(). */
+    format?: LogFormat;
+  } = {},
+): Logger {
   const min = ORDER[options.level ?? 'info'];
   const sink = options.sink ?? ((line: string) => process.stderr.write(line + '\n'));
   const format = options.format ?? (options.sink ? 'json' : logFormatFromEnv());

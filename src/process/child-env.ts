@@ -3,8 +3,25 @@
 // dev shell) and a stray RESTIC_REPOSITORY or AWS_PROFILE would silently change what a child
 // talks to. Only the variables a well-behaved CLI needs to find programs, its home, its locale,
 // its temp dir and its time zone pass through; everything else is given explicitly by the caller.
-const PASS_THROUGH = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'TZ',
-  'XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'XDG_RUNTIME_DIR', 'SYSTEMROOT', 'WINDIR', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA'];
+const PASS_THROUGH = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TMPDIR',
+  'TZ',
+  'XDG_CACHE_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_RUNTIME_DIR',
+  'SYSTEMROOT',
+  'WINDIR',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+];
 
 export function safeBaseEnv(parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {};

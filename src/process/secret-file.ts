@@ -5,11 +5,7 @@ import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export async function withSecretFile<T>(
-  value: string,
-  fn: (path: string) => Promise<T>,
-  options: { dir?: string } = {},
-): Promise<T> {
+export async function withSecretFile<T>(value: string, fn: (path: string) => Promise<T>, options: { dir?: string } = {}): Promise<T> {
   const dir = await mkdtemp(join(options.dir ?? tmpdir(), 'sanad-secret-'));
   try {
     // mkdtemp already makes 0700 on POSIX; chmod again so a permissive umask setup cannot widen it.

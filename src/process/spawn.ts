@@ -87,7 +87,9 @@ export function runChild(options: RunChildOptions): Promise<ChildResult> {
   }
   log.debug('child start', { command: options.command, args: redactArgs(options.args, secrets), cwd: options.cwd });
 
-  const launch = options.lowPriority ? lowPriorityLaunch(options.command, options.args) : { command: options.command, args: options.args, reniceAfterStart: false };
+  const launch = options.lowPriority
+    ? lowPriorityLaunch(options.command, options.args)
+    : { command: options.command, args: options.args, reniceAfterStart: false };
   const child = spawn(launch.command, launch.args, {
     shell: false,
     cwd: options.cwd,

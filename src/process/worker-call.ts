@@ -52,9 +52,7 @@ function workerFor(script: URL, data: unknown): Worker {
   return new Worker(script, { workerData: data });
 }
 
-export type WorkerAnswer<T> =
-  | { ok: true; value: T }
-  | { ok: false; why: 'timeout' | 'cancelled' | 'crashed'; message: string };
+export type WorkerAnswer<T> = { ok: true; value: T } | { ok: false; why: 'timeout' | 'cancelled' | 'crashed'; message: string };
 
 export function callWorker<T>(
   script: URL,
@@ -79,7 +77,10 @@ export function callWorker<T>(
       void worker.terminate().catch(() => undefined);
       resolve(answer);
     };
-    const timer = setTimeout(() => settle({ ok: false, why: 'timeout', message: `took longer than ${Math.round(options.timeLimitMs / 1000)} s` }), options.timeLimitMs);
+    const timer = setTimeout(
+      () => settle({ ok: false, why: 'timeout', message: `took longer than ${Math.round(options.timeLimitMs / 1000)} s` }),
+      options.timeLimitMs,
+    );
     const onAbort = (): void => settle({ ok: false, why: 'cancelled', message: 'was cancelled' });
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });

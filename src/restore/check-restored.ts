@@ -35,23 +35,38 @@ export async function checkRestoredStores(dir: RestoredDir, checks: CheckList): 
   // The registry is pointed at the restored files first (the store's sha256 was verified, so it is
   // the file the backup checked): one integrity_check then covers the file exactly as it will be used.
   const pointed = store
-    ? await pointRegistry(store.path, { models: placed.models, modelsInPlace: dir.inPlace, oldDataDir: sourceDataDir(dir.generationPath), newDataDir: dir.target })
-      .then((value) => ({ value }), (error: unknown) => ({ error }))
+    ? await pointRegistry(store.path, {
+        models: placed.models,
+        modelsInPlace: dir.inPlace,
+        oldDataDir: sourceDataDir(dir.generationPath),
+        newDataDir: dir.target,
+      }).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      )
     : null;
   const counted = await checks.run('sqlite:integrity', async () => {
     const found = await Promise.all(placed.stores.map(async (s) => ({ s, tables: (await integrityReadOnly(s.path)).tables })));
-    return { said: store ? say('restore.integrity_ok_pointed', { stores: names, store: store.name }) : say('restore.integrity_ok', { stores: names }), value: found };
+    return {
+      said: store ? say('restore.integrity_ok_pointed', { stores: names, store: store.name }) : say('restore.integrity_ok', { stores: names }),
+      value: found,
+    };
   });
   await checks.run('sqlite:tables', async () => {
     const bad = counted.find((c) => c.tables !== c.s.tables);
     if (bad) throw new CheckFailed(say('restore.tables_wrong', { store: bad.s.name, tables: bad.tables, expected: bad.s.tables }));
-    return { said: say('restore.tables_ok', { counts: counted.map((c) => say('restore.table_count', { store: c.s.name, count: c.tables })) }), value: undefined };
+    return {
+      said: say('restore.tables_ok', { counts: counted.map((c) => say('restore.table_count', { store: c.s.name, count: c.tables })) }),
+      value: undefined,
+    };
   });
   if (store && pointed) {
     await checks.run('registry:updated', async () => {
       if ('error' in pointed) throw pointed.error;
       const u = pointed.value;
-      const said = dir.inPlace ? say('restore.registry_in_place', { local: [u.local] }) : say('restore.registry_moved', { count: u.models, path: join(dir.target, 'models'), local: [u.local] });
+      const said = dir.inPlace
+        ? say('restore.registry_in_place', { local: [u.local] })
+        : say('restore.registry_moved', { count: u.models, path: join(dir.target, 'models'), local: [u.local] });
       return { said, value: undefined };
     });
     for (const row of registeredModels(store.path)) {

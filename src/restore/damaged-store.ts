@@ -17,7 +17,12 @@ export function restoreAdviceSaid(dataDir: string): Spoken {
   const last = readLastGood(dataDir);
   const dir = shellQuote(dataDir);
   return last
-    ? say('restore.advice_last', { time: new Date(last.finished_at * 1000).toISOString(), generation: last.generation, repos: last.repositories.map((r) => r.name).join(', ') || 'local', dir })
+    ? say('restore.advice_last', {
+        time: new Date(last.finished_at * 1000).toISOString(),
+        generation: last.generation,
+        repos: last.repositories.map((r) => r.name).join(', ') || 'local',
+        dir,
+      })
     : say('restore.advice_none', { dir });
 }
 

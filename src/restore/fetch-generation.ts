@@ -6,7 +6,15 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { describeManifestProblem, ManifestSchema, type JournalManifestItem, type Manifest, type ModelManifestItem, type ModelSourceManifestItem, type SqliteManifestItem } from '../backup/generation/manifest.js';
+import {
+  describeManifestProblem,
+  ManifestSchema,
+  type JournalManifestItem,
+  type Manifest,
+  type ModelManifestItem,
+  type ModelSourceManifestItem,
+  type SqliteManifestItem,
+} from '../backup/generation/manifest.js';
 import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { VAULT_KEY_FILE } from '../backup/generation/vault-key-file.js';
 import { ResticError, type Restic, type ResticRepo } from '../backup/restic/index.js';
@@ -46,13 +54,16 @@ export interface FetchInput {
   signal?: AbortSignal;
 }
 
-
 function settle<T>(p: Promise<T>): Promise<Settled<T>> {
-  return p.then((value) => ({ value }), (error: unknown) => ({ error }));
+  return p.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 }
 
 function partsOf(manifest: Manifest, manifestBytes: number, g: SnapshotGeneration): Parts {
-  if (manifest.generation !== g.generation) throw new CheckFailed(say('restore.manifest_generation', { manifest: manifest.generation, generation: g.generation }));
+  if (manifest.generation !== g.generation)
+    throw new CheckFailed(say('restore.manifest_generation', { manifest: manifest.generation, generation: g.generation }));
   const keys = manifest.items.filter((i) => i.kind === 'vault_key');
   const keyItem = keys[0];
   if (!keyItem || keys.length !== 1) throw new CheckFailed(say('restore.manifest_keys', { count: keys.length }));
@@ -139,15 +150,21 @@ export async function fetchGeneration(f: FetchInput & { fromRecord?: FromRecord 
   // restic, alongside) only when the live one is not the generation's.
   const recorded = f.fromRecord ? recordedManifest(f.fromRecord.manifest, g) : null;
   const known = f.fromRecord?.vaultKey ?? null;
-  const keyDump = recorded && liveKeyFits(known, recorded.keyItem) ? null : settle(restic.dumpText(repo, g.snapshot_id, generationFile(g, VAULT_KEY_FILE), { ...opt, maxBytes: 4096 }));
+  const keyDump =
+    recorded && liveKeyFits(known, recorded.keyItem)
+      ? null
+      : settle(restic.dumpText(repo, g.snapshot_id, generationFile(g, VAULT_KEY_FILE), { ...opt, maxBytes: 4096 }));
   try {
     f.progress({ phase: 'reading_manifest' });
-    if (f.fromRecord && !recorded) throw new StaleRecordError('the recorded manifest does not read as this generation\'s');
+    if (f.fromRecord && !recorded) throw new StaleRecordError("the recorded manifest does not read as this generation's");
     const parts = await checks.run('manifest:valid', async () => {
       const p = recorded ?? parseManifest(await restic.dumpText(repo, g.snapshot_id, manifestPath(g), opt), g);
       const m = p.manifest;
       const params = {
-        format: m.format_version, version: m.app_version, host: m.host, time: m.created_at,
+        format: m.format_version,
+        version: m.app_version,
+        host: m.host,
+        time: m.created_at,
         contents: [say('restore.n_databases', { count: p.stores.length }), say('restore.n_models', { count: p.models.length }), say('restore.a_vault_key')],
       };
       return { said: say(recorded ? 'restore.manifest_ok_record' : 'restore.manifest_ok', params), value: p };
@@ -166,7 +183,11 @@ export async function fetchGeneration(f: FetchInput & { fromRecord?: FromRecord 
       if (key.length !== 32) throw new CheckFailed(say('restore.key_size', { path: VAULT_KEY_FILE }));
       return { said, value: key };
     });
-    const total = parts.manifestBytes + (parts.journal?.size ?? 0) + parts.stores.reduce((n, s) => n + s.size, 0) + (f.inPlace ? 0 : parts.models.reduce((n, m) => n + m.size, 0));
+    const total =
+      parts.manifestBytes +
+      (parts.journal?.size ?? 0) +
+      parts.stores.reduce((n, s) => n + s.size, 0) +
+      (f.inPlace ? 0 : parts.models.reduce((n, m) => n + m.size, 0));
     meter.start(total);
     const outcome = await restored;
     if (f.fromRecord) throwIfStale(outcome);

@@ -20,8 +20,13 @@ export interface RegistryUpdate {
   local: Spoken;
 }
 
-export async function pointRegistry(storeFile: string, input: { models: PlacedModel[]; modelsInPlace: boolean; oldDataDir: string; newDataDir: string }): Promise<RegistryUpdate> {
-  const moved = input.modelsInPlace ? [] : await Promise.all(input.models.map(async (m) => ({ id: m.item.model_id, path: m.path, mtime: Math.floor((await stat(m.path)).mtimeMs) })));
+export async function pointRegistry(
+  storeFile: string,
+  input: { models: PlacedModel[]; modelsInPlace: boolean; oldDataDir: string; newDataDir: string },
+): Promise<RegistryUpdate> {
+  const moved = input.modelsInPlace
+    ? []
+    : await Promise.all(input.models.map(async (m) => ({ id: m.item.model_id, path: m.path, mtime: Math.floor((await stat(m.path)).mtimeMs) })));
   // restic has just written the file and the OS still holds most of it: the commit below fsyncs it,
   // and flushing 400 MiB there held the event loop a third of a second. Flushed here first, on the
   // thread pool, the commit's own fsync has next to nothing left to write.

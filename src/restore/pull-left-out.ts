@@ -33,8 +33,14 @@ export async function pullLeftOutModels(input: {
       try {
         const source = await downloadSource(input.hub, item.url, !item.uri.startsWith('http'));
         const { path } = await downloadVerified({
-          url: source.url, headers: source.headers, dir: work, fileName: item.file_name, size: item.size, sha256: item.sha256,
-          signal: input.signal ?? new AbortController().signal, onProgress: () => undefined,
+          url: source.url,
+          headers: source.headers,
+          dir: work,
+          fileName: item.file_name,
+          size: item.size,
+          sha256: item.sha256,
+          signal: input.signal ?? new AbortController().signal,
+          onProgress: () => undefined,
         });
         const final = join(models, uniqueName(item.file_name, input.taken));
         await rename(path, final);

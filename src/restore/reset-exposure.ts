@@ -34,7 +34,8 @@ export function resetExposure(storeFile: string, keepClients: boolean): Exposure
       const codes = db.prepare('DELETE FROM pairing_codes').run().changes;
       const live = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM clients WHERE revoked_at IS NULL').get()?.n ?? 0;
       // Stores older than version 7 have no table of temporary clients.
-      if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'temporary_clients'").get()) db.prepare('DELETE FROM temporary_clients').run();
+      if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'temporary_clients'").get())
+        db.prepare('DELETE FROM temporary_clients').run();
       if (keepClients) return { revoked: 0, kept: live, codes, lanWasOn };
       const revoked = db.prepare('UPDATE clients SET revoked_at = ? WHERE revoked_at IS NULL').run(nowS).changes;
       return { revoked, kept: 0, codes, lanWasOn };
@@ -46,7 +47,8 @@ export function resetExposure(storeFile: string, keepClients: boolean): Exposure
 
 /** The checklist's sentence for what was reset. */
 export function exposureSaid(r: ExposureReset): Spoken {
-  const clients = r.revoked > 0 ? say('restore.clients_off', { count: r.revoked }) : r.kept > 0 ? say('restore.clients_kept', { count: r.kept }) : say('restore.no_clients');
+  const clients =
+    r.revoked > 0 ? say('restore.clients_off', { count: r.revoked }) : r.kept > 0 ? say('restore.clients_kept', { count: r.kept }) : say('restore.no_clients');
   const lan = say(r.lanWasOn ? 'restore.lan_switched_off' : 'restore.lan_stays_off');
   return say('restore.exposure', { parts: [clients, lan, ...(r.codes > 0 ? [say('restore.codes_removed', { count: r.codes })] : [])] });
 }

@@ -33,7 +33,16 @@ export async function restoreGeneration(req: RestoreRequest): Promise<RestoreRes
   const base = { repo: req.source.repoName, target: inspection.path };
   if (inspection.state === null) {
     const why = checks.firstFailure()?.detail ?? 'the target was refused.';
-    return { ...base, ok: false, generation: req.generation ?? null, snapshot_id: null, snapshot_time: null, checks: checks.all, next_step: null, error: `Refused: ${why}` };
+    return {
+      ...base,
+      ok: false,
+      generation: req.generation ?? null,
+      snapshot_id: null,
+      snapshot_time: null,
+      checks: checks.all,
+      next_step: null,
+      error: `Refused: ${why}`,
+    };
   }
 
   const target = await prepareTarget(inspection.path, inspection.state);

@@ -5,8 +5,7 @@ import { readdir, readFile, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runningChildren } from '../process/spawn.js';
 
-export type RestorePhase =
-  | 'opening' | 'reading_manifest' | 'restoring' | 'verifying' | 'assembling' | 'checking' | 'storing_secrets' | 'cleaning_up' | 'done';
+export type RestorePhase = 'opening' | 'reading_manifest' | 'restoring' | 'verifying' | 'assembling' | 'checking' | 'storing_secrets' | 'cleaning_up' | 'done';
 
 export interface RestoreProgress {
   phase: RestorePhase;
@@ -43,7 +42,10 @@ export function watchRestoredBytes(targetDir: string, onBytes: (bytes: number) =
     busy = true;
     void (async () => (await writtenByRestic(targetDir)) ?? (await treeBytes(targetDir)))()
       // A poll still in flight when the restore ended must not report after it.
-      .then((bytes) => stopped || onBytes(bytes), () => undefined)
+      .then(
+        (bytes) => stopped || onBytes(bytes),
+        () => undefined,
+      )
       .finally(() => (busy = false));
   }, intervalMs);
   return () => {

@@ -68,15 +68,30 @@ function readRow(db: Db | null, name: string): Repository | null | 'damaged' {
 export async function repositorySourceFor(input: SourceInput): Promise<RepositorySource> {
   const found = readRow(input.db, input.repoName);
   if (found === 'damaged' && input.repoName !== LOCAL) {
-    throw new UnknownRepositoryError(input.repoName, input.dataDir,
-      `The store of ${input.dataDir} is damaged, so the settings of the repository "${input.repoName}" cannot be read; restore from "local", or add "${input.repoName}" again on a new data dir (\`sanad repo add\`) and restore from there.`);
+    throw new UnknownRepositoryError(
+      input.repoName,
+      input.dataDir,
+      `The store of ${input.dataDir} is damaged, so the settings of the repository "${input.repoName}" cannot be read; restore from "local", or add "${input.repoName}" again on a new data dir (\`sanad repo add\`) and restore from there.`,
+    );
   }
   // A data dir that never backed up has no row yet; its local repository is the default one (or,
   // with a damaged store, where the last good backup put it).
-  const localLocation = found === 'damaged' ? readLastGood(input.dataDir)?.local_location ?? defaultLocalLocation(input.dataDir) : defaultLocalLocation(input.dataDir);
-  const row: Repository | null = (found === 'damaged' ? null : found) ??
+  const localLocation =
+    found === 'damaged' ? (readLastGood(input.dataDir)?.local_location ?? defaultLocalLocation(input.dataDir)) : defaultLocalLocation(input.dataDir);
+  const row: Repository | null =
+    (found === 'damaged' ? null : found) ??
     (input.repoName === LOCAL
-      ? { name: LOCAL, type: 'local', location: localLocation, options: {}, enabled: true, created_at: 0, last_ok_at: null, last_error: null, last_error_at: null }
+      ? {
+          name: LOCAL,
+          type: 'local',
+          location: localLocation,
+          options: {},
+          enabled: true,
+          created_at: 0,
+          last_ok_at: null,
+          last_error: null,
+          last_error_at: null,
+        }
       : null);
   if (!row) throw new UnknownRepositoryError(input.repoName, input.dataDir);
   assertFolderPresent(row);

@@ -86,7 +86,17 @@ async function stepsWith(
 
   progress({ phase: 'opening' });
   const fetchOf = (x: { repo: ResticRepo; g: SnapshotGeneration }, list: CheckList, fromRecord?: FromRecord): Promise<Fetched> =>
-    fetchGeneration({ restic, repo: x.repo, g: x.g, work: target.work, inPlace, checks: list, progress, ...(signal ? { signal } : {}), ...(fromRecord ? { fromRecord } : {}) });
+    fetchGeneration({
+      restic,
+      repo: x.repo,
+      g: x.g,
+      work: target.work,
+      inPlace,
+      checks: list,
+      progress,
+      ...(signal ? { signal } : {}),
+      ...(fromRecord ? { fromRecord } : {}),
+    });
   const viaRecord = await fromRecord(req, checks, fetchOf, target.work);
   const found = viaRecord ?? (await findGeneration(restic, req, checks));
   const { repo, passphrase, g, newest } = found;
@@ -119,14 +129,28 @@ async function stepsWith(
 
   progress({ phase: 'assembling' });
   const placed = await checks.run('files:placed', async () => {
-    const p = await placeFiles({ filesDir, generationPath: g.generation_path, target: target.path, stores: parts.stores, models: parts.models, modelsInPlace: inPlace });
+    const p = await placeFiles({
+      filesDir,
+      generationPath: g.generation_path,
+      target: target.path,
+      stores: parts.stores,
+      models: parts.models,
+      modelsInPlace: inPlace,
+    });
     const params = { stores: p.stores.map((s) => s.name).join(', '), path: target.path, count: p.models.length };
     return { said: inPlace ? say('restore.placed_in_place', params) : say('restore.placed', { ...params, models: join(target.path, 'models') }), value: p };
   });
 
   // Models the backup kept only by their source are downloaded again and verified, then registered where they landed.
   const taken = new Set(placed.models.map((m) => m.path.split('/').pop() ?? ''));
-  const pulled = await pullLeftOutModels({ sources: parts.sources, target: target.path, taken, hub: await (req.hub ?? defaultHub)(), checks, ...(signal ? { signal } : {}) });
+  const pulled = await pullLeftOutModels({
+    sources: parts.sources,
+    target: target.path,
+    taken,
+    hub: await (req.hub ?? defaultHub)(),
+    checks,
+    ...(signal ? { signal } : {}),
+  });
   placed.models.push(...pulled);
 
   progress({ phase: 'checking' });
@@ -136,7 +160,13 @@ async function stepsWith(
   if (store) {
     await checks.run('deletions:reapplied', async () => {
       const r = await reapplyDeletions({
-        restic, repo, chosen: g, newest, liveDataDir: req.liveDataDir, target: target.path, storeFile: store.path,
+        restic,
+        repo,
+        chosen: g,
+        newest,
+        liveDataDir: req.liveDataDir,
+        target: target.path,
+        storeFile: store.path,
         chosenJournal: parts.journal ? join(filesDir, g.generation_path, parts.journal.path) : null,
         ...(signal ? { signal } : {}),
       });
@@ -144,7 +174,10 @@ async function stepsWith(
       if (r.applied.length > 0) await integrityReadOnly(store.path);
       const fromNewest = r.fromNewest === null ? say('restore.newest_none') : say('restore.newest_some', { entries: r.fromNewest });
       const after = say(r.applied.length > 0 ? 'restore.checked_again' : 'restore.nothing_to_change');
-      return { said: say('restore.deletions', { count: r.applied.length, journal: r.journal, live: r.fromLive, newest: [fromNewest], after: [after] }), value: undefined };
+      return {
+        said: say('restore.deletions', { count: r.applied.length, journal: r.journal, live: r.fromLive, newest: [fromNewest], after: [after] }),
+        value: undefined,
+      };
     });
   }
 
@@ -187,7 +220,17 @@ async function fromRecord(
   const found: Found = { repo: req.source.repoFor(passphrase), passphrase, g: pick.g, newest };
   const attempt = new CheckList();
   const which = say(req.generation === undefined ? 'restore.which_newest_here' : 'restore.which_asked');
-  attempt.pass('snapshot:found', say('restore.found_record', { generation: pick.g.generation, which: [which], snapshot: pick.g.snapshot_id.slice(0, 8), time: pick.g.time, host: pick.g.host, repo: req.source.repoName }));
+  attempt.pass(
+    'snapshot:found',
+    say('restore.found_record', {
+      generation: pick.g.generation,
+      which: [which],
+      snapshot: pick.g.snapshot_id.slice(0, 8),
+      time: pick.g.time,
+      host: pick.g.host,
+      repo: req.source.repoName,
+    }),
+  );
   try {
     const fetched = await fetchOf(found, attempt, { manifest: pick.copy.manifest, vaultKey: req.source.knownVaultKey ?? null });
     checks.adopt(attempt);
@@ -197,7 +240,11 @@ async function fromRecord(
       checks.adopt(attempt);
       throw err;
     }
-    req.logger?.info('the restore asks restic for its snapshots: this data dir\'s record was not usable', { repository: req.source.repoName, generation: pick.g.generation, reason: err.message });
+    req.logger?.info("the restore asks restic for its snapshots: this data dir's record was not usable", {
+      repository: req.source.repoName,
+      generation: pick.g.generation,
+      reason: err.message,
+    });
     await rm(join(work, 'files'), { recursive: true, force: true });
     return null;
   }
@@ -208,13 +255,22 @@ async function findGeneration(restic: Restic, req: RestoreRequest, checks: Check
     const opened = await openRepository(restic, req.source, req.signal);
     const found = req.generation === undefined ? opened.generations[0] : opened.generations.find((x) => x.generation === req.generation);
     if (!found) {
-      throw new CheckFailed(req.generation === undefined
-        ? say('restore.no_generation', { repo: req.source.repoName })
-        : say('restore.generation_missing', { generation: req.generation, repo: req.source.repoName }));
+      throw new CheckFailed(
+        req.generation === undefined
+          ? say('restore.no_generation', { repo: req.source.repoName })
+          : say('restore.generation_missing', { generation: req.generation, repo: req.source.repoName }),
+      );
     }
     const which = req.generation === undefined ? say('restore.which_newest_of', { count: opened.generations.length }) : say('restore.which_asked');
     return {
-      said: say('restore.found', { generation: found.generation, which: [which], snapshot: found.snapshot_id.slice(0, 8), time: found.time, host: found.host, repo: req.source.repoName }),
+      said: say('restore.found', {
+        generation: found.generation,
+        which: [which],
+        snapshot: found.snapshot_id.slice(0, 8),
+        time: found.time,
+        host: found.host,
+        repo: req.source.repoName,
+      }),
       value: { repo: opened.repo, passphrase: opened.passphrase, g: found, newest: opened.generations[0] ?? found },
     };
   });
@@ -224,10 +280,15 @@ async function verifyItems(parts: Parts, filesDir: string, generationPath: strin
   const items: Array<{ name: string; verify: () => Promise<Spoken> }> = [
     ...parts.stores.map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item, hash) })),
     ...parts.models.map((item) => ({ name: `item:${item.path}`, verify: () => verifyModel(item, filesDir, inPlace, hash) })),
-    ...(parts.journal ? [parts.journal].map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item, hash) })) : []),
+    ...(parts.journal
+      ? [parts.journal].map((item) => ({ name: `item:${item.path}`, verify: () => verifyFile(join(filesDir, generationPath, item.path), item, hash) }))
+      : []),
   ];
   // Hashing is the long part of verifying: two files at a time, reported in manifest order.
-  const verdicts = await settleInOrder(items.map((i) => i.verify), 2);
+  const verdicts = await settleInOrder(
+    items.map((i) => i.verify),
+    2,
+  );
   for (const [i, item] of items.entries()) {
     const verdict = verdicts[i];
     await checks.run(item.name, async () => {
@@ -252,7 +313,9 @@ async function checkLayout(target: PreparedTarget, placed: Placement, inPlace: b
     const missing = [...expected].filter((e) => !entries.includes(e));
     if (extra.length > 0 || missing.length > 0) {
       const held = { path: target.path, expected: [...expected].join(', ') };
-      throw new CheckFailed(entries.length === 0 ? say('restore.layout_wrong_empty', held) : say('restore.layout_wrong', { ...held, found: entries.join(', ') }));
+      throw new CheckFailed(
+        entries.length === 0 ? say('restore.layout_wrong_empty', held) : say('restore.layout_wrong', { ...held, found: entries.join(', ') }),
+      );
     }
     return { said: say('restore.layout_ok', { path: target.path, files: entries.sort().join(', ') }), value: undefined };
   });

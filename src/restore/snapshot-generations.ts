@@ -53,7 +53,16 @@ export async function listSnapshotGenerations(restic: Restic, repo: ResticRepo, 
   for (const s of snaps) {
     const g = generationOf(s);
     if (!g) continue;
-    found.push({ generation: g.generation, snapshot_id: s.id, repo: repo.name, time: s.time, host: s.hostname, generation_path: g.path, paths: s.paths, size_bytes: sizeOf(s) });
+    found.push({
+      generation: g.generation,
+      snapshot_id: s.id,
+      repo: repo.name,
+      time: s.time,
+      host: s.hostname,
+      generation_path: g.path,
+      paths: s.paths,
+      size_bytes: sizeOf(s),
+    });
   }
   return found.sort((a, b) => b.generation - a.generation || b.time.localeCompare(a.time));
 }
@@ -62,5 +71,14 @@ export async function listSnapshotGenerations(restic: Restic, repo: ResticRepo, 
 export function recordedGeneration(copy: RecordedCopy, repo: string): SnapshotGeneration | null {
   const g = generationOf({ paths: copy.paths });
   if (!g || g.generation !== copy.generation) return null;
-  return { generation: g.generation, snapshot_id: copy.snapshot_id, repo, time: copy.time, host: copy.host, generation_path: g.path, paths: copy.paths, size_bytes: null };
+  return {
+    generation: g.generation,
+    snapshot_id: copy.snapshot_id,
+    repo,
+    time: copy.time,
+    host: copy.host,
+    generation_path: g.path,
+    paths: copy.paths,
+    size_bytes: null,
+  };
 }

@@ -73,7 +73,8 @@ export async function storesLocated(dataDir: string, placed: PlacedStore[]): Pro
     if (!path) throw new CheckFailed(say('restore.store_unknown', { store: item.name }));
     const [sanads, restored] = await Promise.all([stat(path).catch(() => null), stat(item.path).catch(() => null)]);
     if (!sanads) throw new CheckFailed(say('restore.store_nothing', { path, store: item.name }));
-    if (!restored || sanads.ino !== restored.ino || sanads.dev !== restored.dev) throw new CheckFailed(say('restore.store_other_file', { path, store: item.name, file: item.path }));
+    if (!restored || sanads.ino !== restored.ino || sanads.dev !== restored.dev)
+      throw new CheckFailed(say('restore.store_other_file', { path, store: item.name, file: item.path }));
     const db = openStore(path, { readonly: true });
     try {
       const tables = tableCount(db);

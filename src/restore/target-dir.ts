@@ -52,7 +52,12 @@ export async function inspectTarget(target: string, liveDataDir: string): Promis
   const path = await realish(target);
   const live = await realish(liveDataDir);
   const checks: RestoreCheck[] = [];
-  const refuse = (refusal: TargetRefusal, name: string, said: Spoken): TargetInspection => ({ path, checks: [...checks, restoreCheck(name, false, said)], state: null, refusal });
+  const refuse = (refusal: TargetRefusal, name: string, said: Spoken): TargetInspection => ({
+    path,
+    checks: [...checks, restoreCheck(name, false, said)],
+    state: null,
+    refusal,
+  });
 
   if (path === live) return refuse('is_live', 'target:outside_live', say('restore.target_is_live', { path }));
   if (within(path, live)) return refuse('inside_live', 'target:outside_live', say('restore.target_inside_live', { path, live }));
@@ -84,7 +89,9 @@ export interface PreparedTarget {
 /** The target changed between its check and its creation (a folder or link appeared, a file was put in). */
 export class TargetChangedError extends Error {
   constructor(path: string) {
-    super(`The restore target ${path} changed while the restore was starting (something was created in it or in its place); choose an empty folder and try again.`);
+    super(
+      `The restore target ${path} changed while the restore was starting (something was created in it or in its place); choose an empty folder and try again.`,
+    );
     this.name = 'TargetChangedError';
   }
 }

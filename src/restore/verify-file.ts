@@ -12,7 +12,8 @@ export async function verifyFile(path: string, expected: { size: number; sha256:
   if (!info?.isFile()) throw new CheckFailed(say('restore.file_missing', { path }));
   if (info.size !== expected.size) throw new CheckFailed(say('restore.size_wrong', { path, size: info.size, expected: expected.size }));
   const { sha256 } = await hasher(path);
-  if (sha256 !== expected.sha256) throw new CheckFailed(say('restore.sha_wrong', { path, sha256: sha256.slice(0, 12), expected: expected.sha256.slice(0, 12) }));
+  if (sha256 !== expected.sha256)
+    throw new CheckFailed(say('restore.sha_wrong', { path, sha256: sha256.slice(0, 12), expected: expected.sha256.slice(0, 12) }));
   return say('restore.file_ok', { size_bytes: info.size, sha256: sha256.slice(0, 12) });
 }
 
@@ -20,7 +21,8 @@ export async function verifyFile(path: string, expected: { size: number; sha256:
 export function verifyBytes(what: string, bytes: Buffer, expected: { size: number; sha256: string }): Spoken {
   if (bytes.length !== expected.size) throw new CheckFailed(say('restore.size_wrong', { path: what, size: bytes.length, expected: expected.size }));
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  if (sha256 !== expected.sha256) throw new CheckFailed(say('restore.sha_wrong', { path: what, sha256: sha256.slice(0, 12), expected: expected.sha256.slice(0, 12) }));
+  if (sha256 !== expected.sha256)
+    throw new CheckFailed(say('restore.sha_wrong', { path: what, sha256: sha256.slice(0, 12), expected: expected.sha256.slice(0, 12) }));
   return say('restore.bytes_ok', { size_bytes: bytes.length, sha256: sha256.slice(0, 12) });
 }
 
@@ -33,7 +35,11 @@ export async function settleInOrder<T>(tasks: Array<() => Promise<T>>, limit: nu
   const worker = async (): Promise<void> => {
     for (let i = next++; i < tasks.length; i = next++) {
       const task = tasks[i];
-      if (task) out[i] = await task().then((value) => ({ value }), (error: unknown) => ({ error }));
+      if (task)
+        out[i] = await task().then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));

@@ -92,12 +92,14 @@ export class ScheduleLoop {
     const controller = new AbortController();
     this.controller = controller;
     // `.finally` always runs asynchronously, so `inFlight` is set below before it is cleared.
-    const done = run(controller.signal).catch((error: unknown) => {
-      this.options.logger.warn(`${this.options.name} run failed`, { error: error instanceof Error ? error.message : String(error) });
-    }).finally(() => {
-      this.inFlight = null;
-      this.controller = null;
-    });
+    const done = run(controller.signal)
+      .catch((error: unknown) => {
+        this.options.logger.warn(`${this.options.name} run failed`, { error: error instanceof Error ? error.message : String(error) });
+      })
+      .finally(() => {
+        this.inFlight = null;
+        this.controller = null;
+      });
     this.inFlight = done;
     return done;
   }

@@ -34,7 +34,11 @@ export function batteryFromSysfs(root = '/sys/class/power_supply'): boolean | nu
   } catch {
     return null;
   }
-  const supplies = names.map((name) => ({ type: readText(join(root, name, 'type')), online: readText(join(root, name, 'online')), status: readText(join(root, name, 'status')) }));
+  const supplies = names.map((name) => ({
+    type: readText(join(root, name, 'type')),
+    online: readText(join(root, name, 'online')),
+    status: readText(join(root, name, 'status')),
+  }));
   const mains = supplies.filter((s) => s.type === 'Mains' || s.type === 'USB');
   const batteries = supplies.filter((s) => s.type === 'Battery');
   if (mains.some((s) => s.online === '1')) return false;
@@ -90,7 +94,14 @@ export function systemConditions(options: { onBattery?: () => boolean; platform?
     },
     metered: async () => {
       if (platform !== 'linux') return null;
-      const text = await output('busctl', ['--system', 'get-property', 'org.freedesktop.NetworkManager', '/org/freedesktop/NetworkManager', 'org.freedesktop.NetworkManager', 'Metered']);
+      const text = await output('busctl', [
+        '--system',
+        'get-property',
+        'org.freedesktop.NetworkManager',
+        '/org/freedesktop/NetworkManager',
+        'org.freedesktop.NetworkManager',
+        'Metered',
+      ]);
       return text === null ? null : meteredFromBusctl(text);
     },
   };

@@ -25,7 +25,9 @@ export class MissingSecretError extends Error {
 
 export class SecretsFileUnsafeError extends Error {
   constructor(path: string, why: string) {
-    super(`The secrets file ${path} is refused: ${why}. Create it with \`install -m 600 /dev/null ${path}\` in a folder only you can open (mode 700), as the user who runs Sanad.`);
+    super(
+      `The secrets file ${path} is refused: ${why}. Create it with \`install -m 600 /dev/null ${path}\` in a folder only you can open (mode 700), as the user who runs Sanad.`,
+    );
     this.name = 'SecretsFileUnsafeError';
   }
 }
@@ -33,7 +35,9 @@ export class SecretsFileUnsafeError extends Error {
 /** A data dir that never had master secrets: nothing was ever protected, so this is no loss. */
 export class NoSecretsYetError extends Error {
   constructor() {
-    super('This data dir has no master secrets yet, so there is nothing to back up or read with them; start `sanad serve` on it once (or run `sanad backup now`, which makes them).');
+    super(
+      'This data dir has no master secrets yet, so there is nothing to back up or read with them; start `sanad serve` on it once (or run `sanad backup now`, which makes them).',
+    );
     this.name = 'NoSecretsYetError';
   }
 }

@@ -14,7 +14,12 @@ export const KEYCHAIN_HELPER_TIMEOUT_MS = 20_000;
 const nodeChild: KeychainHelper = async (script, env, secrets) => {
   let line: string | null = null;
   await runChild({
-    command: process.execPath, args: [script], env, secrets, signal: AbortSignal.timeout(KEYCHAIN_HELPER_TIMEOUT_MS), killGraceMs: 1_000,
+    command: process.execPath,
+    args: [script],
+    env,
+    secrets,
+    signal: AbortSignal.timeout(KEYCHAIN_HELPER_TIMEOUT_MS),
+    killGraceMs: 1_000,
     onStdoutLine: (l) => {
       line ??= l;
       return true;

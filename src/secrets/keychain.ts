@@ -14,7 +14,9 @@ function explain(err: unknown): KeychainUnavailableError {
   const message = err instanceof Error ? err.message : String(err);
   if (/D-Bus|DBUS|X11|org\.freedesktop/i.test(message)) {
     return new KeychainUnavailableError(
-      process.env.DBUS_SESSION_BUS_ADDRESS ? `the Secret Service did not answer on the session bus: ${message}` : 'there is no D-Bus session bus, so no Secret Service',
+      process.env.DBUS_SESSION_BUS_ADDRESS
+        ? `the Secret Service did not answer on the session bus: ${message}`
+        : 'there is no D-Bus session bus, so no Secret Service',
     );
   }
   return new KeychainUnavailableError(message);
@@ -28,7 +30,9 @@ let inProcess = true;
 
 async function inHelper(op: KeychainOp, account: string): Promise<unknown> {
   const env: Record<string, string> = {
-    SANAD_KEYCHAIN_OP: op.op, SANAD_KEYCHAIN_SERVICE: KEYCHAIN_SERVICE, SANAD_KEYCHAIN_ACCOUNT: account,
+    SANAD_KEYCHAIN_OP: op.op,
+    SANAD_KEYCHAIN_SERVICE: KEYCHAIN_SERVICE,
+    SANAD_KEYCHAIN_ACCOUNT: account,
     ...(op.value !== undefined ? { SANAD_KEYCHAIN_VALUE: op.value } : {}),
   };
   for (const key of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR']) {
@@ -76,7 +80,10 @@ export class KeychainStore implements SecretStore {
     if (typeof value === 'string') return value;
     // A locked keyring answers "nothing here" too, which would read as a lost secret. Only a write
     // tells the two apart (reads of a locked collection are silent), so an absent answer is checked.
-    if (await this.locked()) throw new KeychainUnavailableError('the keyring that holds Sanad\'s secrets is locked; unlock it (log in to the desktop session, or unlock it in your keyring manager)');
+    if (await this.locked())
+      throw new KeychainUnavailableError(
+        "the keyring that holds Sanad's secrets is locked; unlock it (log in to the desktop session, or unlock it in your keyring manager)",
+      );
     return null;
   }
 

@@ -21,7 +21,9 @@ export interface MoveReport {
 
 export class MoveVerifyError extends Error {
   constructor(name: string) {
-    super(`The OS keychain did not give back the ${name} that was stored in it, so nothing was switched: the secrets stay in the file. Check the keychain, then run this again.`);
+    super(
+      `The OS keychain did not give back the ${name} that was stored in it, so nothing was switched: the secrets stay in the file. Check the keychain, then run this again.`,
+    );
     this.name = 'MoveVerifyError';
   }
 }

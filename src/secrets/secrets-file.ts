@@ -12,7 +12,10 @@ export class SecretsFileStore implements SecretStore {
   readonly kind = 'file';
   readonly description: string;
 
-  constructor(readonly path: string, private readonly scope: string) {
+  constructor(
+    readonly path: string,
+    private readonly scope: string,
+  ) {
     this.description = `the secrets file ${path}`;
   }
 
@@ -32,8 +35,13 @@ export class SecretsFileStore implements SecretStore {
     // folder they can list and enter, watch: the folder must be this user's and 0700.
     const folder = dirname(this.path);
     const dir = statSync(folder);
-    if (typeof process.getuid === 'function' && dir.uid !== process.getuid()) throw new SecretsFileUnsafeError(this.path, `its folder ${folder} is owned by another user`);
-    if ((dir.mode & 0o077) !== 0) throw new SecretsFileUnsafeError(this.path, `its folder ${folder} has mode ${(dir.mode & 0o777).toString(8)}, not 700 (chmod 700 ${folder}, or keep the file in a folder only you can open)`);
+    if (typeof process.getuid === 'function' && dir.uid !== process.getuid())
+      throw new SecretsFileUnsafeError(this.path, `its folder ${folder} is owned by another user`);
+    if ((dir.mode & 0o077) !== 0)
+      throw new SecretsFileUnsafeError(
+        this.path,
+        `its folder ${folder} has mode ${(dir.mode & 0o777).toString(8)}, not 700 (chmod 700 ${folder}, or keep the file in a folder only you can open)`,
+      );
   }
 
   private read(): Record<string, string> {

@@ -73,8 +73,7 @@ export async function reconcileVaultKey(db: Db, store: SecretStore): Promise<Buf
   const nextText = await store.get(VAULT_KEY_NEXT);
   const next = decodeKey(nextText);
   const recorded = readVaultKeyId(db);
-  const matches = (key: Buffer | 'invalid' | null): key is Buffer =>
-    Buffer.isBuffer(key) && recorded !== undefined && vaultKeyId(key) === recorded;
+  const matches = (key: Buffer | 'invalid' | null): key is Buffer => Buffer.isBuffer(key) && recorded !== undefined && vaultKeyId(key) === recorded;
 
   if (Buffer.isBuffer(current) && (recorded === undefined || matches(current))) {
     // Here `vault-key-next` is never needed: one that does not match the id is a rotation that

@@ -49,7 +49,11 @@ export class Vault {
   private readonly remove: Statement<[string]>;
   private readonly selectNames: Statement<[], { name: string }>;
 
-  constructor(private readonly db: Db, key: Buffer, private readonly clock: Clock = systemClock) {
+  constructor(
+    private readonly db: Db,
+    key: Buffer,
+    private readonly clock: Clock = systemClock,
+  ) {
     assertVaultKey(key);
     // A private copy: a caller that zeroes its buffer afterwards must not break the vault.
     this.key = Buffer.from(key);
@@ -71,19 +75,21 @@ export class Vault {
     const sealed = sealValue(this.key, name, value);
     // IMMEDIATE: the key check and the write must see the same vault, even beside a rotation in
     // another process (the CLI next to `sanad serve`).
-    this.db.transaction(() => {
-      const recorded = readVaultKeyId(this.db);
-      if (recorded === undefined) {
-        // First write ever (or data from before the id existed): adopt this key only if whatever
-        // is already stored opens with it.
-        const any = this.selectAny.get();
-        if (any) openValue(this.key, any.name, any);
-        writeVaultKeyId(this.db, this.keyId, nowSeconds(this.clock));
-      } else if (recorded !== this.keyId) {
-        throw new VaultKeyMismatchError(recorded, this.keyId);
-      }
-      this.upsert.run({ name, ...sealed, updated_at: nowSeconds(this.clock) });
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const recorded = readVaultKeyId(this.db);
+        if (recorded === undefined) {
+          // First write ever (or data from before the id existed): adopt this key only if whatever
+          // is already stored opens with it.
+          const any = this.selectAny.get();
+          if (any) openValue(this.key, any.name, any);
+          writeVaultKeyId(this.db, this.keyId, nowSeconds(this.clock));
+        } else if (recorded !== this.keyId) {
+          throw new VaultKeyMismatchError(recorded, this.keyId);
+        }
+        this.upsert.run({ name, ...sealed, updated_at: nowSeconds(this.clock) });
+      })
+      .immediate();
   }
 
   /** The value, or null if there is none; throws VaultDecryptError if it does not open. */

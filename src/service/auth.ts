@@ -91,7 +91,8 @@ export function authenticate(ctx: ServiceContext, listener: ListenerPolicy, req:
   const token = bearer(req);
   if (token) {
     const client = findClientByToken(ctx.db, token, unixSeconds(ctx.clock));
-    if (!client) throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'The API key is unknown or was revoked; pair again or ask for a new token.');
+    if (!client)
+      throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'The API key is unknown or was revoked; pair again or ask for a new token.');
     try {
       touchClient(ctx.writer, client, unixSeconds(ctx.clock), remoteAddress(req));
     } catch (err) {
@@ -104,7 +105,12 @@ export function authenticate(ctx: ServiceContext, listener: ListenerPolicy, req:
   // The GUI's session belongs to this machine: on the network listener it is no credential at all.
   if (session !== null && listener.kind === 'local') {
     if (ctx.login.isSession(session)) return { kind: 'session', token: session };
-    throw new ApiError(401, 'authentication_error', 'session_expired', 'This window is no longer signed in (signed out, idle for 12 hours, or Sanad restarted); open a new login link.');
+    throw new ApiError(
+      401,
+      'authentication_error',
+      'session_expired',
+      'This window is no longer signed in (signed out, idle for 12 hours, or Sanad restarted); open a new login link.',
+    );
   }
   throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'No API key was given; send Authorization: Bearer <token>.');
 }

@@ -19,7 +19,9 @@ function finishReason(response: ResponseObject): ChatFinishReason {
 
 /** The answer's function calls as Chat Completions spells them (the call_id is the tool call's id). */
 function toolCalls(response: ResponseObject): ChatToolCall[] {
-  return response.output.flatMap((item) => (item.type === 'function_call' ? [{ id: item.call_id, type: 'function' as const, function: { name: item.name, arguments: item.arguments } }] : []));
+  return response.output.flatMap((item) =>
+    item.type === 'function_call' ? [{ id: item.call_id, type: 'function' as const, function: { name: item.name, arguments: item.arguments } }] : [],
+  );
 }
 
 function usageOf(response: ResponseObject): ChatUsage {
@@ -42,7 +44,13 @@ function messageOf(response: ResponseObject): ChatCompletion['choices'][number][
   const calls = toolCalls(response);
   const text = answerText(response);
   // OpenAI's content is null when the answer is only calls.
-  return { role: 'assistant', content: calls.length > 0 && text === '' ? null : text, refusal: null, annotations: [], ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+  return {
+    role: 'assistant',
+    content: calls.length > 0 && text === '' ? null : text,
+    refusal: null,
+    annotations: [],
+    ...(calls.length > 0 ? { tool_calls: calls } : {}),
+  };
 }
 
 export function buildChatCompletion(response: ResponseObject): ChatCompletion {
@@ -108,7 +116,19 @@ export function chatChunkRenderer(response: { id: string; model: string; created
         const name = 'name' in item && typeof item.name === 'string' ? item.name : '';
         callIndex.set(id, callIndex.size);
         const index = callIndex.size - 1;
-        return start() + sse(chunk([{ index: 0, delta: { tool_calls: [{ index, id: callId, type: 'function', function: { name, arguments: '' } }] }, logprobs: null, finish_reason: null }]));
+        return (
+          start() +
+          sse(
+            chunk([
+              {
+                index: 0,
+                delta: { tool_calls: [{ index, id: callId, type: 'function', function: { name, arguments: '' } }] },
+                logprobs: null,
+                finish_reason: null,
+              },
+            ]),
+          )
+        );
       }
       case 'response.function_call_arguments.delta': {
         const index = typeof event.item_id === 'string' ? callIndex.get(event.item_id) : undefined;
@@ -127,7 +147,12 @@ export function chatChunkRenderer(response: { id: string; model: string; created
         const error: ErrorDetail =
           isResponseObject(event.response) && event.response.error
             ? event.response.error
-            : { type: 'server_error', code: event.type === 'response.cancelled' ? 'cancelled' : 'engine_error', message: event.type === 'response.cancelled' ? 'The completion was cancelled before it finished.' : 'The completion failed.', param: null };
+            : {
+                type: 'server_error',
+                code: event.type === 'response.cancelled' ? 'cancelled' : 'engine_error',
+                message: event.type === 'response.cancelled' ? 'The completion was cancelled before it finished.' : 'The completion failed.',
+                param: null,
+              };
         return sse({ error });
       }
       default:

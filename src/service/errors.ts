@@ -71,7 +71,8 @@ export function toApiError(err: unknown, dataDir?: string): ApiError {
   }
   if (dataDir !== undefined && isOutOfSpace(err)) return insufficientStorage(dataDir);
   // The keychain went away under a running service: what needs a secret waits for it.
-  if (err instanceof KeychainUnavailableError) return new ApiError(503, 'service_unavailable_error', 'keychain_unavailable', err.message, null, { 'retry-after': '30' });
+  if (err instanceof KeychainUnavailableError)
+    return new ApiError(503, 'service_unavailable_error', 'keychain_unavailable', err.message, null, { 'retry-after': '30' });
   if (isFastifyError(err) && err.statusCode !== undefined && err.statusCode < 500) {
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -81,9 +82,13 @@ export function toApiError(err: unknown, dataDir?: string): ApiError {
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return badRequest('The Content-Length header does not match the body.');
       default:
-        return badRequest(err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
-          ? 'The request body is not valid JSON.'
-          : 'The request could not be read; check its headers and body.', null, err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'invalid_json' : 'invalid_request_error');
+        return badRequest(
+          err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
+            ? 'The request body is not valid JSON.'
+            : 'The request could not be read; check its headers and body.',
+          null,
+          err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'invalid_json' : 'invalid_request_error',
+        );
     }
   }
   return new ApiError(500, 'server_error', 'internal_error', 'Sanad hit an unexpected error; the details are in its log.');
@@ -94,7 +99,10 @@ function isFastifyError(err: unknown): err is FastifyError {
 }
 
 export function installErrorHandlers(
-  app: { setErrorHandler: (h: (err: unknown, req: FastifyRequest, reply: FastifyReply) => unknown) => unknown; setNotFoundHandler: (h: (req: FastifyRequest, reply: FastifyReply) => unknown) => unknown },
+  app: {
+    setErrorHandler: (h: (err: unknown, req: FastifyRequest, reply: FastifyReply) => unknown) => unknown;
+    setNotFoundHandler: (h: (req: FastifyRequest, reply: FastifyReply) => unknown) => unknown;
+  },
   logger: Logger,
   disk?: { path: string; noteFailure(err: unknown): boolean },
 ): void {
@@ -103,7 +111,8 @@ export function installErrorHandlers(
     if (api.status === 507) {
       disk?.noteFailure(err);
       logger.warn('write refused: the disk is full', { method: req.method, url: req.routeOptions.url });
-    } else if (api.status >= 500) logger.error('request failed', { method: req.method, url: req.routeOptions.url, error: err instanceof Error ? err.stack : String(err) });
+    } else if (api.status >= 500)
+      logger.error('request failed', { method: req.method, url: req.routeOptions.url, error: err instanceof Error ? err.stack : String(err) });
     return sendError(reply, api);
   });
   app.setNotFoundHandler((req, reply) =>

@@ -43,7 +43,9 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export function fingerprint(req: FastifyRequest): string {
   const path = req.url.split('?')[0] ?? '';
-  return createHash('sha256').update(`${req.method}\n${path}\n${canonicalJson(req.body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${req.method}\n${path}\n${canonicalJson(req.body ?? null)}`)
+    .digest('hex');
 }
 
 export type Replay = { status: number; body: string };
@@ -62,9 +64,15 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
   const header = req.headers['idempotency-key'];
   if (header === undefined) return null;
   if (NOT_REPLAYABLE.has(req.routeOptions.url ?? '')) {
-    throw new ApiError(409, 'conflict_error', 'not_replayable', 'This answer holds a secret, so Sanad never stores it for replay; send the request without Idempotency-Key (and check first whether the earlier one took effect).', 'Idempotency-Key');
+    throw new ApiError(
+      409,
+      'conflict_error',
+      'not_replayable',
+      'This answer holds a secret, so Sanad never stores it for replay; send the request without Idempotency-Key (and check first whether the earlier one took effect).',
+      'Idempotency-Key',
+    );
   }
-  const key = Array.isArray(header) ? header[0] ?? '' : header;
+  const key = Array.isArray(header) ? (header[0] ?? '') : header;
   if (!KEY_PATTERN.test(key)) {
     throw badRequest('The Idempotency-Key header must be 1 to 255 visible ASCII characters.', 'Idempotency-Key', 'invalid_idempotency_key');
   }
@@ -80,10 +88,22 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
     if (row && row.expires_at > now) {
       if (row.state === 'done' && row.body === null) throw forgottenAnswer(row.status_code);
       if (row.fingerprint !== fp) {
-        throw new ApiError(409, 'conflict_error', 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request; use a new key.', 'Idempotency-Key');
+        throw new ApiError(
+          409,
+          'conflict_error',
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used for a different request; use a new key.',
+          'Idempotency-Key',
+        );
       }
       if (row.state === 'in_progress') {
-        throw new ApiError(409, 'conflict_error', 'idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', 'Idempotency-Key');
+        throw new ApiError(
+          409,
+          'conflict_error',
+          'idempotency_key_in_progress',
+          'A request with this Idempotency-Key is still being processed; retry shortly.',
+          'Idempotency-Key',
+        );
       }
       return { status: row.status_code ?? 200, body: row.body ?? '' };
     }
@@ -103,9 +123,21 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
 /** A key whose answer is a tombstone: a 409 that says why, never a run of the request as if new. */
 function forgottenAnswer(status: number | null): ApiError {
   if (status === ANSWER_UNSTORED) {
-    return new ApiError(409, 'conflict_error', 'idempotent_answer_not_stored', 'The request sent with this Idempotency-Key had store: false, so its answer was never kept and cannot be replayed; send it again with a new key.', 'Idempotency-Key');
+    return new ApiError(
+      409,
+      'conflict_error',
+      'idempotent_answer_not_stored',
+      'The request sent with this Idempotency-Key had store: false, so its answer was never kept and cannot be replayed; send it again with a new key.',
+      'Idempotency-Key',
+    );
   }
-  return new ApiError(409, 'conflict_error', 'idempotent_answer_deleted', 'What the request with this Idempotency-Key made has since been deleted, and so was its answer; send it again with a new key to make it anew.', 'Idempotency-Key');
+  return new ApiError(
+    409,
+    'conflict_error',
+    'idempotent_answer_deleted',
+    'What the request with this Idempotency-Key made has since been deleted, and so was its answer; send it again with a new key to make it anew.',
+    'Idempotency-Key',
+  );
 }
 
 /** The id an answer names at its top level: a response, a conversation, a chat completion's response. */
@@ -121,9 +153,17 @@ export function completeReservation(db: Db, r: IdempotencyReservation, status: n
   const subject = r.subjectId ?? subjectOf(body);
   if (r.unstored) {
     // store: false: neither the answer nor a fingerprint of the request is kept.
-    db.prepare("UPDATE idempotency_keys SET state = 'done', status_code = ?, body = NULL, fingerprint = '', subject_id = ? WHERE client_id = ? AND key = ?").run(ANSWER_UNSTORED, subject, r.clientKey, r.key);
+    db.prepare(
+      "UPDATE idempotency_keys SET state = 'done', status_code = ?, body = NULL, fingerprint = '', subject_id = ? WHERE client_id = ? AND key = ?",
+    ).run(ANSWER_UNSTORED, subject, r.clientKey, r.key);
   } else {
-    db.prepare("UPDATE idempotency_keys SET state = 'done', status_code = ?, body = ?, subject_id = ? WHERE client_id = ? AND key = ?").run(status, body, subject, r.clientKey, r.key);
+    db.prepare("UPDATE idempotency_keys SET state = 'done', status_code = ?, body = ?, subject_id = ? WHERE client_id = ? AND key = ?").run(
+      status,
+      body,
+      subject,
+      r.clientKey,
+      r.key,
+    );
   }
   r.completed = true;
 }

@@ -10,7 +10,10 @@ const WILDCARDS = ['0.0.0.0', '::', '[::]'];
  *  wildcard), and those named in SANAD_ALLOWED_HOSTS (comma-separated). Never "anything". */
 export function allowedHostNames(host: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const bound = bracketed(host);
-  const extra = (env.SANAD_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  const extra = (env.SANAD_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
   return [...new Set([...LOOPBACK_NAMES, ...(WILDCARDS.includes(host) ? [] : [bound.toLowerCase()]), ...extra])];
 }
 

@@ -34,7 +34,10 @@ export class LoginCodes {
 
   /** `pending`: a code made before this instance existed (a switch of data dir hands the browser
    *  the next instance's login link before that instance starts); it works once, like any other. */
-  constructor(pending?: string, private readonly clock: Clock = systemClock) {
+  constructor(
+    pending?: string,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.code = pending ? { hash: sha(pending), issuedAt: clock.now() } : null;
   }
 

@@ -5,7 +5,10 @@ import { ApiError } from './errors.js';
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly clock: Clock, private readonly windowMs: number) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly windowMs: number,
+  ) {}
 
   /** Counts one hit; throws 429 with Retry-After once `limit` is passed within the window. */
   hit(key: string, limit: number): void {

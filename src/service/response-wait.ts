@@ -25,4 +25,3 @@ export function waitForTerminal(ctx: ServiceContext, task: TaskRow): { done: Pro
   });
   return { done, stop };
 }
-

@@ -54,12 +54,18 @@ export function jsonDepth(value: unknown, limit: number): number {
 /** Fastify with the contract's error shape, the body parsers and the answer hooks; no routes. */
 function createApp(ctx: ServiceContext, maxConnections: number, reserved: number): FastifyInstance {
   const app = Fastify({
-    logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true,
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    forceCloseConnections: true,
     // The Keep-Alive hint clients read says what the connection guard does: idle 5 s, then closed.
     keepAliveTimeout: REQUEST_WAIT_MS,
     // A path that is not a valid URL (a stray %) never reaches a route: answer it in the contract's shape too.
     frameworkErrors: (_error, _req, reply) => {
-      void sendError(reply, new ApiError(400, 'invalid_request_error', 'invalid_url', 'The request path is not a valid URL (an unencoded "%"?); encode it and try again.'));
+      void sendError(
+        reply,
+        new ApiError(400, 'invalid_request_error', 'invalid_url', 'The request path is not a valid URL (an unencoded "%"?); encode it and try again.'),
+      );
     },
   });
   // All connections together (a flood of sockets); past it Node refuses new ones. Read at start.
@@ -69,7 +75,12 @@ function createApp(ctx: ServiceContext, maxConnections: number, reserved: number
     app.addHook('onRequest', async (req, reply) => {
       if (guard.roomFor(req.url)) return;
       void reply.header('connection', 'close');
-      throw new ApiError(503, 'service_unavailable_error', 'connection_limit', 'Sanad is at its connection limit; the last connections are kept for its own window. Close connections you do not use, or raise max_connections in Settings.');
+      throw new ApiError(
+        503,
+        'service_unavailable_error',
+        'connection_limit',
+        'Sanad is at its connection limit; the last connections are kept for its own window. Close connections you do not use, or raise max_connections in Settings.',
+      );
     });
   }
   app.decorateRequest('principal', null);
@@ -89,7 +100,8 @@ function createApp(ctx: ServiceContext, maxConnections: number, reserved: number
       return done(badRequest('The request body is not valid JSON.', null, 'invalid_json'), undefined);
     }
     // Everything after this walks the body (validation, the idempotency fingerprint): no bomb of nesting.
-    if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return done(badRequest(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep; no Sanad request needs that.`, null, 'too_deep'), undefined);
+    if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+      return done(badRequest(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep; no Sanad request needs that.`, null, 'too_deep'), undefined);
     done(null, value);
   });
 

@@ -38,6 +38,9 @@ export function toAdminTaskObject(db: ReadableDB, t: TaskRow): TaskObject {
 
 /** A page of tasks for the admin: each with its prompt's preview line (one query for the page). */
 export function toAdminTaskList(db: ReadableDB, tasks: readonly TaskRow[]): TaskObject[] {
-  const requests = requestsOf(db, tasks.map((t) => t.response_id));
+  const requests = requestsOf(
+    db,
+    tasks.map((t) => t.response_id),
+  );
   return tasks.map((t) => ({ ...toTaskObject(t), prompt: preview(inputText(requests.get(t.response_id) ?? '')) }));
 }

@@ -14,14 +14,18 @@ export function readAlertAcks(db: ReadableDB): Map<string, AlertAck> {
 
 /** Accepted for as long as the alert stays open; a snooze is replaced. */
 export function acceptAlertKey(db: Db, key: string, nowS: number): void {
-  db.prepare(`INSERT INTO alert_acks(key, accepted_at, snoozed_until, updated_at) VALUES (?, ?, NULL, ?)
-    ON CONFLICT(key) DO UPDATE SET accepted_at = excluded.accepted_at, snoozed_until = NULL, updated_at = excluded.updated_at`).run(key, nowS, nowS);
+  db.prepare(
+    `INSERT INTO alert_acks(key, accepted_at, snoozed_until, updated_at) VALUES (?, ?, NULL, ?)
+    ON CONFLICT(key) DO UPDATE SET accepted_at = excluded.accepted_at, snoozed_until = NULL, updated_at = excluded.updated_at`,
+  ).run(key, nowS, nowS);
 }
 
 /** Quiet until `untilS`; an acceptance is replaced. */
 export function snoozeAlertKey(db: Db, key: string, untilS: number, nowS: number): void {
-  db.prepare(`INSERT INTO alert_acks(key, accepted_at, snoozed_until, updated_at) VALUES (?, NULL, ?, ?)
-    ON CONFLICT(key) DO UPDATE SET accepted_at = NULL, snoozed_until = excluded.snoozed_until, updated_at = excluded.updated_at`).run(key, untilS, nowS);
+  db.prepare(
+    `INSERT INTO alert_acks(key, accepted_at, snoozed_until, updated_at) VALUES (?, NULL, ?, ?)
+    ON CONFLICT(key) DO UPDATE SET accepted_at = NULL, snoozed_until = excluded.snoozed_until, updated_at = excluded.updated_at`,
+  ).run(key, untilS, nowS);
 }
 
 export function clearAlertAck(db: Db, key: string): boolean {

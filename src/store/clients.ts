@@ -46,7 +46,15 @@ export function hashToken(token: string): string {
 function toClient(row: ClientRow): Client {
   const parsed: unknown = JSON.parse(row.scopes);
   const scopes = Array.isArray(parsed) ? parsed.filter((s): s is Scope => typeof s === 'string' && isScope(s)) : [];
-  return { id: row.id, name: row.name, scopes, created_at: row.created_at, last_used_at: row.last_used_at, last_address: row.last_address, revoked_at: row.revoked_at };
+  return {
+    id: row.id,
+    name: row.name,
+    scopes,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    last_address: row.last_address,
+    revoked_at: row.revoked_at,
+  };
 }
 
 /**
@@ -59,8 +67,13 @@ export function createClient(db: Db, name: string, scopes: Scope[], nowS: number
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const id = newId('client');
   const unique = [...new Set(scopes)];
-  db.prepare(`INSERT INTO ${options.temporary ? 'temporary_clients' : 'clients'}(id, name, token_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)`)
-    .run(id, name, hashToken(token), JSON.stringify(unique), nowS);
+  db.prepare(`INSERT INTO ${options.temporary ? 'temporary_clients' : 'clients'}(id, name, token_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)`).run(
+    id,
+    name,
+    hashToken(token),
+    JSON.stringify(unique),
+    nowS,
+  );
   return { client: { id, name, scopes: unique, created_at: nowS, last_used_at: null, last_address: null, revoked_at: null }, token };
 }
 

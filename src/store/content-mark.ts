@@ -45,7 +45,12 @@ function pragmaNumber(db: Db, name: string): number {
 }
 
 export function contentMark(db: Db): ContentMark {
-  return { db, dataVersion: pragmaNumber(db, 'data_version'), schemaVersion: pragmaNumber(db, 'schema_version'), changes: totalChanges(db) - (bookkept.get(db) ?? 0) };
+  return {
+    db,
+    dataVersion: pragmaNumber(db, 'data_version'),
+    schemaVersion: pragmaNumber(db, 'schema_version'),
+    changes: totalChanges(db) - (bookkept.get(db) ?? 0),
+  };
 }
 
 /** True only when both marks are of one connection and nothing but bookkeeping was written between them. */

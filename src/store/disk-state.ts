@@ -110,9 +110,10 @@ export class DiskState {
       return [{ key: DISK_FULL_ALERT, severity: 'critical', ...spoken(said), ...base }];
     }
     if (s.low) {
-      const said = s.free_bytes === null
-        ? say('alert.disk_low_unknown', { path, needed_bytes: s.needed_bytes })
-        : say('alert.disk_low', { path, free_bytes: s.free_bytes, needed_bytes: s.needed_bytes });
+      const said =
+        s.free_bytes === null
+          ? say('alert.disk_low_unknown', { path, needed_bytes: s.needed_bytes })
+          : say('alert.disk_low', { path, free_bytes: s.free_bytes, needed_bytes: s.needed_bytes });
       return [{ key: DISK_LOW_ALERT, severity: 'warning', ...spoken(said), ...base }];
     }
     return [];

@@ -41,7 +41,11 @@ export class DurableCommits {
   private failure: Error | null = null;
   private idle: Array<() => void> = [];
 
-  private constructor(db: Db, fds: number[], private readonly doFsync: Fsync) {
+  private constructor(
+    db: Db,
+    fds: number[],
+    private readonly doFsync: Fsync,
+  ) {
     this.changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
     this.fds = fds;
     this.free = [...fds];

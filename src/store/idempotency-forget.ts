@@ -13,7 +13,9 @@ export const ANSWER_UNSTORED = 204;
 
 /** Every stored answer naming one of `subjectIds` becomes a tombstone. Inside the caller's transaction. */
 export function forgetAnswersOf(db: Db, subjectIds: readonly string[]): number {
-  const forget = db.prepare(`UPDATE idempotency_keys SET body = NULL, fingerprint = '', status_code = ${ANSWER_DELETED} WHERE subject_id = ? AND state = 'done'`);
+  const forget = db.prepare(
+    `UPDATE idempotency_keys SET body = NULL, fingerprint = '', status_code = ${ANSWER_DELETED} WHERE subject_id = ? AND state = 'done'`,
+  );
   return subjectIds.reduce((n, id) => n + forget.run(id).changes, 0);
 }
 
@@ -32,7 +34,9 @@ function idsIn(body: string): Set<string> {
  */
 export function forgetAnswersNaming(db: Db, deletedIds: ReadonlySet<string>): number {
   if (deletedIds.size === 0) return 0;
-  const rows = db.prepare<[], { client_id: string; key: string; body: string }>("SELECT client_id, key, body FROM idempotency_keys WHERE body IS NOT NULL").all();
+  const rows = db
+    .prepare<[], { client_id: string; key: string; body: string }>('SELECT client_id, key, body FROM idempotency_keys WHERE body IS NOT NULL')
+    .all();
   const forget = db.prepare(`UPDATE idempotency_keys SET body = NULL, fingerprint = '', status_code = ${ANSWER_DELETED} WHERE client_id = ? AND key = ?`);
   let n = 0;
   for (const row of rows) {

@@ -57,9 +57,8 @@ export function notePullBytes(db: Db, id: string, bytes: number): void {
 /** Ends a running pull; false if it had already ended (a cancel raced the finish). */
 export function finishPull(db: Db, id: string, end: { status: Exclude<PullStatus, 'running'>; error: string | null; finishedAt: number }): boolean {
   return (
-    db
-      .prepare("UPDATE model_pulls SET status = @status, error = @error, finished_at = @finishedAt WHERE id = @id AND status = 'running'")
-      .run({ id, ...end }).changes > 0
+    db.prepare("UPDATE model_pulls SET status = @status, error = @error, finished_at = @finishedAt WHERE id = @id AND status = 'running'").run({ id, ...end })
+      .changes > 0
   );
 }
 

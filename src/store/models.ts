@@ -47,9 +47,13 @@ export function insertModel(db: Db, row: NewModelRow): void {
 
 /** Stores a model's run settings (every field: null clears it). */
 export function setModelSettings(db: Db, id: string, settings: ModelSettings): boolean {
-  return db
-    .prepare('UPDATE models SET context_size = @context_size, gpu_layers = @gpu_layers, temperature = @temperature, max_output_tokens = @max_output_tokens WHERE id = @id')
-    .run({ id, ...settings }).changes > 0;
+  return (
+    db
+      .prepare(
+        'UPDATE models SET context_size = @context_size, gpu_layers = @gpu_layers, temperature = @temperature, max_output_tokens = @max_output_tokens WHERE id = @id',
+      )
+      .run({ id, ...settings }).changes > 0
+  );
 }
 
 export function setModelBackup(db: Db, id: string, backup: ModelBackup): boolean {

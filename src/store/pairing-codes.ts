@@ -8,30 +8,29 @@ import type { Db } from './open.js';
 const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 
 function hashCode(code: string): string {
-  return createHash('sha256').update(code.toUpperCase().replace(/[^0-9A-Z]/g, ''), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(code.toUpperCase().replace(/[^0-9A-Z]/g, ''), 'utf8')
+    .digest('hex');
 }
 
 export function createPairingCode(db: Db, scopes: Scope[], ttlS: number, nowS: number): { code: string; expires_at: number } {
   const raw = Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
   const code = `${raw.slice(0, 4)}-${raw.slice(4)}`;
   const expires_at = nowS + ttlS;
-  db.prepare('INSERT INTO pairing_codes(code_hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?)')
-    .run(hashCode(code), JSON.stringify([...new Set(scopes)]), nowS, expires_at);
+  db.prepare('INSERT INTO pairing_codes(code_hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
+    hashCode(code),
+    JSON.stringify([...new Set(scopes)]),
+    nowS,
+    expires_at,
+  );
   return { code, expires_at };
 }
 
 /** Redeems a code for a new client, or returns null for a used, expired or unknown code. */
-export function redeemPairingCode(
-  db: Db,
-  code: string,
-  clientName: string,
-  nowS: number,
-): { client: Client; token: string } | null {
+export function redeemPairingCode(db: Db, code: string, clientName: string, nowS: number): { client: Client; token: string } | null {
   return db.transaction(() => {
     const row = db
-      .prepare<[string, number], { scopes: string }>(
-        'SELECT scopes FROM pairing_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?',
-      )
+      .prepare<[string, number], { scopes: string }>('SELECT scopes FROM pairing_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?')
       .get(hashCode(code), nowS);
     if (!row) return null;
     const parsed: unknown = JSON.parse(row.scopes);

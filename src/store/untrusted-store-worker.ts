@@ -33,7 +33,10 @@ function message(err: unknown): string {
 }
 
 function integrity(db: Database.Database): string | null {
-  const rows = db.prepare<[], { integrity_check: string }>('PRAGMA integrity_check').all().map((r) => r.integrity_check);
+  const rows = db
+    .prepare<[], { integrity_check: string }>('PRAGMA integrity_check')
+    .all()
+    .map((r) => r.integrity_check);
   return rows.length === 1 && rows[0] === 'ok' ? null : `integrity_check: ${rows.slice(0, 3).join('; ')}`;
 }
 
@@ -59,7 +62,8 @@ function look(request: AdmissionRequest): AdmissionVerdict {
     const raw = db.pragma('user_version', { simple: true });
     const version = typeof raw === 'number' ? raw : 0;
     const known = MIGRATIONS.length;
-    if (version > known) return { ok: false, kind: 'too_new', version, problem: `it was written by a newer Sanad (store version ${version}; this Sanad knows up to ${known})` };
+    if (version > known)
+      return { ok: false, kind: 'too_new', version, problem: `it was written by a newer Sanad (store version ${version}; this Sanad knows up to ${known})` };
     // An empty file runs nothing; what its emptiness means (damage, or a source with no tables)
     // is for the caller, who knows what the manifest counted.
     if (version === 0 && schema.length === 0) return { ok: true, version: 0, tables: 0 };
@@ -78,7 +82,14 @@ function look(request: AdmissionRequest): AdmissionVerdict {
 }
 
 const request: unknown = await workerQuestion();
-if (typeof request === 'object' && request !== null && 'path' in request && typeof request.path === 'string' && 'expect' in request && (request.expect === 'sanad' || request.expect === 'any')) {
+if (
+  typeof request === 'object' &&
+  request !== null &&
+  'path' in request &&
+  typeof request.path === 'string' &&
+  'expect' in request &&
+  (request.expect === 'sanad' || request.expect === 'any')
+) {
   port.postMessage(look({ path: request.path, expect: request.expect, integrity: 'integrity' in request && request.integrity === true }));
 } else {
   port.postMessage({ ok: false, kind: 'damaged', problem: 'the worker was started without a file to look at' } satisfies AdmissionVerdict);

@@ -29,13 +29,20 @@ function isVerdict(value: unknown): value is AdmissionVerdict {
  * nothing later does: the drill). Never throws for what the file holds; the
  * verdict says what is wrong, in a phrase that reads after "<file> …".
  */
-export async function admitUntrustedStore(path: string, options: { expect?: 'sanad' | 'any'; integrity?: boolean; timeLimitMs?: number; signal?: AbortSignal } = {}): Promise<AdmissionVerdict> {
+export async function admitUntrustedStore(
+  path: string,
+  options: { expect?: 'sanad' | 'any'; integrity?: boolean; timeLimitMs?: number; signal?: AbortSignal } = {},
+): Promise<AdmissionVerdict> {
   const bytes = (await stat(path).catch(() => null))?.size ?? 0;
-  const answer = await callWorker(ADMISSION_WORKER, { path, expect: options.expect ?? 'sanad', integrity: options.integrity ?? false }, {
-    timeLimitMs: options.timeLimitMs ?? admissionTimeLimitMs(bytes),
-    isAnswer: isVerdict,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const answer = await callWorker(
+    ADMISSION_WORKER,
+    { path, expect: options.expect ?? 'sanad', integrity: options.integrity ?? false },
+    {
+      timeLimitMs: options.timeLimitMs ?? admissionTimeLimitMs(bytes),
+      isAnswer: isVerdict,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
   if (answer.ok) return answer.value;
   if (answer.why === 'timeout') return { ok: false, kind: 'timeout', problem: `checking it ${answer.message}, which no Sanad store of its size needs` };
   if (answer.why === 'cancelled') return { ok: false, kind: 'timeout', problem: 'the check was cancelled' };

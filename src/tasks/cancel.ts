@@ -8,10 +8,7 @@ import type { TaskRunner } from './runner.js';
 import type { TaskRow } from './types.js';
 
 export type CancelOutcome =
-  | { outcome: 'cancelled'; task: TaskRow }
-  | { outcome: 'cancelling'; task: TaskRow }
-  | { outcome: 'not_cancellable'; task: TaskRow }
-  | { outcome: 'not_found' };
+  { outcome: 'cancelled'; task: TaskRow } | { outcome: 'cancelling'; task: TaskRow } | { outcome: 'not_cancellable'; task: TaskRow } | { outcome: 'not_found' };
 
 export function cancelTask(db: Db, ledger: TaskLedger, runner: TaskRunner, taskId: string): CancelOutcome {
   const queued = ledger.transition(taskId, {

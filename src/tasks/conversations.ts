@@ -49,7 +49,8 @@ export function getConversation(db: ReadableDB, id: string): ConversationRow | u
 
 /** Appends items in order, after the last one; an item whose id the conversation has already is left out. */
 function addItemsInTransaction(db: Db, conversationId: string, items: readonly StoredItem[], responseId: string | null, nowS: number): StoredItem[] {
-  const last = db.prepare<[string], { p: number | null }>('SELECT MAX(position) AS p FROM conversation_items WHERE conversation_id = ?').get(conversationId)?.p ?? 0;
+  const last =
+    db.prepare<[string], { p: number | null }>('SELECT MAX(position) AS p FROM conversation_items WHERE conversation_id = ?').get(conversationId)?.p ?? 0;
   const has = db.prepare<[string, string], { id: string }>('SELECT id FROM conversation_items WHERE conversation_id = ? AND id = ?');
   const insert = db.prepare('INSERT INTO conversation_items (conversation_id, position, id, data, response_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   const added: StoredItem[] = [];
@@ -64,10 +65,22 @@ function addItemsInTransaction(db: Db, conversationId: string, items: readonly S
   return added;
 }
 
-export function createConversation(db: Db, input: { clientId: string | null; metadata: Record<string, string> | null; items: readonly StoredItem[] }, nowS: number): ConversationRow {
-  const row: ConversationRow = { id: newId('conv'), client_id: input.clientId, metadata: input.metadata ? JSON.stringify(input.metadata) : null, created_at: nowS, updated_at: nowS };
+export function createConversation(
+  db: Db,
+  input: { clientId: string | null; metadata: Record<string, string> | null; items: readonly StoredItem[] },
+  nowS: number,
+): ConversationRow {
+  const row: ConversationRow = {
+    id: newId('conv'),
+    client_id: input.clientId,
+    metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+    created_at: nowS,
+    updated_at: nowS,
+  };
   db.transaction(() => {
-    db.prepare('INSERT INTO conversations (id, client_id, metadata, created_at, updated_at) VALUES (@id, @client_id, @metadata, @created_at, @updated_at)').run(row);
+    db.prepare('INSERT INTO conversations (id, client_id, metadata, created_at, updated_at) VALUES (@id, @client_id, @metadata, @created_at, @updated_at)').run(
+      row,
+    );
     addItemsInTransaction(db, row.id, input.items, null, nowS);
   })();
   return row;
@@ -135,7 +148,9 @@ export interface ItemPageQuery {
 export function itemPage(db: ReadableDB, conversationId: string, q: ItemPageQuery): { data: StoredItem[]; has_more: boolean } | { unknownCursor: true } {
   let from: number | null = null;
   if (q.after !== undefined && q.after !== '') {
-    const at = db.prepare<[string, string], { position: number }>('SELECT position FROM conversation_items WHERE conversation_id = ? AND id = ?').get(conversationId, q.after);
+    const at = db
+      .prepare<[string, string], { position: number }>('SELECT position FROM conversation_items WHERE conversation_id = ? AND id = ?')
+      .get(conversationId, q.after);
     if (!at) return { unknownCursor: true };
     from = at.position;
   }
@@ -195,7 +210,9 @@ export function listConversations(db: ReadableDB, q: ConversationListQuery): { d
     params.after = at.id;
   }
   const rows = db
-    .prepare<Record<string, string | number>, ConversationRow>(`SELECT c.* FROM conversations c ${whereSql(where)} ORDER BY c.updated_at DESC, c.id DESC LIMIT @limit`)
+    .prepare<Record<string, string | number>, ConversationRow>(
+      `SELECT c.* FROM conversations c ${whereSql(where)} ORDER BY c.updated_at DESC, c.id DESC LIMIT @limit`,
+    )
     .all({ ...params, limit: q.limit + 1 });
   return { data: rows.slice(0, q.limit), has_more: rows.length > q.limit };
 }

@@ -15,7 +15,10 @@ export class CreateBatcher {
 
   /** `later` schedules the commit: by default the next turn of the loop; the service passes
    *  DurableCommits.afterSync, so creates that arrive during an fsync share the next commit. */
-  constructor(private readonly ledger: TaskLedger, private readonly later: (fn: () => void) => void = setImmediate) {}
+  constructor(
+    private readonly ledger: TaskLedger,
+    private readonly later: (fn: () => void) => void = setImmediate,
+  ) {}
 
   create(input: NewTask, inSameTransaction?: InTransaction): Promise<Created> {
     return new Promise((resolve, reject) => {

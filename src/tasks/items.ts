@@ -30,7 +30,9 @@ export function itemOwner(itemId: string): { responseId: string; position: numbe
 export function keptMessage(m: InputMessage): MessageItem {
   const partType = m.role === 'assistant' ? 'output_text' : 'input_text';
   const content: TextPart[] =
-    typeof m.content === 'string' ? [{ type: partType, text: m.content }] : m.content.map((p) => ({ type: p.type === 'input_text' ? 'input_text' : 'output_text', text: textOfPart(p) }));
+    typeof m.content === 'string'
+      ? [{ type: partType, text: m.content }]
+      : m.content.map((p) => ({ type: p.type === 'input_text' ? 'input_text' : 'output_text', text: textOfPart(p) }));
   return { type: 'message', id: m.id ?? '', status: m.status ?? 'completed', role: m.role, content };
 }
 
@@ -38,7 +40,8 @@ export function keptMessage(m: InputMessage): MessageItem {
 export function keptItem(item: Exclude<InputItem, { type: 'item_reference' }>): StoredItem {
   if (item.type === 'message') return keptMessage(item);
   const status = item.status ?? 'completed';
-  if (item.type === 'function_call') return { type: 'function_call', id: item.id ?? '', call_id: item.call_id, name: item.name, arguments: item.arguments, status };
+  if (item.type === 'function_call')
+    return { type: 'function_call', id: item.id ?? '', call_id: item.call_id, name: item.name, arguments: item.arguments, status };
   const output = typeof item.output === 'string' ? item.output : item.output.map((p) => p.text).join('');
   return { type: 'function_call_output', id: item.id ?? '', call_id: item.call_id, output, status };
 }
@@ -49,9 +52,18 @@ function isLegacy(m: StoredItem | LegacyMessage): m is LegacyMessage {
 
 /** A stored request's own input as items; requests from before conversations have no ids (''). */
 export function inputItems(req: ResponseRequest): StoredItem[] {
-  if (typeof req.input === 'string') return [{ type: 'message', id: '', status: 'completed', role: 'user', content: [{ type: 'input_text', text: req.input }] }];
+  if (typeof req.input === 'string')
+    return [{ type: 'message', id: '', status: 'completed', role: 'user', content: [{ type: 'input_text', text: req.input }] }];
   return req.input.map((m) =>
-    isLegacy(m) ? { type: 'message', id: '', status: 'completed', role: m.role, content: [{ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: m.content }] } : m,
+    isLegacy(m)
+      ? {
+          type: 'message',
+          id: '',
+          status: 'completed',
+          role: m.role,
+          content: [{ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: m.content }],
+        }
+      : m,
   );
 }
 
@@ -87,7 +99,12 @@ export function outputCalls(row: Pick<ResponseRow, 'output_items'>): FunctionCal
  * What an answer adds to the context of later turns and to its conversation: its message (when it
  * has one, and it says something or says nothing else), then its calls.
  */
-export function answerItems(row: Pick<ResponseRow, 'item_id' | 'output_items'>, req: Pick<ResponseRequest, 'tools' | 'tool_choice'>, text: string, status: OutputMessage['status']): StoredItem[] {
+export function answerItems(
+  row: Pick<ResponseRow, 'item_id' | 'output_items'>,
+  req: Pick<ResponseRequest, 'tools' | 'tool_choice'>,
+  text: string,
+  status: OutputMessage['status'],
+): StoredItem[] {
   const calls = outputCalls(row);
   const items: StoredItem[] = [];
   if (answersWithMessage(req) && (text !== '' || calls.length === 0)) items.push(asItem(outputMessage(row, text, status)));

@@ -16,7 +16,18 @@ import { emittedText, getResponseRow, getTask } from './queries.js';
 import { appendTurn } from './conversations.js';
 import { answerItems, inputItems, itemNames } from './items.js';
 import { buildResponseObject, parseRequest } from './response-object.js';
-import { isTaskStatus, isTerminal, type EventType, type OnRestart, type ResponseRequest, type ResponseRow, type TaskError, type TaskEvent, type TaskRow, type TaskStatus } from './types.js';
+import {
+  isTaskStatus,
+  isTerminal,
+  type EventType,
+  type OnRestart,
+  type ResponseRequest,
+  type ResponseRow,
+  type TaskError,
+  type TaskEvent,
+  type TaskRow,
+  type TaskStatus,
+} from './types.js';
 
 export interface EventSpec {
   type: EventType;
@@ -36,9 +47,7 @@ export interface TransitionChange {
   resetOutput?: boolean;
 }
 
-export type TransitionResult =
-  | { ok: true; task: TaskRow; events: TaskEvent[] }
-  | { ok: false; task: TaskRow | undefined };
+export type TransitionResult = { ok: true; task: TaskRow; events: TaskEvent[] } | { ok: false; task: TaskRow | undefined };
 
 export interface NewTask {
   clientId: string | null;
@@ -93,7 +102,9 @@ export class TaskLedger {
   ) {
     this.insertOne = db.transaction((input: NewTask, inSameTransaction: InTransaction | undefined) => this.insertNew(input, inSameTransaction));
     // Read once (the status index); from here on every create and transition keeps it right.
-    for (const r of db.prepare<[], { client_id: string | null; n: number }>("SELECT client_id, COUNT(*) AS n FROM tasks WHERE status = 'queued' GROUP BY client_id").all()) {
+    for (const r of db
+      .prepare<[], { client_id: string | null; n: number }>("SELECT client_id, COUNT(*) AS n FROM tasks WHERE status = 'queued' GROUP BY client_id")
+      .all()) {
       this.queuedByClient.set(r.client_id ?? '', r.n);
     }
   }
@@ -142,16 +153,18 @@ export class TaskLedger {
    * callback threw) rolls back alone and comes back as an Error in its place.
    */
   createMany(items: ReadonlyArray<{ input: NewTask; inSameTransaction?: InTransaction | undefined }>): Array<Created | Error> {
-    const results = this.createAllOrNothing(items) ?? this.write(() =>
-      items.map((item) => {
-        try {
-          return this.insertOne(item.input, item.inSameTransaction);
-        } catch (err) {
-          this.writes.noteFailure(err);
-          return err instanceof Error ? err : new Error(String(err));
-        }
-      }),
-    );
+    const results =
+      this.createAllOrNothing(items) ??
+      this.write(() =>
+        items.map((item) => {
+          try {
+            return this.insertOne(item.input, item.inSameTransaction);
+          } catch (err) {
+            this.writes.noteFailure(err);
+            return err instanceof Error ? err : new Error(String(err));
+          }
+        }),
+      );
     for (const r of results) if (!(r instanceof Error)) this.countQueued(r.task.client_id, 1);
     this.hub.publish(results.flatMap((r) => (r instanceof Error ? [] : [r.event])));
     return results;
@@ -237,27 +250,27 @@ export class TaskLedger {
         status: change.to,
         updated_at: now,
         last_sequence_number: seq0 + change.events.length,
-        error_code: change.error === undefined ? before.error_code : change.error?.code ?? null,
-        error_message: change.error === undefined ? before.error_message : change.error?.message ?? null,
+        error_code: change.error === undefined ? before.error_code : (change.error?.code ?? null),
+        error_message: change.error === undefined ? before.error_message : (change.error?.message ?? null),
         output_tokens: change.output ? change.output.outputTokens : change.resetOutput ? 0 : before.output_tokens,
       };
       this.stmt(
-          `UPDATE tasks SET status = @status, updated_at = @updated_at, last_sequence_number = @last_sequence_number,
+        `UPDATE tasks SET status = @status, updated_at = @updated_at, last_sequence_number = @last_sequence_number,
              error_code = @error_code, error_message = @error_message, output_tokens = @output_tokens
            WHERE id = @id AND status = @previous`,
-        )
-        .run({ ...task, previous: before.status });
+      ).run({ ...task, previous: before.status });
       if (change.output) {
         const o = change.output;
         const calls = o.calls && o.calls.length > 0 ? JSON.stringify(o.calls) : null;
-        this.stmt('UPDATE responses SET output_text = ?, input_tokens = ?, output_tokens = ?, incomplete_reason = ?, truncated_items = ?, output_items = ? WHERE id = ?')
-          .run(o.text, o.inputTokens, o.outputTokens, o.incompleteReason, o.truncatedItems ?? 0, calls, task.response_id);
+        this.stmt(
+          'UPDATE responses SET output_text = ?, input_tokens = ?, output_tokens = ?, incomplete_reason = ?, truncated_items = ?, output_items = ? WHERE id = ?',
+        ).run(o.text, o.inputTokens, o.outputTokens, o.incompleteReason, o.truncatedItems ?? 0, calls, task.response_id);
         this.addTurnToConversation(task, o.text, o.incompleteReason, now);
       } else if (change.resetOutput) {
         this.stmt('UPDATE responses SET input_tokens = NULL, output_tokens = NULL WHERE id = ?').run(task.response_id);
       }
       const events = change.events.map((spec, i) => {
-        const fields = spec.withResponse ? { ...spec.fields, response: this.responseObject(task) } : spec.fields ?? {};
+        const fields = spec.withResponse ? { ...spec.fields, response: this.responseObject(task) } : (spec.fields ?? {});
         return this.insertEvent(task, seq0 + i + 1, spec.type, fields, now);
       });
       return { ok: true, task, events: [...flushed, ...events] };
@@ -340,12 +353,18 @@ export class TaskLedger {
     const response = getResponseRow(this.db, task.response_id);
     const now = unixSeconds(this.clock);
     const events = deltas.map((delta, i) =>
-      this.insertEvent(task, task.last_sequence_number + i + 1, 'response.output_text.delta', {
-        item_id: response?.item_id ?? null,
-        output_index: 0,
-        content_index: 0,
-        delta,
-      }, now),
+      this.insertEvent(
+        task,
+        task.last_sequence_number + i + 1,
+        'response.output_text.delta',
+        {
+          item_id: response?.item_id ?? null,
+          output_index: 0,
+          content_index: 0,
+          delta,
+        },
+        now,
+      ),
     );
     task.last_sequence_number += deltas.length;
     this.stmt('UPDATE tasks SET last_sequence_number = ?, updated_at = ? WHERE id = ?').run(task.last_sequence_number, now, task.id);
@@ -371,8 +390,13 @@ export class TaskLedger {
   }
 
   private insertEvent(task: TaskRow, seq: number, type: string, fields: Record<string, unknown>, now: number): TaskEvent {
-    this.stmt('INSERT INTO task_events(task_id, sequence_number, type, data, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(task.id, seq, type, JSON.stringify(fields), now);
+    this.stmt('INSERT INTO task_events(task_id, sequence_number, type, data, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      task.id,
+      seq,
+      type,
+      JSON.stringify(fields),
+      now,
+    );
     return { type, sequence_number: seq, task_id: task.id, response_id: task.response_id, created_at: now, ...fields };
   }
 
@@ -403,7 +427,10 @@ function insertRow(db: Db, table: 'responses' | 'tasks' | 'task_events', row: Re
 
 /** The live table's own columns: only those are copied (a forged store cannot name others). */
 function columnsOf(db: Db, table: 'responses' | 'tasks' | 'task_events'): string[] {
-  return db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
+  return db
+    .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+    .all()
+    .map((c) => c.name);
 }
 
 /**
@@ -415,7 +442,8 @@ export function adoptFinishedTasks(db: Db, rows: readonly FinishedTaskRows[]): v
   const columns = { responses: columnsOf(db, 'responses'), tasks: columnsOf(db, 'tasks'), task_events: columnsOf(db, 'task_events') };
   for (const r of rows) {
     const status = r.task.status;
-    if (typeof status !== 'string' || !isTaskStatus(status) || !isTerminal(status)) throw new Error(`Task ${String(r.task.id)} is not finished; only finished tasks can be brought back.`);
+    if (typeof status !== 'string' || !isTaskStatus(status) || !isTerminal(status))
+      throw new Error(`Task ${String(r.task.id)} is not finished; only finished tasks can be brought back.`);
     insertRow(db, 'responses', r.response, columns.responses);
     insertRow(db, 'tasks', r.task, columns.tasks);
     for (const e of r.events) insertRow(db, 'task_events', e, columns.task_events);

@@ -109,7 +109,10 @@ export function emittedText(db: ReadableDB, taskId: string): string {
 
 /** A client's tasks not yet finished (a revoked client's are cancelled). */
 export function unfinishedTasksOf(db: ReadableDB, clientId: string): string[] {
-  return db.prepare<[string], { id: string }>("SELECT id FROM tasks WHERE client_id = ? AND status IN ('queued','loading','running','cancelling')").all(clientId).map((r) => r.id);
+  return db
+    .prepare<[string], { id: string }>("SELECT id FROM tasks WHERE client_id = ? AND status IN ('queued','loading','running','cancelling')")
+    .all(clientId)
+    .map((r) => r.id);
 }
 
 /** The request text of each of these responses (for the task list's prompt line), by response id. */
@@ -123,7 +126,9 @@ export function requestsOf(db: ReadableDB, responseIds: readonly string[]): Map<
 /** When generation last began (or resumed) for a task: its newest response.in_progress event. */
 export function generationStartedAt(db: ReadableDB, taskId: string): number | null {
   const row = db
-    .prepare<[string], { at: number }>("SELECT created_at AS at FROM task_events WHERE task_id = ? AND type = 'response.in_progress' ORDER BY sequence_number DESC LIMIT 1")
+    .prepare<[string], { at: number }>(
+      "SELECT created_at AS at FROM task_events WHERE task_id = ? AND type = 'response.in_progress' ORDER BY sequence_number DESC LIMIT 1",
+    )
     .get(taskId);
   return row?.at ?? null;
 }

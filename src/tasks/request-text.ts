@@ -27,7 +27,12 @@ export function inputText(request: string): string {
     const input: unknown = parsed.input;
     if (typeof input === 'string') return input;
     if (!Array.isArray(input)) return '';
-    return input.map(contentText).filter((t) => t !== '').at(-1) ?? '';
+    return (
+      input
+        .map(contentText)
+        .filter((t) => t !== '')
+        .at(-1) ?? ''
+    );
   } catch {
     return '';
   }

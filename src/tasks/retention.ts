@@ -34,7 +34,10 @@ export function sweepTerminalTasks(db: Db, nowS: number, retentionDays: number, 
     if (batch.length === 0) return removed;
     removed += db.transaction(() => {
       journal.record(batch.map((r) => ({ kind: 'response', id: r.response_id, at: nowS, why: 'retention' })));
-      forgetAnswersOf(db, batch.map((r) => r.response_id));
+      forgetAnswersOf(
+        db,
+        batch.map((r) => r.response_id),
+      );
       return batch.reduce((n, r) => n + del.run(r.response_id).changes, 0);
     })();
     if (batch.length < BATCH) return removed;
@@ -48,12 +51,17 @@ export function sweepTerminalTasks(db: Db, nowS: number, retentionDays: number, 
  */
 export function sweepUnstoredResponses(db: Db, nowS: number, journal: DeletionRecorder, graceS = 300): number {
   return db.transaction(() => {
-    const ids = db.prepare<[number], { id: string }>(
-      `SELECT id FROM responses WHERE store = 0 AND id IN (
+    const ids = db
+      .prepare<[number], { id: string }>(
+        `SELECT id FROM responses WHERE store = 0 AND id IN (
          SELECT response_id FROM tasks WHERE +status IN ${TERMINAL} AND updated_at < ?)`, // by age, as above
-    ).all(nowS - graceS);
+      )
+      .all(nowS - graceS);
     journal.record(ids.map((r) => ({ kind: 'response', id: r.id, at: nowS, why: 'unstored' })));
-    forgetAnswersOf(db, ids.map((r) => r.id));
+    forgetAnswersOf(
+      db,
+      ids.map((r) => r.id),
+    );
     const del = db.prepare('DELETE FROM responses WHERE id = ?');
     return ids.reduce((n, r) => n + del.run(r.id).changes, 0);
   })();
@@ -101,7 +109,10 @@ export function applyDeletions(db: Db, deletions: readonly Deletion[]): string[]
   return db.transaction(() => {
     const removed: string[] = [];
     // Idempotent answers hold the same text: searched by their text (an older store names no subject).
-    forgetAnswersNaming(db, new Set(deletions.flatMap((d) => (d.kind === 'conversation_item' && d.conversation_id !== undefined ? [d.id, d.conversation_id] : [d.id]))));
+    forgetAnswersNaming(
+      db,
+      new Set(deletions.flatMap((d) => (d.kind === 'conversation_item' && d.conversation_id !== undefined ? [d.id, d.conversation_id] : [d.id]))),
+    );
     for (const d of deletions) {
       if (d.kind === 'conversation') {
         delItems?.run(d.id);

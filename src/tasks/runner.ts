@@ -65,7 +65,10 @@ export class TaskRunner {
     const controller = this.active.get(taskId);
     if (controller) return controller.abort();
     if (this.queue.remove(taskId)) {
-      this.track(taskId, this.commit(taskId, CANCELLED).then(() => undefined));
+      this.track(
+        taskId,
+        this.commit(taskId, CANCELLED).then(() => undefined),
+      );
     }
   }
 
@@ -141,10 +144,13 @@ export class TaskRunner {
       if (taskId === undefined) return;
       const controller = new AbortController();
       this.active.set(taskId, controller);
-      this.track(taskId, this.execute(taskId, controller.signal).finally(() => {
-        this.active.delete(taskId);
-        this.pump();
-      }));
+      this.track(
+        taskId,
+        this.execute(taskId, controller.signal).finally(() => {
+          this.active.delete(taskId);
+          this.pump();
+        }),
+      );
     }
   }
 

@@ -55,9 +55,13 @@ function findItem(db: ReadableDB, id: string, mayRead: MayRead): StoredItem | un
   const row = owner && getResponseRow(db, owner.responseId);
   if (row && mayRead(row.client_id)) {
     const found =
-      owner.call !== null ? outputCalls(row)[owner.call]
-      : owner.position === null ? (row.item_id === id ? answerOf(row) : undefined)
-      : inputItems(parseRequest(row))[owner.position];
+      owner.call !== null
+        ? outputCalls(row)[owner.call]
+        : owner.position === null
+          ? row.item_id === id
+            ? answerOf(row)
+            : undefined
+          : inputItems(parseRequest(row))[owner.position];
     if (found?.id === id) return found;
   }
   const kept = findConversationItem(db, id);
@@ -73,7 +77,13 @@ export function resolveInput(db: ReadableDB, input: string | InputItem[], mayRea
   return input.map((item, i) => {
     if (item.type !== 'item_reference') return keptItem(item);
     const found = findItem(db, item.id, mayRead);
-    if (!found) throw new TurnInputError(404, 'item_not_found', `input[${i}].id`, `No stored item has the id ${item.id} (or it is another client's); refer to an item of a stored response or conversation, or send its content.`);
+    if (!found)
+      throw new TurnInputError(
+        404,
+        'item_not_found',
+        `input[${i}].id`,
+        `No stored item has the id ${item.id} (or it is another client's); refer to an item of a stored response or conversation, or send its content.`,
+      );
     return found;
   });
 }
@@ -85,19 +95,39 @@ export function checkPrevious(db: ReadableDB, id: string, mayRead: MayRead, dele
   const task = row && getTaskByResponse(db, id);
   if (!row || !task || !mayRead(row.client_id)) {
     const why = deletedWhy(id);
-    if (why === 'unstored') throw new TurnInputError(400, 'previous_response_not_stored', param, `Response ${id} was created with store: false, so it was not kept and cannot be continued; send the earlier turns as input, or create them with store: true.`);
-    if (why !== undefined) throw new TurnInputError(404, 'previous_response_not_found', param, `Response ${id} was deleted, so it cannot be continued; send the earlier turns as input instead.`);
+    if (why === 'unstored')
+      throw new TurnInputError(
+        400,
+        'previous_response_not_stored',
+        param,
+        `Response ${id} was created with store: false, so it was not kept and cannot be continued; send the earlier turns as input, or create them with store: true.`,
+      );
+    if (why !== undefined)
+      throw new TurnInputError(
+        404,
+        'previous_response_not_found',
+        param,
+        `Response ${id} was deleted, so it cannot be continued; send the earlier turns as input instead.`,
+      );
     throw new TurnInputError(404, 'previous_response_not_found', param, `No response ${id} was found; check the id (GET /v1/responses/{id}).`);
   }
-  if (row.store === 0) throw new TurnInputError(400, 'previous_response_not_stored', param, `Response ${id} was created with store: false and cannot be continued; send the earlier turns as input, or create them with store: true.`);
-  if (!isTerminal(task.status)) throw new TurnInputError(409, 'previous_response_in_progress', param, `Response ${id} is still being generated; wait for it to finish, then continue it.`);
+  if (row.store === 0)
+    throw new TurnInputError(
+      400,
+      'previous_response_not_stored',
+      param,
+      `Response ${id} was created with store: false and cannot be continued; send the earlier turns as input, or create them with store: true.`,
+    );
+  if (!isTerminal(task.status))
+    throw new TurnInputError(409, 'previous_response_in_progress', param, `Response ${id} is still being generated; wait for it to finish, then continue it.`);
   return row;
 }
 
 /** The conversation a turn belongs to: it exists and the caller may read it. */
 export function checkConversation(db: ReadableDB, id: string, mayRead: MayRead): void {
   const row = getConversation(db, id);
-  if (!row || !mayRead(row.client_id)) throw new TurnInputError(404, 'conversation_not_found', 'conversation', `No conversation ${id} was found; create one with POST /v1/conversations.`);
+  if (!row || !mayRead(row.client_id))
+    throw new TurnInputError(404, 'conversation_not_found', 'conversation', `No conversation ${id} was found; create one with POST /v1/conversations.`);
 }
 
 /** One finished turn as context: its own input, then its answer (if it had one). */
@@ -109,12 +139,13 @@ function turnItems(row: ResponseRow): StoredItem[] {
 /** The items before this turn's own input: the chain of previous responses, or the conversation. */
 export function earlierItems(db: ReadableDB, response: ResponseRow): StoredItem[] {
   if (response.conversation_id !== null) {
-    if (!getConversation(db, response.conversation_id)) throw new TurnFailure('conversation_not_found', `Conversation ${response.conversation_id} was deleted before this response ran.`);
+    if (!getConversation(db, response.conversation_id))
+      throw new TurnFailure('conversation_not_found', `Conversation ${response.conversation_id} was deleted before this response ran.`);
     return conversationItems(db, response.conversation_id);
   }
   const turns: StoredItem[][] = [];
   const seen = new Set<string>();
-  for (let id = response.previous_response_id; id !== null; ) {
+  for (let id = response.previous_response_id; id !== null;) {
     const row = seen.has(id) ? undefined : getResponseRow(db, id);
     if (!row) throw new TurnFailure('previous_response_not_found', `Response ${id}, an earlier turn of this one, was deleted before this response ran.`);
     seen.add(id);
@@ -145,13 +176,20 @@ export function fitToContext(f: FitInput): { messages: ChatMessage[]; dropped: n
   const tokens = f.countTokens(all);
   if (tokens <= limit) return { messages: all, dropped: 0 };
   const tooLong = (what: string, n: number): TurnFailure =>
-    new TurnFailure('context_length_exceeded', `${what} is ${n} tokens, and model ${f.model} holds ${f.contextSize} in its context with ${reserve} kept for the answer (${limit} for the input)`);
+    new TurnFailure(
+      'context_length_exceeded',
+      `${what} is ${n} tokens, and model ${f.model} holds ${f.contextSize} in its context with ${reserve} kept for the answer (${limit} for the input)`,
+    );
   if (f.truncation === 'disabled') {
-    throw new TurnFailure('context_length_exceeded', `${tooLong('The input', tokens).message}; shorten it, or send truncation: "auto" to leave out the oldest items.`);
+    throw new TurnFailure(
+      'context_length_exceeded',
+      `${tooLong('The input', tokens).message}; shorten it, or send truncation: "auto" to leave out the oldest items.`,
+    );
   }
   // Leaving out more never makes the prompt longer: the fewest dropped that fit, by bisection.
   const last = f.items.length - 1;
-  if (last < 0 || f.countTokens(render(last)) > limit) throw new TurnFailure('context_length_exceeded', `${tooLong('The last input item alone', f.countTokens(render(Math.max(last, 0)))).message}; shorten it.`);
+  if (last < 0 || f.countTokens(render(last)) > limit)
+    throw new TurnFailure('context_length_exceeded', `${tooLong('The last input item alone', f.countTokens(render(Math.max(last, 0)))).message}; shorten it.`);
   let lo = 1;
   let hi = last;
   while (lo < hi) {

@@ -27,11 +27,7 @@ test('no token, an unknown token or a malformed header: 401 invalid_api_key on e
   const ta = await startTestAppliance();
   t.after(() => ta.close());
   const body = { model: 'tiny', input: 'hi', max_output_tokens: 4 };
-  const callers = [
-    ta.api.withToken(null),
-    ta.api.withToken(`sk-sanad-${'A'.repeat(43)}`),
-    ta.api.withToken(ta.adminToken + 'x'),
-  ];
+  const callers = [ta.api.withToken(null), ta.api.withToken(`sk-sanad-${'A'.repeat(43)}`), ta.api.withToken(ta.adminToken + 'x')];
   for (const api of callers) {
     for (const [method, path] of V1_ROUTES) {
       const res = await api.request(method, path, method === 'POST' ? body : undefined);

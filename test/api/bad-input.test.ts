@@ -82,7 +82,11 @@ test('malformed JSON, an oversized body, a non-JSON content type and an unknown 
   const form = await ta.api.post('/v1/responses', 'model=tiny&input=hi', { 'content-type': 'application/x-www-form-urlencoded' });
   assertError(form, 415, 'unsupported_media_type');
 
-  for (const [method, path] of [['GET', '/v1/nothing'], ['POST', '/v1/responses/x/y/z'], ['GET', '/nope?x=1']] as const) {
+  for (const [method, path] of [
+    ['GET', '/v1/nothing'],
+    ['POST', '/v1/responses/x/y/z'],
+    ['GET', '/nope?x=1'],
+  ] as const) {
     assertError(await ta.api.request(method, path), 404, 'not_found');
   }
   assert.equal(countRows(ta.appliance.ctx.writer, 'tasks'), 0);

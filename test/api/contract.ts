@@ -48,10 +48,14 @@ export function taskStatus(db: Db, taskId: string): string | undefined {
 
 /** Waits until the stored task is in one of `statuses`. */
 export function waitForStatus(db: Db, taskId: string, statuses: string[], timeoutMs = 60_000): Promise<string> {
-  return waitFor(() => {
-    const s = taskStatus(db, taskId);
-    return s !== undefined && statuses.includes(s) ? s : undefined;
-  }, timeoutMs, `task ${taskId} to be ${statuses.join('/')}`);
+  return waitFor(
+    () => {
+      const s = taskStatus(db, taskId);
+      return s !== undefined && statuses.includes(s) ? s : undefined;
+    },
+    timeoutMs,
+    `task ${taskId} to be ${statuses.join('/')}`,
+  );
 }
 
 /** Starts a background response that runs for a long while (the tiny model never stops early). */

@@ -26,7 +26,7 @@ after(() => ta.close());
 
 const say = (text: string): Record<string, unknown> => ({ type: 'message', role: 'user', content: text });
 
-test('an item_reference resolves to a stored item of the caller, never to another client\'s', async () => {
+test("an item_reference resolves to a stored item of the caller, never to another client's", async () => {
   const first = await alice.post('/v1/responses', { model: 'small', input: 'Hi' });
   assert.equal(first.status, 200, first.text);
   const answerId = str(first.body, 'output', 0, 'id');
@@ -36,19 +36,49 @@ test('an item_reference resolves to a stored item of the caller, never to anothe
   // An input item of an earlier response is referable too, by the id GET …/input_items shows.
   const inputs = await alice.get(`/v1/responses/${str(first.body, 'id')}/input_items`);
   const inputId = str(inputs.body, 'data', 0, 'id');
-  const byInput = await alice.post('/v1/responses', { model: 'small', input: [{ type: 'item_reference', id: inputId }, { type: 'item_reference', id: answerId }] });
+  const byInput = await alice.post('/v1/responses', {
+    model: 'small',
+    input: [
+      { type: 'item_reference', id: inputId },
+      { type: 'item_reference', id: answerId },
+    ],
+  });
   assert.equal(byInput.status, 200, byInput.text);
   const resolved = await alice.get(`/v1/responses/${str(byInput.body, 'id')}/input_items?order=asc`);
-  assert.deepEqual([str(resolved.body, 'data', 0, 'id'), str(resolved.body, 'data', 1, 'id')], [inputId, answerId], 'a reference keeps the id of the item it names');
+  assert.deepEqual(
+    [str(resolved.body, 'data', 0, 'id'), str(resolved.body, 'data', 1, 'id')],
+    [inputId, answerId],
+    'a reference keeps the id of the item it names',
+  );
   // Bob cannot read Alice's answer through a reference.
   assertError(await bob.post('/v1/responses', { model: 'small', input: [{ type: 'item_reference', id: answerId }] }), 404, 'item_not_found', 'input[0].id');
-  assertError(await alice.post('/v1/responses', { model: 'small', input: [{ type: 'item_reference', id: 'msg_nothere' }] }), 404, 'item_not_found', 'input[0].id');
+  assertError(
+    await alice.post('/v1/responses', { model: 'small', input: [{ type: 'item_reference', id: 'msg_nothere' }] }),
+    404,
+    'item_not_found',
+    'input[0].id',
+  );
   // Nor continue her response, nor use her conversation.
-  assertError(await bob.post('/v1/responses', { model: 'small', input: 'x', previous_response_id: str(first.body, 'id') }), 404, 'previous_response_not_found', 'previous_response_id');
+  assertError(
+    await bob.post('/v1/responses', { model: 'small', input: 'x', previous_response_id: str(first.body, 'id') }),
+    404,
+    'previous_response_not_found',
+    'previous_response_id',
+  );
   const conv = await alice.post('/v1/conversations', {});
-  assertError(await bob.post('/v1/responses', { model: 'small', input: 'x', conversation: str(conv.body, 'id') }), 404, 'conversation_not_found', 'conversation');
+  assertError(
+    await bob.post('/v1/responses', { model: 'small', input: 'x', conversation: str(conv.body, 'id') }),
+    404,
+    'conversation_not_found',
+    'conversation',
+  );
   assertError(await bob.get(`/v1/conversations/${str(conv.body, 'id')}`), 404, 'conversation_not_found');
-  assertError(await alice.post('/v1/responses', { model: 'small', input: 'x', conversation: str(conv.body, 'id'), previous_response_id: str(first.body, 'id') }), 400, 'invalid_request_error', 'conversation');
+  assertError(
+    await alice.post('/v1/responses', { model: 'small', input: 'x', conversation: str(conv.body, 'id'), previous_response_id: str(first.body, 'id') }),
+    400,
+    'invalid_request_error',
+    'conversation',
+  );
 });
 
 test('truncation "disabled": a conversation longer than the context is a 400 that names the sizes', async () => {
@@ -78,7 +108,7 @@ test('truncation "auto": the oldest items are left out to fit, and the response 
   assert.equal(data.length, 6 + 2);
 });
 
-test('the Responses stream shows LMSP\'s lifecycle only to a client that asks for it', async () => {
+test("the Responses stream shows LMSP's lifecycle only to a client that asks for it", async () => {
   const stream = async (headers: Record<string, string>): Promise<string[]> => {
     const { frames } = await readSse(`${ta.appliance.url}/v1/responses`, {
       method: 'POST',
@@ -109,7 +139,7 @@ test('deleting a conversation or an item is journalled, and a deleted conversati
   assert.equal(ta.appliance.ctx.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM conversation_items WHERE conversation_id = ?').get(id)?.n, 0);
 });
 
-test('GET /v1/conversations lists a client\'s own, newest first, with cursor paging', async () => {
+test("GET /v1/conversations lists a client's own, newest first, with cursor paging", async () => {
   const carol = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'carol')).token);
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push(str((await carol.post('/v1/conversations', { metadata: { n: String(i) } })).body, 'id'));

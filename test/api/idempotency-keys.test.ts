@@ -12,7 +12,9 @@ const KEY = 'idempotency-key';
 const BODY = { model: 'tiny', input: 'hi', max_output_tokens: 4 };
 
 function keyRows(db: Db): Array<{ client_id: string; key: string; expires_at: number }> {
-  return db.prepare<[], { client_id: string; key: string; expires_at: number }>('SELECT client_id, key, expires_at FROM idempotency_keys ORDER BY client_id').all();
+  return db
+    .prepare<[], { client_id: string; key: string; expires_at: number }>('SELECT client_id, key, expires_at FROM idempotency_keys ORDER BY client_id')
+    .all();
 }
 
 test('a malformed key is a 400 naming the header, and nothing runs or is stored', async (t) => {
@@ -32,7 +34,10 @@ test('a malformed key is a 400 naming the header, and nothing runs or is stored'
   const longest = '!~'.repeat(127) + 'x';
   const ok = await ta.api.post('/v1/responses', BODY, { [KEY]: longest });
   assert.equal(ok.status, 200, ok.text);
-  assert.deepEqual(keyRows(db).map((r) => r.key), [longest]);
+  assert.deepEqual(
+    keyRows(db).map((r) => r.key),
+    [longest],
+  );
 });
 
 test('keys are per client: client B reusing A’s key runs fresh', async (t) => {
@@ -48,8 +53,16 @@ test('keys are per client: client B reusing A’s key runs fresh', async (t) => 
   assert.equal(fromB.headers.get('idempotent-replayed'), null);
   assert.notEqual(str(fromB.body, 'id'), str(fromA.body, 'id'));
   assert.equal(countRows(db, 'tasks'), 2);
-  assert.deepEqual(keyRows(db).map((r) => r.client_id).sort(), [a.client_id, b.client_id].sort());
-  const owners = db.prepare<[], { client_id: string }>('SELECT client_id FROM responses ORDER BY client_id').all().map((r) => r.client_id);
+  assert.deepEqual(
+    keyRows(db)
+      .map((r) => r.client_id)
+      .sort(),
+    [a.client_id, b.client_id].sort(),
+  );
+  const owners = db
+    .prepare<[], { client_id: string }>('SELECT client_id FROM responses ORDER BY client_id')
+    .all()
+    .map((r) => r.client_id);
   assert.deepEqual(owners, [a.client_id, b.client_id].sort());
 });
 

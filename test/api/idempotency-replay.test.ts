@@ -11,9 +11,11 @@ import { assertError, countRows, waitForStatus } from './contract.js';
 const KEY = 'idempotency-key';
 
 function keyRow(db: Db, key: string): { state: string; status_code: number | null; body: string | null } | undefined {
-  return db.prepare<[string], { state: string; status_code: number | null; body: string | null }>(
-    'SELECT state, status_code, body FROM idempotency_keys WHERE key = ?',
-  ).get(key);
+  return db
+    .prepare<[string], { state: string; status_code: number | null; body: string | null }>(
+      'SELECT state, status_code, body FROM idempotency_keys WHERE key = ?',
+    )
+    .get(key);
 }
 
 test('same key and same body: the same status and body, marked replayed, and nothing runs twice', async (t) => {

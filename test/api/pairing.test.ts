@@ -67,7 +67,10 @@ test('an expired code is refused; one still inside its time is not', async (t) =
   assert.equal(ok.status, 201, ok.text);
   clock.advance(2_000);
   assertError(await ta.api.withToken(null).post('/v1/pair', { code: late, client_name: 'too late' }), 403, 'pairing_code_invalid');
-  const names = ta.appliance.ctx.writer.prepare<[], { name: string }>('SELECT name FROM clients ORDER BY name').all().map((r) => r.name);
+  const names = ta.appliance.ctx.writer
+    .prepare<[], { name: string }>('SELECT name FROM clients ORDER BY name')
+    .all()
+    .map((r) => r.name);
   assert.deepEqual(names, ['in time', 'test-admin']);
 });
 

@@ -79,7 +79,11 @@ async function walk(api: Api, filter: string): Promise<{ ids: string[]; pages: n
   }
 }
 
-const newestFirst = (rows: Seeded[], keep: (r: Seeded) => boolean): string[] => rows.filter(keep).map((r) => r.id).reverse();
+const newestFirst = (rows: Seeded[], keep: (r: Seeded) => boolean): string[] =>
+  rows
+    .filter(keep)
+    .map((r) => r.id)
+    .reverse();
 
 test('100,000 tasks: status and model filters page by cursor, newest first, exactly the matching tasks', async (t) => {
   const ta = await startTestAppliance();
@@ -90,11 +94,17 @@ test('100,000 tasks: status and model filters page by cursor, newest first, exac
   const seedMs = performance.now() - seedStart;
 
   const both = await walk(ta.api, '&model=rare&status=failed');
-  assert.deepEqual(both.ids, newestFirst(rows, (r) => r.model === 'rare' && r.status === 'failed'));
+  assert.deepEqual(
+    both.ids,
+    newestFirst(rows, (r) => r.model === 'rare' && r.status === 'failed'),
+  );
   assert.ok(both.ids.length > 300, `enough rows to page (${both.ids.length})`);
 
   const rare = await walk(ta.api, '&model=rare');
-  assert.deepEqual(rare.ids, newestFirst(rows, (r) => r.model === 'rare'));
+  assert.deepEqual(
+    rare.ids,
+    newestFirst(rows, (r) => r.model === 'rare'),
+  );
   assert.equal(rare.pages, 20);
 
   // A status page deep in the list: the cursor of row 30,000 of the filter gives the next 50.
@@ -114,7 +124,9 @@ test('100,000 tasks: status and model filters page by cursor, newest first, exac
   const times = [...both.times, ...rare.times, first.ms, deep.ms, beta.ms, all.ms, empty.ms].sort((a, b) => a - b);
   const slowest = times.at(-1) ?? 0;
   const median = times[Math.floor(times.length / 2)] ?? 0;
-  t.diagnostic(`seeded ${N} tasks in ${Math.round(seedMs)} ms; ${times.length} pages of 50 over HTTP: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`);
+  t.diagnostic(
+    `seeded ${N} tasks in ${Math.round(seedMs)} ms; ${times.length} pages of 50 over HTTP: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`,
+  );
   // The median page over HTTP (a bound loose enough for a shared 2-core machine running Chromium
   // beside it); the plan check below is what rules out a scan for certain.
   assert.ok(median < 250, `median page ${median} ms`);
@@ -133,12 +145,22 @@ test('every filter combination of the task list walks an index in id order (EXPL
   for (const [filter, index] of cases) {
     for (const after of [undefined, 'task_0000000000zzzzzzzzzzzzzzzz']) {
       const { sql, params } = taskListStatement({ ...filter, ...(after ? { after } : {}), limit: 50 });
-      const plan = db.prepare<Array<string | number>, { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((r) => r.detail);
+      const plan = db
+        .prepare<Array<string | number>, { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...params)
+        .map((r) => r.detail);
       const what = `${JSON.stringify({ ...filter, after })}: ${plan.join(' | ')}`;
-      assert.ok(plan.some((d) => d.includes(`USING INDEX ${index} `) || d.endsWith(`USING INDEX ${index}`) || d.includes(`USING COVERING INDEX ${index}`)), what);
+      assert.ok(
+        plan.some((d) => d.includes(`USING INDEX ${index} `) || d.endsWith(`USING INDEX ${index}`) || d.includes(`USING COVERING INDEX ${index}`)),
+        what,
+      );
       assert.ok(!plan.some((d) => /TEMP B-TREE/.test(d)), `no sort: ${what}`);
       assert.ok(!plan.some((d) => /^SCAN tasks$/.test(d)), `no table scan: ${what}`);
-      if (Object.keys(filter).length > 0) assert.ok(plan.some((d) => d.startsWith('SEARCH tasks')), `a search, not a scan: ${what}`);
+      if (Object.keys(filter).length > 0)
+        assert.ok(
+          plan.some((d) => d.startsWith('SEARCH tasks')),
+          `a search, not a scan: ${what}`,
+        );
     }
   }
 });

@@ -104,6 +104,9 @@ test('a responses:write client lists only its own tasks; tasks:read lists all', 
   assert.equal(str(one, 'prompt'), 'hi');
   assert.equal(field(one, 'output_tokens'), 2);
   const began = field(one, 'generation_started_at');
-  assert.ok(typeof began === 'number' && began >= num(one, 'created_at') && began <= num(one, 'updated_at'), `generation began within the task's life (${String(began)})`);
+  assert.ok(
+    typeof began === 'number' && began >= num(one, 'created_at') && began <= num(one, 'updated_at'),
+    `generation began within the task's life (${String(began)})`,
+  );
   assert.equal(field((await reader.get(`/v1/tasks/${adminTask}`)).body, 'prompt'), undefined, 'a client gets no prompt');
 });

@@ -32,11 +32,14 @@ test('switch to another data dir on the same port; a dir that cannot start falls
   const failures: string[] = [];
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const hosting = hostAppliance({ dataDir: a.dataDir, port: await freePort(), logger: silentLogger }, {
-    stopped,
-    started: (appliance, info) => started.push({ appliance, ...info }),
-    switchFailed: (from, to) => failures.push(`${from} -> ${to}`),
-  });
+  const hosting = hostAppliance(
+    { dataDir: a.dataDir, port: await freePort(), logger: silentLogger },
+    {
+      stopped,
+      started: (appliance, info) => started.push({ appliance, ...info }),
+      switchFailed: (from, to) => failures.push(`${from} -> ${to}`),
+    },
+  );
 
   const first = await waitFor(() => started[0], 30_000, 'the first start');
   assert.equal(first.reason, 'start');

@@ -19,7 +19,8 @@ test('makeDataDir: parents too, each 0700; an existing folder is fine', () => {
 test('a file where the data dir should be, or under it, or a place nothing can be made: one clear sentence', () => {
   const file = join(tempDir('sanad-dd-'), 'f');
   writeFileSync(file, 'x');
-  const refused = (fn: () => void, pattern: RegExp): void => assert.throws(fn, (err: unknown) => err instanceof DataDirError && pattern.test(err.message) && /--data-dir or SANAD_DATA_DIR/.test(err.message));
+  const refused = (fn: () => void, pattern: RegExp): void =>
+    assert.throws(fn, (err: unknown) => err instanceof DataDirError && pattern.test(err.message) && /--data-dir or SANAD_DATA_DIR/.test(err.message));
   refused(() => assertDataDirUsable(file), /is a file, not a folder/);
   refused(() => makeDataDir(file), /is a file, not a folder/);
   refused(() => makeDataDir(join(file, 'below')), /is inside a file, not a folder/);

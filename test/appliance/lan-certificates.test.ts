@@ -80,7 +80,10 @@ test('with the listener on: pairing codes carry the pin and address, keys are in
   const stored = parseDeviceCertificates(ta.appliance.ctx.secrets.vault.get(CERTIFICATES_SECRET));
   // A line of each key's base64: no file may hold it, in any framing.
   const keyLines = [stored?.authority.keyPem, stored?.leaf.keyPem].map((pem) => pem?.split('\n')[1] ?? 'missing');
-  assert.ok(keyLines.every((l) => l.length > 40), 'both keys were read back from the vault');
+  assert.ok(
+    keyLines.every((l) => l.length > 40),
+    'both keys were read back from the vault',
+  );
   for (const file of filesUnder(ta.dataDir)) {
     const bytes = readFileSync(file);
     assert.ok(!bytes.includes('PRIVATE KEY') && keyLines.every((l) => !bytes.includes(l)), `${file} holds no private key`);
@@ -139,5 +142,8 @@ test('a saved switch whose port is taken at start: Sanad starts, says why in sta
   assert.equal(field(health.body, 'checks', 'network_devices', 'severity'), 'warning');
   assert.equal(health.status, 200, 'a warning: the desktop itself is ready');
   await ta.close();
-  await assert.rejects(startTestAppliance({ dataDir: ta.dataDir, adminToken: ta.adminToken, lan: { forced: true, port } }), /already taken by another program; choose another port/);
+  await assert.rejects(
+    startTestAppliance({ dataDir: ta.dataDir, adminToken: ta.adminToken, lan: { forced: true, port } }),
+    /already taken by another program; choose another port/,
+  );
 });

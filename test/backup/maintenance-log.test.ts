@@ -45,8 +45,15 @@ test('the log records each run: steps, removed and kept, or the failed step and 
   assert.equal(log.length, 2);
   const [clean, bad] = log;
   assert.deepEqual(clean, {
-    repository: 'nas', started_at: clock.now() / 1000, finished_at: clock.now() / 1000, ok: true,
-    steps: ['unlock', 'forget', 'check'], failed_step: null, removed: 1, kept: 1, error: null,
+    repository: 'nas',
+    started_at: clock.now() / 1000,
+    finished_at: clock.now() / 1000,
+    ok: true,
+    steps: ['unlock', 'forget', 'check'],
+    failed_step: null,
+    removed: 1,
+    kept: 1,
+    error: null,
   });
   assert.equal(bad?.ok, false);
   assert.equal(bad?.failed_step, 'unlock');
@@ -59,7 +66,17 @@ test('the log keeps the newest runs only; a damaged value reads as an empty log'
   const db = openStore(':memory:');
   try {
     for (let i = 0; i < MAINTENANCE_LOG_KEEP + 5; i++) {
-      recordMaintenance(db, { repository: 'local', started_at: i, finished_at: i, ok: true, steps: ['unlock', 'forget', 'check'], failed_step: null, removed: 0, kept: i, error: null });
+      recordMaintenance(db, {
+        repository: 'local',
+        started_at: i,
+        finished_at: i,
+        ok: true,
+        steps: ['unlock', 'forget', 'check'],
+        failed_step: null,
+        removed: 0,
+        kept: i,
+        error: null,
+      });
     }
     const log = maintenanceLog(db, 'local');
     assert.equal(log.length, MAINTENANCE_LOG_KEEP);

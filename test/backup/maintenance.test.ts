@@ -113,7 +113,10 @@ test('a failing run records the failure and raises the alert; the next clean run
   assert.match(warn?.msg ?? '', /^maintenance failed: nas \(unlock\): The passphrase for the repository "nas" was refused/);
   assert.ok(!s.lines.some((l) => l.msg.startsWith('maintenance ok')), 'no ok line for a failed run');
   assert.deepEqual(maintenanceRecord(s.db, 'nas'), { okAt: null, failedAt: s.clock.now() / 1000 });
-  assert.deepEqual(openAlerts(s.db).map((a) => [a.key, a.severity]), [[alertKey('nas'), 'warning']]);
+  assert.deepEqual(
+    openAlerts(s.db).map((a) => [a.key, a.severity]),
+    [[alertKey('nas'), 'warning']],
+  );
   assert.equal(maintenanceDue(s.db, s.clock, 'nas'), false, 'a failure waits a period too');
   assert.equal(maintenanceDue(s.db, s.clock, 'nas', undefined, true), true, 'unless a backup just reached the repository again');
 
@@ -173,7 +176,14 @@ test('a retention change is previewed, then applied: what goes is exactly what t
   const preview = await previewRetention(restic, repo, proposed);
   assert.equal(preview.remove.length, 7);
   assert.equal(preview.keep, 3);
-  assert.deepEqual(preview.remove.map((r) => Date.parse(r.time)), times.slice(3).map((d) => d.getTime()).sort((a, b) => a - b), 'the seven oldest days, oldest first');
+  assert.deepEqual(
+    preview.remove.map((r) => Date.parse(r.time)),
+    times
+      .slice(3)
+      .map((d) => d.getTime())
+      .sort((a, b) => a - b),
+    'the seven oldest days, oldest first',
+  );
   assert.equal((await restic.snapshots(repo)).length, 10, 'a preview removes nothing');
 
   // Saved and applied by maintenance: the snapshots gone are exactly the ones previewed.

@@ -52,5 +52,9 @@ test('a model swapped for a symlink to a secret is left out of the backup with a
   renameSync(`${model}.real`, model);
   const back = await ctx.backups.run('manual');
   assert.ok(manifestPaths(ctx.dataDir, back.generation).includes(model), 'the real file is backed up again');
-  assert.equal(openAlerts(ctx.writer).some((a) => a.key === modelChangedKey('mine')), false, 'the alert resolved');
+  assert.equal(
+    openAlerts(ctx.writer).some((a) => a.key === modelChangedKey('mine')),
+    false,
+    'the alert resolved',
+  );
 });

@@ -8,7 +8,12 @@ import { ManualClock } from '../../src/clock.js';
 test('progress throttle: first, phase changes, then one per interval', () => {
   const clock = new ManualClock(1_000_000);
   const out: string[] = [];
-  const t = new ProgressThrottle<{ phase: string; n: number }>(clock, 200, (p) => p.phase, (p) => out.push(`${p.phase}${p.n}`));
+  const t = new ProgressThrottle<{ phase: string; n: number }>(
+    clock,
+    200,
+    (p) => p.phase,
+    (p) => out.push(`${p.phase}${p.n}`),
+  );
   t.push({ phase: 'a', n: 1 });
   t.push({ phase: 'a', n: 2 });
   clock.advance(199);

@@ -19,7 +19,11 @@ test('refused before rclone runs', () => {
     ['backup:-x', /path looks like a command-line option/],
   ];
   for (const [dest, why] of refused) {
-    assert.throws(() => parseRcloneDestination(dest), (err: unknown) => err instanceof RcloneDestinationError && why.test(err.message), dest);
+    assert.throws(
+      () => parseRcloneDestination(dest),
+      (err: unknown) => err instanceof RcloneDestinationError && why.test(err.message),
+      dest,
+    );
   }
 });
 

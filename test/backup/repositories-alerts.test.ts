@@ -19,8 +19,22 @@ test('local exists from the start; offsite targets keep their secret in the vaul
   const { db, vault, clock } = setup();
   ensureLocalRepository(db, '/data', clock);
   ensureLocalRepository(db, '/data', clock);
-  assert.deepEqual(listRepositories(db).map((r) => [r.name, r.location]), [['local', '/data/backups/restic']]);
-  const r2 = addRepository(db, vault, { name: 'r2', type: 's3', location: 'https://acct.r2.example:8443/bucket/prefix', options: { access_key_id: 'AKID', region: 'auto' }, secret: 'S3CRET-VALUE-123' }, clock);
+  assert.deepEqual(
+    listRepositories(db).map((r) => [r.name, r.location]),
+    [['local', '/data/backups/restic']],
+  );
+  const r2 = addRepository(
+    db,
+    vault,
+    {
+      name: 'r2',
+      type: 's3',
+      location: 'https://acct.r2.example:8443/bucket/prefix',
+      options: { access_key_id: 'AKID', region: 'auto' },
+      secret: 'S3CRET-VALUE-123',
+    },
+    clock,
+  );
   assert.equal(r2.location, 'https://acct.r2.example:8443/bucket/prefix');
   assert.equal(vault.get(secretName('r2')), 'S3CRET-VALUE-123');
   const raw = JSON.stringify(db.prepare('SELECT * FROM repositories').all());
@@ -43,7 +57,11 @@ test('bad targets are refused naming the parameter', () => {
     [{ name: 'x', type: 'rclone', location: ':s3:bucket' }, 'remote'],
   ];
   for (const [input, param] of bad) {
-    assert.throws(() => addRepository(db, vault, input, clock), (err: unknown) => err instanceof RepositoryError && err.param === param, JSON.stringify(input));
+    assert.throws(
+      () => addRepository(db, vault, input, clock),
+      (err: unknown) => err instanceof RepositoryError && err.param === param,
+      JSON.stringify(input),
+    );
   }
   assert.equal(listRepositories(db).length, 0, 'nothing was written');
 });

@@ -41,17 +41,20 @@ test('the diagnostics bundle holds the report, versions, settings and log lines,
     urlPassword: 'hunter2-in-a-url',
   };
   const log = join(tempDir('sanad-log-'), 'sanad.log');
-  writeFileSync(log, [
-    '{"level":"info","msg":"backup finished","generation":7}',
-    `{"level":"debug","msg":"opened the vault","vault_key":"${secrets.vaultKey}"}`,
-    `restic failed with RESTIC_PASSWORD=${secrets.passphrase} in its environment`,
-    `pull retried; the hub answered 401 to ${secrets.hubToken}`,
-    `a client sent Authorization: Bearer ${secrets.clientToken}`,
-    `proxy said authorization: bearer ${secrets.bearer}`,
-    `{"type":"s3","secret_access_key":"${secrets.s3Secret}"}`,
-    `rest target https://backup:${secrets.urlPassword}@nas.local:8000/repo is down`,
-    '{"level":"info","msg":"the last line"}',
-  ].join('\n'));
+  writeFileSync(
+    log,
+    [
+      '{"level":"info","msg":"backup finished","generation":7}',
+      `{"level":"debug","msg":"opened the vault","vault_key":"${secrets.vaultKey}"}`,
+      `restic failed with RESTIC_PASSWORD=${secrets.passphrase} in its environment`,
+      `pull retried; the hub answered 401 to ${secrets.hubToken}`,
+      `a client sent Authorization: Bearer ${secrets.clientToken}`,
+      `proxy said authorization: bearer ${secrets.bearer}`,
+      `{"type":"s3","secret_access_key":"${secrets.s3Secret}"}`,
+      `rest target https://backup:${secrets.urlPassword}@nas.local:8000/repo is down`,
+      '{"level":"info","msg":"the last line"}',
+    ].join('\n'),
+  );
 
   const out = join(tempDir('sanad-bundle-'), 'sanad-diagnostics.tar.gz');
   const ran = await runSanad(['doctor', '--bundle', out, '--log', log, '--data-dir', dataDir, '--secrets-file', file, '--json']);
@@ -63,7 +66,9 @@ test('the diagnostics bundle holds the report, versions, settings and log lines,
   const unpacked = tempDir('sanad-unpacked-');
   mkdirSync(unpacked, { recursive: true });
   await extract({ file: out, cwd: unpacked });
-  const all = readdirSync(unpacked).map((name) => readFileSync(join(unpacked, name), 'utf8')).join('\n');
+  const all = readdirSync(unpacked)
+    .map((name) => readFileSync(join(unpacked, name), 'utf8'))
+    .join('\n');
   for (const [name, value] of Object.entries(secrets)) assert.ok(!all.includes(value), `${name} is not in the bundle`);
 
   const text = (name: string): string => readFileSync(join(unpacked, name), 'utf8');

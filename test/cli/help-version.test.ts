@@ -9,7 +9,7 @@ import { jsonOut, runCli } from './run-cli.js';
 const VERSION: unknown = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
 const version = typeof VERSION === 'object' && VERSION !== null && 'version' in VERSION ? VERSION.version : null;
 
-test('sanad --version and sanad version say Sanad\'s version and Node\'s; --json as an object', async () => {
+test("sanad --version and sanad version say Sanad's version and Node's; --json as an object", async () => {
   for (const args of [['--version'], ['version'], ['-V']]) {
     const r = await runCli(args);
     assert.equal(r.code, 0, r.stderr);
@@ -19,7 +19,7 @@ test('sanad --version and sanad version say Sanad\'s version and Node\'s; --json
   assert.deepEqual(jsonOut(j), { sanad: version, node: process.versions.node });
 });
 
-test('a command\'s help is its own lines: sanad help restore, restore --help, and a typo\'s suggestion', async () => {
+test("a command's help is its own lines: sanad help restore, restore --help, and a typo's suggestion", async () => {
   const viaHelp = await runCli(['help', 'restore']);
   const viaFlag = await runCli(['restore', '--help']);
   assert.equal(viaHelp.code, 0, viaHelp.stderr);

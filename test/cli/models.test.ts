@@ -29,7 +29,10 @@ test('models add --json prints the model object of GET /v1/models, and the file 
   assert.equal(str(out, 'status'), 'available');
   assert.equal(field(out, 'size_bytes'), size);
   assert.ok(!fileSizes(dataDir).includes(size), `no file of ${size} bytes under the data dir: ${fileSizes(dataDir).join(', ')}`);
-  assert.ok(fileSizes(dataDir).every((s) => s < size * 2 + 1_000_000), 'the store holds no model bytes');
+  assert.ok(
+    fileSizes(dataDir).every((s) => s < size * 2 + 1_000_000),
+    'the store holds no model bytes',
+  );
 
   const listed = await runCli(['models', 'list', '--json', '--data-dir', dataDir]);
   assert.equal(listed.code, 0, listed.stderr);

@@ -18,7 +18,25 @@ test('repo add/list/remove with the secret from stdin', async () => {
   t = await startTestAppliance();
   const d = ['--data-dir', t.dataDir];
   const secret = 'S3-SECRET-FROM-STDIN-abcdef0123';
-  const added = await sanad(['repo', 'add', 'r2', '--type', 's3', '--url', 'https://127.0.0.1:9000/bucket/sanad', '--access-key-id', 'AKID', '--region', 'auto', '--secret-stdin', '--json', ...d], secret + '\n');
+  const added = await sanad(
+    [
+      'repo',
+      'add',
+      'r2',
+      '--type',
+      's3',
+      '--url',
+      'https://127.0.0.1:9000/bucket/sanad',
+      '--access-key-id',
+      'AKID',
+      '--region',
+      'auto',
+      '--secret-stdin',
+      '--json',
+      ...d,
+    ],
+    secret + '\n',
+  );
   assert.equal(added.code, 0, added.stderr);
   assert.ok(!added.stdout.includes(secret) && !added.stderr.includes(secret));
   assert.equal(t.appliance.ctx.secrets.vault.get(secretName('r2')), secret, 'the running service reads it from the vault');
@@ -42,7 +60,10 @@ test('repo add/list/remove with the secret from stdin', async () => {
   const list = await sanad(['repo', 'list', '--json', ...d]);
   const names: unknown = JSON.parse(list.stdout);
   assert.ok(Array.isArray(names));
-  assert.deepEqual(names.map((r: unknown) => (typeof r === 'object' && r !== null && 'name' in r ? r.name : null)), ['local', 'nas', 'r2']);
+  assert.deepEqual(
+    names.map((r: unknown) => (typeof r === 'object' && r !== null && 'name' in r ? r.name : null)),
+    ['local', 'nas', 'r2'],
+  );
 
   const removed = await sanad(['repo', 'remove', 'r2', ...d]);
   assert.equal(removed.code, 0, removed.stderr);

@@ -29,7 +29,7 @@ function squat(port: number, seen: Array<{ url: string; headers: IncomingHttpHea
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
-test('a program on a dead service\'s port gets no token from the CLI, and the stale record is removed', async () => {
+test("a program on a dead service's port gets no token from the CLI, and the stale record is removed", async () => {
   const prepared = await prepareDataDir();
   const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
   const record = join(prepared.dataDir, 'service.json');
@@ -53,9 +53,16 @@ test('a program on a dead service\'s port gets no token from the CLI, and the st
   const refused = await runCli(['login-link', '--data-dir', prepared.dataDir]);
   assert.equal(refused.code, 1, refused.stdout);
   assert.match(refused.stderr, new RegExp(`could not prove it is the Sanad running on .*, so no token was sent to it`));
-  assert.doesNotMatch(refused.stdout + refused.stderr, /phished/, 'the squatter\'s link is never printed');
-  assert.deepEqual(seen.map((s) => s.url.replace(/nonce=[0-9a-f]+/, 'nonce=N')), ['/health/proof?nonce=N'], 'only the challenge reached it');
-  assert.ok(seen.every((s) => s.headers.authorization === undefined), 'no Authorization header was sent to the squatter');
+  assert.doesNotMatch(refused.stdout + refused.stderr, /phished/, "the squatter's link is never printed");
+  assert.deepEqual(
+    seen.map((s) => s.url.replace(/nonce=[0-9a-f]+/, 'nonce=N')),
+    ['/health/proof?nonce=N'],
+    'only the challenge reached it',
+  );
+  assert.ok(
+    seen.every((s) => s.headers.authorization === undefined),
+    'no Authorization header was sent to the squatter',
+  );
 
   // Nothing holds the data dir any more: the record is stale, said so, and removed.
   starting.release();

@@ -108,7 +108,10 @@ test('.chat(): generateText, streamText and generateObject over Chat Completions
   assert.equal(await s.finishReason, 'stop');
   const { object } = await generateObject({ model: openai.chat(DEMO), schema: z.object({ answer: z.string() }), prompt: 'As an object.', maxRetries: 0 });
   assert.equal(object.answer, TINY_MODEL_ANSWER);
-  assert.ok(bodies.slice(sentBefore).every((b) => typeof b === 'object' && b !== null && 'messages' in b), 'all three went to /chat/completions');
+  assert.ok(
+    bodies.slice(sentBefore).every((b) => typeof b === 'object' && b !== null && 'messages' in b),
+    'all three went to /chat/completions',
+  );
 });
 
 test('tools: the SDK runs the call the model was made to make, sends its result back, and gets the answer (Responses and .chat())', async () => {

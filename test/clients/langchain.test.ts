@@ -35,7 +35,7 @@ test('multi-turn: the app sends the history back, the answer it got included, an
   history.push(first, new HumanMessage('What is my name?'));
   const second = await chat.invoke(history);
   assert.equal(textOf(second), TINY_MODEL_ANSWER);
-  const inputTokens = (m: BaseMessage): number => (m instanceof AIMessage ? m.usage_metadata?.input_tokens ?? 0 : 0);
+  const inputTokens = (m: BaseMessage): number => (m instanceof AIMessage ? (m.usage_metadata?.input_tokens ?? 0) : 0);
   assert.ok(inputTokens(second) > inputTokens(first) + 10, `${inputTokens(second)} vs ${inputTokens(first)}`);
 });
 
@@ -49,7 +49,7 @@ test('the default ChatOpenAI (Chat Completions): invoke, stream, multi-turn', as
   const history: BaseMessage[] = [new HumanMessage('My name is Sanad.'), m, new HumanMessage('What is my name?')];
   const second = await plain.invoke(history);
   assert.equal(textOf(second), TINY_MODEL_ANSWER);
-  const inputTokens = (x: BaseMessage): number => (x instanceof AIMessage ? x.usage_metadata?.input_tokens ?? 0 : 0);
+  const inputTokens = (x: BaseMessage): number => (x instanceof AIMessage ? (x.usage_metadata?.input_tokens ?? 0) : 0);
   assert.ok(inputTokens(second) > inputTokens(m) + 5, `${inputTokens(second)} vs ${inputTokens(m)}`);
 });
 
@@ -63,7 +63,14 @@ test('withStructuredOutput: on Chat Completions and on the Responses API', async
 });
 
 test('bindTools: a forced call, the ToolMessage back, the answer (Chat Completions and the Responses API)', async () => {
-  const getWeather = { type: 'function' as const, function: { name: 'get_weather', description: 'The weather in a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
+  const getWeather = {
+    type: 'function' as const,
+    function: {
+      name: 'get_weather',
+      description: 'The weather in a city.',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  };
   const plain = new ChatOpenAI({ model: DEMO, apiKey: svc.token, configuration: { baseURL: svc.baseURL }, maxRetries: 0 });
   for (const model of [plain, chat]) {
     const history: BaseMessage[] = [new HumanMessage('Weather in Kuwait?')];

@@ -108,8 +108,14 @@ test('previous_response_id: the earlier turns are the model input, echoed back, 
   const third = await client.responses.create({ model: DEMO, input: 'And again?', previous_response_id: second.id });
   assert.ok((third.usage?.input_tokens ?? 0) > (second.usage?.input_tokens ?? 0));
   const items = await client.responses.inputItems.list(second.id);
-  assert.deepEqual(items.data.map((i) => (i.type === 'message' ? i.role : i.type)), ['user']);
-  await assert.rejects(client.responses.create({ model: DEMO, input: 'x', previous_response_id: 'resp_doesnotexist' }), (err: unknown) => err instanceof NotFoundError && err.param === 'previous_response_id');
+  assert.deepEqual(
+    items.data.map((i) => (i.type === 'message' ? i.role : i.type)),
+    ['user'],
+  );
+  await assert.rejects(
+    client.responses.create({ model: DEMO, input: 'x', previous_response_id: 'resp_doesnotexist' }),
+    (err: unknown) => err instanceof NotFoundError && err.param === 'previous_response_id',
+  );
 });
 
 test('store: false answers once and cannot be continued', async () => {
@@ -141,7 +147,10 @@ test('conversations: a turn is added to its conversation, in order, and the next
   const gone = await client.conversations.delete(conv.id);
   assert.equal(gone.deleted, true);
   await assert.rejects(client.conversations.retrieve(conv.id), NotFoundError);
-  await assert.rejects(client.responses.create({ model: DEMO, input: 'x', conversation: conv.id }), (err: unknown) => err instanceof NotFoundError && err.param === 'conversation');
+  await assert.rejects(
+    client.responses.create({ model: DEMO, input: 'x', conversation: conv.id }),
+    (err: unknown) => err instanceof NotFoundError && err.param === 'conversation',
+  );
 });
 
 test('strict on the way in: an unknown parameter, or one Sanad does not honour, is a 400 naming it, asked once', async () => {
@@ -158,11 +167,25 @@ test('strict on the way in: an unknown parameter, or one Sanad does not honour, 
     const before = sent.length;
     const body = { model: DEMO, input: 'x', ...extra };
     // The SDK's types cannot spell a wrong body: it goes through its generic post, as bytes do.
-    await assert.rejects(client.post('/responses', { body }), (err: unknown) => err instanceof BadRequestError && err.param === param && err.headers.get('x-should-retry') === 'false', JSON.stringify(extra));
+    await assert.rejects(
+      client.post('/responses', { body }),
+      (err: unknown) => err instanceof BadRequestError && err.param === param && err.headers.get('x-should-retry') === 'false',
+      JSON.stringify(extra),
+    );
     assert.equal(sent.length - before, 1);
   }
   // Parameters that only select the defaults are taken and echoed.
-  const echoed = await client.responses.create({ model: DEMO, input: 'x', truncation: 'disabled', include: [], parallel_tool_calls: false, tool_choice: 'none', tools: [], text: { format: { type: 'text' } }, user: 'u-1' });
+  const echoed = await client.responses.create({
+    model: DEMO,
+    input: 'x',
+    truncation: 'disabled',
+    include: [],
+    parallel_tool_calls: false,
+    tool_choice: 'none',
+    tools: [],
+    text: { format: { type: 'text' } },
+    user: 'u-1',
+  });
   assert.equal(echoed.parallel_tool_calls, false);
   assert.equal(echoed.tool_choice, 'none');
   assert.equal(echoed.user, 'u-1');

@@ -24,12 +24,16 @@ print(json.dumps({"text": r.output_text, "streamed": final.output_text, "previou
 const python = spawnSync('python3', ['-c', 'import openai'], { encoding: 'utf8' });
 const available = python.status === 0;
 
-test('the Python SDK: create, the stream helper, previous_response_id, and pydantic validates the object', { skip: available ? false : 'python3 has no openai package here (Debian ships none, and PyPI is not reachable)' }, async () => {
-  const svc = await startClientService();
-  const run = spawnSync('python3', ['-c', SCRIPT], { encoding: 'utf8', env: { ...process.env, BASE: svc.baseURL, TOKEN: svc.token, MODEL: DEMO } });
-  assert.equal(run.status, 0, run.stderr);
-  const out: unknown = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}');
-  const first: unknown = Reflect.get(Object(out), 'first');
-  assert.equal(typeof first, 'string');
-  assert.deepEqual(out, { text: TINY_MODEL_ANSWER, streamed: TINY_MODEL_ANSWER, previous: first, first });
-});
+test(
+  'the Python SDK: create, the stream helper, previous_response_id, and pydantic validates the object',
+  { skip: available ? false : 'python3 has no openai package here (Debian ships none, and PyPI is not reachable)' },
+  async () => {
+    const svc = await startClientService();
+    const run = spawnSync('python3', ['-c', SCRIPT], { encoding: 'utf8', env: { ...process.env, BASE: svc.baseURL, TOKEN: svc.token, MODEL: DEMO } });
+    assert.equal(run.status, 0, run.stderr);
+    const out: unknown = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}');
+    const first: unknown = Reflect.get(Object(out), 'first');
+    assert.equal(typeof first, 'string');
+    assert.deepEqual(out, { text: TINY_MODEL_ANSWER, streamed: TINY_MODEL_ANSWER, previous: first, first });
+  },
+);

@@ -37,17 +37,31 @@ test('json_object on the Responses API: one JSON object', async () => {
 
 test('a schema Sanad cannot keep to is a 400 naming text.format.schema and the keyword, before anything runs', async () => {
   await assert.rejects(
-    client.responses.create({ model: DEMO, input: 'x', text: { format: { type: 'json_schema', name: 'age', schema: { type: 'object', properties: { age: { type: 'integer', minimum: 0 } } } } } }),
+    client.responses.create({
+      model: DEMO,
+      input: 'x',
+      text: { format: { type: 'json_schema', name: 'age', schema: { type: 'object', properties: { age: { type: 'integer', minimum: 0 } } } } },
+    }),
     (err: unknown) => err instanceof BadRequestError && err.param === 'text.format.schema' && /minimum/.test(err.message),
   );
   await assert.rejects(
-    client.responses.create({ model: DEMO, input: 'x', text: { format: { type: 'json_schema', name: 'bad', schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } } } }),
+    client.responses.create({
+      model: DEMO,
+      input: 'x',
+      text: { format: { type: 'json_schema', name: 'bad', schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } } },
+    }),
     (err: unknown) => err instanceof BadRequestError && err.param === 'text.format.schema' && /missing/.test(err.message),
   );
 });
 
 test('chat.completions.create: the chat.completion object as OpenAI makes it', async () => {
-  const c = await client.chat.completions.create({ model: DEMO, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello' }] });
+  const c = await client.chat.completions.create({
+    model: DEMO,
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hello' },
+    ],
+  });
   assert.equal(c.object, 'chat.completion');
   assert.match(c.id, /^chatcmpl-/);
   assert.equal(c.choices.length, 1);
@@ -59,7 +73,11 @@ test('chat.completions.create: the chat.completion object as OpenAI makes it', a
   // A longer history is a longer prompt: the assistant turn went into the model's input.
   const c2 = await client.chat.completions.create({
     model: DEMO,
-    messages: [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: TINY_MODEL_ANSWER }, { role: 'user', content: 'And again, please.' }],
+    messages: [
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: TINY_MODEL_ANSWER },
+      { role: 'user', content: 'And again, please.' },
+    ],
   });
   assert.ok((c2.usage?.prompt_tokens ?? 0) > c.usage.prompt_tokens, `${c2.usage?.prompt_tokens} vs ${c.usage.prompt_tokens}`);
 });
@@ -74,7 +92,12 @@ test('max_tokens cuts the answer short: finish_reason length; stop ends it befor
 });
 
 test('a streamed chat completion: role first, the text in chunks, finish_reason, usage last when asked', async () => {
-  const stream = await client.chat.completions.create({ model: DEMO, messages: [{ role: 'user', content: 'Hello' }], stream: true, stream_options: { include_usage: true } });
+  const stream = await client.chat.completions.create({
+    model: DEMO,
+    messages: [{ role: 'user', content: 'Hello' }],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   const chunks = [];
   for await (const chunk of stream) chunks.push(chunk);
   assert.equal(chunks[0]?.choices[0]?.delta.role, 'assistant');
@@ -84,7 +107,10 @@ test('a streamed chat completion: role first, the text in chunks, finish_reason,
   const last = chunks.at(-1);
   assert.deepEqual(last?.choices, []);
   assert.ok(last?.usage && last.usage.completion_tokens > 0);
-  assert.ok(chunks.slice(0, -1).every((c) => c.usage === null), 'usage: null on every other chunk');
+  assert.ok(
+    chunks.slice(0, -1).every((c) => c.usage === null),
+    'usage: null on every other chunk',
+  );
   assert.ok(new Set(chunks.map((c) => c.id)).size === 1);
   // The SDK's own stream helper reads the same stream to its final completion.
   const helper = client.chat.completions.stream({ model: DEMO, messages: [{ role: 'user', content: 'Hello' }] });
@@ -93,15 +119,29 @@ test('a streamed chat completion: role first, the text in chunks, finish_reason,
 });
 
 test('chat.completions.parse with a zod schema, and json_object', async () => {
-  const c = await client.chat.completions.parse({ model: DEMO, messages: [{ role: 'user', content: 'JSON please' }], response_format: zodResponseFormat(Answer, 'answer'), max_completion_tokens: 300 });
+  const c = await client.chat.completions.parse({
+    model: DEMO,
+    messages: [{ role: 'user', content: 'JSON please' }],
+    response_format: zodResponseFormat(Answer, 'answer'),
+    max_completion_tokens: 300,
+  });
   const parsed = Answer.parse(c.choices[0]?.message.parsed);
   assert.equal(parsed.answer, TINY_MODEL_ANSWER);
-  const j = await client.chat.completions.create({ model: DEMO, messages: [{ role: 'user', content: 'JSON please' }], response_format: { type: 'json_object' } });
+  const j = await client.chat.completions.create({
+    model: DEMO,
+    messages: [{ role: 'user', content: 'JSON please' }],
+    response_format: { type: 'json_object' },
+  });
   assert.equal(typeof JSON.parse(j.choices[0]?.message.content ?? ''), 'object');
 });
 
 test('store: false (the default) keeps nothing; store: true is a response like any other', async () => {
-  const kept = await client.chat.completions.create({ model: DEMO, messages: [{ role: 'user', content: 'Keep this' }], store: true, metadata: { app: 'test' } });
+  const kept = await client.chat.completions.create({
+    model: DEMO,
+    messages: [{ role: 'user', content: 'Keep this' }],
+    store: true,
+    metadata: { app: 'test' },
+  });
   const responseId = `resp_${kept.id.slice('chatcmpl-'.length)}`;
   const r = await client.responses.retrieve(responseId);
   assert.equal(r.output_text, TINY_MODEL_ANSWER);
@@ -116,7 +156,10 @@ test('what Chat Completions refuses is a 400 naming it', async () => {
     [{ logit_bias: { '1': 5 } }, 'logit_bias'],
     [{ frequency_penalty: 0.5 }, 'frequency_penalty'],
     [{ tools: [{ type: 'custom', custom: { name: 'f' } }] }, 'tools[0].type'],
-    [{ response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', pattern: '^a$' } } } }, 'response_format.json_schema.schema'],
+    [
+      { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', pattern: '^a$' } } } },
+      'response_format.json_schema.schema',
+    ],
     [{ temprature: 1 }, 'temprature'],
   ];
   for (const [extra, param] of refused) {

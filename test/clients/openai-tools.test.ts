@@ -22,13 +22,29 @@ const weather: FunctionTool = {
   type: 'function',
   name: 'get_weather',
   description: 'The weather in a city.',
-  parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } }, required: ['city', 'unit'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } },
+    required: ['city', 'unit'],
+    additionalProperties: false,
+  },
   strict: true,
 };
-const time: FunctionTool = { type: 'function', name: 'get_time', description: 'The time now.', parameters: { type: 'object', properties: {}, additionalProperties: false }, strict: true };
+const time: FunctionTool = {
+  type: 'function',
+  name: 'get_time',
+  description: 'The time now.',
+  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  strict: true,
+};
 
 test('a forced call: one function_call whose arguments satisfy the parameters; the output goes back and the model answers', async () => {
-  const r = await client.responses.create({ model: DEMO, input: 'Weather in Kuwait?', tools: [weather, time], tool_choice: { type: 'function', name: 'get_weather' } });
+  const r = await client.responses.create({
+    model: DEMO,
+    input: 'Weather in Kuwait?',
+    tools: [weather, time],
+    tool_choice: { type: 'function', name: 'get_weather' },
+  });
   assert.equal(r.status, 'completed');
   assert.equal(r.output.length, 1, JSON.stringify(r.output));
   const call = r.output[0];
@@ -36,20 +52,43 @@ test('a forced call: one function_call whose arguments satisfy the parameters; t
   assert.equal(call.name, 'get_weather');
   assert.match(call.call_id, /^call_/);
   const args: unknown = JSON.parse(call.arguments);
-  assert.ok(typeof args === 'object' && args !== null && 'city' in args && typeof args.city === 'string' && 'unit' in args && ['c', 'f'].includes(String(args.unit)), call.arguments);
-  assert.deepEqual(r.tools.map((t) => (t.type === 'function' ? t.name : t.type)), ['get_weather', 'get_time']);
+  assert.ok(
+    typeof args === 'object' && args !== null && 'city' in args && typeof args.city === 'string' && 'unit' in args && ['c', 'f'].includes(String(args.unit)),
+    call.arguments,
+  );
+  assert.deepEqual(
+    r.tools.map((t) => (t.type === 'function' ? t.name : t.type)),
+    ['get_weather', 'get_time'],
+  );
   assert.deepEqual(r.tool_choice, { type: 'function', name: 'get_weather' });
 
   // The client runs the function and continues; the model sees the call and its output.
-  const next = await client.responses.create({ model: DEMO, previous_response_id: r.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"temp": 31}' }], tools: [weather, time] });
+  const next = await client.responses.create({
+    model: DEMO,
+    previous_response_id: r.id,
+    input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"temp": 31}' }],
+    tools: [weather, time],
+  });
   assert.equal(next.status, 'completed');
   assert.equal(next.output_text, TINY_MODEL_ANSWER);
   assert.ok((next.usage?.input_tokens ?? 0) > (r.usage?.input_tokens ?? 0), 'the call and its output are in the prompt');
   // The same turn sent inline, the call as the SDK got it: the same prompt.
-  const inline = await client.responses.create({ model: DEMO, input: [{ role: 'user', content: 'Weather in Kuwait?' }, call, { type: 'function_call_output', call_id: call.call_id, output: '{"temp": 31}' }], tools: [weather, time] });
+  const inline = await client.responses.create({
+    model: DEMO,
+    input: [{ role: 'user', content: 'Weather in Kuwait?' }, call, { type: 'function_call_output', call_id: call.call_id, output: '{"temp": 31}' }],
+    tools: [weather, time],
+  });
   assert.equal(inline.usage?.input_tokens, next.usage?.input_tokens);
   // And by reference: the call is a stored item.
-  const byRef = await client.responses.create({ model: DEMO, input: [{ role: 'user', content: 'Weather in Kuwait?' }, { type: 'item_reference', id: call.id ?? '' }, { type: 'function_call_output', call_id: call.call_id, output: '{"temp": 31}' }], tools: [weather, time] });
+  const byRef = await client.responses.create({
+    model: DEMO,
+    input: [
+      { role: 'user', content: 'Weather in Kuwait?' },
+      { type: 'item_reference', id: call.id ?? '' },
+      { type: 'function_call_output', call_id: call.call_id, output: '{"temp": 31}' },
+    ],
+    tools: [weather, time],
+  });
   assert.equal(byRef.usage?.input_tokens, next.usage?.input_tokens);
 });
 
@@ -69,7 +108,12 @@ test('streamed: output_item.added, function_call_arguments.delta/.done, output_i
   const call = final.output[0];
   assert.ok(call?.type === 'function_call');
   const own = types.filter((t) => t.startsWith('response.output_item') || t.startsWith('response.function_call'));
-  assert.deepEqual(own, ['response.output_item.added', 'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.output_item.done']);
+  assert.deepEqual(own, [
+    'response.output_item.added',
+    'response.function_call_arguments.delta',
+    'response.function_call_arguments.done',
+    'response.output_item.done',
+  ]);
   assert.ok(!types.includes('response.output_text.delta'), 'a forced call writes no text');
 });
 
@@ -89,13 +133,22 @@ test('refusals name the parameter: unknown tool types, a choice not in tools, a 
     [{ tools: [weather, weather] }, 'tools[1].name'],
   ];
   for (const [extra, param] of cases) {
-    await assert.rejects(client.post('/responses', { body: { model: DEMO, input: 'x', ...extra } }), (err: unknown) => err instanceof BadRequestError && err.param === param, JSON.stringify(extra));
+    await assert.rejects(
+      client.post('/responses', { body: { model: DEMO, input: 'x', ...extra } }),
+      (err: unknown) => err instanceof BadRequestError && err.param === param,
+      JSON.stringify(extra),
+    );
   }
 });
 
 test('Chat Completions: a forced tool call, finish_reason tool_calls, the tool message back, the answer', async () => {
   const tools = [{ type: 'function' as const, function: { name: 'get_weather', description: 'The weather in a city.', parameters: weather.parameters ?? {} } }];
-  const c = await client.chat.completions.create({ model: DEMO, messages: [{ role: 'user', content: 'Weather in Kuwait?' }], tools, tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+  const c = await client.chat.completions.create({
+    model: DEMO,
+    messages: [{ role: 'user', content: 'Weather in Kuwait?' }],
+    tools,
+    tool_choice: { type: 'function', function: { name: 'get_weather' } },
+  });
   const choice = c.choices[0];
   assert.equal(choice?.finish_reason, 'tool_calls');
   assert.equal(choice.message.content, null);

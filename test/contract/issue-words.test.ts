@@ -12,15 +12,17 @@ function refusal(schema: z.ZodTypeAny, value: unknown): string {
 }
 
 test('zod issues are worded as one sentence naming the field', () => {
-  const Body = z.object({
-    name: z.string().trim().min(1).max(5),
-    keep: z.number().int().min(0).max(1000),
-    scopes: z.array(z.string()).min(1),
-    kind: z.enum(['a', 'b']),
-    code: z.string().regex(/^\d{4}$/),
-    exact: z.string().length(3),
-    items: z.array(z.object({ on: z.boolean() })).optional(),
-  }).strict();
+  const Body = z
+    .object({
+      name: z.string().trim().min(1).max(5),
+      keep: z.number().int().min(0).max(1000),
+      scopes: z.array(z.string()).min(1),
+      kind: z.enum(['a', 'b']),
+      code: z.string().regex(/^\d{4}$/),
+      exact: z.string().length(3),
+      items: z.array(z.object({ on: z.boolean() })).optional(),
+    })
+    .strict();
   const good = { name: 'n', keep: 1, scopes: ['x'], kind: 'a', code: '1234', exact: 'abc' };
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ ...good, name: '  ' }, 'Invalid value for name: must not be empty.'],

@@ -15,7 +15,11 @@ test('a schema inside the subset comes back as the grammar is made from it; anno
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'T',
     type: 'object',
-    properties: { a: { type: 'string', description: 'kept', default: 'x' }, b: { anyOf: [{ type: 'integer' }, { type: 'null' }] }, c: { $ref: '#/definitions/C' } },
+    properties: {
+      a: { type: 'string', description: 'kept', default: 'x' },
+      b: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+      c: { $ref: '#/definitions/C' },
+    },
     required: ['a', 'b'],
     additionalProperties: false,
     definitions: { C: { type: 'array', items: { enum: ['x', 'y'] }, maxItems: 3 } },
@@ -30,7 +34,7 @@ test('a schema inside the subset comes back as the grammar is made from it; anno
   });
 });
 
-test("OpenAPI's nullable becomes \"or null\"", () => {
+test('OpenAPI\'s nullable becomes "or null"', () => {
   const checked = checkJsonSchema({ type: 'object', properties: { n: { type: 'string', nullable: true } } });
   assert.ok(checked.ok);
   assert.deepEqual(checked.schema.properties, { n: { oneOf: [{ type: 'string' }, { type: 'null' }] } });

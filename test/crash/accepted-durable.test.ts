@@ -49,17 +49,23 @@ async function crashOnFirst202(round: number): Promise<{ dataDir: string; adminT
     const [warmKey = '', ...batch] = keys;
     const warm = toAnswer(warmKey, await create(service, adminToken, warmKey), true);
     assert.equal(warm.status, 202);
-    const results = await Promise.allSettled(batch.map(async (key) => {
-      const res = await create(service, adminToken, key);
-      const beforeKill = !killed;
-      if (res.status === 202 && !killed) {
-        killed = true;
-        void service.kill(); // sends SIGKILL synchronously, in this tick
-      }
-      return { key, res, beforeKill };
-    }));
+    const results = await Promise.allSettled(
+      batch.map(async (key) => {
+        const res = await create(service, adminToken, key);
+        const beforeKill = !killed;
+        if (res.status === 202 && !killed) {
+          killed = true;
+          void service.kill(); // sends SIGKILL synchronously, in this tick
+        }
+        return { key, res, beforeKill };
+      }),
+    );
     const came = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    assert.deepEqual(came.filter((c) => c.res.status !== 202).map((c) => c.res.status), [], 'every answer that came was a 202');
+    assert.deepEqual(
+      came.filter((c) => c.res.status !== 202).map((c) => c.res.status),
+      [],
+      'every answer that came was a 202',
+    );
     const accepted = [warm, ...came.map((c) => toAnswer(c.key, c.res, c.beforeKill))];
     return { dataDir, adminToken, keys, accepted, lost: results.length - came.length };
   } finally {
@@ -74,7 +80,9 @@ test('every 202 the client received names a task that survived SIGKILL; key retr
     lostTotal += lost;
     assert.ok(accepted.length >= 2, 'a 202 of the batch arrived and triggered the kill');
     const found = readCrashedStore(dataDir);
-    t.diagnostic(`round ${round}: ${accepted.length - 1} 202s of the batch received (${accepted.filter((a) => !a.beforeKill).length} after the kill), ${lost} requests died, ${found.size} tasks in the store`);
+    t.diagnostic(
+      `round ${round}: ${accepted.length - 1} 202s of the batch received (${accepted.filter((a) => !a.beforeKill).length} after the kill), ${lost} requests died, ${found.size} tasks in the store`,
+    );
     for (const { taskId } of accepted) {
       const task = found.get(taskId);
       assert.ok(task, `task ${taskId} was answered 202 but is not in the store`);
@@ -100,7 +108,11 @@ test('every 202 the client received names a task that survived SIGKILL; key retr
 
       // The client retries every request with its key, as it would after losing the connection.
       const retries = await Promise.all(keys.map(async (key) => toAnswer(key, await create(service, adminToken, key), true)));
-      assert.deepEqual(retries.filter((r) => r.status !== 202).map((r) => r.key), [], 'every retry is answered 202');
+      assert.deepEqual(
+        retries.filter((r) => r.status !== 202).map((r) => r.key),
+        [],
+        'every retry is answered 202',
+      );
       for (const a of accepted) {
         const again = retries.find((r) => r.key === a.key);
         assert.equal(again?.taskId, a.taskId, `retry of ${a.key} names the task it was first answered with`);

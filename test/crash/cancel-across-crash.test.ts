@@ -7,8 +7,17 @@ import type { OnRestart } from '../../src/tasks/types.js';
 import { str } from '../harness/api.js';
 import type { ServiceProcess } from '../harness/service-process.js';
 import {
-  assertFinishedLog, cancelThenKill, createBackground, eventLog, killAllServices, prepareCrashDataDir, readCrashedStore, startService, taskStatus,
-  waitAllTerminal, waitGenerating,
+  assertFinishedLog,
+  cancelThenKill,
+  createBackground,
+  eventLog,
+  killAllServices,
+  prepareCrashDataDir,
+  readCrashedStore,
+  startService,
+  taskStatus,
+  waitAllTerminal,
+  waitGenerating,
 } from './crash-kit.js';
 
 after(killAllServices);
@@ -29,7 +38,10 @@ function checkFoundCancelled(dataDir: string, taskIds: readonly string[], note: 
     const f = found.get(id);
     assert.ok(f, `${id} is in the store`);
     assert.ok(f.status === 'cancelling' || f.status === 'cancelled', `${id} found ${f.status}`);
-    assert.ok(f.events.some((e) => e.type === 'response.cancelling'), `${id}: the accepted cancel is stored`);
+    assert.ok(
+      f.events.some((e) => e.type === 'response.cancelling'),
+      `${id}: the accepted cancel is stored`,
+    );
     assert.ok(!f.events.some((e) => e.type === 'response.completed' || e.type === 'response.output_text.done'), `${id} never completed`);
     seen.set(id, { length: f.last_sequence_number, cancelling: f.status === 'cancelling' });
     note(`${id} found ${f.status}`);
@@ -47,7 +59,11 @@ async function checkCancelled(service: ServiceProcess, taskId: string, before: S
   assert.equal(events.at(-1)?.type, 'response.cancelled', taskId);
   assert.ok(!events.some((e) => e.type === 'response.completed' || e.type === 'response.output_text.done'), `${taskId} never completed`);
   // Found cancelling: recovery adds exactly the cancelled event. Found cancelled: nothing at all.
-  assert.deepEqual(events.slice(before.length).map((e) => e.type), before.cancelling ? ['response.cancelled'] : [], `${taskId}: events the restart added`);
+  assert.deepEqual(
+    events.slice(before.length).map((e) => e.type),
+    before.cancelling ? ['response.cancelled'] : [],
+    `${taskId}: events the restart added`,
+  );
   const response = await service.api.get(`/v1/responses/${str(events[0]?.data, 'response_id')}`);
   assert.equal(str(response.body, 'status'), 'cancelled');
   const again = await service.api.post(`/v1/tasks/${taskId}/cancel`);

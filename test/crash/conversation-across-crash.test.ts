@@ -42,7 +42,13 @@ test('SIGKILL mid-turn: the conversation is as it was before the turn, and goes 
   assert.deepEqual(await items(service.api, id), ['Hello.', 'First turn.', TINY_MODEL_ANSWER]);
 
   // The endless model: this turn is still generating when the process dies.
-  const long = await service.api.post('/v1/responses', { model: 'tiny', input: 'Second turn, cut off.', conversation: id, background: true, max_output_tokens: 4000 });
+  const long = await service.api.post('/v1/responses', {
+    model: 'tiny',
+    input: 'Second turn, cut off.',
+    conversation: id,
+    background: true,
+    max_output_tokens: 4000,
+  });
   assert.equal(long.status, 202, long.text);
   const taskId = str(long.body, 'task_id');
   await waitGenerating(service.api, [taskId], 8);
@@ -53,7 +59,10 @@ test('SIGKILL mid-turn: the conversation is as it was before the turn, and goes 
   try {
     const kept = raw.prepare<[string], { data: string }>('SELECT data FROM conversation_items WHERE conversation_id = ? ORDER BY position').all(id);
     assert.equal(kept.length, 3);
-    assert.ok(kept.every((r) => !r.data.includes('Second turn')), 'no item of the cut-off turn was written');
+    assert.ok(
+      kept.every((r) => !r.data.includes('Second turn')),
+      'no item of the cut-off turn was written',
+    );
   } finally {
     raw.close();
   }

@@ -44,11 +44,13 @@ export async function killAllServices(): Promise<void> {
 export async function cancelThenKill(service: ServiceProcess, token: string, taskIds: readonly string[]): Promise<number[]> {
   let waiting = taskIds.length;
   try {
-    return await Promise.all(taskIds.map(async (id) => {
-      const res = await fetch(`${service.url}/v1/tasks/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-      if (--waiting === 0) void service.kill();
-      return res.status;
-    }));
+    return await Promise.all(
+      taskIds.map(async (id) => {
+        const res = await fetch(`${service.url}/v1/tasks/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+        if (--waiting === 0) void service.kill();
+        return res.status;
+      }),
+    );
   } finally {
     await service.kill();
   }
@@ -108,9 +110,11 @@ function asPolicy(value: string): OnRestart {
 export function readCrashedStore(dataDir: string): Map<string, FoundTask> {
   const db = new Database(join(dataDir, STORE_FILE), { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare<[], { id: string; status: string; on_restart: string; last_sequence_number: number }>(
-      'SELECT id, status, on_restart, last_sequence_number FROM tasks ORDER BY id',
-    ).all();
+    const rows = db
+      .prepare<[], { id: string; status: string; on_restart: string; last_sequence_number: number }>(
+        'SELECT id, status, on_restart, last_sequence_number FROM tasks ORDER BY id',
+      )
+      .all();
     const events = db.prepare<[string], { sequence_number: number; type: string; data: string }>(
       'SELECT sequence_number, type, data FROM task_events WHERE task_id = ? ORDER BY sequence_number',
     );
@@ -118,7 +122,11 @@ export function readCrashedStore(dataDir: string): Map<string, FoundTask> {
     for (const row of rows) {
       if (!isTaskStatus(row.status)) throw new Error(`stored status ${row.status}`);
       const log = events.all(row.id).map((e) => ({ sequence_number: e.sequence_number, type: e.type, data: asRecord(JSON.parse(e.data)) }));
-      assert.deepEqual(log.map((e) => e.sequence_number), log.map((_, i) => i + 1), `stored events of ${row.id} are 1..N`);
+      assert.deepEqual(
+        log.map((e) => e.sequence_number),
+        log.map((_, i) => i + 1),
+        `stored events of ${row.id} are 1..N`,
+      );
       assert.equal(row.last_sequence_number, log.length, `stored last_sequence_number of ${row.id}`);
       assert.equal(log[0]?.type, 'response.created', `event 1 of ${row.id}`);
       assert.equal(STATE_OF_EVENT[log.at(-1)?.type ?? ''], row.status, `the last stored event of ${row.id} reports its stored state`);
@@ -132,7 +140,13 @@ export function readCrashedStore(dataDir: string): Map<string, FoundTask> {
 
 /** Creates a background response; returns its task and response ids after checking the 202. */
 export async function createBackground(api: Api, onRestart: OnRestart, maxOutputTokens: number): Promise<{ taskId: string; responseId: string }> {
-  const res = await api.post('/v1/responses', { model: 'tiny', input: 'Tell me a long story.', background: true, on_restart: onRestart, max_output_tokens: maxOutputTokens });
+  const res = await api.post('/v1/responses', {
+    model: 'tiny',
+    input: 'Tell me a long story.',
+    background: true,
+    on_restart: onRestart,
+    max_output_tokens: maxOutputTokens,
+  });
   assert.equal(res.status, 202, res.text);
   const taskId = str(res.body, 'task_id');
   assert.equal(res.headers.get('location'), `/v1/tasks/${taskId}`);
@@ -156,7 +170,11 @@ export async function taskStatus(api: Api, taskId: string): Promise<{ status: st
   const res = await api.get(`/v1/tasks/${taskId}`);
   assert.equal(res.status, 200, res.text);
   const error = field(res.body, 'error');
-  return { status: str(res.body, 'status'), last_sequence_number: num(res.body, 'last_sequence_number'), error_code: error === null ? null : str(error, 'code') };
+  return {
+    status: str(res.body, 'status'),
+    last_sequence_number: num(res.body, 'last_sequence_number'),
+    error_code: error === null ? null : str(error, 'code'),
+  };
 }
 
 export interface TaskState {
@@ -175,13 +193,17 @@ export async function taskStates(api: Api): Promise<Map<string, TaskState>> {
 
 /** Waits until every task satisfies `ok` (missing tasks never do). */
 export async function waitTasks(api: Api, taskIds: readonly string[], ok: (t: TaskState) => boolean, what: string, timeoutMs = 90_000): Promise<void> {
-  await waitFor(async () => {
-    const states = await taskStates(api);
-    return taskIds.every((id) => {
-      const t = states.get(id);
-      return t !== undefined && ok(t);
-    });
-  }, timeoutMs, what);
+  await waitFor(
+    async () => {
+      const states = await taskStates(api);
+      return taskIds.every((id) => {
+        const t = states.get(id);
+        return t !== undefined && ok(t);
+      });
+    },
+    timeoutMs,
+    what,
+  );
 }
 
 export function waitAllTerminal(api: Api, taskIds: readonly string[]): Promise<void> {
@@ -190,7 +212,13 @@ export function waitAllTerminal(api: Api, taskIds: readonly string[]): Promise<v
 
 /** Waits until every task is generating and has committed at least `events` events. */
 export function waitGenerating(api: Api, taskIds: readonly string[], events: number): Promise<void> {
-  return waitTasks(api, taskIds, (t) => t.status === 'running' && t.last_sequence_number >= events, `${taskIds.length} generations with text committed`, 60_000);
+  return waitTasks(
+    api,
+    taskIds,
+    (t) => t.status === 'running' && t.last_sequence_number >= events,
+    `${taskIds.length} generations with text committed`,
+    60_000,
+  );
 }
 
 /**
@@ -199,7 +227,11 @@ export function waitGenerating(api: Api, taskIds: readonly string[], events: num
  * last_sequence_number is N.
  */
 export function assertFinishedLog(events: readonly WireEvent[], task: { last_sequence_number: number }, what: string): void {
-  assert.deepEqual(events.map((e) => e.sequence_number), events.map((_, i) => i + 1), `${what}: sequence numbers 1..N`);
+  assert.deepEqual(
+    events.map((e) => e.sequence_number),
+    events.map((_, i) => i + 1),
+    `${what}: sequence numbers 1..N`,
+  );
   const terminals = events.filter((e) => TERMINAL_TYPES.includes(e.type));
   assert.equal(terminals.length, 1, `${what}: exactly one terminal event, got ${terminals.map((e) => e.type).join(', ')}`);
   assert.equal(events.at(-1), terminals[0], `${what}: the terminal event is the last`);
@@ -217,7 +249,10 @@ export function clientText(events: readonly WireEvent[]): string {
 }
 
 export function deltaText(events: readonly WireEvent[]): string {
-  return events.filter((e) => e.type === 'response.output_text.delta').map((e) => str(e.data, 'delta')).join('');
+  return events
+    .filter((e) => e.type === 'response.output_text.delta')
+    .map((e) => str(e.data, 'delta'))
+    .join('');
 }
 
 /** The final text as the API reports it three ways; they must agree. */

@@ -18,7 +18,12 @@ const COUNT = 30;
 function idsInStore(dataDir: string): Set<string> {
   const db = new Database(storePath(dataDir), { readonly: true });
   try {
-    return new Set(db.prepare<[], { id: string }>('SELECT id FROM responses').all().map((r) => r.id));
+    return new Set(
+      db
+        .prepare<[], { id: string }>('SELECT id FROM responses')
+        .all()
+        .map((r) => r.id),
+    );
   } finally {
     db.close();
   }
@@ -35,14 +40,16 @@ test('SIGKILL in the middle of deletes: every response gone from the store is in
   }
   let killed = false;
   const answered: string[] = [];
-  await Promise.allSettled(ids.map(async (id) => {
-    const res = await fetch(`${service.url}/v1/responses/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
-    if (res.status === 200) answered.push(id);
-    if (res.status === 200 && !killed) {
-      killed = true;
-      void service.kill(); // SIGKILL in this tick
-    }
-  }));
+  await Promise.allSettled(
+    ids.map(async (id) => {
+      const res = await fetch(`${service.url}/v1/responses/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
+      if (res.status === 200) answered.push(id);
+      if (res.status === 200 && !killed) {
+        killed = true;
+        void service.kill(); // SIGKILL in this tick
+      }
+    }),
+  );
   await service.kill();
   assert.ok(answered.length >= 1, 'a delete was answered before the kill');
 
@@ -54,7 +61,10 @@ test('SIGKILL in the middle of deletes: every response gone from the store is in
   for (const id of answered) assert.ok(!left.has(id), `${id} was answered deleted but is still in the store`);
   for (const id of gone) assert.ok(journalled.has(id), `${id} is gone from the store but not in the journal`);
   const lines = text.split('\n').filter((l) => l !== '');
-  assert.ok(lines.slice(0, -1).every((l) => parseJournal(l).length === 1), 'every line but possibly the last is whole');
+  assert.ok(
+    lines.slice(0, -1).every((l) => parseJournal(l).length === 1),
+    'every line but possibly the last is whole',
+  );
 
   // A torn last line (a crash mid-write), then the restarted service deletes one more.
   appendFileSync(journalPath(dataDir), '{"kind":"response","id":"resp_torn');
@@ -63,6 +73,9 @@ test('SIGKILL in the middle of deletes: every response gone from the store is in
   const extra = survivor ?? str((await service.api.post('/v1/responses', { model: 'tiny', input: 'one more', max_output_tokens: 2 })).body, 'id');
   assert.equal((await service.api.request('DELETE', `/v1/responses/${extra}`)).status, 200);
   const after = parseJournal(readFileSync(journalPath(dataDir), 'utf8'));
-  assert.ok(after.some((d) => d.id === extra), 'the new deletion is journalled on a line of its own, after the torn one');
+  assert.ok(
+    after.some((d) => d.id === extra),
+    'the new deletion is journalled on a line of its own, after the torn one',
+  );
   await service.kill();
 });

@@ -25,14 +25,26 @@ test('(SIGKILL) mid-call: nothing of the call is stored; fail fails, retry and r
   try {
     for (const policy of ['fail', 'retry', 'resume'] as const) {
       // The endless test model fills the story string to the token limit: a long call to kill.
-      const res = await first.api.post('/v1/responses', { model: 'tiny', input: 'Tell a story.', background: true, on_restart: policy, max_output_tokens: 1500, tools: [TOOL], tool_choice: 'required' });
+      const res = await first.api.post('/v1/responses', {
+        model: 'tiny',
+        input: 'Tell a story.',
+        background: true,
+        on_restart: policy,
+        max_output_tokens: 1500,
+        tools: [TOOL],
+        tool_choice: 'required',
+      });
       assert.equal(res.status, 202, res.text);
       tasks.set(policy, { taskId: str(res.body, 'task_id'), responseId: str(res.body, 'id') });
     }
-    await waitFor(async () => {
-      for (const { taskId } of tasks.values()) if ((await taskStatus(first.api, taskId)).status !== 'running') return false;
-      return true;
-    }, 30_000, 'all three calls being written');
+    await waitFor(
+      async () => {
+        for (const { taskId } of tasks.values()) if ((await taskStatus(first.api, taskId)).status !== 'running') return false;
+        return true;
+      },
+      30_000,
+      'all three calls being written',
+    );
     // Well inside the calls (1500 tokens take seconds here), not at their start.
     await new Promise((r) => setTimeout(r, 400));
   } finally {
@@ -44,9 +56,14 @@ test('(SIGKILL) mid-call: nothing of the call is stored; fail fails, retry and r
   try {
     for (const [policy, { taskId, responseId }] of tasks) {
       assert.equal(found.get(taskId)?.status, 'running', `${policy}: killed while running`);
-      const row = db.prepare<[string], { output_items: string | null; output_text: string | null }>('SELECT output_items, output_text FROM responses WHERE id = ?').get(responseId);
+      const row = db
+        .prepare<[string], { output_items: string | null; output_text: string | null }>('SELECT output_items, output_text FROM responses WHERE id = ?')
+        .get(responseId);
       assert.deepEqual(row, { output_items: null, output_text: null }, `${policy}: no call, no text stored before the completion`);
-      assert.ok(!found.get(taskId)?.events.some((e) => e.type.startsWith('response.function_call') || e.type === 'response.output_text.delta'), `${policy}: no call event and no text either`);
+      assert.ok(
+        !found.get(taskId)?.events.some((e) => e.type.startsWith('response.function_call') || e.type === 'response.output_text.delta'),
+        `${policy}: no call event and no text either`,
+      );
     }
   } finally {
     db.close();
@@ -54,7 +71,10 @@ test('(SIGKILL) mid-call: nothing of the call is stored; fail fails, retry and r
 
   const second = await startService(dataDir, adminToken);
   try {
-    await waitAllTerminal(second.api, [...tasks.values()].map((t) => t.taskId));
+    await waitAllTerminal(
+      second.api,
+      [...tasks.values()].map((t) => t.taskId),
+    );
     for (const [policy, { taskId, responseId }] of tasks) {
       const events = await eventLog(second.api, taskId);
       const status = await taskStatus(second.api, taskId);

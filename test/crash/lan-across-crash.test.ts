@@ -24,19 +24,33 @@ test('SIGKILL mid-stream with devices on: the listener, its certificate and the 
   const device = new Agent({ connect: { ca: pem } });
 
   const code = str((await first.api.post('/admin/pairing-codes', { scopes: ['models:read', 'responses:write'] })).body, 'code');
-  const paired = await undiciFetch(`${base}/v1/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, client_name: 'phone' }), dispatcher: device });
+  const paired = await undiciFetch(`${base}/v1/pair`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code, client_name: 'phone' }),
+    dispatcher: device,
+  });
   assert.equal(paired.status, 201);
   const token = str(await paired.json(), 'token');
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const created = await undiciFetch(`${base}/v1/responses`, { method: 'POST', headers: auth, body: JSON.stringify({ model: 'tiny', input: 'go on', max_output_tokens: 6000, background: true }), dispatcher: device });
+  const created = await undiciFetch(`${base}/v1/responses`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ model: 'tiny', input: 'go on', max_output_tokens: 6000, background: true }),
+    dispatcher: device,
+  });
   assert.equal(created.status, 202);
   const taskId = str(await created.json(), 'task_id');
   // Text flows over TLS before the kill.
-  await waitFor(async () => {
-    const task = await undiciFetch(`${base}/v1/tasks/${taskId}`, { headers: auth, dispatcher: device });
-    const body: unknown = await task.json();
-    return Number(field(body, 'last_sequence_number')) >= 8 ? body : undefined;
-  }, 60_000, 'text to flow');
+  await waitFor(
+    async () => {
+      const task = await undiciFetch(`${base}/v1/tasks/${taskId}`, { headers: auth, dispatcher: device });
+      const body: unknown = await task.json();
+      return Number(field(body, 'last_sequence_number')) >= 8 ? body : undefined;
+    },
+    60_000,
+    'text to flow',
+  );
   await first.kill();
 
   const second = await startService(prepared.dataDir, prepared.adminToken);

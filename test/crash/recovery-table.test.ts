@@ -8,8 +8,20 @@ import type { OnRestart } from '../../src/tasks/types.js';
 import { str } from '../harness/api.js';
 import type { ServiceProcess } from '../harness/service-process.js';
 import {
-  assertFinishedLog, cancelThenKill, createBackground, deltaText, eventLog, finalText, killAllServices, prepareCrashDataDir, readCrashedStore,
-  startService, taskStatus, waitAllTerminal, waitGenerating, type FoundTask,
+  assertFinishedLog,
+  cancelThenKill,
+  createBackground,
+  deltaText,
+  eventLog,
+  finalText,
+  killAllServices,
+  prepareCrashDataDir,
+  readCrashedStore,
+  startService,
+  taskStatus,
+  waitAllTerminal,
+  waitGenerating,
+  type FoundTask,
 } from './crash-kit.js';
 
 after(killAllServices);
@@ -33,8 +45,7 @@ const EVENT_OF: Record<Moved, string> = {
 };
 
 const exercised = new Set<string>();
-const missing = (states: readonly Found[]): string[] =>
-  states.flatMap((s) => POLICIES.map((p) => `${s}/${p}`)).filter((cell) => !exercised.has(cell));
+const missing = (states: readonly Found[]): string[] => states.flatMap((s) => POLICIES.map((p) => `${s}/${p}`)).filter((cell) => !exercised.has(cell));
 
 function isFound(status: string): status is Found {
   return status === 'queued' || status === 'loading' || status === 'running' || status === 'cancelling';
@@ -50,7 +61,11 @@ async function checkRecovered(service: ServiceProcess, responseId: string, found
   assertFinishedLog(events, task, what);
   const n0 = found.last_sequence_number;
   // The history before the crash is kept exactly as the dead process committed it.
-  assert.deepEqual(events.slice(0, n0).map((e) => `${e.sequence_number} ${e.type}`), found.events.map((e) => `${e.sequence_number} ${e.type}`), `${what}: history kept`);
+  assert.deepEqual(
+    events.slice(0, n0).map((e) => `${e.sequence_number} ${e.type}`),
+    found.events.map((e) => `${e.sequence_number} ${e.type}`),
+    `${what}: history kept`,
+  );
   assert.equal(deltaText(events.slice(0, n0)), deltaText(found.events), `${what}: committed text kept`);
   const recovery = events[n0];
   assert.equal(recovery?.type, EVENT_OF[to], `${what}: event ${n0 + 1} is the recovery event`);
@@ -88,7 +103,8 @@ async function restartAndCheck(dataDir: string, token: string, tasks: ReadonlyMa
       const f = found.get(taskId);
       assert.ok(f, `accepted task ${taskId} is in the store`);
       // Recovery runs before the port opens: the first read already shows the recovery event.
-      if (isFound(f.status)) assert.ok((await taskStatus(service.api, taskId)).last_sequence_number > f.last_sequence_number, `${taskId} recovered before serving`);
+      if (isFound(f.status))
+        assert.ok((await taskStatus(service.api, taskId)).last_sequence_number > f.last_sequence_number, `${taskId} recovered before serving`);
     }
     await waitAllTerminal(service.api, [...tasks.keys()]);
     for (const [taskId, responseId] of tasks) {

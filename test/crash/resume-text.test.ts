@@ -10,8 +10,21 @@ import type { OnRestart } from '../../src/tasks/types.js';
 import { num, str, waitFor, type Api } from '../harness/api.js';
 import { readSse, type SseFrame } from '../harness/sse.js';
 import {
-  asRecord, assertFinishedLog, clientText, createBackground, deltaText, eventLog, finalText, killAllServices, prepareCrashDataDir,
-  readCrashedStore, startService, taskStatus, waitAllTerminal, waitGenerating, type WireEvent,
+  asRecord,
+  assertFinishedLog,
+  clientText,
+  createBackground,
+  deltaText,
+  eventLog,
+  finalText,
+  killAllServices,
+  prepareCrashDataDir,
+  readCrashedStore,
+  startService,
+  taskStatus,
+  waitAllTerminal,
+  waitGenerating,
+  type WireEvent,
 } from './crash-kit.js';
 
 after(killAllServices);
@@ -68,7 +81,11 @@ test('resume continues after the committed text; retry starts over after respons
       w.stream = readSse(`${first.url}/v1/tasks/${taskId}/events`, { headers }, keep, 60_000).catch(() => undefined);
       watched.push(w);
     }
-    await waitGenerating(first.api, watched.map((w) => w.taskId), 40);
+    await waitGenerating(
+      first.api,
+      watched.map((w) => w.taskId),
+      40,
+    );
     // And the clients have text on screen too (the stream trails the commits by a moment).
     await waitFor(() => watched.every((w) => w.seen.length >= 20), 20_000, 'both streams to deliver text');
   } finally {
@@ -85,7 +102,10 @@ test('resume continues after the committed text; retry starts over after respons
     // The ledger publishes only committed events: everything the client saw survived the crash.
     const seen = toEvents(w.seen);
     assert.ok(seen.length > 0 && seen.length <= f.events.length, `${w.policy}: the client saw ${seen.length} of ${f.events.length} stored events`);
-    assert.deepEqual(seen.map((e) => `${e.sequence_number} ${e.type}`), f.events.slice(0, seen.length).map((e) => `${e.sequence_number} ${e.type}`));
+    assert.deepEqual(
+      seen.map((e) => `${e.sequence_number} ${e.type}`),
+      f.events.slice(0, seen.length).map((e) => `${e.sequence_number} ${e.type}`),
+    );
     assert.equal(deltaText(seen), deltaText(f.events.slice(0, seen.length)), `${w.policy}: streamed text is stored text`);
   }
 
@@ -101,9 +121,17 @@ test('resume continues after the committed text; retry starts over after respons
     const resumed = watched.map((w) => {
       const lastSeen = num(w.seen.at(-1)?.data, 'sequence_number');
       const url = `${second.url}/v1/responses/${w.responseId}?stream=true&starting_after=${lastSeen}`;
-      return readSse(url, { headers: { authorization: `Bearer ${adminToken}`, 'LMSP-Events': 'all' } }, (f) => ['response.completed', 'response.failed', 'response.cancelled'].includes(f.event ?? ''), 90_000);
+      return readSse(
+        url,
+        { headers: { authorization: `Bearer ${adminToken}`, 'LMSP-Events': 'all' } },
+        (f) => ['response.completed', 'response.failed', 'response.cancelled'].includes(f.event ?? ''),
+        90_000,
+      );
     });
-    await waitAllTerminal(second.api, watched.map((w) => w.taskId));
+    await waitAllTerminal(
+      second.api,
+      watched.map((w) => w.taskId),
+    );
     const streams = await Promise.all(resumed);
     const uninterrupted = await uninterruptedText(second.api);
 
@@ -120,7 +148,11 @@ test('resume continues after the committed text; retry starts over after respons
 
       // The reconnected client's view: no gap, no repeat, and it ends with the same text.
       const client = [...toEvents(w.seen), ...toEvents(streams[i]?.frames ?? [])];
-      assert.deepEqual(client.map((e) => e.sequence_number), client.map((_, k) => k + 1), `${what}: the client saw 1..N across the restart`);
+      assert.deepEqual(
+        client.map((e) => e.sequence_number),
+        client.map((_, k) => k + 1),
+        `${what}: the client saw 1..N across the restart`,
+      );
       assert.equal(client.length, events.length, `${what}: the client saw every event`);
       assert.equal(clientText(client), text, `${what}: the client's text is the final text`);
 
@@ -177,7 +209,11 @@ test('a resumed generation killed again resumes again, ending with the uncrashed
     const events = await eventLog(last.api, taskId);
     assertFinishedLog(events, await taskStatus(last.api, taskId), taskId);
     assert.equal(events.at(-1)?.type, 'response.completed');
-    assert.deepEqual(events.filter((e) => e.data.resumed === true).map((e) => e.sequence_number), resumedAt, 'resumed right after each crash');
+    assert.deepEqual(
+      events.filter((e) => e.data.resumed === true).map((e) => e.sequence_number),
+      resumedAt,
+      'resumed right after each crash',
+    );
     const text = await finalText(last.api, responseId, events);
     assert.equal(text, deltaText(events), 'final text is all deltas, in order');
     const [first = '', second = ''] = snapshots;

@@ -11,7 +11,12 @@ const LINK = /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
 
 function documents(): string[] {
   const docs = join(ROOT, 'docs');
-  return [join(ROOT, 'README.md'), ...readdirSync(docs).filter((f) => f.endsWith('.md')).map((f) => join(docs, f))];
+  return [
+    join(ROOT, 'README.md'),
+    ...readdirSync(docs)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join(docs, f)),
+  ];
 }
 
 test('every relative link in README.md and docs/ resolves inside the repository', () => {

@@ -19,7 +19,8 @@ test('the schema takes exactly the listed parameters (context_management is refu
 test('docs/api.md names every parameter in its table', () => {
   const table = docs.slice(docs.indexOf('### Parameters of `POST /v1/responses`'), docs.indexOf('## Conversations'));
   assert.ok(table.length > 100, 'the parameter table is missing');
-  for (const k of [...PARAMETERS.honoured, ...PARAMETERS.echoed, ...PARAMETERS.refused]) assert.ok(table.includes(`\`${k}\``), `docs/api.md's table does not name ${k}`);
+  for (const k of [...PARAMETERS.honoured, ...PARAMETERS.echoed, ...PARAMETERS.refused])
+    assert.ok(table.includes(`\`${k}\``), `docs/api.md's table does not name ${k}`);
 });
 
 test('Chat Completions: the schema takes exactly the listed parameters, and docs/api.md names each', () => {

@@ -45,7 +45,10 @@ test('POST /admin/drills, progress events, history, status, health, and a schedu
   await waitFor(async () => field((await api.get('/admin/drills/status')).body, 'running') === null, 60_000, 'the drill to finish');
 
   const progress = events.filter((e) => e.type === 'drill.progress');
-  assert.deepEqual(progress.map((e) => [e.data.id, e.data.index, e.data.total]), [1, 2, 3, 4, 5].map((i) => [id, i, 5]));
+  assert.deepEqual(
+    progress.map((e) => [e.data.id, e.data.index, e.data.total]),
+    [1, 2, 3, 4, 5].map((i) => [id, i, 5]),
+  );
   assert.equal(progress[0]?.data.check, 'local:repo:open');
   const finished = events.find((e) => e.type === 'drill.finished');
   assert.equal(finished?.data.id, id);
@@ -83,7 +86,16 @@ test('POST /admin/drills, progress events, history, status, health, and a schedu
   // next_drill_at is whole seconds, floored: a second later is surely due.
   clock.set((next + 1) * 1000);
   await ctx.drills.wake();
-  const scheduled = await waitFor(() => ctx.writer.prepare<[], { kind: string; verdict: string | null }>("SELECT d.depth AS kind, d.verdict FROM runs r JOIN drill_details d ON d.run_id = r.id WHERE r.trigger = 'schedule' AND r.status = 'ok'").get(), 120_000, 'the scheduled drill');
+  const scheduled = await waitFor(
+    () =>
+      ctx.writer
+        .prepare<[], { kind: string; verdict: string | null }>(
+          "SELECT d.depth AS kind, d.verdict FROM runs r JOIN drill_details d ON d.run_id = r.id WHERE r.trigger = 'schedule' AND r.status = 'ok'",
+        )
+        .get(),
+    120_000,
+    'the scheduled drill',
+  );
   assert.deepEqual({ ...scheduled }, { kind: 'deep', verdict: 'PASS' });
   const after = (await api.get('/admin/drills/status')).body;
   assert.equal(field(after, 'last', 'deep', 'verdict'), 'PASS');
@@ -110,7 +122,11 @@ test('an appliance stopped mid-drill records it as interrupted, with no verdict 
       const run = getDrillRun(reopened, id);
       assert.equal(run?.status, 'interrupted');
       assert.ok((run?.checks.length ?? 0) >= 2, 'the checks it got to are kept');
-      assert.deepEqual(openAlerts(reopened).filter((a) => a.key.startsWith('drill.')), [], 'a shutdown is not a finding');
+      assert.deepEqual(
+        openAlerts(reopened).filter((a) => a.key.startsWith('drill.')),
+        [],
+        'a shutdown is not a finding',
+      );
     } finally {
       reopened.close();
     }

@@ -32,7 +32,10 @@ test('drill runs: the tables refuse nonsense, and a run whose process died is se
   // Its process dies: the OS drops the lock; the row still says running.
   left.run.lock.release();
   const settled = await settleRunsHere({ db, dataDir: runDir(db), clock: new ManualClock(20_000), logger: silentLogger });
-  assert.deepEqual(settled.runs.map((r) => [r.id, r.status]), [[left.run.id, 'interrupted']]);
+  assert.deepEqual(
+    settled.runs.map((r) => [r.id, r.status]),
+    [[left.run.id, 'interrupted']],
+  );
   const run = getDrillRun(db, left.run.id);
   assert.equal(run?.status, 'interrupted');
   assert.equal(run?.verdict, 'UNVERIFIED');
@@ -43,7 +46,11 @@ test('drill runs: the tables refuse nonsense, and a run whose process died is se
 test('history keeps the newest 500 finished runs', () => {
   const db = store();
   for (let i = 0; i < 510; i++) {
-    drillRow(db, { kind: 'daily', trigger: 't', startedAt: i }).finish('PASS', [{ name: 'local:repo:open', status: 'pass', code: 'drill.lock.none', params: {}, detail: 'ok' }], i);
+    drillRow(db, { kind: 'daily', trigger: 't', startedAt: i }).finish(
+      'PASS',
+      [{ name: 'local:repo:open', status: 'pass', code: 'drill.lock.none', params: {}, detail: 'ok' }],
+      i,
+    );
   }
   assert.equal(pruneRuns(db, 'drill', 500), 10);
   assert.equal(db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM drill_details').get()?.n, 500, 'their details went with them');
@@ -86,13 +93,27 @@ test('alerts: FAIL critical, UNVERIFIED warning; only a pass that covers what ra
   const db = store();
   const clock = new ManualClock(Date.parse('2026-03-01T00:00:00Z'));
   const run = (kind: DrillKind, repo: string | null, verdict: Verdict): void => {
-    const checks = verdict === 'PASS' ? [] : [{ name: 'local:read-data', status: verdict === 'FAIL' ? 'fail' as const : 'unverified' as const, code: 'said.text', params: { text: 'x' }, detail: 'x' }];
+    const checks =
+      verdict === 'PASS'
+        ? []
+        : [
+            {
+              name: 'local:read-data',
+              status: verdict === 'FAIL' ? ('fail' as const) : ('unverified' as const),
+              code: 'said.text',
+              params: { text: 'x' },
+              detail: 'x',
+            },
+          ];
     const row = drillRow(db, { kind, trigger: 't', repo, startedAt: unixSeconds(clock) });
     row.finish(verdict, checks, unixSeconds(clock));
     applyDrillAlerts(db, clock, { id: row.run.id, kind, repo, verdict, checks });
     clock.advance(1000);
   };
-  const open = (): string[] => openAlerts(db).map((a) => `${a.key}:${a.severity}`).sort();
+  const open = (): string[] =>
+    openAlerts(db)
+      .map((a) => `${a.key}:${a.severity}`)
+      .sort();
 
   assert.ok(covers({ kind: 'deep', repo: null }, { kind: 'daily', repo: 'local' }));
   assert.ok(!covers({ kind: 'daily', repo: null }, { kind: 'deep', repo: null }));

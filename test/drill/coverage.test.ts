@@ -43,8 +43,17 @@ test(`t = ${T} deep drills read every pack once; exactly the run holding the fli
   for (let i = 0; i < groups.length; i++) runs.push(await drillHere(deps, { kind: 'deep', trigger: 'test' }));
 
   const read = runs.map((r) => r.checks.find((c) => c.name === 'local:read-data'));
-  const subsets = read.map((c) => /subset (\d+)\/(\d+): read/.exec(c?.detail ?? '')?.slice(1).join('/'));
-  assert.deepEqual(subsets, groups.map((g) => `${g}/${T}`), 'the subsets that hold packs, one per run');
+  const subsets = read.map((c) =>
+    /subset (\d+)\/(\d+): read/
+      .exec(c?.detail ?? '')
+      ?.slice(1)
+      .join('/'),
+  );
+  assert.deepEqual(
+    subsets,
+    groups.map((g) => `${g}/${T}`),
+    'the subsets that hold packs, one per run',
+  );
   const failed = read.map((c, i) => (c?.status === 'fail' ? groups[i] : null)).filter((n) => n !== null);
   assert.deepEqual(failed, [expected], `only subset ${expected} (pack ${victim.id.slice(0, 8)}) finds the damage`);
   assert.ok(read.every((c) => c?.status !== 'unverified'));
@@ -60,9 +69,15 @@ test(`t = ${T} deep drills read every pack once; exactly the run holding the fli
 
   const at = groups.indexOf(expected) + 1;
   const later = runs.slice(at).map((r) => r.checks.find((c) => c.name === 'local:read-data:recheck'));
-  assert.ok(later.every((c) => c?.status === 'fail' && c.detail.includes(`subset ${expected}/${T}`)), 'later drills read the damaged subset again');
+  assert.ok(
+    later.every((c) => c?.status === 'fail' && c.detail.includes(`subset ${expected}/${T}`)),
+    'later drills read the damaged subset again',
+  );
   assert.ok(runs.slice(0, at).every((r) => !r.checks.some((c) => c.name === 'local:read-data:recheck')));
-  assert.ok(runs.slice(at - 1).every((r) => r.verdict === 'FAIL'), 'from the finding on, every deep drill is FAIL');
+  assert.ok(
+    runs.slice(at - 1).every((r) => r.verdict === 'FAIL'),
+    'from the finding on, every deep drill is FAIL',
+  );
 });
 
 test('a subset that holds no pack is never a PASS: with t = 256 the drill reads on to a subset with packs and says which it passed over', async () => {
@@ -84,7 +99,12 @@ test('a subset that holds no pack is never a PASS: with t = 256 the drill reads 
   const first = (await drillHere(deps, { kind: 'deep', trigger: 'test' })).checks.find((c) => c.name === 'local:read-data');
   assert.equal(first?.status, 'pass', first?.detail);
   const inGroup = (g: number | undefined): number => packs.filter((p) => groupOf(p.id, T) === g).length;
-  assert.match(first.detail, new RegExp(`^subset ${groups[0]}/${T}: read ${inGroup(groups[0])} of ${packs.length} data packs, no errors \\(subsets? 1/${T} (to ${(groups[0] ?? 2) - 1}/${T} )?holds? no pack\\)$`));
+  assert.match(
+    first.detail,
+    new RegExp(
+      `^subset ${groups[0]}/${T}: read ${inGroup(groups[0])} of ${packs.length} data packs, no errors \\(subsets? 1/${T} (to ${(groups[0] ?? 2) - 1}/${T} )?holds? no pack\\)$`,
+    ),
+  );
   assert.doesNotMatch(first.detail, /read 0 of/);
 
   const second = (await drillHere(deps, { kind: 'deep', trigger: 'test' })).checks.find((c) => c.name === 'local:read-data');

@@ -181,11 +181,14 @@ test('a FAIL is not confirmed when the repository changed during the drill (a ba
   const restic = deps.restic;
   assert.ok(restic);
   // The real check, then a real backup to the same repository before the drill looks at the result.
-  const wrapped = { ...restic, check: async (...args: Parameters<typeof restic.check>) => {
-    const result = await restic.check(...args);
-    await backupNow(ctx);
-    return result;
-  } };
+  const wrapped = {
+    ...restic,
+    check: async (...args: Parameters<typeof restic.check>) => {
+      const result = await restic.check(...args);
+      await backupNow(ctx);
+      return result;
+    },
+  };
   const changed = await drillHere({ ...deps, restic: wrapped }, { kind: 'deep', trigger: 'test' });
   const read = changed.checks.find((c) => c.name === 'local:read-data');
   assert.equal(read?.status, 'unverified');

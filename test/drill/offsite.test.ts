@@ -33,7 +33,10 @@ test('UNVERIFIED when the REST offsite is down, PASS when it is back; --repo nar
 
   const both = await drillCli(t.dataDir);
   assert.equal(both.ran.code, 0, both.ran.stdout);
-  assert.ok(both.checks.some((c) => c.name === 'offsite:vault:decrypt' && c.status === 'pass'), 'the offsite generation is drilled too');
+  assert.ok(
+    both.checks.some((c) => c.name === 'offsite:vault:decrypt' && c.status === 'pass'),
+    'the offsite generation is drilled too',
+  );
 
   await rest.stop();
   const down = await drillCli(t.dataDir);
@@ -41,7 +44,10 @@ test('UNVERIFIED when the REST offsite is down, PASS when it is back; --repo nar
   assert.equal(down.verdict, 'UNVERIFIED');
   assert.equal(down.status('offsite:repo:open'), 'unverified');
   assert.match(down.detail('offsite:repo:open'), /could not be reached/);
-  assert.ok(down.checks.filter((c) => c.name.startsWith('local:')).every((c) => c.status === 'pass'), 'the local repository still passes');
+  assert.ok(
+    down.checks.filter((c) => c.name.startsWith('local:')).every((c) => c.status === 'pass'),
+    'the local repository still passes',
+  );
 
   const localOnly = await drillCli(t.dataDir, ['--repo', 'local']);
   assert.equal(localOnly.ran.code, 0, localOnly.ran.stdout);

@@ -30,7 +30,10 @@ test('a healthy backup: daily and deep drills PASS (exit 0) and leave the reposi
   const daily = await drillCli(t.dataDir);
   assert.equal(daily.ran.code, 0, daily.ran.stderr + daily.ran.stdout);
   assert.equal(daily.verdict, 'PASS');
-  assert.deepEqual(daily.checks.map((c) => c.name), DAILY);
+  assert.deepEqual(
+    daily.checks.map((c) => c.name),
+    DAILY,
+  );
   assert.ok(daily.checks.every((c) => c.status === 'pass'));
   assert.match(daily.detail('local:vault:decrypt'), /opens the 1 value/);
   assert.match(daily.detail('local:manifest'), /all 4 items present.*sha256 only in the deep drill/);
@@ -39,14 +42,27 @@ test('a healthy backup: daily and deep drills PASS (exit 0) and leave the reposi
   const deep = await drillCli(t.dataDir, ['--deep']);
   assert.equal(deep.ran.code, 0, deep.ran.stderr + deep.ran.stdout);
   assert.equal(deep.verdict, 'PASS');
-  assert.deepEqual(deep.checks.map((c) => c.name), [...DAILY, 'local:read-data', 'local:restore:rehearsal']);
+  assert.deepEqual(
+    deep.checks.map((c) => c.name),
+    [...DAILY, 'local:read-data', 'local:restore:rehearsal'],
+  );
   assert.match(deep.detail('local:read-data'), /subset \d\/8: read [1-9]\d* of \d+ data packs, no errors/);
   assert.match(deep.detail('local:restore:rehearsal'), /every sha256 matches; Sanad opened the store/);
   assert.deepEqual(fingerprint(repoDir), before, 'the deep drill (restic check --no-lock, a full restore) wrote nothing either');
 
-  assert.deepEqual(readdirSync(join(t.dataDir, 'drills')).filter((n) => n.startsWith('scratch-')), [], 'scratch dirs are removed');
+  assert.deepEqual(
+    readdirSync(join(t.dataDir, 'drills')).filter((n) => n.startsWith('scratch-')),
+    [],
+    'scratch dirs are removed',
+  );
   const runs = listDrillRuns(ctx.writer);
-  assert.deepEqual(runs.map((r) => [r.kind, r.trigger, r.verdict, r.status]), [['deep', 'cli', 'PASS', 'ok'], ['daily', 'cli', 'PASS', 'ok']]);
+  assert.deepEqual(
+    runs.map((r) => [r.kind, r.trigger, r.verdict, r.status]),
+    [
+      ['deep', 'cli', 'PASS', 'ok'],
+      ['daily', 'cli', 'PASS', 'ok'],
+    ],
+  );
 
   // The control: the same check without --no-lock makes and removes a lock, and the fingerprint sees it.
   const { target, deps } = await localTarget(ctx);

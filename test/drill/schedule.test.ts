@@ -72,10 +72,26 @@ test('decideDrill and nextDrillAt: 5 minutes after start, then 24 h from the las
   const base = { startedAt: start, paused: false, running: false, backupBusy: false };
   assert.deepEqual(decideDrill({ ...base, now: start + 4 * MIN, lastAny: null, lastDeep: null }), { run: false, why: 'not_due' });
   assert.deepEqual(decideDrill({ ...base, now: start + 5 * MIN, lastAny: null, lastDeep: null }), { run: true, kind: 'deep' });
-  assert.deepEqual(decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: start + DAY - 7 * DAY + 1 }), { run: true, kind: 'daily' }, 'a deep drill 1 ms short of a week ago');
-  assert.deepEqual(decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: start + DAY - 7 * DAY }), { run: true, kind: 'deep' }, 'a week ago to the ms');
-  assert.deepEqual(decideDrill({ ...base, now: start + 5 * MIN, lastAny: start + MIN, lastDeep: null }), { run: true, kind: 'deep' }, 'a daily drill just ran: the never-run deep one is due anyway');
-  assert.deepEqual(decideDrill({ ...base, now: start + 2 * H, lastAny: start + H, lastDeep: start + H - 7 * DAY }), { run: true, kind: 'deep' }, 'the deep one is due between two daily ones');
+  assert.deepEqual(
+    decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: start + DAY - 7 * DAY + 1 }),
+    { run: true, kind: 'daily' },
+    'a deep drill 1 ms short of a week ago',
+  );
+  assert.deepEqual(
+    decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: start + DAY - 7 * DAY }),
+    { run: true, kind: 'deep' },
+    'a week ago to the ms',
+  );
+  assert.deepEqual(
+    decideDrill({ ...base, now: start + 5 * MIN, lastAny: start + MIN, lastDeep: null }),
+    { run: true, kind: 'deep' },
+    'a daily drill just ran: the never-run deep one is due anyway',
+  );
+  assert.deepEqual(
+    decideDrill({ ...base, now: start + 2 * H, lastAny: start + H, lastDeep: start + H - 7 * DAY }),
+    { run: true, kind: 'deep' },
+    'the deep one is due between two daily ones',
+  );
   assert.deepEqual(decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: null, backupBusy: true }), { run: false, why: 'backup' });
   assert.deepEqual(decideDrill({ ...base, now: start + DAY, lastAny: start, lastDeep: null, paused: true }), { run: false, why: 'paused' });
 });
@@ -92,7 +108,10 @@ test('first drill 5 minutes after start (deep: none yet), then daily every 24 h 
   assert.equal(h.runs.length, 0);
   h.clock.advance(1);
   await s.wake();
-  assert.deepEqual(h.runs.map((r) => r.kind), ['deep']);
+  assert.deepEqual(
+    h.runs.map((r) => r.kind),
+    ['deep'],
+  );
   const finished = h.clock.now();
   assert.equal(s.nextRunAt(), finished + DAY, '24 h from the end of the last drill');
 
@@ -115,7 +134,11 @@ test('first drill 5 minutes after start (deep: none yet), then daily every 24 h 
   const deepEnd = h.clock.now();
   assert.equal(s.nextRunAt(), deepEnd + DAY, 'a deep drill counts as the daily');
   assert.equal(s.nextDeepAt(), deepEnd + 7 * DAY);
-  assert.deepEqual(h.runs.map((r) => r.kind), ['deep', 'daily', 'daily', 'daily', 'daily', 'daily', 'daily', 'deep'], 'deep once the last deep is a week old');
+  assert.deepEqual(
+    h.runs.map((r) => r.kind),
+    ['deep', 'daily', 'daily', 'daily', 'daily', 'daily', 'daily', 'deep'],
+    'deep once the last deep is a week old',
+  );
   await s.stop();
 });
 
@@ -133,7 +156,10 @@ test('a daily drill run by hand does not move the deep one: a never-run deep dri
   assert.equal(s.nextRunAt(), t0 + 5 * MIN);
   h.clock.set(t0 + 5 * MIN);
   await s.wake();
-  assert.deepEqual(h.runs.map((r) => r.kind), ['deep']);
+  assert.deepEqual(
+    h.runs.map((r) => r.kind),
+    ['deep'],
+  );
   // And the other way: the deep one ran, so the next daily is a day after it, the next deep a week.
   assert.equal(s.nextRunAt(), h.clock.now() + DAY);
   assert.equal(s.nextDeepAt(), h.clock.now() + 7 * DAY);

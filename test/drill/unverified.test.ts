@@ -31,7 +31,10 @@ test('UNVERIFIED: restic missing, a live restic lock, a backup running here; the
   assert.equal(missing.status('local:repo:open'), 'unverified');
   assert.match(missing.detail('local:repo:open'), /restic is not installed at the configured path/);
   assert.ok(missing.checks.slice(1).every((c) => c.status === 'unverified' && c.detail.startsWith('not run')));
-  assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'drill.unverified' && a.severity === 'warning'), 'UNVERIFIED raises a warning');
+  assert.ok(
+    openAlerts(ctx.writer).some((a) => a.key === 'drill.unverified' && a.severity === 'warning'),
+    'UNVERIFIED raises a warning',
+  );
 
   // A real restic backup into the local repository, frozen once it is uploading.
   const { target, deps } = await localTarget(ctx);
@@ -80,7 +83,10 @@ test('UNVERIFIED: restic missing, a live restic lock, a backup running here; the
   try {
     const second = await drillCli(t.dataDir);
     assert.equal(second.ran.code, 2, second.ran.stdout);
-    assert.deepEqual(second.checks.map((c) => [c.name, c.status]), [['drill', 'unverified']]);
+    assert.deepEqual(
+      second.checks.map((c) => [c.name, c.status]),
+      [['drill', 'unverified']],
+    );
     assert.match(second.detail('drill'), /A drill is already running on this data dir/);
   } finally {
     drilling.release();
@@ -94,7 +100,11 @@ test('UNVERIFIED: restic missing, a live restic lock, a backup running here; the
 
 test('a wrong command line is exit 2 too (the CLI convention), with a sentence and no verdict', async () => {
   const dir = tempDir();
-  for (const [args, said] of [[['--bogus'], /Unknown option '--bogus'/], [['extra'], /Unexpected argument "extra"/], [['--repo', 'nope'], /no repository named "nope"/]] as const) {
+  for (const [args, said] of [
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['extra'], /Unexpected argument "extra"/],
+    [['--repo', 'nope'], /no repository named "nope"/],
+  ] as const) {
     const ran = await runSanad(['drill', '--data-dir', dir, '--json', ...args]);
     assert.equal(ran.code, 2, ran.stderr);
     assert.match(ran.stderr, said);

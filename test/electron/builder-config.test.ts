@@ -76,7 +76,11 @@ test('the packaging config agrees with the shell: entry, native modules, restic 
   }
   assert.ok(unpack.includes('**/*.node'));
   assert.equal(get(config, 'npmRebuild'), true);
-  for (const [os, key] of [['linux', 'linux'], ['mac', 'mac'], ['win', 'win']] as const) {
+  for (const [os, key] of [
+    ['linux', 'linux'],
+    ['mac', 'mac'],
+    ['win', 'win'],
+  ] as const) {
     const resources = get(config, key, 'extraResources');
     assert.ok(Array.isArray(resources) && resources.length === 1, key);
     const from = get(resources[0], 'from');
@@ -130,8 +134,14 @@ test('after npm run build, every file the desktop app loads at run time exists a
     assert.ok(packed(file), `${file} is packed`);
   }
   const assets = readdirSync(join(ROOT, 'dist', 'gui', 'assets'));
-  assert.ok(assets.some((f) => f.endsWith('.js')) && assets.filter((f) => !f.endsWith('.map')).every((f) => packed(`dist/gui/assets/${f}`)), 'the GUI assets are packed');
-  assert.ok(assets.filter((f) => f.endsWith('.map')).every((f) => !packed(`dist/gui/assets/${f}`)), 'source maps are not');
+  assert.ok(
+    assets.some((f) => f.endsWith('.js')) && assets.filter((f) => !f.endsWith('.map')).every((f) => packed(`dist/gui/assets/${f}`)),
+    'the GUI assets are packed',
+  );
+  assert.ok(
+    assets.filter((f) => f.endsWith('.map')).every((f) => !packed(`dist/gui/assets/${f}`)),
+    'source maps are not',
+  );
   assert.equal(GUI_DIR, join(ROOT, 'dist', 'gui') + '/', 'the core serves the GUI from the packed dist/gui');
   for (const file of ['dist/test/electron/stand-in/electron.js', 'dist/electron/main.js.map', 'electron/main.ts', 'src/appliance/appliance.ts']) {
     if (existsSync(join(ROOT, file))) assert.equal(packed(file), false, `${file} is not packed`);
@@ -140,7 +150,7 @@ test('after npm run build, every file the desktop app loads at run time exists a
   assert.ok(existsSync(join(ROOT, String(get(config, 'extraMetadata', 'main')))));
 });
 
-test('the packaged binary\'s fuses: no run-as-Node, no NODE_OPTIONS or --inspect, encrypted cookies, asar only and checked', async () => {
+test("the packaged binary's fuses: no run-as-Node, no NODE_OPTIONS or --inspect, encrypted cookies, asar only and checked", async () => {
   const config = await loadAndValidate(CONFIG);
   assert.deepEqual(get(config, 'electronFuses'), {
     runAsNode: false,
@@ -157,22 +167,39 @@ test('the packaged binary\'s fuses: no run-as-Node, no NODE_OPTIONS or --inspect
   await assert.rejects(loadAndValidate(broken), /does not match the API schema/);
 });
 
-test('the Linux x64 app packs one platform\'s llama.cpp binaries (CPU and Vulkan, no CUDA) and stays within 250 MiB', () => {
+test("the Linux x64 app packs one platform's llama.cpp binaries (CPU and Vulkan, no CUDA) and stays within 250 MiB", () => {
   const linux = packedFiles(ROOT, 'linux', 'x64');
   const llama = new Set(linux.files.filter((f) => f.startsWith('node_modules/@node-llama-cpp/')).map((f) => f.split('/')[2]));
   assert.deepEqual([...llama].sort(), ['linux-x64', 'linux-x64-vulkan']);
-  assert.deepEqual(linux.files.filter((f) => f.endsWith('.node') && f.includes('secrets-for-zowe-sdk')), ['node_modules/@zowe/secrets-for-zowe-sdk/prebuilds/keyring.linux-x64-gnu.node'], 'one keychain addon: this platform\'s');
-  for (const needed of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/@zowe/secrets-for-zowe-sdk/prebuilds/keyring.linux-x64-gnu.node', 'node_modules/@zowe/secrets-for-zowe-sdk/src/keyring/index.js', 'dist/electron/main.js', 'build/icons/icon.png']) {
+  assert.deepEqual(
+    linux.files.filter((f) => f.endsWith('.node') && f.includes('secrets-for-zowe-sdk')),
+    ['node_modules/@zowe/secrets-for-zowe-sdk/prebuilds/keyring.linux-x64-gnu.node'],
+    "one keychain addon: this platform's",
+  );
+  for (const needed of [
+    'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+    'node_modules/@zowe/secrets-for-zowe-sdk/prebuilds/keyring.linux-x64-gnu.node',
+    'node_modules/@zowe/secrets-for-zowe-sdk/src/keyring/index.js',
+    'dist/electron/main.js',
+    'build/icons/icon.png',
+  ]) {
     assert.ok(linux.files.includes(needed), `${needed} is packed`);
   }
-  assert.ok(linux.files.some((f) => f.startsWith('node_modules/node-llama-cpp/llama/grammars/')), 'the grammars structured output needs');
+  assert.ok(
+    linux.files.some((f) => f.startsWith('node_modules/node-llama-cpp/llama/grammars/')),
+    'the grammars structured output needs',
+  );
   for (const never of [/^node_modules\/typescript\//, /^node_modules\/better-sqlite3\/deps\//, /gitRelease\.bundle$/, /^dist\/test\//, /\.map$/]) {
     assert.ok(!linux.files.some((f) => never.test(f)), `nothing matching ${String(never)}`);
   }
   const mib = linux.bytes / 1024 / 1024;
   assert.ok(mib <= 250, `the Linux x64 app's files are ${mib.toFixed(1)} MiB (budget 250 MiB without CUDA)`);
   // Another platform's package never carries this one's binaries.
-  for (const [os, arch] of [['mac', 'arm64'], ['win', 'x64'], ['linux', 'arm64']] as const) {
+  for (const [os, arch] of [
+    ['mac', 'arm64'],
+    ['win', 'x64'],
+    ['linux', 'arm64'],
+  ] as const) {
     const other = packedFiles(ROOT, os, arch);
     assert.ok(!other.files.some((f) => f.startsWith('node_modules/@node-llama-cpp/linux-x64')), `${os} ${arch} packs no linux-x64 binaries`);
   }

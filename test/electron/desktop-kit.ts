@@ -22,10 +22,14 @@ export async function addBigModel(ctx: ServiceContext): Promise<void> {
 
 /** Waits until restic is uploading (progress seen) and returns its child. */
 export async function resticUploading(ctx: ServiceContext): Promise<RunningChild> {
-  return waitFor(() => {
-    const p = ctx.backups.status().progress;
-    return p?.phase === 'upload' && p.bytes_done > 0 ? runningChildren().find((c) => c.args.includes('backup')) : undefined;
-  }, 90_000, 'restic uploading');
+  return waitFor(
+    () => {
+      const p = ctx.backups.status().progress;
+      return p?.phase === 'upload' && p.bytes_done > 0 ? runningChildren().find((c) => c.args.includes('backup')) : undefined;
+    },
+    90_000,
+    'restic uploading',
+  );
 }
 
 export function recordingLogger(): { logger: Logger; entries: () => Array<Record<string, unknown>> } {

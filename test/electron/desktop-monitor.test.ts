@@ -30,7 +30,12 @@ test('a real core: one notification per alert across retries, again after resolv
     const state = new DesktopStateFile(statePath);
     const sleepWake = new SleepWake({ backups: ctx.backups, drills: ctx.drills, record: state, logger: silentLogger });
     return new DesktopMonitor({
-      core: ctx, state, sleepWake, logger: silentLogger, openAtLogin: () => false, systemLocale: () => 'en-US',
+      core: ctx,
+      state,
+      sleepWake,
+      logger: silentLogger,
+      openAtLogin: () => false,
+      systemLocale: () => 'en-US',
       sinks: { tray: (m) => trays.push(m), notify: (n) => notices.push(n) },
     });
   };
@@ -50,7 +55,11 @@ test('a real core: one notification per alert across retries, again after resolv
     for (let i = 0; i < 3; i++) assert.equal((await ctx.backups.run('manual')).status, 'failed');
     await waitFor(() => notices.length > 0, 10_000, 'a notification');
     assert.equal(openAlerts(ctx.writer).find((a) => a.key === 'backup.failed')?.count, 3, 'three failures on one alert');
-    assert.deepEqual(notices.map((n) => n.title), ['Backup failed'], 'one notification, not one per retry');
+    assert.deepEqual(
+      notices.map((n) => n.title),
+      ['Backup failed'],
+      'one notification, not one per retry',
+    );
     assert.equal(notices[0]?.urgency, 'critical');
     assert.equal(monitor.model?.state, 'failing');
 
@@ -64,7 +73,10 @@ test('a real core: one notification per alert across retries, again after resolv
     moveLocalRepository(ctx.writer, blocker);
     assert.equal((await ctx.backups.run('manual')).status, 'failed');
     await waitFor(() => notices.length === 2, 10_000, 'a second notification');
-    assert.deepEqual(notices.map((n) => n.title), ['Backup failed', 'Backup failed']);
+    assert.deepEqual(
+      notices.map((n) => n.title),
+      ['Backup failed', 'Backup failed'],
+    );
     assert.notEqual(notices[0]?.id, notices[1]?.id);
 
     // The app restarts (same state file): the alert is still open, and nobody is told twice.
@@ -83,13 +95,16 @@ test('a real core: one notification per alert across retries, again after resolv
     assert.equal(started.status, 202, started.text);
     await waitFor(() => after.length > 0, 120_000, 'the restore notification');
     await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(after.map((n) => [n.title, n.body]), [['Restore finished', `The data was restored and verified in ${target}.`]]);
+    assert.deepEqual(
+      after.map((n) => [n.title, n.body]),
+      [['Restore finished', `The data was restored and verified in ${target}.`]],
+    );
   } finally {
     monitor.stop();
   }
 });
 
-test('the tray and the notifications speak the language chosen in the GUI, else the system\'s', async () => {
+test("the tray and the notifications speak the language chosen in the GUI, else the system's", async () => {
   await t?.close();
   t = await startTestAppliance();
   const ctx = t.appliance.ctx;
@@ -99,7 +114,12 @@ test('the tray and the notifications speak the language chosen in the GUI, else 
   const trays: TrayModel[] = [];
   let locale = 'ar_EG.UTF-8';
   const monitor = new DesktopMonitor({
-    core: ctx, state, sleepWake, logger: silentLogger, openAtLogin: () => false, systemLocale: () => locale,
+    core: ctx,
+    state,
+    sleepWake,
+    logger: silentLogger,
+    openAtLogin: () => false,
+    systemLocale: () => locale,
     sinks: { tray: (m) => trays.push(m), notify: (n) => notices.push(n) },
   });
   monitor.start();
@@ -108,7 +128,11 @@ test('the tray and the notifications speak the language chosen in the GUI, else 
     assert.equal(monitor.model?.lines[0], 'سند: النسخ الاحتياطية تحتاج إلى انتباه');
     assert.ok(monitor.model?.lines.includes('لم تكتمل أي نسخة احتياطية بعد'));
     assert.equal(monitor.model?.lastBackupLine, 'آخر نسخة احتياطية سليمة: لا شيء بعد');
-    assert.deepEqual(monitor.model?.menu.flatMap((m) => (m.type === 'separator' ? [] : [m.label])).slice(0, 3), ['افتح سند', 'انسخ احتياطيًا الآن', 'شغّل اختبار استعادة']);
+    assert.deepEqual(monitor.model?.menu.flatMap((m) => (m.type === 'separator' ? [] : [m.label])).slice(0, 3), [
+      'افتح سند',
+      'انسخ احتياطيًا الآن',
+      'شغّل اختبار استعادة',
+    ]);
 
     // A failure: the notification is Arabic, title and body (the core's English sentence is not shown).
     const blocker = join(tempDir('sanad-blocked-'), 'not-a-folder');
@@ -116,7 +140,10 @@ test('the tray and the notifications speak the language chosen in the GUI, else 
     moveLocalRepository(ctx.writer, blocker);
     assert.equal((await ctx.backups.run('manual')).status, 'failed');
     await waitFor(() => notices.length > 0, 10_000, 'a notification');
-    assert.deepEqual(notices.map((n) => [n.title, n.body]), [['فشل النسخ الاحتياطي', 'افتح سند لمعرفة التفاصيل.']]);
+    assert.deepEqual(
+      notices.map((n) => [n.title, n.body]),
+      [['فشل النسخ الاحتياطي', 'افتح سند لمعرفة التفاصيل.']],
+    );
 
     // The person chooses English in the GUI: the tray follows at once, whatever the system says.
     assert.equal((await t.api.request('PATCH', '/admin/settings', { language: 'en' })).status, 200);

@@ -3,7 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../../electron/logic/launch-args.js';
-import { autostartEnabled, autostartEntry, autostartPath, execArg, launcherPath, loginItemPlan, type LoginItemContext } from '../../electron/logic/login-item.js';
+import {
+  autostartEnabled,
+  autostartEntry,
+  autostartPath,
+  execArg,
+  launcherPath,
+  loginItemPlan,
+  type LoginItemContext,
+} from '../../electron/logic/login-item.js';
 
 const linux: LoginItemContext = { platform: 'linux', env: {}, homedir: '/home/ana', execPath: '/opt/Sanad/sanad', appArgs: [] };
 

@@ -85,11 +85,24 @@ test('stand-in Electron: the tray follows a failing offsite and its recovery; on
   assert.match(trayTooltip(s), /No backup has completed yet/);
 
   await app.send({ op: 'tray-click', label: 'Back up now' });
-  s = await app.until((st) => trayState(st) === 'warning' && /Offsite backup failing: nas/.test(trayTooltip(st)) && st, 'the tray to show the failing offsite', 120_000);
-  assert.ok(s.trayImages.some((p) => p.endsWith('tray-running.png')), 'it showed the backup running');
-  assert.ok(s.tray?.menu.some((i) => /^Last good backup: just now/.test(i.label)), 'the local backup itself succeeded');
+  s = await app.until(
+    (st) => trayState(st) === 'warning' && /Offsite backup failing: nas/.test(trayTooltip(st)) && st,
+    'the tray to show the failing offsite',
+    120_000,
+  );
+  assert.ok(
+    s.trayImages.some((p) => p.endsWith('tray-running.png')),
+    'it showed the backup running',
+  );
+  assert.ok(
+    s.tray?.menu.some((i) => /^Last good backup: just now/.test(i.label)),
+    'the local backup itself succeeded',
+  );
   s = await app.until((st) => st.notifications.length > 0 && st, 'the notification');
-  assert.deepEqual(s.notifications.map((n) => n.title), ['Offsite backup to nas is failing']);
+  assert.deepEqual(
+    s.notifications.map((n) => n.title),
+    ['Offsite backup to nas is failing'],
+  );
   assert.ok(s.notifications.every((n) => existsSync(n.icon)));
   // The same failure again is the same alert: no second notification.
   await app.send({ op: 'tray-click', label: 'Back up now' });
@@ -126,7 +139,8 @@ test('stand-in Electron: suspend during a backup stops restic cleanly, resume ru
     ctx.updateSettings({ backup_paused: false });
   });
   const app = launchApp({ dataDir, args: ['--hidden'], env: { SANAD_RESTIC: slowRestic() } });
-  const uploading = (): { pid: number; cmdline: string } | undefined => app.descendants().find((c) => /restic/.test(c.cmdline) && / backup /.test(` ${c.cmdline} `));
+  const uploading = (): { pid: number; cmdline: string } | undefined =>
+    app.descendants().find((c) => /restic/.test(c.cmdline) && / backup /.test(` ${c.cmdline} `));
   const restic = await waitFor(uploading, 90_000, 'restic backing up');
   await app.until((st) => /Backing up… [1-9]\d*%/.test(trayTooltip(st)), 'upload progress in the tray', 90_000);
 
@@ -137,7 +151,7 @@ test('stand-in Electron: suspend during a backup stops restic cleanly, resume ru
   assert.deepEqual(s.notifications, [], 'and notifies nobody');
 
   await app.send({ op: 'power', event: 'resume' });
-  const retry = await waitFor(uploading, 60_000, 'the retry\'s restic').catch((err: unknown) => {
+  const retry = await waitFor(uploading, 60_000, "the retry's restic").catch((err: unknown) => {
     throw new Error(`${String(err)}\n${app.logTail()}`);
   });
   assert.notEqual(retry.pid, restic.pid);
@@ -151,7 +165,10 @@ test('stand-in Electron: suspend during a backup stops restic cleanly, resume ru
   db.close();
   assert.equal(runs.length, 2, JSON.stringify(runs));
   assert.equal(runs[1]?.trigger, 'resume', `one retry on resume, nothing more: ${JSON.stringify(runs)}`);
-  assert.ok(runs.every((r) => r.status !== 'running'), `no run is left "running": ${JSON.stringify(runs)}`);
+  assert.ok(
+    runs.every((r) => r.status !== 'running'),
+    `no run is left "running": ${JSON.stringify(runs)}`,
+  );
   // Neither the suspend nor the Quit left a lock in the repository.
   const t = await startTestAppliance({ dataDir, adminToken });
   try {

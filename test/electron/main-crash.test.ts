@@ -47,7 +47,7 @@ test('an error nobody caught in the main process: a clean stop, one Arabic box, 
   await extract({ file: out, cwd: unpacked });
   const versions: unknown = JSON.parse(readFileSync(join(unpacked, 'versions.json'), 'utf8'));
   assert.equal(field(versions, 'crash'), 'a test made the main process fail');
-  assert.match(readFileSync(join(unpacked, 'log-1.txt'), 'utf8'), /met an error nobody caught/, 'with the app\'s own log');
+  assert.match(readFileSync(join(unpacked, 'log-1.txt'), 'utf8'), /met an error nobody caught/, "with the app's own log");
 });
 
 test('a renderer that crashes is reloaded once; crashing again at once, the person is told', async () => {

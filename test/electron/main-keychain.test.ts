@@ -19,7 +19,11 @@ after(async () => keyring?.close());
 function finished(dataDir: string): Array<{ status: string; error: string | null }> {
   const db = openStore(storePath(dataDir), { readonly: true });
   try {
-    return db.prepare<[], { status: string; error: string | null }>("SELECT status, error FROM runs WHERE kind = 'backup' AND status NOT IN ('queued','running') ORDER BY id DESC").all();
+    return db
+      .prepare<[], { status: string; error: string | null }>(
+        "SELECT status, error FROM runs WHERE kind = 'backup' AND status NOT IN ('queued','running') ORDER BY id DESC",
+      )
+      .all();
   } finally {
     db.close();
   }
@@ -50,7 +54,10 @@ test('stand-in Electron, RunAsNode fuse off: after the keyring restarts, the key
   assert.equal(second.status, 'ok', `the backup after the keyring restart: ${second.error ?? ''}`);
 
   // The answer is the helper's first line; its exit follows a moment later.
-  const forks = await app.until((st) => st.utilityForks.length > 0 && st.utilityForks.every((f) => f.exitCode !== null) && st.utilityForks, 'the keychain helpers to have exited');
+  const forks = await app.until(
+    (st) => st.utilityForks.length > 0 && st.utilityForks.every((f) => f.exitCode !== null) && st.utilityForks,
+    'the keychain helpers to have exited',
+  );
   assert.ok(forks.length > 0, 'the keychain was asked from a utility process');
   for (const f of forks) {
     assert.equal(basename(f.modulePath), 'keychain-child.js');

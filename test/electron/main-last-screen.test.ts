@@ -22,7 +22,7 @@ const lastScreen = (home: string): unknown => {
   }
 };
 
-test('the last screen: only a plain route of the core\'s own page is remembered', () => {
+test("the last screen: only a plain route of the core's own page is remembered", () => {
   const origin = 'http://127.0.0.1:4000';
   assert.equal(screenToRemember(`${origin}/#/chat/conv_abc`, origin), '#/chat/conv_abc');
   assert.equal(screenToRemember(`${origin}/#/backups/local%3A12`, origin), '#/backups/local%3A12');
@@ -42,7 +42,10 @@ test('stand-in Electron: the window opens on the conversation used last, at laun
   const first = launchApp({ home, dataDir: prepared.dataDir });
   const origin = await coreOrigin(first);
   await first.send({ op: 'page-wait', selector: '[data-testid=live-state]', timeoutMs: 30_000 });
-  const conv = await new Api(origin, prepared.adminToken).post('/v1/conversations', { metadata: { title: 'Where I left off' }, items: [{ role: 'user', content: 'Hello' }] });
+  const conv = await new Api(origin, prepared.adminToken).post('/v1/conversations', {
+    metadata: { title: 'Where I left off' },
+    items: [{ role: 'user', content: 'Hello' }],
+  });
   assert.equal(conv.status, 200, conv.text);
   const id = str(conv.body, 'id');
   await first.pageEval(`void (location.hash = '#/chat/${id}')`);
@@ -55,7 +58,11 @@ test('stand-in Electron: the window opens on the conversation used last, at laun
   let s = await second.state();
   assert.deepEqual(s.windows[0]?.loaded, [`${origin2}/#/chat/${id}`]);
   // The title shows before the conversation's metadata has arrived; it is the conversation's own once it has.
-  await waitFor(async () => (await second.pageEval('document.querySelector("[data-testid=chat-title]")?.textContent')) === 'Where I left off', 15_000, 'the conversation used last, by its title');
+  await waitFor(
+    async () => (await second.pageEval('document.querySelector("[data-testid=chat-title]")?.textContent')) === 'Where I left off',
+    15_000,
+    'the conversation used last, by its title',
+  );
   await quitAndWait(second);
 
   // A launch in the tray has no window until "Open Sanad", which opens it there too.

@@ -40,7 +40,9 @@ async function feedServer(files: Map<string, Buffer>): Promise<{ url: string; re
 const sha512 = (data: Buffer): string => createHash('sha512').update(data).digest('base64');
 
 function latestLinux(file: string, data: Buffer, claimedSha512: string): Buffer {
-  return Buffer.from(`version: ${NEW_VERSION}\nfiles:\n  - url: ${file}\n    sha512: ${claimedSha512}\n    size: ${data.length}\npath: ${file}\nsha512: ${claimedSha512}\nreleaseDate: '2026-12-01T00:00:00.000Z'\n`);
+  return Buffer.from(
+    `version: ${NEW_VERSION}\nfiles:\n  - url: ${file}\n    sha512: ${claimedSha512}\n    size: ${data.length}\npath: ${file}\nsha512: ${claimedSha512}\nreleaseDate: '2026-12-01T00:00:00.000Z'\n`,
+  );
 }
 
 test('stand-in Electron: an update is downloaded and SHA-512 verified, then only offered; a bad checksum offers nothing; the click installs', async () => {
@@ -51,7 +53,10 @@ test('stand-in Electron: an update is downloaded and SHA-512 verified, then only
   writeFileSync(current, '#!/bin/sh\n# the installed version\n', { mode: 0o755 });
   const ran = join(installDir, 'new-version-ran');
   const next = Buffer.from(`#!/bin/sh\n# Sanad ${NEW_VERSION}\necho "$APPIMAGE_SILENT_INSTALL" > '${ran}'\n`);
-  const files = new Map<string, Buffer>([['feed/Sanad-99.0.0.AppImage', next], ['feed/latest-linux.yml', latestLinux('Sanad-99.0.0.AppImage', next, sha512(Buffer.from('something else')))]]);
+  const files = new Map<string, Buffer>([
+    ['feed/Sanad-99.0.0.AppImage', next],
+    ['feed/latest-linux.yml', latestLinux('Sanad-99.0.0.AppImage', next, sha512(Buffer.from('something else')))],
+  ]);
   const feed = await feedServer(files);
   const { dataDir } = await prepareDataDir({ update_feed_url: feed.url });
   const env = { APPIMAGE: current };
@@ -71,8 +76,14 @@ test('stand-in Electron: an update is downloaded and SHA-512 verified, then only
   files.set('feed/latest-linux.yml', latestLinux('Sanad-99.0.0.AppImage', next, sha512(next)));
   app = launchApp({ home, dataDir, args: ['--hidden'], env });
   s = await app.until((st) => st.tray?.menu.some((i) => i.label === `Restart to update to ${NEW_VERSION}`) === true && st, 'the restart offer', 60_000);
-  assert.deepEqual(s.notifications.map((n) => n.title), [`Sanad ${NEW_VERSION} is ready`]);
-  assert.ok(s.netRequests.some((u) => new URL(u).pathname === '/feed/latest-linux.yml'), 'electron-updater fetched the feed through net.request');
+  assert.deepEqual(
+    s.notifications.map((n) => n.title),
+    [`Sanad ${NEW_VERSION} is ready`],
+  );
+  assert.ok(
+    s.netRequests.some((u) => new URL(u).pathname === '/feed/latest-linux.yml'),
+    'electron-updater fetched the feed through net.request',
+  );
   assert.match(readFileSync(current, 'utf8'), /the installed version/, 'nothing was installed by itself');
   await quitAndWait(app);
   assert.match(readFileSync(current, 'utf8'), /the installed version/, 'nor at Quit');

@@ -97,7 +97,7 @@ test('stand-in Electron: a second instance hands over its argv and quits; closin
 
   const second = launchApp({ home, dataDir, args: ['--from-second'] });
   assert.equal(await second.exited, 0, second.logTail());
-  s = await first.until((st) => st.secondInstances.length === 1 && st, 'the second instance\'s argv');
+  s = await first.until((st) => st.secondInstances.length === 1 && st, "the second instance's argv");
   assert.ok(s.secondInstances[0]?.argv.includes('--from-second'), JSON.stringify(s.secondInstances));
   assert.equal(s.windows[0]?.visible, true, 'the first instance shows its window');
   assert.equal(s.windows.length, 1);
@@ -117,5 +117,8 @@ test('stand-in Electron: a data dir that cannot be used ends in one clear error 
   writeFileSync(notADir, 'not a folder');
   const app = launchApp({ dataDir: notADir });
   assert.equal(await app.exited, 1, app.logTail());
-  assert.match(app.logTail(), /stand-in Electron: error box "Sanad could not start": The data dir .* is a file, not a folder: choose another with --data-dir or SANAD_DATA_DIR\./);
+  assert.match(
+    app.logTail(),
+    /stand-in Electron: error box "Sanad could not start": The data dir .* is a file, not a folder: choose another with --data-dir or SANAD_DATA_DIR\./,
+  );
 });

@@ -60,15 +60,24 @@ test('each notifying alert maps to its own notification; tray-only alerts never 
     alert('backup.old_key_not_removed', 7, { severity: 'warning' }),
   ];
   const plan = planAlertNotices({}, open);
-  assert.deepEqual(plan.show.map((n) => [n.title, n.urgency]), [
-    ['Backup failed', 'critical'],
-    ['Offsite backup to r2 is failing', 'normal'],
-    ['The offsite copy is failing', 'normal'],
-    ['Drill FAIL: the backups are damaged', 'critical'],
-    ['Drill UNVERIFIED: the backups could not be checked', 'normal'],
-  ]);
+  assert.deepEqual(
+    plan.show.map((n) => [n.title, n.urgency]),
+    [
+      ['Backup failed', 'critical'],
+      ['Offsite backup to r2 is failing', 'normal'],
+      ['The offsite copy is failing', 'normal'],
+      ['Drill FAIL: the backups are damaged', 'critical'],
+      ['Drill UNVERIFIED: the backups could not be checked', 'normal'],
+    ],
+  );
   assert.equal(plan.show[1]?.body, 'Offsite backup to r2 failed: timeout');
-  assert.deepEqual(Object.keys(plan.notified).sort(), ['backup.failed', 'backup.offsite_copy_failed', 'backup.offsite_failed:r2', 'drill.failed', 'drill.unverified']);
+  assert.deepEqual(Object.keys(plan.notified).sort(), [
+    'backup.failed',
+    'backup.offsite_copy_failed',
+    'backup.offsite_failed:r2',
+    'drill.failed',
+    'drill.unverified',
+  ]);
   assert.equal(noticeForAlert(alert('backup.failed', 1, { message: 'x'.repeat(1000) }))?.body.length, 240);
 });
 
@@ -79,7 +88,10 @@ test('a held alert waits without being recorded, then notifies once the hold end
   assert.deepEqual(shown, [[], [], ['backup.failed@100'], []]);
   assert.deepEqual(notified, { 'backup.failed': 100 });
   // Other alerts are not held.
-  assert.deepEqual(planAlertNotices({}, [failed, alert('drill.failed', 5)], hold).show.map((n) => n.id), ['drill.failed@5']);
+  assert.deepEqual(
+    planAlertNotices({}, [failed, alert('drill.failed', 5)], hold).show.map((n) => n.id),
+    ['drill.failed@5'],
+  );
 });
 
 test('what was notified survives a restart (the state file), so a still-open alert stays quiet', () => {

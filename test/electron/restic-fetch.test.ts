@@ -10,7 +10,15 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import {
-  binaryPath, checkArchive, fetchAsset, parsePinned, parseSha256Sums, pinFromSums, resticAssets, RESTIC_VERSION, type PinnedChecksums,
+  binaryPath,
+  checkArchive,
+  fetchAsset,
+  parsePinned,
+  parseSha256Sums,
+  pinFromSums,
+  resticAssets,
+  RESTIC_VERSION,
+  type PinnedChecksums,
 } from '../../build/restic-release.js';
 import { tempDir } from '../harness/data-dir.js';
 
@@ -52,9 +60,16 @@ function packZip(member: string, content: Buffer): Buffer {
 test('restic fetch (simulated download): pinned archives install, tampered or unpinned ones are refused', async () => {
   const base = await serve();
   const assets = resticAssets(V);
-  assert.deepEqual(assets.map((a) => a.file), [
-    `restic_${V}_linux_amd64.bz2`, `restic_${V}_linux_arm64.bz2`, `restic_${V}_darwin_amd64.bz2`, `restic_${V}_darwin_arm64.bz2`, `restic_${V}_windows_amd64.zip`,
-  ]);
+  assert.deepEqual(
+    assets.map((a) => a.file),
+    [
+      `restic_${V}_linux_amd64.bz2`,
+      `restic_${V}_linux_arm64.bz2`,
+      `restic_${V}_darwin_amd64.bz2`,
+      `restic_${V}_darwin_arm64.bz2`,
+      `restic_${V}_windows_amd64.zip`,
+    ],
+  );
   const binaries = new Map<string, Buffer>();
   for (const a of assets) {
     const binary = Buffer.from(`#!/bin/sh\necho "restic ${V} fake for ${a.os}/${a.arch}"\n`);
@@ -90,7 +105,10 @@ test('restic fetch (simulated download): pinned archives install, tampered or un
   files.set(`/v${V}/${linux.file}`, good);
   const without: PinnedChecksums = { version: V, sha256: Object.fromEntries(Object.entries(pinned.sha256).filter(([k]) => k !== linux.file)) };
   await assert.rejects(fetchAsset(linux, { version: V, pinned: without, root: fresh, base }), /no pinned checksum/);
-  await assert.rejects(fetchAsset(linux, { version: V, pinned: { ...pinned, version: '0.17.3' }, root: fresh, base }), /pinned checksums are for restic 0\.17\.3/);
+  await assert.rejects(
+    fetchAsset(linux, { version: V, pinned: { ...pinned, version: '0.17.3' }, root: fresh, base }),
+    /pinned checksums are for restic 0\.17\.3/,
+  );
   assert.equal(existsSync(binaryPath(fresh, linux)), false);
   // A missing file on the server is a clear error.
   files.delete(`/v${V}/${linux.file}`);
@@ -99,7 +117,13 @@ test('restic fetch (simulated download): pinned archives install, tampered or un
 
 test('pinning: SHA256SUMS parsing, a missing asset refuses to pin, a bad table is rejected', () => {
   const sums = parseSha256Sums(`${'A'.repeat(64)}  restic_x.bz2\n${'b'.repeat(64)} *restic_y.zip\r\ngarbage\n`);
-  assert.deepEqual([...sums], [['restic_x.bz2', 'a'.repeat(64)], ['restic_y.zip', 'b'.repeat(64)]]);
+  assert.deepEqual(
+    [...sums],
+    [
+      ['restic_x.bz2', 'a'.repeat(64)],
+      ['restic_y.zip', 'b'.repeat(64)],
+    ],
+  );
   assert.throws(() => pinFromSums(V, `${'a'.repeat(64)}  restic_${V}_linux_amd64.bz2\n`), /no line for restic_.*_linux_arm64\.bz2/);
   assert.throws(() => parsePinned({ version: V, sha256: { 'restic.bz2': 'not-hex' } }), /checksums\.json/);
   assert.throws(() => parsePinned({ sha256: {} }), /checksums\.json/);

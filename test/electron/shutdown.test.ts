@@ -48,7 +48,10 @@ test('Quit during a backup: restic is interrupted with SIGINT, exits, and the re
 
   t.diagnostic(`shutdown took ${report.ms} ms with restic uploading`);
   assert.equal(report.timedOut, false);
-  assert.ok(report.children.some((c) => c.pid === child.pid), 'the running restic was among the children stopped');
+  assert.ok(
+    report.children.some((c) => c.pid === child.pid),
+    'the running restic was among the children stopped',
+  );
   assert.ok(report.ms < graceMs, `stopped in ${report.ms} ms, before any SIGKILL could be sent`);
   assert.equal(alive(child.pid), false, 'restic has exited');
   // restic handled the SIGINT itself: it said it was cleaning up and exited on its own (a SIGKILL
@@ -57,10 +60,15 @@ test('Quit during a backup: restic is interrupted with SIGINT, exits, and the re
   assert.ok(exit, 'the restic child was seen exiting');
   assert.equal(exit.signal, null, 'restic exited by itself, not killed by a signal');
   // (The first backup of a new repository fails with no_repo before `init`: the last one is ours.)
-  const failed = entries().filter((e) => e.msg === 'restic failed' && e.command === 'backup').at(-1);
+  const failed = entries()
+    .filter((e) => e.msg === 'restic failed' && e.command === 'backup')
+    .at(-1);
   assert.ok(failed, 'the interrupted restic run was logged');
   assert.equal(failed.kind, 'cancelled');
-  assert.ok(Array.isArray(failed.stderrTail) && failed.stderrTail.some((l) => typeof l === 'string' && /signal interrupt received, cleaning up/.test(l)), JSON.stringify(failed.stderrTail));
+  assert.ok(
+    Array.isArray(failed.stderrTail) && failed.stderrTail.some((l) => typeof l === 'string' && /signal interrupt received, cleaning up/.test(l)),
+    JSON.stringify(failed.stderrTail),
+  );
 
   const outcome = await run;
   assert.equal(outcome.status, 'failed');

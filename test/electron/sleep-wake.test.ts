@@ -27,8 +27,14 @@ after(async () => {
   for (const t of open) await t.close();
 });
 
-interface RunRow { id: number; trigger: string; status: string; started_at: number }
-const runs = (ctx: ServiceContext): RunRow[] => ctx.writer.prepare<[], RunRow>("SELECT id, trigger, status, started_at / 1000 AS started_at FROM runs WHERE kind = 'backup' ORDER BY id").all();
+interface RunRow {
+  id: number;
+  trigger: string;
+  status: string;
+  started_at: number;
+}
+const runs = (ctx: ServiceContext): RunRow[] =>
+  ctx.writer.prepare<[], RunRow>("SELECT id, trigger, status, started_at / 1000 AS started_at FROM runs WHERE kind = 'backup' ORDER BY id").all();
 const idleWith = (ctx: ServiceContext, n: number) => (): boolean => runs(ctx).length === n && !ctx.backups.status().running;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -79,7 +85,12 @@ test('a schedule due during sleep runs exactly once on resume (moved clock), the
   clock.advance(60_000);
   sw.resume();
   await waitFor(idleWith(ctx, 3), 90_000, 'the next scheduled backup');
-  assert.deepEqual(runs(ctx).slice(2).map((r) => [r.trigger, r.status]), [['schedule', 'ok']]);
+  assert.deepEqual(
+    runs(ctx)
+      .slice(2)
+      .map((r) => [r.trigger, r.status]),
+    [['schedule', 'ok']],
+  );
 });
 
 test('suspend during a backup: restic interrupted cleanly, nobody notified, retried at once on resume', async () => {
@@ -93,7 +104,12 @@ test('suspend during a backup: restic interrupted cleanly, nobody notified, retr
   const notices: Notice[] = [];
   const trayStates: TrayState[] = [];
   const monitor = new DesktopMonitor({
-    core: ctx, state, sleepWake: sw, logger: silentLogger, openAtLogin: () => false, systemLocale: () => 'en-US',
+    core: ctx,
+    state,
+    sleepWake: sw,
+    logger: silentLogger,
+    openAtLogin: () => false,
+    systemLocale: () => 'en-US',
     sinks: { tray: (m) => trayStates.push(m.state), notify: (n) => notices.push(n) },
   });
   monitor.start();
@@ -120,9 +136,13 @@ test('suspend during a backup: restic interrupted cleanly, nobody notified, retr
     const retry = runs(ctx)[2];
     assert.deepEqual([retry?.trigger, retry?.status], ['resume', 'ok']);
     await waitFor(() => state.interrupted === null, 10_000, 'the hold to end');
-    assert.equal(openAlerts(ctx.writer).some((a) => a.key === 'backup.failed'), false, 'the retry resolved the failure');
+    assert.equal(
+      openAlerts(ctx.writer).some((a) => a.key === 'backup.failed'),
+      false,
+      'the retry resolved the failure',
+    );
     monitor.refresh();
-    assert.deepEqual(notices, [], 'no notification at any point: the failure was the shell\'s own doing');
+    assert.deepEqual(notices, [], "no notification at any point: the failure was the shell's own doing");
     assert.ok(trayStates.includes('running'));
     assert.ok(!trayStates.includes('failing'), trayStates.join(','));
   } finally {

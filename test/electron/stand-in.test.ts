@@ -18,7 +18,8 @@ test('stand-in Electron: option names are read from electron.d.ts', () => {
   const prefs = declaredKeys('WebPreferences');
   for (const k of ['preload', 'contextIsolation', 'sandbox', 'nodeIntegration', 'webSecurity', 'spellcheck']) assert.ok(prefs.has(k), k);
   const win = declaredKeys('BrowserWindowConstructorOptions');
-  for (const k of ['webPreferences', 'show', 'title', 'width', 'minWidth', 'icon', 'backgroundColor']) assert.ok(win.has(k), `${k} (own or from BaseWindowConstructorOptions)`);
+  for (const k of ['webPreferences', 'show', 'title', 'width', 'minWidth', 'icon', 'backgroundColor'])
+    assert.ok(win.has(k), `${k} (own or from BaseWindowConstructorOptions)`);
   assert.equal(prefs.has('nodeIntegrationn'), false);
   assert.throws(() => declaredKeys('NoSuchOptions'), /declares no interface NoSuchOptions/);
 });
@@ -28,7 +29,14 @@ test('stand-in Electron: refuses what Electron would reject or silently drop', a
   // The app's real window options pass.
   const ok = new BrowserWindow(mainWindowOptions(PRELOAD, ICON));
   assert.equal(ok.isVisible(), false, 'show: false');
-  assert.throws(() => new BrowserWindow({ ...mainWindowOptions(PRELOAD, ICON), webPreferences: { ...mainWindowOptions(PRELOAD).webPreferences, ...{ nodeIntegrationn: false } } }), /webPreferences Electron does not know: nodeIntegrationn/);
+  assert.throws(
+    () =>
+      new BrowserWindow({
+        ...mainWindowOptions(PRELOAD, ICON),
+        webPreferences: { ...mainWindowOptions(PRELOAD).webPreferences, ...{ nodeIntegrationn: false } },
+      }),
+    /webPreferences Electron does not know: nodeIntegrationn/,
+  );
   assert.throws(() => new BrowserWindow({ show: false, ...{ titel: 'Sanad' } }), /BrowserWindow options Electron does not know: titel/);
   assert.throws(() => new BrowserWindow(mainWindowOptions(tempDir('sanad-not-a-file-'))), /Unable to load preload script: .* \(not a file\)/);
   assert.throws(() => new BrowserWindow(mainWindowOptions('dist/electron/preload.cjs')), /preload must be an absolute path/);

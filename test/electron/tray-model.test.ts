@@ -17,7 +17,14 @@ const TARGET = 12 * H;
 
 type LastBackup = 'none' | 'fresh' | 'stale' | 'failed' | 'interrupted';
 type Drill = 'none' | 'PASS' | 'FAIL' | 'UNVERIFIED';
-interface Case { running: boolean; last: LastBackup; drill: Drill; kit: boolean; offsite: boolean; paused: boolean }
+interface Case {
+  running: boolean;
+  last: LastBackup;
+  drill: Drill;
+  kit: boolean;
+  offsite: boolean;
+  paused: boolean;
+}
 
 function cases(): Case[] {
   const out: Case[] = [];
@@ -25,8 +32,7 @@ function cases(): Case[] {
     for (const last of ['none', 'fresh', 'stale', 'failed', 'interrupted'] as const)
       for (const drill of ['none', 'PASS', 'FAIL', 'UNVERIFIED'] as const)
         for (const kit of [true, false])
-          for (const offsite of [false, true])
-            for (const paused of [false, true]) out.push({ running, last, drill, kit, offsite, paused });
+          for (const offsite of [false, true]) for (const paused of [false, true]) out.push({ running, last, drill, kit, offsite, paused });
   return out;
 }
 
@@ -101,7 +107,11 @@ test('tray model: every status combination (320) gets the right state, icon, rea
     assert.equal(m.paused, c.paused, label);
     assert.equal(item(m.menu, 'last-backup').label, m.lastBackupLine, label);
     assert.equal(item(m.menu, 'last-backup').enabled, false, label);
-    assert.equal(m.lastBackupLine, c.last === 'none' ? 'Last good backup: none yet' : c.last === 'stale' ? 'Last good backup: 30 h ago' : 'Last good backup: 2 h ago', label);
+    assert.equal(
+      m.lastBackupLine,
+      c.last === 'none' ? 'Last good backup: none yet' : c.last === 'stale' ? 'Last good backup: 30 h ago' : 'Last good backup: 2 h ago',
+      label,
+    );
     assert.equal(m.lastDrillLine, c.drill === 'none' ? 'Last drill: none yet' : `Last drill: ${c.drill} (daily), 5 h ago`, label);
     assert.ok(item(m.menu, 'quit').enabled && item(m.menu, 'open').enabled, label);
   }
@@ -139,7 +149,10 @@ test('tooltip: whole lines within the limit, an ellipsis when lines were left ou
 
 test('every tray state has its 16 px icon and a 32 px @2x one, as real PNGs', () => {
   for (const state of ['healthy', 'running', 'warning', 'failing'] as const) {
-    for (const [suffix, size] of [['', 16], ['@2x', 32]] as const) {
+    for (const [suffix, size] of [
+      ['', 16],
+      ['@2x', 32],
+    ] as const) {
       const file = fileURLToPath(new URL(`../../../build/icons/tray-${state}${suffix}.png`, import.meta.url));
       const png = readFileSync(file);
       assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], file);
@@ -151,8 +164,30 @@ test('every tray state has its 16 px icon and a 32 px @2x one, as real PNGs', ()
 });
 
 test('tray input from the core status: percent scale, offsite names, the latest drill, held alerts', () => {
-  const alertRow = (key: string, severity: 'critical' | 'warning') => ({ key, severity, message: key, code: 'said.text', params: { text: key }, first_seen: 1, last_seen: 1, count: 1, resolved_at: null, accepted_at: null, snoozed_until: null });
-  const repo = (name: string, type: string, failing: boolean, enabled = true) => ({ name, type, location: '/x', enabled, last_ok_at: null, last_ok_age_s: null, last_error: null, last_error_said: null, failing });
+  const alertRow = (key: string, severity: 'critical' | 'warning') => ({
+    key,
+    severity,
+    message: key,
+    code: 'said.text',
+    params: { text: key },
+    first_seen: 1,
+    last_seen: 1,
+    count: 1,
+    resolved_at: null,
+    accepted_at: null,
+    snoozed_until: null,
+  });
+  const repo = (name: string, type: string, failing: boolean, enabled = true) => ({
+    name,
+    type,
+    location: '/x',
+    enabled,
+    last_ok_at: null,
+    last_ok_age_s: null,
+    last_error: null,
+    last_error_said: null,
+    failing,
+  });
   const backups: BackupStatus = {
     running: true,
     progress: { phase: 'upload', repository: 'local', percent: 0.4271, files_done: 1, total_files: 3, bytes_done: 10, total_bytes: 30 },
@@ -165,10 +200,29 @@ test('tray input from the core status: percent scale, offsite names, the latest 
     last_run: null,
     last_ok_at: NOW - H,
     repositories: [repo('local', 'local', true), repo('r2', 's3', true), repo('nas', 'rest', false), repo('old', 'rest', true, false)],
-    alerts: [alertRow('backup.failed', 'critical'), alertRow('backup.offsite_failed:b2', 'warning'), alertRow('backup.offsite_copy_failed', 'warning'), alertRow('drill.unverified', 'warning'), alertRow('backup.maintenance_failed:local', 'warning')],
+    alerts: [
+      alertRow('backup.failed', 'critical'),
+      alertRow('backup.offsite_failed:b2', 'warning'),
+      alertRow('backup.offsite_copy_failed', 'warning'),
+      alertRow('drill.unverified', 'warning'),
+      alertRow('backup.maintenance_failed:local', 'warning'),
+    ],
   };
-  const summary = (id: number, kind: 'daily' | 'deep', verdict: 'PASS' | 'FAIL', finished: number) => ({ id, kind, trigger: 'schedule', verdict, started_at: finished - 60, finished_at: finished });
-  const drills: DrillStatus = { running: null, paused: false, last: { daily: summary(9, 'daily', 'PASS', NOW - 100), deep: summary(4, 'deep', 'FAIL', NOW - 5000) }, next_drill_at: null, next_deep_at: null };
+  const summary = (id: number, kind: 'daily' | 'deep', verdict: 'PASS' | 'FAIL', finished: number) => ({
+    id,
+    kind,
+    trigger: 'schedule',
+    verdict,
+    started_at: finished - 60,
+    finished_at: finished,
+  });
+  const drills: DrillStatus = {
+    running: null,
+    paused: false,
+    last: { daily: summary(9, 'daily', 'PASS', NOW - 100), deep: summary(4, 'deep', 'FAIL', NOW - 5000) },
+    next_drill_at: null,
+    next_deep_at: null,
+  };
   const input = trayInputFrom({ backups, drills, recoveryKitConfirmedAt: 5, nowS: NOW, openAtLogin: true, held: new Set() });
   assert.equal(input.backupPercent, 42);
   assert.equal(input.backupTargetS, 12 * H);
@@ -179,10 +233,20 @@ test('tray input from the core status: percent scale, offsite names, the latest 
   assert.equal(input.drillFailed, false, 'the alert, not the last verdict, says whether damage stands');
   assert.deepEqual(input.otherAlerts, [{ severity: 'warning' }]);
   assert.equal(input.recoveryKitConfirmed, true);
-  const held = trayInputFrom({ backups: { ...backups, progress: { phase: 'generation', step: 'copy' } }, drills, recoveryKitConfirmedAt: null, nowS: NOW, openAtLogin: false, held: new Set(['backup.failed']) });
+  const held = trayInputFrom({
+    backups: { ...backups, progress: { phase: 'generation', step: 'copy' } },
+    drills,
+    recoveryKitConfirmedAt: null,
+    nowS: NOW,
+    openAtLogin: false,
+    held: new Set(['backup.failed']),
+  });
   assert.equal(held.backupFailed, false);
   assert.equal(held.backupInterrupted, true);
   assert.equal(held.backupPercent, null);
   assert.equal(trayModel(held).state, 'running');
-  assert.equal(trayModel({ ...held, backupRunning: false, drillUnverified: false, offsiteFailing: [], otherAlerts: [], recoveryKitConfirmed: true }).state, 'warning');
+  assert.equal(
+    trayModel({ ...held, backupRunning: false, drillUnverified: false, offsiteFailing: [], otherAlerts: [], recoveryKitConfirmed: true }).state,
+    'warning',
+  );
 });

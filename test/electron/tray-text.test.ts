@@ -15,21 +15,43 @@ const latinOutsideIsolates = (s: string): string[] => s.replace(/\u2068[^\u2069]
 
 function worstCase(overrides: Partial<TrayInput>): TrayInput {
   return {
-    nowS: NOW, backupRunning: true, backupPercent: 42, backupPaused: true, backupFailed: true, backupInterrupted: false,
-    lastOkAt: NOW - 30 * H, backupTargetS: 2 * H, offsiteFailing: ['nas-at-home', 'r2'], drillRunning: false,
-    lastDrill: { verdict: 'UNVERIFIED', kind: 'deep', finishedAt: NOW - 3 * 86_400 }, drillFailed: true, drillUnverified: true,
-    recoveryKitConfirmed: false, otherAlerts: [{ severity: 'warning' }, { severity: 'warning' }, { severity: 'critical' }], openAtLogin: false,
-    disk: 'low', keychainDown: true, secretsInFile: true, ...overrides,
+    nowS: NOW,
+    backupRunning: true,
+    backupPercent: 42,
+    backupPaused: true,
+    backupFailed: true,
+    backupInterrupted: false,
+    lastOkAt: NOW - 30 * H,
+    backupTargetS: 2 * H,
+    offsiteFailing: ['nas-at-home', 'r2'],
+    drillRunning: false,
+    lastDrill: { verdict: 'UNVERIFIED', kind: 'deep', finishedAt: NOW - 3 * 86_400 },
+    drillFailed: true,
+    drillUnverified: true,
+    recoveryKitConfirmed: false,
+    otherAlerts: [{ severity: 'warning' }, { severity: 'warning' }, { severity: 'critical' }],
+    openAtLogin: false,
+    disk: 'low',
+    keychainDown: true,
+    secretsInFile: true,
+    ...overrides,
   };
 }
 
 test('every line of the tray in Arabic, with the same state and menu as in English, and no English prose', () => {
-  for (const overrides of [{}, { backupRunning: false, backupFailed: false, drillFailed: false, keychainDown: false, otherAlerts: [] }, { lastOkAt: null, lastDrill: null }]) {
+  for (const overrides of [
+    {},
+    { backupRunning: false, backupFailed: false, drillFailed: false, keychainDown: false, otherAlerts: [] },
+    { lastOkAt: null, lastDrill: null },
+  ]) {
     const en = trayModel(worstCase(overrides));
     const ar = trayModel(worstCase(overrides), AR);
     assert.equal(ar.state, en.state);
     assert.equal(ar.lines.length, en.lines.length);
-    assert.deepEqual(ar.menu.map((m) => m.type === 'separator' ? m.type : [m.id, m.enabled]), en.menu.map((m) => m.type === 'separator' ? m.type : [m.id, m.enabled]));
+    assert.deepEqual(
+      ar.menu.map((m) => (m.type === 'separator' ? m.type : [m.id, m.enabled])),
+      en.menu.map((m) => (m.type === 'separator' ? m.type : [m.id, m.enabled])),
+    );
     for (const line of [...ar.lines, ar.lastBackupLine, ar.lastDrillLine, ...ar.menu.flatMap((m) => (m.type === 'separator' ? [] : [m.label]))]) {
       assert.deepEqual(latinOutsideIsolates(line), [], line);
     }
@@ -38,7 +60,10 @@ test('every line of the tray in Arabic, with the same state and menu as in Engli
 });
 
 test('Arabic counts and ages take their plural forms', () => {
-  assert.deepEqual([1, 2, 3, 11, 100].map((n) => AR.reason.otherAlerts(n)), ['تنبيه آخر', 'تنبيهان آخران', '3 تنبيهات أخرى', '11 تنبيهًا آخر', '100 تنبيه آخر']);
+  assert.deepEqual(
+    [1, 2, 3, 11, 100].map((n) => AR.reason.otherAlerts(n)),
+    ['تنبيه آخر', 'تنبيهان آخران', '3 تنبيهات أخرى', '11 تنبيهًا آخر', '100 تنبيه آخر'],
+  );
   assert.equal(AR.reason.stale(1, 2), 'عمر آخر نسخة احتياطية سليمة ساعة واحدة (الهدف ساعتان)');
   assert.equal(AR.reason.stale(30, 24), 'عمر آخر نسخة احتياطية سليمة 30 ساعة (الهدف 24 ساعة)');
   assert.equal(AR.ago(30), 'الآن');
@@ -51,7 +76,7 @@ test('Arabic counts and ages take their plural forms', () => {
   assert.equal(TRAY_WORDS.en.notice.alertBody('restic: repository is locked'), 'restic: repository is locked');
 });
 
-test('the language: the GUI\'s choice first, then the system\'s locale, else English', () => {
+test("the language: the GUI's choice first, then the system's locale, else English", () => {
   assert.equal(trayLanguage('ar', 'en-US'), 'ar');
   assert.equal(trayLanguage('en', 'ar-EG'), 'en');
   assert.equal(trayLanguage(null, 'ar-EG'), 'ar');

@@ -83,7 +83,7 @@ test('navigation and the bridge: only the core origin, exactly', () => {
 });
 
 test('CSP: the GUI policy on the core, nothing allowed elsewhere, exactly one policy header', () => {
-  const upstream = { 'content-type': ['text/html'], 'Content-Security-Policy': ["default-src *"], 'content-security-policy': ['script-src *'] };
+  const upstream = { 'content-type': ['text/html'], 'Content-Security-Policy': ['default-src *'], 'content-security-policy': ['script-src *'] };
   const core = withCsp(upstream, 'http://127.0.0.1:41234/', CORE);
   assert.deepEqual(core['Content-Security-Policy'], [GUI_CSP]);
   assert.equal(Object.keys(core).filter((k) => k.toLowerCase() === 'content-security-policy').length, 1);

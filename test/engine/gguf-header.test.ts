@@ -77,9 +77,19 @@ test('parses every value type and nested arrays', async () => {
   const neg = Buffer.alloc(8);
   neg.writeBigInt64LE(-5n);
   const nested = new Gguf()
-    .str('nested').u32(9).u32(9).u64(2) // array of 2 arrays
-    .u32(8).u64(2).str('a').str('bc') // ["a", "bc"]
-    .u32(10).u64(3).u64(1).u64(2).u64(3) // [1, 2, 3] as u64
+    .str('nested')
+    .u32(9)
+    .u32(9)
+    .u64(2) // array of 2 arrays
+    .u32(8)
+    .u64(2)
+    .str('a')
+    .str('bc') // ["a", "bc"]
+    .u32(10)
+    .u64(3)
+    .u64(1)
+    .u64(2)
+    .u64(3) // [1, 2, 3] as u64
     .build();
   const file = new Gguf()
     .header(2, 0, 8)
@@ -119,9 +129,18 @@ test('unsupported and big-endian versions are rejected', async () => {
 });
 
 test('a hostile length is refused without allocating it', async () => {
-  const hugeString = new Gguf().header(3, 0, 1).u64(2n ** 40n).build();
+  const hugeString = new Gguf()
+    .header(3, 0, 1)
+    .u64(2n ** 40n)
+    .build();
   await assertNotGguf(await fileWith('huge-key.gguf', hugeString), /truncated|larger than/);
-  const hugeArray = new Gguf().header(3, 0, 1).str('a').u32(9).u32(6).u64(2n ** 50n).build();
+  const hugeArray = new Gguf()
+    .header(3, 0, 1)
+    .str('a')
+    .u32(9)
+    .u32(6)
+    .u64(2n ** 50n)
+    .build();
   await assertNotGguf(await fileWith('huge-array.gguf', hugeArray), /truncated|larger than/);
   const manyKeys = new Gguf().header(3, 0, 2n ** 40n).build();
   await assertNotGguf(await fileWith('many-keys.gguf', manyKeys), /metadata entries/);
@@ -130,7 +149,15 @@ test('a hostile length is refused without allocating it', async () => {
 test('metadata beyond the cap is refused even when the file is that long', async () => {
   // A sparse file (truncate extends without writing): a string one byte longer than the cap.
   const path = await scratchPath('over-cap.gguf');
-  await writeFile(path, new Gguf().header(3, 0, 1).str('k').u32(8).u64(MAX_METADATA_BYTES + 1).build());
+  await writeFile(
+    path,
+    new Gguf()
+      .header(3, 0, 1)
+      .str('k')
+      .u32(8)
+      .u64(MAX_METADATA_BYTES + 1)
+      .build(),
+  );
   await truncate(path, MAX_METADATA_BYTES + 1024);
   await assertNotGguf(path, /larger than/);
 });

@@ -45,7 +45,10 @@ export async function damagedDataDirWithBackup(): Promise<DamagedDataDir> {
     const store = storePath(dataDir);
     damagePages(store);
     return {
-      dataDir, adminToken, store, damagedSha: sha(store),
+      dataDir,
+      adminToken,
+      store,
+      damagedSha: sha(store),
       responseId: str(created.body, 'id'),
       text: str(created.body, 'output', 0, 'content', 0, 'text'),
       generation: Number(field(JSON.parse(backup.stdout), 'generation')),

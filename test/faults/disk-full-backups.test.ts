@@ -32,9 +32,19 @@ before(async () => {
   // About 6 MB of real task rows (random text, so nothing compresses it away).
   const db = openStore(storePath(dataDir));
   const ledger = new TaskLedger(db, systemClock, new EventHub());
-  ledger.createMany(Array.from({ length: 300 }, () => ({
-    input: { clientId: null, model: 'tiny', request: { model: 'tiny', input: randomBytes(10_000).toString('hex'), instructions: null, max_output_tokens: null, temperature: null, top_p: null }, metadata: null, background: true, store: true, onRestart: 'fail' as const },
-  })));
+  ledger.createMany(
+    Array.from({ length: 300 }, () => ({
+      input: {
+        clientId: null,
+        model: 'tiny',
+        request: { model: 'tiny', input: randomBytes(10_000).toString('hex'), instructions: null, max_output_tokens: null, temperature: null, top_p: null },
+        metadata: null,
+        background: true,
+        store: true,
+        onRestart: 'fail' as const,
+      },
+    })),
+  );
   db.close();
   app = await startAppliance({ dataDir, port: 0, logger: silentLogger });
 });

@@ -74,10 +74,14 @@ async function checkFullDisk(d: SmallDisk, taskId: string, expected: string): Pr
 }
 
 async function finished(taskId: string, responseId: string, what: string): Promise<string> {
-  const status = await waitFor(async () => {
-    const t = await taskStatus(api, taskId);
-    return ['completed', 'failed', 'cancelled'].includes(t.status) ? t : undefined;
-  }, 60_000, `${what} to finish`);
+  const status = await waitFor(
+    async () => {
+      const t = await taskStatus(api, taskId);
+      return ['completed', 'failed', 'cancelled'].includes(t.status) ? t : undefined;
+    },
+    60_000,
+    `${what} to finish`,
+  );
   const events = await eventLog(api, taskId);
   assertFinishedLog(events, status, what);
   if (status.status === 'completed') assert.equal(await finalText(api, responseId, events), deltaText(events), `${what}: every delta is in the final text`);
@@ -87,7 +91,13 @@ async function finished(taskId: string, responseId: string, what: string): Promi
 function filled(d: SmallDisk): { act: () => void; done: Promise<void> } {
   let resolve = (): void => {};
   const done = new Promise<void>((r) => (resolve = r));
-  return { act: () => { d.fill(); resolve(); }, done };
+  return {
+    act: () => {
+      d.fill();
+      resolve();
+    },
+    done,
+  };
 }
 
 test('a full disk at every step of a task: 507 meanwhile, then each task ends once, without a restart', async (t) => {
@@ -120,15 +130,23 @@ test('a full disk at every step of a task: 507 meanwhile, then each task ends on
   const midText = filled(d);
   engine.arm({ point: 'delta', match: 'MIDTEXT', afterDeltas: 10, act: midText.act });
   const running = await create('MIDTEXT please', 'tiny', 200);
-  const sse = readSse(`${api.url}/v1/tasks/${running.taskId}/events`, { headers: { authorization: `Bearer ${api.token ?? ''}`, accept: 'text/event-stream' } },
-    (f) => f.event === 'response.completed' || f.event === 'response.failed' || f.event === 'response.cancelled', 90_000);
+  const sse = readSse(
+    `${api.url}/v1/tasks/${running.taskId}/events`,
+    { headers: { authorization: `Bearer ${api.token ?? ''}`, accept: 'text/event-stream' } },
+    (f) => f.event === 'response.completed' || f.event === 'response.failed' || f.event === 'response.cancelled',
+    90_000,
+  );
   await midText.done;
   await checkFullDisk(d, running.taskId, 'running');
   d.free();
   assert.equal(await finished(running.taskId, running.responseId, 'running'), 'completed');
   const frames = (await sse).frames;
   assert.equal(frames.at(-1)?.event, 'response.completed', 'the SSE reader got the terminal event once space came back');
-  assert.deepEqual(frames.map((f) => Number(f.id)), frames.map((_, i) => i + 1), 'the SSE reader saw 1..N with no gap');
+  assert.deepEqual(
+    frames.map((f) => Number(f.id)),
+    frames.map((_, i) => i + 1),
+    'the SSE reader saw 1..N with no gap',
+  );
 
   // cancelling: the cancel is accepted, then the disk fills before `cancelled` is written.
   const atCancel = filled(d);
@@ -154,6 +172,10 @@ test('a full disk at every step of a task: 507 meanwhile, then each task ends on
   // Space is back: writes and readiness are as before, and the store is whole.
   const again = await create('after it all');
   assert.equal(await finished(again.taskId, again.responseId, 'after'), 'completed');
-  await waitFor(async () => (await api.get('/health/ready')).body !== null && field((await api.get('/health/ready')).body, 'checks', 'disk', 'ok') === true, 10_000, 'the disk check to pass again');
+  await waitFor(
+    async () => (await api.get('/health/ready')).body !== null && field((await api.get('/health/ready')).body, 'checks', 'disk', 'ok') === true,
+    10_000,
+    'the disk check to pass again',
+  );
   assert.equal(app?.ctx.writer.pragma('integrity_check', { simple: true }), 'ok');
 });

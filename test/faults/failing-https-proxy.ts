@@ -8,7 +8,12 @@ export class FailingHttpsProxy {
   failing = false;
   private server: Server | null = null;
 
-  constructor(readonly port: number, private readonly upstreamPort: number, private readonly keyPath: string, private readonly certPath: string) {}
+  constructor(
+    readonly port: number,
+    private readonly upstreamPort: number,
+    private readonly keyPath: string,
+    private readonly certPath: string,
+  ) {}
 
   async start(): Promise<void> {
     const ca = readFileSync(this.certPath);
@@ -16,7 +21,9 @@ export class FailingHttpsProxy {
       if (this.failing) {
         req.resume();
         res.writeHead(500, { 'content-type': 'application/xml' });
-        res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>');
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>',
+        );
         return;
       }
       const upstream = httpsRequest({ host: '127.0.0.1', port: this.upstreamPort, method: req.method, path: req.url, headers: req.headers, ca }, (up) => {

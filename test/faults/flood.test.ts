@@ -29,14 +29,24 @@ test(`one client: ${STREAMS} streams and ${TASKS} queued tasks; the excess is 42
 
   const abort = new AbortController();
   t.after(() => abort.abort());
-  const answers = await Promise.all(Array.from({ length: STREAMS }, () =>
-    fetch(`${ta.appliance.url}/v1/tasks/${taskId}/events`, { headers: { authorization: `Bearer ${made.token}`, accept: 'text/event-stream' }, signal: abort.signal })));
+  const answers = await Promise.all(
+    Array.from({ length: STREAMS }, () =>
+      fetch(`${ta.appliance.url}/v1/tasks/${taskId}/events`, {
+        headers: { authorization: `Bearer ${made.token}`, accept: 'text/event-stream' },
+        signal: abort.signal,
+      }),
+    ),
+  );
   const ok = answers.filter((r) => r.status === 200);
   const refused = answers.filter((r) => r.status === 429);
-  assert.equal(ok.length, 32, `exactly max_streams_per_client streams open: ${JSON.stringify(answers.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {}))}`);
+  assert.equal(
+    ok.length,
+    32,
+    `exactly max_streams_per_client streams open: ${JSON.stringify(answers.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {}))}`,
+  );
   assert.equal(refused.length, STREAMS - 32);
   assert.ok(refused.every((r) => Number(r.headers.get('retry-after')) > 0));
-  assert.match(await refused[0]?.text() ?? '', /rate_limited.*max_streams_per_client/);
+  assert.match((await refused[0]?.text()) ?? '', /rate_limited.*max_streams_per_client/);
   assert.equal(openStreams(ctx, made.client_id), 32);
   assert.deepEqual(heartbeatsRunning(), { streams: 32, timers: 1 }, 'one timer for every stream');
 
@@ -47,12 +57,17 @@ test(`one client: ${STREAMS} streams and ${TASKS} queued tasks; the excess is 42
   assert.equal(accepted, 39, 'the queue holds max_queued_tasks_per_client (the first task is one of them)');
   assert.equal(tooMany.length, TASKS - 39);
   assert.ok(tooMany.every((r) => /max_queued_tasks_per_client/.test(r.text) && r.headers.get('retry-after') !== null));
-  const queued = ctx.writer.prepare<[string], { n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND client_id = ?").get(made.client_id)?.n ?? 0;
+  const queued =
+    ctx.writer.prepare<[string], { n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND client_id = ?").get(made.client_id)?.n ?? 0;
   assert.equal(queued, 40);
 
   // The service carries on: health, the GUI session (its own allowance), a backup.
   assert.equal((await fetch(`${ta.appliance.url}/health/live`)).status, 200);
-  const session = await fetch(`${ta.appliance.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: ctx.login.issue() }) });
+  const session = await fetch(`${ta.appliance.url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code: ctx.login.issue() }),
+  });
   const token = str(await session.json(), 'token');
   assert.equal((await fetch(`${ta.appliance.url}/admin/status`, { headers: { 'x-sanad-session': token } })).status, 200);
   const events = await fetch(`${ta.appliance.url}/admin/events`, { headers: { 'x-sanad-session': token }, signal: abort.signal });

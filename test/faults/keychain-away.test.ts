@@ -17,13 +17,17 @@ after(async () => {
 });
 
 async function lastRun(api: Api, after: number): Promise<{ id: number; status: string; error: string | null }> {
-  return waitFor(async () => {
-    const res = await api.get('/admin/backups');
-    const data = field(res.body, 'data');
-    if (!Array.isArray(data) || data.length === 0) return undefined;
-    const run = { id: Number(field(data[0], 'id')), status: str(data[0], 'status'), error: field(data[0], 'error') === null ? null : str(data[0], 'error') };
-    return run.id > after && run.status !== 'running' ? run : undefined;
-  }, 60_000, 'the backup to finish');
+  return waitFor(
+    async () => {
+      const res = await api.get('/admin/backups');
+      const data = field(res.body, 'data');
+      if (!Array.isArray(data) || data.length === 0) return undefined;
+      const run = { id: Number(field(data[0], 'id')), status: str(data[0], 'status'), error: field(data[0], 'error') === null ? null : str(data[0], 'error') };
+      return run.id > after && run.status !== 'running' ? run : undefined;
+    },
+    60_000,
+    'the backup to finish',
+  );
 }
 
 /** A backup's maintenance runs after its run row is final: wait for the service to be idle. */

@@ -47,10 +47,14 @@ test('the REST offsite is killed mid-upload: bounded retries, the offsite failur
   await addBigModel(ctx);
 
   const run = ctx.backups.run('manual');
-  const uploader = await waitFor(() => {
-    const p = ctx.backups.status().progress;
-    return p?.phase === 'upload' && p.repository === 'nas' && p.bytes_done > 0 ? runningChildren().find((c) => c.args.includes('backup')) : undefined;
-  }, 120_000, 'restic uploading to the offsite');
+  const uploader = await waitFor(
+    () => {
+      const p = ctx.backups.status().progress;
+      return p?.phase === 'upload' && p.repository === 'nas' && p.bytes_done > 0 ? runningChildren().find((c) => c.args.includes('backup')) : undefined;
+    },
+    120_000,
+    'restic uploading to the offsite',
+  );
   // Frozen while the server dies, so the upload cannot finish first on a fast machine.
   assert.ok(uploader.pid !== undefined);
   process.kill(uploader.pid, 'SIGSTOP');
@@ -63,7 +67,10 @@ test('the REST offsite is killed mid-upload: bounded retries, the offsite failur
   const nas = outcome.repositories.find((r) => r.name === 'nas');
   assert.equal(nas?.ok, false);
   assert.match(nas?.error ?? '', /stopped answering during the upload .*2 tries|unreachable|could not be reached/i);
-  assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:nas'), 'the offsite failure alerts');
+  assert.ok(
+    openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:nas'),
+    'the offsite failure alerts',
+  );
   await waitFor(() => runningChildren().length === 0, 30_000, 'no restic left running');
 
   await rest.start();
@@ -83,10 +90,18 @@ test('the S3 endpoint answers 500 to everything: bounded retries, the offsite fa
   await s3.start();
   proxy = new FailingHttpsProxy(await freePort(), s3.port, s3.keyPath, s3.certPath);
   await proxy.start();
-  addRepository(ctx.writer, ctx.secrets.vault, {
-    name: 'cloud', type: 's3', location: `https://127.0.0.1:${proxy.port}/${s3.bucket}/sanad`, secret: 'any-secret-s3rver-accepts',
-    options: { access_key_id: S3_ACCESS_KEY_ID, region: 'us-east-1', cacert: s3.certPath },
-  }, systemClock);
+  addRepository(
+    ctx.writer,
+    ctx.secrets.vault,
+    {
+      name: 'cloud',
+      type: 's3',
+      location: `https://127.0.0.1:${proxy.port}/${s3.bucket}/sanad`,
+      secret: 'any-secret-s3rver-accepts',
+      options: { access_key_id: S3_ACCESS_KEY_ID, region: 'us-east-1', cacert: s3.certPath },
+    },
+    systemClock,
+  );
   const first = await ctx.backups.run('manual');
   assert.equal(first.status, 'ok', JSON.stringify(first.repositories));
   await waitFor(() => !ctx.backups.status().running, 60_000, 'maintenance after the first run');

@@ -37,7 +37,11 @@ test('the recovery screen restores a damaged store into a new folder and opens i
     showFolder: (p) => shown.push(p),
     openRestored: (dir) => opened.push(dir),
   });
-  browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
   // Without the window's one-time code the page shows nothing of the data.
@@ -45,7 +49,7 @@ test('the recovery screen restores a damaged store into a new folder and opens i
   await stranger.goto(`${server.url}/`);
   await stranger.getByText('Open this screen from the Sanad app.').waitFor();
   assert.ok(!(await stranger.content()).includes(d.store));
-  assert.equal((await fetch(`${server.url}/recovery/page`)).status, 401, 'the content needs the window\'s session');
+  assert.equal((await fetch(`${server.url}/recovery/page`)).status, 401, "the content needs the window's session");
 
   const ar = await (await browser.newContext({ locale: 'ar' })).newPage();
   await ar.goto(server.loginUrl());
@@ -55,7 +59,9 @@ test('the recovery screen restores a damaged store into a new folder and opens i
 
   const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
   const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   await page.goto(server.loginUrl());
   const damage = await page.getByTestId('damage').innerText();
   // Signed in by a header, as the GUI is: no cookie another port of 127.0.0.1 would be sent.
@@ -65,7 +71,10 @@ test('the recovery screen restores a damaged store into a new folder and opens i
   assert.ok(damage.includes(String(d.generation)), `the last good backup is named: ${damage}`);
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'recovery-en.png'), fullPage: true });
 
-  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/recovery/show-folder')), page.getByRole('button', { name: 'Show the damaged folder' }).click()]);
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/recovery/show-folder')),
+    page.getByRole('button', { name: 'Show the damaged folder' }).click(),
+  ]);
   assert.deepEqual(shown, [d.store]);
 
   const target = join(tempDir('sanad-recovered-'), 'data');

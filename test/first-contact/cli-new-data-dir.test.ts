@@ -36,10 +36,12 @@ test('token create then backup now on a new data dir succeeds; a data dir that l
 test('a taken port is said plainly, with --port', async () => {
   const { createServer } = await import('node:net');
   const srv = createServer();
-  const port = await new Promise<number>((resolve) => srv.listen(0, '127.0.0.1', () => {
-    const a = srv.address();
-    resolve(typeof a === 'object' && a ? a.port : 0);
-  }));
+  const port = await new Promise<number>((resolve) =>
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      resolve(typeof a === 'object' && a ? a.port : 0);
+    }),
+  );
   try {
     const dataDir = join(tempDir('sanad-port-'), 'data');
     const r = await runSanad(['serve', '--port', String(port), '--data-dir', dataDir]);

@@ -23,7 +23,12 @@ type Check = { name: string; status: string; detail: string; fix: string | null 
 function checksOf(stdout: string): Check[] {
   const list: unknown = field(JSON.parse(stdout), 'checks');
   assert.ok(Array.isArray(list));
-  return list.map((c: unknown) => ({ name: str(c, 'name'), status: str(c, 'status'), detail: str(c, 'detail'), fix: field(c, 'fix') === null ? null : str(c, 'fix') }));
+  return list.map((c: unknown) => ({
+    name: str(c, 'name'),
+    status: str(c, 'status'),
+    detail: str(c, 'detail'),
+    fix: field(c, 'fix') === null ? null : str(c, 'fix'),
+  }));
 }
 const find = (checks: Check[], name: string): Check => {
   const c = checks.find((x) => x.name === name);

@@ -17,14 +17,20 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** A fresh user on a machine without a desktop session: no bus, no display, nothing in HOME. */
 function headlessEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, SANAD_THREADS: '1', SANAD_GPU: 'off' };
-  for (const k of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR', 'SANAD_DATA_DIR', 'SANAD_SECRETS_FILE']) delete env[k];
+  for (const k of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR', 'SANAD_DATA_DIR', 'SANAD_SECRETS_FILE'])
+    delete env[k];
   return env;
 }
 
 test('npm start on a headless machine serves with the secrets in a file it names; serve alone still refuses', async () => {
   const home = tempDir('sanad-home-');
   // Its own process group: npm runs `sh`, which runs `sanad serve`; the end of the test stops all three.
-  const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--json'], { cwd: ROOT, env: headlessEnv(home), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--json'], {
+    cwd: ROOT,
+    env: headlessEnv(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise((r) => child.once('exit', r));
@@ -59,7 +65,9 @@ test('npm start on a headless machine serves with the secrets in a file it names
     assert.equal(field(body, 'checks'), undefined);
 
     // The CLI finds the same file with no flag (the record beside the store).
-    const kit = await runSanad(['recovery-kit', '--json'], { env: { HOME: home, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' } });
+    const kit = await runSanad(['recovery-kit', '--json'], {
+      env: { HOME: home, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' },
+    });
     assert.equal(kit.code, 0, kit.stderr);
   } finally {
     if (child.pid !== undefined) {
@@ -76,7 +84,9 @@ test('npm start on a headless machine serves with the secrets in a file it names
 
   // `sanad serve` alone, on a fresh data dir, keeps refusing: the fallback is the quick start's.
   const other = tempDir('sanad-home-');
-  const refused = await runSanad(['serve', '--port', '0'], { env: { HOME: other, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' } });
+  const refused = await runSanad(['serve', '--port', '0'], {
+    env: { HOME: other, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' },
+  });
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /The OS keychain is not available/);
   assert.ok(!existsSync(join(other, '.config', 'sanad', 'secrets')), 'no file was made for it');

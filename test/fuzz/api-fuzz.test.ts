@@ -15,24 +15,90 @@ const RUNS = Number(process.env.SANAD_FUZZ_RUNS ?? 250);
 // Every route; long-running or state-switching work (backups, drills, restores, key rotations) and
 // the endless admin stream are left out: a random request must not start an hour of restic.
 const ROUTES = [
-  'DELETE /admin/models/:id', 'DELETE /admin/repositories/:name', 'DELETE /admin/secrets/:name', 'DELETE /v1/responses/:id',
-  'GET /', 'GET /admin/alerts', 'GET /admin/backups', 'GET /admin/bring-backs', 'GET /admin/generations/:generation/responses', 'GET /admin/backups/status', 'GET /admin/clients', 'GET /admin/drills',
-  'GET /admin/drills/:id', 'GET /admin/drills/status', 'GET /admin/lan', 'GET /v1/tls/certificate', 'GET /admin/first-run', 'GET /admin/maintenance', 'GET /admin/recovery-kit',
-  'GET /admin/repositories', 'GET /admin/restore/:id', 'GET /admin/secrets', 'GET /admin/settings', 'GET /admin/status',
-  'GET /assets/:name', 'GET /favicon.ico', 'GET /health/live', 'GET /health/ready', 'GET /login', 'GET /v1/models', 'GET /v1/models/:id',
-  'GET /v1/responses/:id', 'GET /v1/tasks', 'GET /v1/tasks/:id', 'GET /v1/tasks/:id/events', 'PATCH /admin/repositories/:name',
-  'PATCH /admin/settings', 'POST /admin/clients', 'POST /admin/clients/:id/revoke', 'POST /admin/generations/:generation/bring-back', 'POST /admin/login-link', 'POST /admin/logout',
-  'POST /admin/models', 'POST /admin/pairing-codes', 'POST /admin/recovery-kit/confirm', 'POST /admin/repositories',
-  'POST /admin/restore/check-target', 'POST /admin/restore/generations', 'POST /login', 'POST /v1/pair', 'POST /v1/responses',
-  'POST /v1/responses/:id/cancel', 'POST /v1/tasks/:id/cancel', 'PUT /admin/secrets/:name',
-  'GET /v1/responses/:id/input_items', 'POST /v1/conversations', 'GET /v1/conversations', 'GET /v1/conversations/:id',
-  'POST /v1/conversations/:id', 'DELETE /v1/conversations/:id', 'GET /v1/conversations/:id/items', 'POST /v1/conversations/:id/items',
-  'GET /v1/conversations/:id/items/:item', 'DELETE /v1/conversations/:id/items/:item', 'POST /v1/chat/completions',
+  'DELETE /admin/models/:id',
+  'DELETE /admin/repositories/:name',
+  'DELETE /admin/secrets/:name',
+  'DELETE /v1/responses/:id',
+  'GET /',
+  'GET /admin/alerts',
+  'GET /admin/backups',
+  'GET /admin/bring-backs',
+  'GET /admin/generations/:generation/responses',
+  'GET /admin/backups/status',
+  'GET /admin/clients',
+  'GET /admin/drills',
+  'GET /admin/drills/:id',
+  'GET /admin/drills/status',
+  'GET /admin/lan',
+  'GET /v1/tls/certificate',
+  'GET /admin/first-run',
+  'GET /admin/maintenance',
+  'GET /admin/recovery-kit',
+  'GET /admin/repositories',
+  'GET /admin/restore/:id',
+  'GET /admin/secrets',
+  'GET /admin/settings',
+  'GET /admin/status',
+  'GET /assets/:name',
+  'GET /favicon.ico',
+  'GET /health/live',
+  'GET /health/ready',
+  'GET /login',
+  'GET /v1/models',
+  'GET /v1/models/:id',
+  'GET /v1/responses/:id',
+  'GET /v1/tasks',
+  'GET /v1/tasks/:id',
+  'GET /v1/tasks/:id/events',
+  'PATCH /admin/repositories/:name',
+  'PATCH /admin/settings',
+  'POST /admin/clients',
+  'POST /admin/clients/:id/revoke',
+  'POST /admin/generations/:generation/bring-back',
+  'POST /admin/login-link',
+  'POST /admin/logout',
+  'POST /admin/models',
+  'POST /admin/pairing-codes',
+  'POST /admin/recovery-kit/confirm',
+  'POST /admin/repositories',
+  'POST /admin/restore/check-target',
+  'POST /admin/restore/generations',
+  'POST /login',
+  'POST /v1/pair',
+  'POST /v1/responses',
+  'POST /v1/responses/:id/cancel',
+  'POST /v1/tasks/:id/cancel',
+  'PUT /admin/secrets/:name',
+  'GET /v1/responses/:id/input_items',
+  'POST /v1/conversations',
+  'GET /v1/conversations',
+  'GET /v1/conversations/:id',
+  'POST /v1/conversations/:id',
+  'DELETE /v1/conversations/:id',
+  'GET /v1/conversations/:id/items',
+  'POST /v1/conversations/:id/items',
+  'GET /v1/conversations/:id/items/:item',
+  'DELETE /v1/conversations/:id/items/:item',
+  'POST /v1/chat/completions',
 ];
 
 const hostile = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('..', '../../etc/passwd', '%2e%2e%2f%2e%2e', '%00', 'a%00b', '\u202e', 'x'.repeat(3000), 'local', 'tiny', '-1', '1e400', '__proto__', 'constructor'),
+  fc.constantFrom(
+    '..',
+    '../../etc/passwd',
+    '%2e%2e%2f%2e%2e',
+    '%00',
+    'a%00b',
+    '\u202e',
+    'x'.repeat(3000),
+    'local',
+    'tiny',
+    '-1',
+    '1e400',
+    '__proto__',
+    'constructor',
+  ),
 );
 
 function deep(n: number): string {
@@ -42,7 +108,20 @@ function deep(n: number): string {
 const body = fc.oneof(
   fc.constant(undefined),
   fc.json({ maxDepth: 4 }),
-  fc.constantFrom(deep(200), deep(70), '{"a":1,"a":2}', '{"model":"tiny","input":"x","model":"other"}', '1e400', '-0', '"\u0000"', '{"code":"' + 'A'.repeat(100_000) + '"}', '{', '[1,2', 'null', '{"__proto__":{"admin":true}}'),
+  fc.constantFrom(
+    deep(200),
+    deep(70),
+    '{"a":1,"a":2}',
+    '{"model":"tiny","input":"x","model":"other"}',
+    '1e400',
+    '-0',
+    '"\u0000"',
+    '{"code":"' + 'A'.repeat(100_000) + '"}',
+    '{',
+    '[1,2',
+    'null',
+    '{"__proto__":{"admin":true}}',
+  ),
   fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.concat([Buffer.from('{"x":"'), Buffer.from(b), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])),
 );
 
@@ -85,7 +164,12 @@ test(`fuzz: ${RUNS} random requests over every route; the contract's errors only
       const url = `${ta.appliance.url}${path.startsWith('/') ? path : `/${path}`}${qs ? `?${qs}` : ''}`;
       let res: Response;
       try {
-        res = await fetch(url, { method, headers, signal: AbortSignal.timeout(5_000), ...(send ? { body: typeof r.body === 'string' ? r.body : r.body instanceof Buffer ? r.body : JSON.stringify(r.body) } : {}) });
+        res = await fetch(url, {
+          method,
+          headers,
+          signal: AbortSignal.timeout(5_000),
+          ...(send ? { body: typeof r.body === 'string' ? r.body : r.body instanceof Buffer ? r.body : JSON.stringify(r.body) } : {}),
+        });
       } catch (err) {
         // A URL fetch itself refuses to send (a malformed path) is not the service's answer.
         if (err instanceof TypeError && !/fetch failed/.test(err.message)) return;
@@ -104,7 +188,16 @@ test(`fuzz: ${RUNS} random requests over every route; the contract's errors only
         const parsed: unknown = JSON.parse(text);
         assert.ok(typeof parsed === 'object' && parsed !== null && 'error' in parsed, where);
         const e = parsed.error;
-        assert.ok(typeof e === 'object' && e !== null && 'type' in e && 'message' in e && typeof e.type === 'string' && typeof e.message === 'string' && e.message.length > 0, where);
+        assert.ok(
+          typeof e === 'object' &&
+            e !== null &&
+            'type' in e &&
+            'message' in e &&
+            typeof e.type === 'string' &&
+            typeof e.message === 'string' &&
+            e.message.length > 0,
+          where,
+        );
       }
       // The recovery kit is the one answer meant to hold the passphrase (to admin, on purpose).
       if (!(path === '/admin/recovery-kit' && res.status === 200)) for (const s of secrets) assert.ok(!text.includes(s), `a secret in ${where}`);

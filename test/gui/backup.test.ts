@@ -98,7 +98,10 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   const apiChecks = field(drills.body, 'data', 0, 'checks');
   assert.ok(Array.isArray(apiChecks));
   assert.equal(statuses.length, apiChecks.length);
-  assert.ok(statuses.every((s) => s === 'pass'), JSON.stringify(statuses));
+  assert.ok(
+    statuses.every((s) => s === 'pass'),
+    JSON.stringify(statuses),
+  );
   await gui.screenshot('drills-en');
   await page.getByTestId('language-switch').click();
   await page.locator('html[dir="rtl"]').waitFor();
@@ -147,7 +150,11 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   assert.equal(field(job.body, 'target'), realpathSync(target));
   const reported = field(job.body, 'result', 'checks');
   assert.ok(Array.isArray(reported));
-  assert.deepEqual(names, reported.map((c: unknown) => field(c, 'name')), 'the page lists exactly the checks the restore reported');
+  assert.deepEqual(
+    names,
+    reported.map((c: unknown) => field(c, 'name')),
+    'the page lists exactly the checks the restore reported',
+  );
   const exposure: unknown = reported.find((c: unknown) => field(c, 'name') === 'exposure:reset');
   assert.match(str(exposure, 'detail'), /paired clients? kept, as you asked/, 'the box was sent as keep_clients');
   assert.ok(existsSync(join(target, 'sanad.db')), 'the restored folder holds the store');
@@ -187,11 +194,15 @@ test('back up now with progress, a daily drill PASS, restore with its checklist,
   // between its sign-in and its reload (no page to ask).
   const askStatus = `fetch('/admin/status', { headers: { 'x-sanad-session': sessionStorage.getItem('sanad.session') ?? '' } }).then(async (r) => JSON.stringify({ status: r.status, body: await r.json() }), (e) => JSON.stringify({ network: String(e) }))`;
   let lastAnswer: unknown = null;
-  const status: unknown = await waitFor(async () => {
-    const text = await page.evaluate(askStatus).catch((err: unknown) => JSON.stringify({ navigating: String(err) }));
-    lastAnswer = JSON.parse(String(text));
-    return field(lastAnswer, 'status') === 200 ? lastAnswer : undefined;
-  }, 30_000, 'the page to be signed in to the new instance').catch(() => lastAnswer);
+  const status: unknown = await waitFor(
+    async () => {
+      const text = await page.evaluate(askStatus).catch((err: unknown) => JSON.stringify({ navigating: String(err) }));
+      lastAnswer = JSON.parse(String(text));
+      return field(lastAnswer, 'status') === 200 ? lastAnswer : undefined;
+    },
+    30_000,
+    'the page to be signed in to the new instance',
+  ).catch(() => lastAnswer);
   assert.equal(field(status, 'status'), 200, 'the page is signed in to the new instance');
   assert.equal(str(status, 'body', 'service', 'data_dir'), realpathSync(target));
   const viaApi = await waitFor(async () => {

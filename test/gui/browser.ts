@@ -31,7 +31,11 @@ export async function openGui(loginUrl: string, options: { locale?: string; colo
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: options.locale ?? 'en-US', colorScheme: options.colorScheme ?? 'light' });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 860 },
+    locale: options.locale ?? 'en-US',
+    colorScheme: options.colorScheme ?? 'light',
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

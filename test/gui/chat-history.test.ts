@@ -58,7 +58,10 @@ async function talk(page: Page, first: string, second: string): Promise<string> 
 function conversationsIn(dataDir: string): string[] {
   const db = new Database(storePath(dataDir), { readonly: true, fileMustExist: true });
   try {
-    return db.prepare<[], { id: string }>('SELECT id FROM conversations ORDER BY id').all().map((r) => r.id);
+    return db
+      .prepare<[], { id: string }>('SELECT id FROM conversations ORDER BY id')
+      .all()
+      .map((r) => r.id);
   } finally {
     db.close();
   }
@@ -86,7 +89,11 @@ test('chat conversations: in the next generation, deleted for good through a res
   const searched = await runSanad(['generations', 'show', String(generation), '--data-dir', dataDir, '--search', 'lighthouse', '--json']);
   const found = field(JSON.parse(searched.stdout), 'conversations', 'data');
   assert.ok(Array.isArray(found));
-  assert.deepEqual(found.map((c: unknown) => str(c, 'id')), [doomed], 'the search finds it by words said in it');
+  assert.deepEqual(
+    found.map((c: unknown) => str(c, 'id')),
+    [doomed],
+    'the search finds it by words said in it',
+  );
 
   // Deleted in the GUI (after the question), then that generation restored: it stays deleted.
   await page.goto(`${app.appliance.url}/#/chat/${doomed}`);

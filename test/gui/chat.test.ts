@@ -91,7 +91,10 @@ test('chat: turns continue a conversation, survive a reload, stop, wait for a lo
     assert.equal(field(creates[i], 'background'), true);
   }
   const stored = await items(api, conv);
-  assert.deepEqual(stored.map((i) => i.role), ['user', 'assistant', 'user', 'assistant']);
+  assert.deepEqual(
+    stored.map((i) => i.role),
+    ['user', 'assistant', 'user', 'assistant'],
+  );
   assert.equal(stored[1]?.content?.[0]?.text, 'OK,demo!');
   // The second turn was given the first: its prompt is longer than the first one's.
   const usage = async (n: number): Promise<number> => {
@@ -143,7 +146,11 @@ test('chat: turns continue a conversation, survive a reload, stop, wait for a lo
   // for "tiny-b" waits in `loading` until it drains; the page says so. Then it answers to its limit.
   const blocker = await api.post('/v1/responses', { model: 'tiny', input: 'keep busy', max_output_tokens: 1900, background: true });
   assert.equal(blocker.status, 202, blocker.text);
-  await waitFor(async () => str((await api.get(`/v1/tasks/${str(blocker.body, 'task_id')}`)).body, 'status') === 'running', 15_000, 'the other generation running');
+  await waitFor(
+    async () => str((await api.get(`/v1/tasks/${str(blocker.body, 'task_id')}`)).body, 'status') === 'running',
+    15_000,
+    'the other generation running',
+  );
   await page.getByTestId('chat-model').selectOption('tiny-b');
   await page.getByTestId('chat-max-tokens').fill('40');
   await page.getByTestId('chat-max-tokens').blur();
@@ -158,17 +165,25 @@ test('chat: turns continue a conversation, survive a reload, stop, wait for a lo
   assert.equal(cut[7]?.status, 'incomplete');
   // Retry puts a new turn in place of the cut-off one (its two items are deleted first).
   await page.getByTestId('chat-retry-cut-off').click();
-  await waitFor(async () => {
-    const now = await items(api, conv);
-    return now.length === 8 && now[6]?.id !== cut[6]?.id && now[7]?.id !== cut[7]?.id;
-  }, 60_000, 'the retried turn in place of the cut-off one');
+  await waitFor(
+    async () => {
+      const now = await items(api, conv);
+      return now.length === 8 && now[6]?.id !== cut[6]?.id && now[7]?.id !== cut[7]?.id;
+    },
+    60_000,
+    'the retried turn in place of the cut-off one',
+  );
   await page.getByTestId('chat-cut-off').waitFor();
 
   // Rename, then find it by its new title; "continue in a new conversation from here".
   await page.getByTestId('chat-rename').click();
   await page.getByTestId('chat-title-input').fill('Getting to know the model');
   await page.getByTestId('chat-title-input').press('Enter');
-  await waitFor(async () => field(field((await api.get(`/v1/conversations/${conv}`)).body, 'metadata'), 'title') === 'Getting to know the model', 10_000, 'the new title stored');
+  await waitFor(
+    async () => field(field((await api.get(`/v1/conversations/${conv}`)).body, 'metadata'), 'title') === 'Getting to know the model',
+    10_000,
+    'the new title stored',
+  );
   await page.getByTestId('chat-search').fill('know the');
   await waitFor(async () => (await page.getByTestId('chat-list-item').count()) === 1, 10_000, 'the search to find it');
   await page.getByTestId('chat-search').fill('OK,demo');
@@ -177,7 +192,13 @@ test('chat: turns continue a conversation, survive a reload, stop, wait for a lo
   await storedMessages(page).nth(1).getByTestId('chat-continue-here').click();
   await page.waitForURL((u) => /^#\/chat\/conv_/.test(u.hash) && !u.hash.includes(conv));
   const fork = convOf(page);
-  assert.deepEqual((await items(api, fork)).map((i) => [i.role, i.content?.[0]?.text]), [['user', 'Hello, who are you?'], ['assistant', 'OK,demo!']]);
+  assert.deepEqual(
+    (await items(api, fork)).map((i) => [i.role, i.content?.[0]?.text]),
+    [
+      ['user', 'Hello, who are you?'],
+      ['assistant', 'OK,demo!'],
+    ],
+  );
   assert.equal(field(field((await api.get(`/v1/conversations/${fork}`)).body, 'metadata'), 'title'), 'Getting to know the model (continued)');
 
   // The Arabic GUI: the English message reads left to right inside it.

@@ -61,7 +61,9 @@ const POKING_OUT = `(() => {
 async function settle(page: Page): Promise<void> {
   await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 15_000 });
   // Data arrives after the heading: wait (a while, not forever) for the placeholders to go.
-  await waitFor(async () => ((await page.locator('.skeleton, [aria-busy="true"]').count()) === 0 ? true : undefined), 10_000, 'the screen to load').catch(() => undefined);
+  await waitFor(async () => ((await page.locator('.skeleton, [aria-busy="true"]').count()) === 0 ? true : undefined), 10_000, 'the screen to load').catch(
+    () => undefined,
+  );
 }
 
 test('every screen at four widths, light and dark, en and ar: nothing wider than its column, and axe finds nothing', async () => {
@@ -71,10 +73,14 @@ test('every screen at four widths, light and dark, en and ar: nothing wider than
   // A backup (Backups, Restore and the timeline have rows) and an offsite target that is down (a failing state).
   assert.equal((await api.post('/admin/repositories', { name: 'nas-at-home', type: 'rest', location: `http://127.0.0.1:${await freePort()}/` })).status, 201);
   assert.equal((await api.post('/admin/backups')).status, 202);
-  await waitFor(async () => {
-    const s = (await api.get('/admin/backups/status')).body;
-    return field(s, 'running') === false && field(s, 'last_run') !== null ? true : undefined;
-  }, 120_000, 'the backup');
+  await waitFor(
+    async () => {
+      const s = (await api.get('/admin/backups/status')).body;
+      return field(s, 'running') === false && field(s, 'last_run') !== null ? true : undefined;
+    },
+    120_000,
+    'the backup',
+  );
 
   const problems: string[] = [];
   const violations: Array<{ where: string; found: AxeViolation[] }> = [];
@@ -98,7 +104,8 @@ test('every screen at four widths, light and dark, en and ar: nothing wider than
             if (found.length > 0) violations.push({ where, found });
           }
           // The failing target's reason is Arabic too (its saying, not the stored English text).
-          const failing = screen === 'overview' ? '[data-testid="overview-repo-nas-at-home"]' : screen === 'offsite' ? '[data-testid="target-card-nas-at-home"]' : null;
+          const failing =
+            screen === 'overview' ? '[data-testid="overview-repo-nas-at-home"]' : screen === 'offsite' ? '[data-testid="target-card-nas-at-home"]' : null;
           if (lang === 'ar' && width === 1280 && failing !== null) {
             const runs = latinRuns(await proseOf(page, failing));
             if (runs.length > 0) problems.push(`${where}: English in the failing target: ${runs.join(' | ')}`);

@@ -33,7 +33,9 @@ test('first minute: no console error, the checklist walks to done and stays gone
   gui = await openGui(service.loginUrl);
   const { page } = gui;
   const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   await page.reload();
   await page.getByTestId('first-run').waitFor();
   assert.deepEqual(errors, [], 'no console error on load');
@@ -47,7 +49,8 @@ test('first minute: no console error, the checklist walks to done and stays gone
 
   const stepsDone = async (): Promise<Record<string, string | null>> => {
     const out: Record<string, string | null> = {};
-    for (const step of ['kit', 'offsite', 'backup', 'drill']) out[step] = await page.locator(`[data-testid="first-run"] li[data-step="${step}"]`).getAttribute('data-done');
+    for (const step of ['kit', 'offsite', 'backup', 'drill'])
+      out[step] = await page.locator(`[data-testid="first-run"] li[data-step="${step}"]`).getAttribute('data-done');
     return out;
   };
   assert.deepEqual(await stepsDone(), { kit: 'no', offsite: 'no', backup: 'no', drill: 'no' });
@@ -83,7 +86,8 @@ test('first minute: no console error, the checklist walks to done and stays gone
   const items = page.locator('[data-testid="diagnostics"] li');
   const names: Array<string | null> = [];
   for (let i = 0, n = await items.count(); i < n; i++) names.push(await items.nth(i).getAttribute('data-check'));
-  for (const name of ['node', 'restic', 'keychain', 'store', 'disk', 'port', 'repo:local', 'backup', 'drill', 'recovery_kit']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+  for (const name of ['node', 'restic', 'keychain', 'store', 'disk', 'port', 'repo:local', 'backup', 'drill', 'recovery_kit'])
+    assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
   await gui.screenshot('diagnostics-en');
 
   // Save diagnostics: a download of the doctor's bundle, with the checks the screen listed and no token.
@@ -94,7 +98,9 @@ test('first minute: no console error, the checklist walks to done and stays gone
   const unpacked = tempDir('sanad-unpacked-');
   await extract({ file: saved, cwd: unpacked });
   assert.deepEqual(readdirSync(unpacked).sort(), ['README.txt', 'doctor.json', 'settings.json', 'versions.json']);
-  const inside = readdirSync(unpacked).map((f) => readFileSync(join(unpacked, f), 'utf8')).join('\n');
+  const inside = readdirSync(unpacked)
+    .map((f) => readFileSync(join(unpacked, f), 'utf8'))
+    .join('\n');
   assert.match(inside, /"name": "recovery_kit"/, 'the same checks');
   assert.ok(!inside.includes(prepared.adminToken), 'no token in it');
 

@@ -35,7 +35,7 @@ test('Get a model: plan, a progress bar that moves, cancel, a verified download 
   const { page } = gui;
   await page.goto(`${service.url}/#/models`);
   await page.getByTestId('get-model').waitFor();
-  assert.equal(await page.getByTestId('curated-model').count() >= 3, true, 'a first choice is offered with no network look-up');
+  assert.equal((await page.getByTestId('curated-model').count()) >= 3, true, 'a first choice is offered with no network look-up');
 
   await page.getByTestId('pull-uri').fill('hf:sanad-test/tiny-GGUF:Q4_K_M');
   await page.getByTestId('pull-check').click();
@@ -106,5 +106,5 @@ test('Get a model: plan, a progress bar that moves, cancel, a verified download 
   await page.getByText('A token is saved in the keychain.', { exact: false }).waitFor();
   assert.deepEqual((await api.get('/admin/hub-token')).body, { saved: true });
   assert.equal(await page.getByTestId('hub-token-input').inputValue(), '', 'the field is emptied');
-  assert.ok(!((await page.content()).includes(secret)), 'the token is nowhere in the page');
+  assert.ok(!(await page.content()).includes(secret), 'the token is nowhere in the page');
 });

@@ -53,7 +53,11 @@ test('Clients: a code made on screen pairs a real client, which appears by itsel
   await page.getByTestId('pair-make').click();
   const code = (await page.getByTestId('pairing-code').textContent())?.trim() ?? '';
   assert.match(code, /^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/, 'a code is shown');
-  assert.match((await page.getByTestId('pairing-countdown').textContent()) ?? '', /^Expires in (10:00|9:5\d)$/, 'its countdown runs from the chosen 10 minutes');
+  assert.match(
+    (await page.getByTestId('pairing-countdown').textContent()) ?? '',
+    /^Expires in (10:00|9:5\d)$/,
+    'its countdown runs from the chosen 10 minutes',
+  );
 
   const paired = await service.api.withToken(null).post('/v1/pair', { code, client_name: 'e2e-phone' });
   assert.equal(paired.status, 201, paired.text);
@@ -74,7 +78,10 @@ test('Clients: a code made on screen pairs a real client, which appears by itsel
   await page.getByTestId('client-revoke-e2e-phone').click();
   assert.match((await page.getByRole('alertdialog').textContent()) ?? '', /stops working at once/);
   await page.getByTestId('client-revoke-e2e-phone-confirm').click();
-  await row.getByTestId('client-state').getByText(/^Revoked/).waitFor({ timeout: 10_000 });
+  await row
+    .getByTestId('client-state')
+    .getByText(/^Revoked/)
+    .waitFor({ timeout: 10_000 });
   assert.equal((await service.api.withToken(token).get('/v1/models')).status, 401, 'the revoked token no longer works');
   const revoked = list((await service.api.get('/admin/clients')).body).find((c) => field(c, 'id') === clientId);
   assert.equal(typeof field(revoked, 'revoked_at'), 'number');
@@ -149,11 +156,19 @@ test('Offsite: add a REST target, test it for real, edit it; the password is nev
   // The compressed offsite copy: a refused destination is explained under its field, then saved.
   await page.getByTestId('copy-destination').fill(':s3:bucket');
   await page.getByTestId('copy-save').click();
-  await page.getByTestId('offsite-copy').locator('.field-error').getByText(/inline backends/).waitFor();
+  await page
+    .getByTestId('offsite-copy')
+    .locator('.field-error')
+    .getByText(/inline backends/)
+    .waitFor();
   // A remote rclone does not have configured is refused where it is typed, not at the next backup.
   await page.getByTestId('copy-destination').fill('backup:sanad-copies');
   await page.getByTestId('copy-save').click();
-  await page.getByTestId('offsite-copy').locator('.field-error').getByText(/no rclone remote named "backup"/).waitFor();
+  await page
+    .getByTestId('offsite-copy')
+    .locator('.field-error')
+    .getByText(/no rclone remote named "backup"/)
+    .waitFor();
   const rcloneConf = join(tempDir('sanad-rclone-conf-'), 'rclone.conf');
   writeFileSync(rcloneConf, '[backup]\ntype = local\n');
   await page.getByTestId('copy-config').fill(rcloneConf);
@@ -164,7 +179,10 @@ test('Offsite: add a REST target, test it for real, edit it; the password is nev
   assert.equal(await page.evaluate("document.activeElement ? document.activeElement.getAttribute('data-testid') : null"), 'copy-keep');
   await page.getByTestId('copy-keep').fill('3');
   await page.getByTestId('copy-save').click();
-  await page.getByTestId('copy-state').getByText(/backup:sanad-copies/).waitFor({ timeout: 10_000 });
+  await page
+    .getByTestId('copy-state')
+    .getByText(/backup:sanad-copies/)
+    .waitFor({ timeout: 10_000 });
   const settings = (await service.api.get('/admin/settings')).body;
   assert.equal(field(settings, 'offsite_copy_destination'), 'backup:sanad-copies');
   assert.equal(field(settings, 'offsite_copy_keep'), 3);
@@ -180,7 +198,10 @@ test('Models: add a second model by path, see its fingerprint, remove it; the fi
 
   await page.getByTestId('model-path').fill(`${path}.nowhere`);
   await page.getByTestId('model-add').click();
-  await page.locator('.field-error').getByText(/no model file/i).waitFor({ timeout: 10_000 });
+  await page
+    .locator('.field-error')
+    .getByText(/no model file/i)
+    .waitFor({ timeout: 10_000 });
 
   await page.getByTestId('model-path').fill(path);
   await page.getByTestId('model-id').fill('tiny-two');
@@ -216,7 +237,10 @@ test('the three screens in Arabic are right-to-left (screenshots)', async () => 
   await gui.screenshot('models-ar');
   await page.getByTestId('nav-clients').click();
   await page.getByTestId('pair-make').click();
-  await page.getByTestId('pairing-countdown').getByText(/^ينتهي خلال/).waitFor();
+  await page
+    .getByTestId('pairing-countdown')
+    .getByText(/^ينتهي خلال/)
+    .waitFor();
   await gui.screenshot('clients-ar');
   await page.getByTestId('nav-offsite').click();
   await page.getByTestId('target-card-nas').waitFor();

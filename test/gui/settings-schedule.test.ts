@@ -22,10 +22,14 @@ after(async () => {
 
 async function backUp(s: ServiceProcess): Promise<void> {
   assert.equal((await s.api.post('/admin/backups')).status, 202);
-  await waitFor(async () => {
-    const status = (await s.api.get('/admin/backups/status')).body;
-    return field(status, 'running') === false && field(status, 'last_run', 'status') !== 'running' && field(status, 'last_run') !== null ? true : undefined;
-  }, 120_000, 'the backup to finish');
+  await waitFor(
+    async () => {
+      const status = (await s.api.get('/admin/backups/status')).body;
+      return field(status, 'running') === false && field(status, 'last_run', 'status') !== 'running' && field(status, 'last_run') !== null ? true : undefined;
+    },
+    120_000,
+    'the backup to finish',
+  );
 }
 
 test('Settings: a backup once a day at a time, not on battery; a cleared time refused in words; retention previewed and saved (en, ar)', async () => {
@@ -44,7 +48,10 @@ test('Settings: a backup once a day at a time, not on battery; a cleared time re
   await form.getByRole('button', { name: 'Save' }).click();
   await waitFor(async () => ((await page.getByTestId('settings-save-state').textContent()) === 'Saved.' ? true : undefined), 10_000, 'Saved.');
   const saved = (await service.api.get('/admin/settings')).body;
-  assert.deepEqual([field(saved, 'backup_time_of_day'), field(saved, 'backup_skip_on_battery'), field(saved, 'backup_skip_on_metered')], ['03:15', true, false]);
+  assert.deepEqual(
+    [field(saved, 'backup_time_of_day'), field(saved, 'backup_skip_on_battery'), field(saved, 'backup_skip_on_metered')],
+    ['03:15', true, false],
+  );
   const status = (await service.api.get('/admin/backups/status')).body;
   assert.equal(field(status, 'interval_hours'), 24, 'a daily schedule is 24 hours between backups for every age check');
   assert.equal(field(status, 'time_of_day'), '03:15');
@@ -54,7 +61,11 @@ test('Settings: a backup once a day at a time, not on battery; a cleared time re
   await page.getByTestId('retention-retention_keep_daily').fill('1');
   await page.getByTestId('retention-preview-button').click();
   const preview = page.getByTestId('retention-preview');
-  await waitFor(async () => (/2 backups would be removed/.test((await preview.textContent()) ?? '') ? true : undefined), 60_000, 'the preview to name two backups');
+  await waitFor(
+    async () => (/2 backups would be removed/.test((await preview.textContent()) ?? '') ? true : undefined),
+    60_000,
+    'the preview to name two backups',
+  );
   await page.getByTestId('retention-save').click();
   await waitFor(async () => ((await page.getByTestId('retention-saved').textContent()) !== '' ? true : undefined), 10_000, 'retention saved');
   const kept = (await service.api.get('/admin/settings')).body;
@@ -80,7 +91,7 @@ test('Settings: a backup once a day at a time, not on battery; a cleared time re
   assert.equal(await note.textContent(), 'أدخل وقتًا بالساعات والدقائق، مثل 02:30.');
   assert.equal(await page.locator('#settings-time-of-day').getAttribute('aria-invalid'), 'true');
   assert.equal(field((await service.api.get('/admin/settings')).body, 'backup_time_of_day'), '03:15', 'nothing was saved');
-  assert.deepEqual(latinRuns(await proseOf(page, '[data-testid="settings-schedules"]')), [], 'the form is Arabic but for a program\'s name (isolated)');
+  assert.deepEqual(latinRuns(await proseOf(page, '[data-testid="settings-schedules"]')), [], "the form is Arabic but for a program's name (isolated)");
   assert.deepEqual(await axeViolations(page, 'main'), []);
   await gui.screenshot('settings-schedule-ar');
 

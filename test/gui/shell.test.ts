@@ -42,7 +42,11 @@ test('sign in by the login URL; every screen opens; Arabic is right-to-left', as
       await page.getByTestId(`nav-${screen}`).click();
       await page.waitForURL((u) => u.hash === `#/${screen}`);
       // The hash changes a moment before React marks the link: wait for the mark, then read it.
-      await page.getByTestId(`nav-${screen}`).and(page.locator('[aria-current="page"]')).waitFor({ timeout: 5000 }).catch(() => undefined);
+      await page
+        .getByTestId(`nav-${screen}`)
+        .and(page.locator('[aria-current="page"]'))
+        .waitFor({ timeout: 5000 })
+        .catch(() => undefined);
       assert.equal(await page.getByTestId(`nav-${screen}`).getAttribute('aria-current'), 'page');
     }
   }
@@ -117,7 +121,10 @@ test('signed in in Chromium, the browser visits another 127.0.0.1 port: nothing 
         assert.equal(res.status, 401, `${path} with ${JSON.stringify(Object.keys(replay))}`);
       }
     }
-    assert.ok(seen.every((h) => h.cookie === undefined), 'no cookie went to the other port');
+    assert.ok(
+      seen.every((h) => h.cookie === undefined),
+      'no cookie went to the other port',
+    );
     // The GUI still works, and its own sign-out ends its session for good.
     const token = await g.page.evaluate('sessionStorage.getItem("sanad.session")');
     assert.ok(typeof token === 'string' && token.length > 20);

@@ -68,10 +68,14 @@ test('try it streams and completes; cancel from the task page; filter by status;
   const streamed = await tryIt(page, 'Tell me a story', 3000);
   const text = page.getByTestId('task-text');
   const lengths: number[] = [];
-  await waitFor(async () => {
-    lengths.push(((await text.textContent()) ?? '').length);
-    return (await text.getAttribute('data-ended')) === 'true';
-  }, 120_000, 'the streamed task to end on the page');
+  await waitFor(
+    async () => {
+      lengths.push(((await text.textContent()) ?? '').length);
+      return (await text.getAttribute('data-ended')) === 'true';
+    },
+    120_000,
+    'the streamed task to end on the page',
+  );
   const growing = [...new Set(lengths.filter((n) => n > 0))];
   t.diagnostic(`page text lengths seen while streaming: ${growing.length} distinct (${growing.slice(0, 5).join(', ')} … ${growing.at(-1) ?? 0})`);
   assert.ok(growing.length >= 3, `the text grew in steps on the page (${growing.join(', ')})`);
@@ -111,7 +115,10 @@ test('try it streams and completes; cancel from the task page; filter by status;
   const rows = page.getByTestId('task-row');
   await rows.first().waitFor();
   assert.equal(await rows.count(), 2);
-  for (const [status, id] of [['cancelled', long], ['completed', streamed]] as const) {
+  for (const [status, id] of [
+    ['cancelled', long],
+    ['completed', streamed],
+  ] as const) {
     await page.getByTestId('tasks-filter-status').selectOption(status);
     await page.locator(`[data-testid="task-row"][data-status="${status}"]`).first().waitFor();
     await waitFor(async () => (await rows.count()) === 1, 10_000, `one ${status} row`);
@@ -123,7 +130,10 @@ test('try it streams and completes; cancel from the task page; filter by status;
     const data = field(listed.body, 'data');
     assert.ok(Array.isArray(data));
     const items: unknown[] = data;
-    assert.deepEqual(items.map((x) => str(x, 'id')), [id]);
+    assert.deepEqual(
+      items.map((x) => str(x, 'id')),
+      [id],
+    );
   }
   await page.getByTestId('tasks-filter-status').selectOption('running');
   await page.getByText('No tasks match.').waitFor();
@@ -151,7 +161,10 @@ test('try it streams and completes; cancel from the task page; filter by status;
   const dialog = page.getByRole('alertdialog', { name: 'Rotate the backup passphrase?' });
   assert.match((await dialog.textContent()) ?? '', /recovery kit you stored stops working/);
   await page.getByTestId('rotate-confirm').click();
-  await page.getByTestId('rotation-report').getByText(/^local: skipped \(not created yet/).waitFor({ timeout: 30_000 });
+  await page
+    .getByTestId('rotation-report')
+    .getByText(/^local: skipped \(not created yet/)
+    .waitFor({ timeout: 30_000 });
   assert.equal(await dialog.count(), 0, 'the dialog closes');
   const rotatedTo = str((await api.get('/admin/recovery-kit')).body, 'restic_passphrase');
   assert.notEqual(rotatedTo, before);
@@ -179,7 +192,10 @@ test('try it streams and completes; cancel from the task page; filter by status;
   await page.locator('[data-testid="overview-verdict"][data-level="risk"]').waitFor();
   // The screen may first paint its cached status, then the refetch the confirmation asked for:
   // wait for the refreshed verdict rather than read the first paint.
-  await page.locator('[data-testid="overview-verdict"]').filter({ hasNotText: /recovery kit/ }).waitFor({ timeout: 10_000 });
+  await page
+    .locator('[data-testid="overview-verdict"]')
+    .filter({ hasNotText: /recovery kit/ })
+    .waitFor({ timeout: 10_000 });
   assert.doesNotMatch((await verdict.textContent()) ?? '', /recovery kit/);
   assert.equal(await page.getByTestId('overview-kit-warning').count(), 0);
 

@@ -18,7 +18,8 @@ after(async () => {
 
 const SCREENS = ['overview', 'chat', 'tasks', 'models', 'clients', 'backups', 'offsite', 'drills', 'restore', 'settings'] as const;
 /** Names of programs and formats, which no language translates. */
-const PROGRAMS = /^(restic|rclone|age|SQLite|JSON|GGUF|Hugging Face|Vite|Electron|Chromium|sha256|SHA-256|TLS|URL|API|GPU|CPU|RAM|LAN|QR|S3|R2|B2|WebDAV|SFTP|REST|HTTP|HTTPS|UTC|NAS|PEM|Node|MB|kB|GB|TB|KiB|MiB|GiB)$/;
+const PROGRAMS =
+  /^(restic|rclone|age|SQLite|JSON|GGUF|Hugging Face|Vite|Electron|Chromium|sha256|SHA-256|TLS|URL|API|GPU|CPU|RAM|LAN|QR|S3|R2|B2|WebDAV|SFTP|REST|HTTP|HTTPS|UTC|NAS|PEM|Node|MB|kB|GB|TB|KiB|MiB|GiB)$/;
 const RAW_ENUM = /^(completed|queued|in_progress|cancelled|failed|fail|pass|unverified|succeeded|running|waiting|interrupted|ok|warn)$/;
 
 // Still English in the Arabic GUI, to be worded (issue 30, open): help texts whose examples and
@@ -70,15 +71,20 @@ test('every screen in Arabic says no English sentence; in English no "(s)" and n
       // The choice is kept with the core (the desktop's page forgets it each launch; the tray follows it).
       await waitFor(async () => field((await service?.api.get('/admin/settings'))?.body, 'language') === 'ar', 5_000, 'the language setting');
     }
-    const visits = [...SCREENS.map((s) => ({ name: s, hash: `#/${s}` })), { name: 'task', hash: `#/tasks/${task}` }, { name: 'failed-task', hash: `#/tasks/${failed}` }];
+    const visits = [
+      ...SCREENS.map((s) => ({ name: s, hash: `#/${s}` })),
+      { name: 'task', hash: `#/tasks/${task}` },
+      { name: 'failed-task', hash: `#/tasks/${failed}` },
+    ];
     for (const v of visits) {
       await page.evaluate(`location.hash = ${JSON.stringify(v.hash)}`);
       await page.waitForURL((u) => u.hash === v.hash);
       await settle(gui);
       const prose = await proseOf(page, 'body');
-      const bad = lang === 'ar'
-        ? latinRuns(prose, [PROGRAMS])
-        : [...prose.matchAll(/\w+\(s\)|\(\d+ entries\)/g)].map((m) => m[0]).concat(await rawValues(page, RAW_ENUM));
+      const bad =
+        lang === 'ar'
+          ? latinRuns(prose, [PROGRAMS])
+          : [...prose.matchAll(/\w+\(s\)|\(\d+ entries\)/g)].map((m) => m[0]).concat(await rawValues(page, RAW_ENUM));
       // The task page shows the model's own output (a tiny random model's tokens): not checked in Arabic yet.
       const key = `${lang} ${v.name}`;
       const unknown = bad.filter((b) => !(KNOWN[key] ?? []).includes(b));

@@ -7,7 +7,10 @@ export interface ApiResponse {
 }
 
 export class Api {
-  constructor(readonly url: string, readonly token: string | null) {}
+  constructor(
+    readonly url: string,
+    readonly token: string | null,
+  ) {}
 
   withToken(token: string | null): Api {
     return new Api(this.url, token);

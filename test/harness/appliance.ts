@@ -18,12 +18,21 @@ export interface TestAppliance {
   close(): Promise<void>;
 }
 
-export async function startTestAppliance(options: { settings?: Partial<Settings>; clock?: Clock; dataDir?: string; adminToken?: string; lan?: LanListenerOptions; conditions?: OsConditions; fsync?: Fsync } = {}): Promise<TestAppliance> {
+export async function startTestAppliance(
+  options: {
+    settings?: Partial<Settings>;
+    clock?: Clock;
+    dataDir?: string;
+    adminToken?: string;
+    lan?: LanListenerOptions;
+    conditions?: OsConditions;
+    fsync?: Fsync;
+  } = {},
+): Promise<TestAppliance> {
   process.env.SANAD_THREADS ??= '1';
   process.env.SANAD_GPU ??= 'off';
-  const prepared = options.dataDir && options.adminToken
-    ? { dataDir: options.dataDir, adminToken: options.adminToken }
-    : await prepareDataDir(options.settings ?? {});
+  const prepared =
+    options.dataDir && options.adminToken ? { dataDir: options.dataDir, adminToken: options.adminToken } : await prepareDataDir(options.settings ?? {});
   const appliance = await startAppliance({
     dataDir: prepared.dataDir,
     // Not 0: tests stop an appliance and start the next on its port (harness/ports.ts says why).

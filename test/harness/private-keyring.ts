@@ -19,9 +19,21 @@ export interface PrivateKeyring {
 const PASSWORD = 'sanad-private-test';
 
 function nameOwned(env: Record<string, string>): boolean {
-  const r = spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'], {
-    env: { ...process.env, ...env }, encoding: 'utf8',
-  });
+  const r = spawnSync(
+    'dbus-send',
+    [
+      '--session',
+      '--print-reply',
+      '--dest=org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.NameHasOwner',
+      'string:org.freedesktop.secrets',
+    ],
+    {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    },
+  );
   return r.status === 0 && r.stdout.includes('boolean true');
 }
 
@@ -45,10 +57,13 @@ export async function startPrivateKeyring(options: { loginKeyring?: string } = {
   // No service directories: a stopped keyring stays stopped (D-Bus activation would start another
   // daemon, with other files, behind the test's back).
   const config = join(home, 'bus.conf');
-  writeFileSync(config, `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+  writeFileSync(
+    config,
+    `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig><type>session</type><listen>unix:path=${join(home, 'bus')}</listen><auth>EXTERNAL</auth>
 <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
-`);
+`,
+  );
   const bus = spawn('dbus-daemon', [`--config-file=${config}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const address = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -62,7 +77,10 @@ export async function startPrivateKeyring(options: { loginKeyring?: string } = {
   const env = { DBUS_SESSION_BUS_ADDRESS: address, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: runtime };
   let daemon: ChildProcess | null = null;
   const startDaemon = async (): Promise<void> => {
-    const child = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], { env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     child.stdin?.end(PASSWORD);
     daemon = child;
     await until(() => nameOwned(env), 'the keyring to own org.freedesktop.secrets');
@@ -80,9 +98,21 @@ export async function startPrivateKeyring(options: { loginKeyring?: string } = {
   return {
     env,
     lock: () => {
-      const r = spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.secrets', '/org/freedesktop/secrets', 'org.freedesktop.Secret.Service.Lock', 'array:objpath:/org/freedesktop/secrets/collection/login'], {
-        env: { ...process.env, ...env }, encoding: 'utf8',
-      });
+      const r = spawnSync(
+        'dbus-send',
+        [
+          '--session',
+          '--print-reply',
+          '--dest=org.freedesktop.secrets',
+          '/org/freedesktop/secrets',
+          'org.freedesktop.Secret.Service.Lock',
+          'array:objpath:/org/freedesktop/secrets/collection/login',
+        ],
+        {
+          env: { ...process.env, ...env },
+          encoding: 'utf8',
+        },
+      );
       if (r.status !== 0) throw new Error(`could not lock the keyring: ${r.stderr}`);
     },
     startDaemon,

@@ -27,7 +27,10 @@ export function finishRun(db: Db, run: OpenRun, status: EndedStatus, atMs: numbe
 }
 
 /** A drill that started, then (unless `open`) ended `ok` with its verdict; times in Unix seconds. */
-export function drillRow(db: Db, input: { kind: DrillKind; trigger: string; repo?: string | null; startedAt: number }): { run: OpenRun; finish: (verdict: Verdict, checks: readonly DrillCheck[], finishedAt: number) => void } {
+export function drillRow(
+  db: Db,
+  input: { kind: DrillKind; trigger: string; repo?: string | null; startedAt: number },
+): { run: OpenRun; finish: (verdict: Verdict, checks: readonly DrillCheck[], finishedAt: number) => void } {
   const run = beginRun(db, 'drill', input.trigger, input.startedAt * 1000);
   recordDrillDetails(db, run.id, { kind: input.kind, repo: input.repo ?? null });
   return {

@@ -20,7 +20,12 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
 }
 
-export async function startServiceProcess(dataDir: string, token: string | null, env: Record<string, string> = {}, args: string[] = []): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  dataDir: string,
+  token: string | null,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', String(await freePort()), '--data-dir', dataDir, '--json', ...args], {
     env: { ...process.env, SANAD_THREADS: '1', SANAD_GPU: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,7 +46,14 @@ export async function startServiceProcess(dataDir: string, token: string | null,
       if (!line) return;
       clearTimeout(timer);
       const parsed: unknown = JSON.parse(line);
-      if (typeof parsed === 'object' && parsed !== null && 'url' in parsed && 'port' in parsed && typeof parsed.url === 'string' && typeof parsed.port === 'number') {
+      if (
+        typeof parsed === 'object' &&
+        parsed !== null &&
+        'url' in parsed &&
+        'port' in parsed &&
+        typeof parsed.url === 'string' &&
+        typeof parsed.port === 'number'
+      ) {
         const loginUrl = 'login_url' in parsed && typeof parsed.login_url === 'string' ? parsed.login_url : '';
         resolve({ url: parsed.url, port: parsed.port, loginUrl });
       } else reject(new Error(`unexpected serve output: ${line}`));
@@ -54,7 +66,10 @@ export async function startServiceProcess(dataDir: string, token: string | null,
   // A service that dies on its own mid-test shows up as "connection refused" in the test; say why here.
   let stopping = false;
   void exited.then((code) => {
-    if (!stopping) console.error(`sanad serve at ${info.url} exited by itself (code ${String(code)}, signal ${String(child.signalCode)}); its stderr ends:\n${err.slice(-4000)}`);
+    if (!stopping)
+      console.error(
+        `sanad serve at ${info.url} exited by itself (code ${String(code)}, signal ${String(child.signalCode)}); its stderr ends:\n${err.slice(-4000)}`,
+      );
   });
   return {
     ...info,

@@ -38,8 +38,14 @@ function conversationsIn(file: string): { conversations: string[]; items: string
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     return {
-      conversations: db.prepare<[], { id: string }>('SELECT id FROM conversations ORDER BY id').all().map((r) => r.id),
-      items: db.prepare<[], { id: string }>('SELECT id FROM conversation_items ORDER BY conversation_id, position').all().map((r) => r.id),
+      conversations: db
+        .prepare<[], { id: string }>('SELECT id FROM conversations ORDER BY id')
+        .all()
+        .map((r) => r.id),
+      items: db
+        .prepare<[], { id: string }>('SELECT id FROM conversation_items ORDER BY conversation_id, position')
+        .all()
+        .map((r) => r.id),
     };
   } finally {
     db.close();
@@ -80,7 +86,12 @@ test('conversations in generations: counted, compared, deleted for good through 
   const restored = conversationsIn(storePath(here));
   assert.deepEqual(restored.conversations, [kept]);
   assert.deepEqual(restored.items, restItems, 'the deleted item stays deleted; the later turn was never in this generation');
-  assert.deepEqual(parseJournal(readFileSync(journalPath(here), 'utf8')).map((d) => d.kind).sort(), ['conversation', 'conversation_item']);
+  assert.deepEqual(
+    parseJournal(readFileSync(journalPath(here), 'utf8'))
+      .map((d) => d.kind)
+      .sort(),
+    ['conversation', 'conversation_item'],
+  );
 
   // Bringing the deleted conversation back: refused until asked to undelete, then whole.
   const refused = BringBackResult.parse((await api.post(`/admin/generations/${generation}/bring-back`, { responses: [doomed] })).body);

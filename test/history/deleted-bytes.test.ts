@@ -78,9 +78,16 @@ test('a deleted response and a store: false answer, both sent with Idempotency-K
   const restored = tempDir('sanad-bytes-');
   await deps.restic.restore(target, snapshot, { target: restored });
   const files = filesUnder(restored);
-  assert.ok(files.some((f) => f.endsWith('sanad.db')), `the generation's store is among ${files.join(', ')}`);
+  assert.ok(
+    files.some((f) => f.endsWith('sanad.db')),
+    `the generation's store is among ${files.join(', ')}`,
+  );
 
-  assert.deepEqual(holders(files, 'kept-marker-quartz-falcon-7319').map((f) => f.endsWith('sanad.db')), [true], 'the scan finds a kept response in the store');
+  assert.deepEqual(
+    holders(files, 'kept-marker-quartz-falcon-7319').map((f) => f.endsWith('sanad.db')),
+    [true],
+    'the scan finds a kept response in the store',
+  );
   assert.deepEqual(holders(files, 'deleted-marker-amber-otter-5521'), [], 'the deleted request is in no file');
   assert.ok(deletedOutput.length >= 16, `an output long enough to look for: ${JSON.stringify(deletedOutput)}`);
   assert.ok(!str(kept.body, 'output', 0, 'content', 0, 'text').includes(deletedOutput));
@@ -93,7 +100,7 @@ test('a deleted response and a store: false answer, both sent with Idempotency-K
   const freePages = copy.pragma('freelist_count', { simple: true });
   copy.close();
   assert.equal(codes, 0, 'no pairing code in the generation');
-  assert.equal(freePages, 0, 'no free page in the generation\'s store (VACUUMed)');
+  assert.equal(freePages, 0, "no free page in the generation's store (VACUUMed)");
   assert.equal(t.appliance.ctx.writer.prepare<[], { n: number }>('SELECT count(*) AS n FROM pairing_codes').get()?.n, 1, 'the live code is still there');
 
   // The live store's own file, once its WAL is checkpointed into it: the pages were zeroed.

@@ -32,7 +32,10 @@ function responsesIn(file: string): { responses: string[]; tasks: number; events
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     return {
-      responses: db.prepare<[], { id: string }>('SELECT id FROM responses ORDER BY id').all().map((r) => r.id),
+      responses: db
+        .prepare<[], { id: string }>('SELECT id FROM responses ORDER BY id')
+        .all()
+        .map((r) => r.id),
       tasks: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM tasks').get()?.n ?? -1,
       events: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM task_events').get()?.n ?? -1,
     };
@@ -55,7 +58,11 @@ test('a response deleted after a backup stays deleted when an older generation i
   const del = await t.api.request('DELETE', `/v1/responses/${goneId}`);
   assert.equal(del.status, 200, del.text);
   const live = parseJournal(readFileSync(journalPath(t.dataDir), 'utf8'));
-  assert.deepEqual(live.map((d) => [d.id, d.why]), [[goneId, 'deleted']], 'the journal holds the id, nothing else');
+  assert.deepEqual(
+    live.map((d) => [d.id, d.why]),
+    [[goneId, 'deleted']],
+    'the journal holds the id, nothing else',
+  );
   assert.doesNotMatch(readFileSync(journalPath(t.dataDir), 'utf8'), /forget me/);
   await backupNow(t.dataDir);
 
@@ -67,7 +74,11 @@ test('a response deleted after a backup stays deleted when an older generation i
   const restored = responsesIn(storePath(here));
   assert.deepEqual(restored.responses, [keptId].sort());
   assert.equal(restored.tasks, 1, 'its task went with it');
-  assert.deepEqual(parseJournal(readFileSync(journalPath(here), 'utf8')).map((d) => d.id), [goneId], 'the restored dir keeps honouring it');
+  assert.deepEqual(
+    parseJournal(readFileSync(journalPath(here), 'utf8')).map((d) => d.id),
+    [goneId],
+    'the restored dir keeps honouring it',
+  );
 
   // A new machine: its own (empty) journal, the offsite repository, the kit's passphrase.
   const kitPassphrase = t.appliance.ctx.secrets.master.resticPassphrase;
@@ -77,7 +88,6 @@ test('a response deleted after a backup stays deleted when an older generation i
   assert.equal(far.ran.code, 0, JSON.stringify(far.checks, null, 1));
   assert.match(check(far, 'deletions:reapplied').detail, /^1 deletion applied again \(the journal holds 1: this data dir's 0, the newest generation's 1\)/);
   assert.deepEqual(responsesIn(storePath(there)).responses, [keptId]);
-
 });
 
 test('the journal keeps what a generation anywhere could bring back, and an id the live store still has', async () => {
@@ -87,15 +97,37 @@ test('the journal keeps what a generation anywhere could bring back, and an id t
   const still = await t.api.post('/v1/responses', { model: 'tiny', input: 'journalled but not deleted', max_output_tokens: 2 });
   const stillId = str(still.body, 'id');
   // Long before any generation: one whose delete committed, one whose delete never did (a crash).
-  ctx.deletions.record([{ kind: 'response', id: 'resp_ancient', at: 1000, why: 'retention' }, { kind: 'response', id: stillId, at: 1000, why: 'deleted' }]);
+  ctx.deletions.record([
+    { kind: 'response', id: 'resp_ancient', at: 1000, why: 'retention' },
+    { kind: 'response', id: stillId, at: 1000, why: 'deleted' },
+  ]);
   const before = ctx.deletions.read().map((d) => d.id);
-  const compact = (repositories: Repository[]): Promise<number | null> => compactJournal({
-    restic: deps.restic, repositories, resticRepo: (r) => toResticRepo(r, deps.vault, deps.passphrase), journal: ctx.deletions, live: ctx.db, logger: silentLogger,
-  });
+  const compact = (repositories: Repository[]): Promise<number | null> =>
+    compactJournal({
+      restic: deps.restic,
+      repositories,
+      resticRepo: (r) => toResticRepo(r, deps.vault, deps.passphrase),
+      journal: ctx.deletions,
+      live: ctx.db,
+      logger: silentLogger,
+    });
   // A repository that cannot be listed might hold older generations: nothing goes.
-  const dead: Repository = { name: 'dead', type: 'rest', location: 'rest:http://127.0.0.1:9/', options: {}, enabled: true, created_at: 0, last_ok_at: null, last_error: null, last_error_at: null };
+  const dead: Repository = {
+    name: 'dead',
+    type: 'rest',
+    location: 'rest:http://127.0.0.1:9/',
+    options: {},
+    enabled: true,
+    created_at: 0,
+    last_ok_at: null,
+    last_error: null,
+    last_error_at: null,
+  };
   assert.equal(await compact([...listRepositories(ctx.writer), dead]), null);
-  assert.deepEqual(ctx.deletions.read().map((d) => d.id), before);
+  assert.deepEqual(
+    ctx.deletions.read().map((d) => d.id),
+    before,
+  );
   assert.equal(await compact(listRepositories(ctx.writer)), 1);
   const after = ctx.deletions.read().map((d) => d.id);
   assert.ok(!after.includes('resp_ancient'), 'older than every generation in every repository: gone');

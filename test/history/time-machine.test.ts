@@ -100,7 +100,10 @@ test('diff lists exactly what changed between two backups; show beside the servi
   assert.equal(d.tasks.changed.length, 1);
   assert.deepEqual(d.clients, { added: [freshId], revoked: [doomedId], removed: [] });
   assert.deepEqual(d.models, { added: [], removed: [], changed: ['tiny'] });
-  assert.deepEqual(d.settings.changed.map((c) => [c.key, c.to]), [['retention_days', 12]]);
+  assert.deepEqual(
+    d.settings.changed.map((c) => [c.key, c.to]),
+    [['retention_days', 12]],
+  );
   // Each item by the name a person knows it by, read from the store that holds it.
   assert.deepEqual([d.names[added], d.names[removed], d.names[heldId]], ['added later', 'removed later', 'HOLD this one']);
   assert.deepEqual([d.names[freshId], d.names[doomedId]], ['fresh', 'doomed']);
@@ -119,7 +122,10 @@ test('diff lists exactly what changed between two backups; show beside the servi
   assert.equal(summary.counts.clients_revoked, 0);
   const page = GenerationResponsePage.parse(field(shown, 'responses'));
   assert.equal(page.total, 1, 'the search finds the one response that says "removed"');
-  assert.deepEqual(page.data.map((r) => [r.id, r.live, r.input_preview]), [[removed, 'deleted', 'removed later']]);
+  assert.deepEqual(
+    page.data.map((r) => [r.id, r.live, r.input_preview]),
+    [[removed, 'deleted', 'removed later']],
+  );
   assert.deepEqual(fingerprint(repo), before, 'diff and show wrote nothing to the repository (files, sizes, mtimes, modes)');
 
   // A typo gets one sentence and exit 1 or 2, not a stack.
@@ -144,8 +150,14 @@ test('a response brought back into the serving data dir has every event, replays
   assert.equal(events.status, 200, events.text);
   const now = EventPage.parse(events.body).data;
   assert.deepEqual(now, original, 'every event back, as it was');
-  assert.deepEqual(now.map((e) => e.sequence_number), now.map((_, i) => i + 1), 'gap-free from 1');
-  const sse = await readSse(`${api.url}/v1/responses/${id}?stream=true&starting_after=0`, { headers: { authorization: `Bearer ${api.token ?? ''}`, 'LMSP-Events': 'all' } });
+  assert.deepEqual(
+    now.map((e) => e.sequence_number),
+    now.map((_, i) => i + 1),
+    'gap-free from 1',
+  );
+  const sse = await readSse(`${api.url}/v1/responses/${id}?stream=true&starting_after=0`, {
+    headers: { authorization: `Bearer ${api.token ?? ''}`, 'LMSP-Events': 'all' },
+  });
   assert.equal(sse.status, 200);
   assert.equal(sse.frames.length, original.length, 'the SSE replay sends every event and closes');
   assert.equal(sse.frames.at(-1)?.event, 'response.completed');
@@ -155,7 +167,11 @@ test('a response brought back into the serving data dir has every event, replays
   assert.deepEqual([again.brought_back, again.skipped], [[], [{ id, reason: 'exists' }]]);
   const audit = await api.get('/admin/bring-backs');
   const rows = z.object({ data: z.array(BringBackEntry) }).parse(audit.body).data;
-  assert.deepEqual(rows.filter((r) => r.response_id === id).map((r) => [r.generation, r.undeleted]), [[generation, true]], 'one audit row: the second run changed nothing');
+  assert.deepEqual(
+    rows.filter((r) => r.response_id === id).map((r) => [r.generation, r.undeleted]),
+    [[generation, true]],
+    'one audit row: the second run changed nothing',
+  );
   assert.equal(num((await api.get(`/v1/tasks/${taskId}`)).body, 'last_sequence_number'), original.length);
 });
 

@@ -22,10 +22,13 @@ async function open(app: TestAppliance, epoch: number): Promise<unknown> {
   const { target, deps } = await localTarget(app.appliance.ctx);
   const g = (await listSnapshotGenerations(deps.restic, target)).find((x) => x.generation === epoch);
   assert.ok(g, `generation ${epoch} listed`);
-  return openGenerationCopy({ restic: deps.restic, repo: target, g, dataDir: app.dataDir }).then(async (o) => {
-    await o.close();
-    return o;
-  }, (err: unknown) => err);
+  return openGenerationCopy({ restic: deps.restic, repo: target, g, dataDir: app.dataDir }).then(
+    async (o) => {
+      await o.close();
+      return o;
+    },
+    (err: unknown) => err,
+  );
 }
 
 test('a newer manifest format, a newer store schema and a damaged store each get their sentence, and no scratch stays', async () => {
@@ -33,7 +36,10 @@ test('a newer manifest format, a newer store schema and a damaged store each get
   const newerFormat = await backupHandMade(t.appliance.ctx, { alter: (_dir, m) => Object.assign(m, { format_version: 2 }) }); // what a newer Sanad would write
   const err1 = await open(t, newerFormat.epoch);
   assert.ok(err1 instanceof GenerationTooNewError, String(err1));
-  assert.match(err1.message, new RegExp(`^Generation ${newerFormat.epoch} was made by a newer Sanad \\(manifest format 2; this Sanad reads 1\\); install that Sanad`));
+  assert.match(
+    err1.message,
+    new RegExp(`^Generation ${newerFormat.epoch} was made by a newer Sanad \\(manifest format 2; this Sanad reads 1\\); install that Sanad`),
+  );
 
   const newerStore = await backupHandMade(t.appliance.ctx, {
     alter: async (dir, m) => {

@@ -79,7 +79,10 @@ test('a drill waits for a backup, and for maintenance; a second drill is refused
   const drill = gated();
   jobs.start('backup', backup.work);
   const d = jobs.start('drill', drill.work);
-  assert.throws(() => jobs.start('drill', async () => 'second'), (e: unknown) => e instanceof JobRefusedError && e.blocking === 'drill' && /already running/.test(e.message));
+  assert.throws(
+    () => jobs.start('drill', async () => 'second'),
+    (e: unknown) => e instanceof JobRefusedError && e.blocking === 'drill' && /already running/.test(e.message),
+  );
   await tick();
   assert.equal(drill.started(), false, 'the drill waits while the backup runs');
   // Maintenance asked for while the backup still runs waits too, behind the drill that was asked
@@ -90,7 +93,13 @@ test('a drill waits for a backup, and for maintenance; a second drill is refused
   await waitFor(() => drill.started(), 2000, 'the drill once the backup ended');
   await tick();
   assert.equal(maintenance.started(), false, 'maintenance waits for the drill');
-  assert.deepEqual(jobs.list().map((j) => [j.kind, j.state]), [['drill', 'running'], ['maintenance', 'waiting']]);
+  assert.deepEqual(
+    jobs.list().map((j) => [j.kind, j.state]),
+    [
+      ['drill', 'running'],
+      ['maintenance', 'waiting'],
+    ],
+  );
   drill.finish();
   assert.equal(await d.done, 'done');
   await waitFor(() => maintenance.started(), 2000, 'maintenance after the drill');
@@ -136,7 +145,7 @@ test('stop aborts exactly the jobs this owner started and waits for them; other 
     await assert.rejects(waiting.done, JobCancelledError, 'a waiting job never starts');
     assert.throws(() => mine.start('drill', async () => 'late'), JobsStoppedError);
     assert.equal(theirs.started(), true);
-    assert.equal(theirJob.state, 'running', 'the other owner\'s job was not touched');
+    assert.equal(theirJob.state, 'running', "the other owner's job was not touched");
     assert.equal(stray.exitCode, null, 'a child no job started is not touched');
     assert.equal(stray.signalCode, null);
   } finally {
@@ -145,7 +154,7 @@ test('stop aborts exactly the jobs this owner started and waits for them; other 
   }
 });
 
-test('a waiting job cancelled by its caller\'s signal never starts, and the queue moves on', async () => {
+test("a waiting job cancelled by its caller's signal never starts, and the queue moves on", async () => {
   const jobs = jobsOwner();
   const backup = gated();
   jobs.start('backup', backup.work);
@@ -153,7 +162,9 @@ test('a waiting job cancelled by its caller\'s signal never starts, and the queu
   const r = jobs.start('restore', async () => 'restored', { signal: caller.signal });
   caller.abort();
   await assert.rejects(r.done, JobCancelledError);
-  assert.deepEqual(jobs.list().map((j) => j.kind), ['backup']);
+  assert.deepEqual(
+    jobs.list().map((j) => j.kind),
+    ['backup'],
+  );
   backup.finish();
 });
-

@@ -16,13 +16,16 @@ test('a restore waits for a backup; stopped before it started, it is cancelled w
   t = await startTestAppliance();
   const { dataDir, adminToken } = t;
   // The test holds the backup slot: a job of the appliance's own owner that ends only when aborted.
-  const held = t.appliance.ctx.jobs.start('backup', (control) => new Promise<void>((resolve) => control.signal.addEventListener('abort', () => resolve(), { once: true })));
+  const held = t.appliance.ctx.jobs.start(
+    'backup',
+    (control) => new Promise<void>((resolve) => control.signal.addEventListener('abort', () => resolve(), { once: true })),
+  );
   const target = join(tempDir('sanad-restore-'), 'restored');
   const started = await t.api.post('/admin/restore', { target });
   assert.equal(started.status, 202, started.text);
   assert.equal(field(started.body, 'status'), 'queued');
   const id = field(started.body, 'id');
-  assert.equal(typeof id, 'number', 'a restore is a run: its id is the run\'s');
+  assert.equal(typeof id, 'number', "a restore is a run: its id is the run's");
   const job = await t.api.get(`/admin/restore/${String(id)}`);
   assert.equal(field(job.body, 'status'), 'queued');
   assert.deepEqual(field(job.body, 'waiting_for'), ['backup']);

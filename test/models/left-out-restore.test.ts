@@ -45,7 +45,8 @@ test('a model kept only by its source is not in the backup and is pulled again, 
   const started = await t.api.post('/admin/models/pulls', { uri: 'hf:sanad-test/tiny-GGUF:Q2_K', id: 'small' });
   assert.equal(started.status, 202, started.text);
   const id = Pull.parse(started.body).id;
-  for (let i = 0; i < 300 && Pull.parse((await t.api.get(`/admin/models/pulls/${id}`)).body).status !== 'done'; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 300 && Pull.parse((await t.api.get(`/admin/models/pulls/${id}`)).body).status !== 'done'; i++)
+    await new Promise((r) => setTimeout(r, 100));
   const set = await t.api.post('/admin/models/small/settings', { backup: 'source' });
   assert.equal(set.status, 200, set.text);
   assert.equal(ModelList.parse((await t.api.get('/v1/models')).body).data.find((m) => m.id === 'small')?.backup, 'source');
@@ -53,7 +54,10 @@ test('a model kept only by its source is not in the backup and is pulled again, 
   const downloadsBefore = hub.requests.filter((q) => q.path.startsWith('/cdn/') && q.sent > 0).length;
   const generation = await backupNow(t.dataDir);
   const drill = await runSanad(['drill', '--data-dir', t.dataDir, '--json']);
-  assert.match(drill.stdout, /model \\"small\\" is kept only by its source \(hf:sanad-test\/tiny-GGUF\/tiny\.Q2_K\.gguf\), pulled again and verified on restore/);
+  assert.match(
+    drill.stdout,
+    /model \\"small\\" is kept only by its source \(hf:sanad-test\/tiny-GGUF\/tiny\.Q2_K\.gguf\), pulled again and verified on restore/,
+  );
   const kitPassphrase = t.appliance.ctx.secrets.master.resticPassphrase;
 
   const { dataDir: machine } = await newMachineWithOffsite(rest.url);
@@ -62,7 +66,10 @@ test('a model kept only by its source is not in the backup and is pulled again, 
   assert.equal(out.ran.code, 0, JSON.stringify(out.checks, null, 1));
   assert.equal(out.generation, generation);
   assert.match(check(out, 'manifest:valid').detail, /; 1 model; /, 'the backup carried the one model kept by its bytes (tiny), not the left-out one');
-  assert.match(check(out, 'models:pulled:small').detail, /the backup kept only its source: pulled again from hf:sanad-test\/tiny-GGUF\/tiny\.Q2_K\.gguf into .*models\/tiny\.Q2_K\.gguf, sha256 [0-9a-f]{12}… verified\./);
+  assert.match(
+    check(out, 'models:pulled:small').detail,
+    /the backup kept only its source: pulled again from hf:sanad-test\/tiny-GGUF\/tiny\.Q2_K\.gguf into .*models\/tiny\.Q2_K\.gguf, sha256 [0-9a-f]{12}… verified\./,
+  );
   assert.match(check(out, 'models:small').detail, /registered at .*; its size and sha256 were verified\./);
   assert.ok(hub.requests.filter((q) => q.path.startsWith('/cdn/') && q.sent > 0).length > downloadsBefore, 'the restore downloaded it from the hub');
 

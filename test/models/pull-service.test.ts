@@ -49,20 +49,34 @@ test('sanad serve killed mid-pull: the next start resumes the download from its 
   const started = await first.api.post('/admin/models/pulls', { uri: 'hf:sanad-test/tiny-GGUF:Q4_K_M' });
   assert.equal(started.status, 202, started.text);
   const id = Pull.parse(started.body).id;
-  await until('a third downloaded', () => pullOf(first.api, id), (p) => (p.progress?.bytes ?? 0) > q4.length / 3);
+  await until(
+    'a third downloaded',
+    () => pullOf(first.api, id),
+    (p) => (p.progress?.bytes ?? 0) > q4.length / 3,
+  );
   await first.kill();
   const partial = readdirSync(join(dataDir, 'models', '.pulls'), { recursive: true }).map(String);
-  assert.ok(partial.some((p) => p.endsWith('.ipull')), `the partial file is kept: ${partial.join(', ')}`);
+  assert.ok(
+    partial.some((p) => p.endsWith('.ipull')),
+    `the partial file is kept: ${partial.join(', ')}`,
+  );
   const seenBefore = hub.requests.length;
 
   const second = await startServiceProcess(dataDir, adminToken, env);
   try {
-    const done = await until('the resumed pull ends', () => pullOf(second.api, id), (p) => p.status !== 'running' && p.status !== 'waiting');
+    const done = await until(
+      'the resumed pull ends',
+      () => pullOf(second.api, id),
+      (p) => p.status !== 'running' && p.status !== 'waiting',
+    );
     assert.equal(done.status, 'done', done.error ?? '');
     // The restart fetched the rest with Range, not the whole file again.
     const chunks = hub.requests.slice(seenBefore).filter((q) => q.path.startsWith('/cdn/') && q.range !== null);
     const fetched = chunks.reduce((n, q) => n + q.sent, 0);
-    assert.ok(chunks.length > 0 && fetched < q4.length * 0.8, `after the restart ${fetched} of ${q4.length} bytes came in ${chunks.map((q) => `${q.range}:${q.sent}`).join(' ')}`);
+    assert.ok(
+      chunks.length > 0 && fetched < q4.length * 0.8,
+      `after the restart ${fetched} of ${q4.length} bytes came in ${chunks.map((q) => `${q.range}:${q.sent}`).join(' ')}`,
+    );
     const models = ModelList.parse((await second.api.get('/v1/models')).body).data;
     const model = models.find((m) => m.id === 'tiny.Q4_K_M');
     assert.equal(model?.sha256, sha(q4));
@@ -73,7 +87,7 @@ test('sanad serve killed mid-pull: the next start resumes the download from its 
   }
 });
 
-test('cancel leaves no file; the same file asked twice is one pull; the CLI follows the service\'s pull', async () => {
+test("cancel leaves no file; the same file asked twice is one pull; the CLI follows the service's pull", async () => {
   const hub = await startTestHub([repo], { rate: 60_000 });
   hubs.push(hub);
   const { dataDir, adminToken } = await prepareDataDir();
@@ -85,10 +99,18 @@ test('cancel leaves no file; the same file asked twice is one pull; the CLI foll
     assert.equal(b.status, 200, 'the second joins the first');
     const id = Pull.parse(a.body).id;
     assert.equal(Pull.parse(b.body).id, id, 'one pull');
-    await until('some bytes arrived', () => pullOf(service.api, id), (p) => (p.progress?.bytes ?? 0) > 0);
+    await until(
+      'some bytes arrived',
+      () => pullOf(service.api, id),
+      (p) => (p.progress?.bytes ?? 0) > 0,
+    );
     const cancelled = await service.api.post(`/admin/models/pulls/${id}/cancel`);
     assert.equal(cancelled.status, 200);
-    const end = await until('the cancel settles', () => pullOf(service.api, id), (p) => p.status === 'cancelled');
+    const end = await until(
+      'the cancel settles',
+      () => pullOf(service.api, id),
+      (p) => p.status === 'cancelled',
+    );
     assert.equal(end.status, 'cancelled');
     assert.deepEqual(readdirSync(join(dataDir, 'models', '.pulls')), [], 'the partial is deleted');
     assert.equal(existsSync(join(dataDir, 'models', 'tiny.Q4_K_M.gguf')), false);

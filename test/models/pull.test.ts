@@ -77,7 +77,7 @@ test('every URI form pulls, verifies and registers the file with where it came f
     assert.equal(sha(readFileSync(m.path ?? '')), m.sha256, `${id}: the file on disk is that file`);
     assert.equal(m.source?.uri, uri);
     assert.equal(m.status, 'available');
-    assert.ok((m.path ?? '').startsWith(join(dataDir, 'models')), 'kept in the data dir\'s models folder');
+    assert.ok((m.path ?? '').startsWith(join(dataDir, 'models')), "kept in the data dir's models folder");
   }
   assert.equal(models.find((x) => x.id === 'tiny-q4')?.source?.revision, h.commit, 'the commit the hub resolved');
   assert.deepEqual(readdirSync(join(dataDir, 'models', '.pulls')), [], 'no partial left');
@@ -112,8 +112,13 @@ test('a corrupted byte is refused: the file is deleted and nothing is registered
   const r = await pull(dataDir, h, 'hf:sanad-test/tiny-GGUF/tiny.Q4_K_M.gguf');
   assert.equal(r.code, 1);
   assert.match(r.stderr, /sha256 is [0-9a-f]{64}, not the [0-9a-f]{64} the hub publishes, so it was deleted and nothing was registered/);
-  assert.deepEqual((await listed(dataDir)).map((m) => m.id), ['tiny']);
-  const left = readdirSync(join(dataDir, 'models'), { recursive: true }).map(String).filter((p) => p.endsWith('.gguf'));
+  assert.deepEqual(
+    (await listed(dataDir)).map((m) => m.id),
+    ['tiny'],
+  );
+  const left = readdirSync(join(dataDir, 'models'), { recursive: true })
+    .map(String)
+    .filter((p) => p.endsWith('.gguf'));
   assert.deepEqual(left, [], 'no .gguf left in the models folder');
 });
 
@@ -124,7 +129,10 @@ test('a disk too small is refused with the numbers before a byte of the model is
   const { dataDir } = await prepareDataDir({}, join(disk.path, 'data'));
   const r = await pull(dataDir, h, 'hf:sanad-test/tiny-GGUF/tiny.Q8_0.gguf');
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /tiny\.Q8_0\.gguf is 6\.3 MB, but the disk holding .* has [\d.]+ [kM]B free and this needs [\d.]+ MB \(the file and room for the next backup\); free some space/);
+  assert.match(
+    r.stderr,
+    /tiny\.Q8_0\.gguf is 6\.3 MB, but the disk holding .* has [\d.]+ [kM]B free and this needs [\d.]+ MB \(the file and room for the next backup\); free some space/,
+  );
   assert.equal(h.requests.filter((q) => q.path.startsWith('/cdn/')).length, 0, 'nothing downloaded');
   assert.equal(existsSync(join(dataDir, 'models', 'tiny.Q8_0.gguf')), false);
   disk.unmount();
@@ -142,7 +150,10 @@ test('a gated model needs the token: refused without it, pulled with it, and the
   assert.equal(login.code, 0, login.stderr);
   const ok = await runSanad(['--data-dir', dataDir, 'models', 'pull', 'hf:sanad-test/tiny-GGUF:Q2_K'], { env: { HF_ENDPOINT: h.endpoint } });
   assert.equal(ok.code, 0, ok.stderr);
-  assert.ok(h.requests.some((q) => q.path.includes('/resolve/') && q.authorization), 'the token went to the hub');
+  assert.ok(
+    h.requests.some((q) => q.path.includes('/resolve/') && q.authorization),
+    'the token went to the hub',
+  );
   assert.ok(!h.requests.some((q) => q.path.startsWith('/cdn/') && q.authorization), 'never to the CDN it redirects to');
   for (const text of [ok.stdout, ok.stderr, login.stdout, login.stderr]) assert.ok(!text.includes(token), 'the token is not printed');
 });
@@ -152,7 +163,10 @@ test('a typo in a URI gets one sentence naming the forms', async () => {
   const { dataDir } = await prepareDataDir();
   const r = await pull(dataDir, h, 'hf:sanad-test');
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /"hf:sanad-test" is not a model address Sanad can pull .*; use hf:OWNER\/REPO\/FILE\.gguf, hf:OWNER\/REPO:Q4_K_M, hf:OWNER\/REPO or https:/);
+  assert.match(
+    r.stderr,
+    /"hf:sanad-test" is not a model address Sanad can pull .*; use hf:OWNER\/REPO\/FILE\.gguf, hf:OWNER\/REPO:Q4_K_M, hf:OWNER\/REPO or https:/,
+  );
   const missing = await pull(dataDir, h, 'hf:sanad-test/no-such-GGUF:Q4_K_M');
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /The hub has no repository sanad-test\/no-such-GGUF; check the name\./);

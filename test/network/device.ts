@@ -104,7 +104,11 @@ function raw(req: Json): Promise<Json> {
   for (const k of ['host', 'origin', 'authorization', 'content-type', 'x-sanad-session']) if (typeof req[k] === 'string') headers[k] = str(req, k);
   const body = typeof req.body === 'string' ? req.body : undefined;
   const plain = url.protocol === 'http:';
-  const options = { method: typeof req.method === 'string' ? req.method : 'GET', headers, ...(plain ? {} : { ca: str(req, 'pem'), servername: url.hostname.match(/^\d/) ? '' : url.hostname }) };
+  const options = {
+    method: typeof req.method === 'string' ? req.method : 'GET',
+    headers,
+    ...(plain ? {} : { ca: str(req, 'pem'), servername: url.hostname.match(/^\d/) ? '' : url.hostname }),
+  };
   return new Promise((resolve) => {
     const send = plain ? httpRequest : httpsRequest;
     const r = send(url, options, (res) => {

@@ -100,13 +100,28 @@ test('on the network port: plain HTTP fails, /admin, /login, health and the GUI 
     const answer = await net.device({ action: 'raw', url, path, pem, authorization: `Bearer ${ta.adminToken}` });
     assert.equal(answer.status, 404, `${path}: ${JSON.stringify(answer)}`);
   }
-  const loginPost = await net.device({ action: 'raw', url, path: '/login', method: 'POST', pem, 'content-type': 'application/json', body: JSON.stringify({ code: 'x' }) });
+  const loginPost = await net.device({
+    action: 'raw',
+    url,
+    path: '/login',
+    method: 'POST',
+    pem,
+    'content-type': 'application/json',
+    body: JSON.stringify({ code: 'x' }),
+  });
   assert.equal(loginPost.status, 404);
   const port = new URL(url).port;
   const rebound = await net.device({ action: 'raw', url, path: '/v1/models', pem, host: `attacker.example:${port}`, authorization: `Bearer ${token}` });
   assert.equal(rebound.status, 403);
   assert.match(String(rebound.text), /forbidden_host/);
-  const page = await net.device({ action: 'raw', url, path: '/v1/models', pem, origin: `https://${net.hostAddress}:${port}`, authorization: `Bearer ${token}` });
+  const page = await net.device({
+    action: 'raw',
+    url,
+    path: '/v1/models',
+    pem,
+    origin: `https://${net.hostAddress}:${port}`,
+    authorization: `Bearer ${token}`,
+  });
   assert.equal(page.status, 403, 'no browser page calls the network listener');
   const ok = await net.device({ action: 'raw', url, path: '/v1/models', pem, authorization: `Bearer ${token}` });
   assert.equal(ok.status, 200, JSON.stringify(ok));
@@ -145,9 +160,15 @@ test('guessing pairing codes from the network is slowed per address, and never s
   const statuses = answers.map((a) => field(a, 'status'));
   assert.deepEqual(statuses.slice(0, FREE_FAILURES), Array(FREE_FAILURES).fill(403), 'the first wrong codes are just wrong');
   assert.equal(statuses[FREE_FAILURES], 403, 'the one after them is counted…');
-  assert.ok(statuses.slice(FREE_FAILURES + 1).every((s) => s === 429), `…and then the device must wait: ${JSON.stringify(statuses)}`);
+  assert.ok(
+    statuses.slice(FREE_FAILURES + 1).every((s) => s === 429),
+    `…and then the device must wait: ${JSON.stringify(statuses)}`,
+  );
   const waits = answers.slice(FREE_FAILURES + 1).map((a) => Number(field(a, 'retry_after')));
-  assert.ok(waits.every((w) => w >= 1), `Retry-After says how long: ${JSON.stringify(waits)}`);
+  assert.ok(
+    waits.every((w) => w >= 1),
+    `Retry-After says how long: ${JSON.stringify(waits)}`,
+  );
 
   // The desktop pairs with that same code at once (its own budget), and its GUI works.
   const local = await ta.api.withToken(null).post('/v1/pair', { code, client_name: 'desktop tool' });

@@ -21,7 +21,14 @@ function threadNices(pid: number): number[] {
 async function withChild<T>(lowPriority: boolean, look: (pid: number) => T): Promise<T> {
   const abort = new AbortController();
   // A program that starts threads of its own: node itself (its platform workers).
-  const done = runChild({ command: process.execPath, args: ['-e', 'setTimeout(() => {}, 20000)'], env: {}, signal: abort.signal, killGraceMs: 100, lowPriority });
+  const done = runChild({
+    command: process.execPath,
+    args: ['-e', 'setTimeout(() => {}, 20000)'],
+    env: {},
+    signal: abort.signal,
+    killGraceMs: 100,
+    lowPriority,
+  });
   let pid: number | undefined;
   for (let i = 0; i < 100 && pid === undefined; i++) {
     await new Promise((r) => setTimeout(r, 20));
@@ -37,12 +44,16 @@ async function withChild<T>(lowPriority: boolean, look: (pid: number) => T): Pro
   }
 }
 
-test('a low-priority child runs at nice 10 in all its threads and in the idle I/O class; a normal one does not', { skip: !linux && 'reads /proc' }, async () => {
-  const low = await withChild(true, (pid) => ({ nices: threadNices(pid), io: execFileSync('ionice', ['-p', String(pid)], { encoding: 'utf8' }).trim() }));
-  assert.ok(low.nices.length > 1);
-  assert.deepEqual([...new Set(low.nices)], [10], `every thread at nice 10: ${low.nices.join(',')}`);
-  assert.equal(low.io, 'idle');
-  const normal = await withChild(false, (pid) => ({ nices: threadNices(pid), io: execFileSync('ionice', ['-p', String(pid)], { encoding: 'utf8' }).trim() }));
-  assert.deepEqual([...new Set(normal.nices)], [0]);
-  assert.notEqual(normal.io, 'idle');
-});
+test(
+  'a low-priority child runs at nice 10 in all its threads and in the idle I/O class; a normal one does not',
+  { skip: !linux && 'reads /proc' },
+  async () => {
+    const low = await withChild(true, (pid) => ({ nices: threadNices(pid), io: execFileSync('ionice', ['-p', String(pid)], { encoding: 'utf8' }).trim() }));
+    assert.ok(low.nices.length > 1);
+    assert.deepEqual([...new Set(low.nices)], [10], `every thread at nice 10: ${low.nices.join(',')}`);
+    assert.equal(low.io, 'idle');
+    const normal = await withChild(false, (pid) => ({ nices: threadNices(pid), io: execFileSync('ionice', ['-p', String(pid)], { encoding: 'utf8' }).trim() }));
+    assert.deepEqual([...new Set(normal.nices)], [0]);
+    assert.notEqual(normal.io, 'idle');
+  },
+);

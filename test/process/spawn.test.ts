@@ -77,15 +77,19 @@ test('a secret file is 0600 in a 0700 dir, readable by the child, and gone after
   assert.equal(existsSync(seen), false);
   assert.equal(existsSync(dirname(seen)), false);
 
-  await assert.rejects(withSecretFile('x-passphrase', async (path) => {
-    seen = path;
-    throw new Error('boom');
-  }), /boom/);
+  await assert.rejects(
+    withSecretFile('x-passphrase', async (path) => {
+      seen = path;
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
   assert.equal(existsSync(dirname(seen)), false);
 });
 
 test('tails are bounded, long lines are cut, consumed stdout lines stay out of the tail', async () => {
-  const script = "for (let i = 0; i < 1000; i++) { console.log('line ' + i); console.error('err ' + i); } console.log('x'.repeat(10000)); console.log('{\"json\":1}')";
+  const script =
+    "for (let i = 0; i < 1000; i++) { console.log('line ' + i); console.error('err ' + i); } console.log('x'.repeat(10000)); console.log('{\"json\":1}')";
   const delivered: string[] = [];
   const result = await runChild({
     command: node,

@@ -24,11 +24,15 @@ after(() => t?.close());
 const MODEL_MIB = 96;
 
 async function finished(api: Api, id: string): Promise<unknown> {
-  return waitFor(async () => {
-    const res = await api.get(`/admin/restore/${id}`);
-    assert.equal(res.status, 200, res.text);
-    return field(res.body, 'status') === 'running' ? undefined : res.body;
-  }, 120_000, 'the restore to finish');
+  return waitFor(
+    async () => {
+      const res = await api.get(`/admin/restore/${id}`);
+      assert.equal(res.status, 200, res.text);
+      return field(res.body, 'status') === 'running' ? undefined : res.body;
+    },
+    120_000,
+    'the restore to finish',
+  );
 }
 
 test('admin restore: list, refuse with 400, one at a time, progress events, the checklist', async () => {
@@ -100,7 +104,11 @@ test('admin restore: list, refuse with 400, one at a time, progress events, the 
   const between = restoring.filter((d) => typeof d.bytes_done === 'number' && d.bytes_done > 1024 * 1024 && d.bytes_done < total);
   assert.ok(between.length >= 1, `bytes measured while restic ran: ${JSON.stringify(restoring)}`);
   const percents = restoring.map((d) => Number(d.percent));
-  assert.deepEqual(percents, [...percents].sort((a, b) => a - b), 'progress only goes forward');
+  assert.deepEqual(
+    percents,
+    [...percents].sort((a, b) => a - b),
+    'progress only goes forward',
+  );
   const end = mine.find((e) => e.type === 'restore.finished');
   assert.equal(end?.data.status, 'ok');
 

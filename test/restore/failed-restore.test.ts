@@ -41,7 +41,11 @@ test('--models-in-place verifies the models where they are and keeps the registr
   const out = await restoreCli(t.dataDir, ['--target', target, '--models-in-place']);
   assert.equal(out.ran.code, 0, JSON.stringify(out.checks, null, 1));
   assert.match(check(out, `item:${copyPath}`).detail, /^at its original place: [\d.]+ [kMG]?B, sha256/);
-  assert.deepEqual(readdirSync(target), ['deletions.jsonl', 'sanad.db'], 'no models folder: nothing was restored for them (the store and its deletion journal only)');
+  assert.deepEqual(
+    readdirSync(target),
+    ['deletions.jsonl', 'sanad.db'],
+    'no models folder: nothing was restored for them (the store and its deletion journal only)',
+  );
   const db = new Database(storePath(target), { readonly: true });
   const path = db.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'copy'").get()?.path;
   db.close();
@@ -81,7 +85,8 @@ test('a snapshot whose manifest does not match its store fails at item:sanad.db 
   const badDir = join(staging, String(bad));
   cpSync(join(staging, String(generation)), badDir, { recursive: true });
   const manifest: unknown = JSON.parse(readFileSync(join(badDir, 'manifest.json'), 'utf8'));
-  const text = JSON.stringify(manifest).replace(/"path":"sanad.db","size":(\d+),"sha256":"[0-9a-f]{64}"/, `"path":"sanad.db","size":$1,"sha256":"${'0'.repeat(64)}"`)
+  const text = JSON.stringify(manifest)
+    .replace(/"path":"sanad.db","size":(\d+),"sha256":"[0-9a-f]{64}"/, `"path":"sanad.db","size":$1,"sha256":"${'0'.repeat(64)}"`)
     .replace(`"generation":${generation}`, `"generation":${bad}`);
   assert.notEqual(text, JSON.stringify(manifest));
   writeFileSync(join(badDir, 'manifest.json'), text);

@@ -81,7 +81,12 @@ test('a generation whose store holds endless views: look inside, a drill and a r
   console.log(`look inside: ${looked.probes} health probes, slowest ${looked.slowestMs.toFixed(1)} ms`);
   assert.equal(looked.value.status, 409, looked.value.text);
   assert.equal(str(looked.value.body, 'error', 'code'), 'generation_not_sanad');
-  assert.match(str(looked.value.body, 'error', 'message'), new RegExp(`^Generation ${epoch} does not hold a Sanad store: its schema is not that of a Sanad store \\(version \\d+\\): it has a view "(vault|responses)" that Sanad never makes`));
+  assert.match(
+    str(looked.value.body, 'error', 'message'),
+    new RegExp(
+      `^Generation ${epoch} does not hold a Sanad store: its schema is not that of a Sanad store \\(version \\d+\\): it has a view "(vault|responses)" that Sanad never makes`,
+    ),
+  );
   assert.ok(looked.probes > 0);
 
   // The scheduled drill picks the newest generation: this one.
@@ -117,14 +122,20 @@ test('a planted admin client and the network switch come back revoked and off un
   if (!t) throw new Error('the first test starts the appliance');
   const token = 'sk-sanad-planted-by-whoever-wrote-to-the-repository';
   const hash = createHash('sha256').update(token).digest('hex');
-  const epoch = await forged(t, `
+  const epoch = await forged(
+    t,
+    `
     INSERT INTO clients(id, name, token_hash, scopes, created_at) VALUES ('client_planted', 'planted', '${hash}', '["admin"]', 1);
-    INSERT OR REPLACE INTO service_config(key, value, updated_at) VALUES ('lan_enabled', 'true', 1);`);
+    INSERT OR REPLACE INTO service_config(key, value, updated_at) VALUES ('lan_enabled', 'true', 1);`,
+  );
   const target = join(tempDir('sanad-forged-'), 'restored');
   const out = await restoreCli(t.dataDir, ['--target', target, '--generation', String(epoch)]);
   assert.equal(out.ran.code, 0, `${out.ran.stdout}\n${out.ran.stderr}`);
-  assert.ok(check(out, 'store:sanad').ok, 'its schema is Sanad\'s own: only its rows were planted');
-  assert.match(check(out, 'exposure:reset').detail, /\d+ paired clients? of the backup (was|were) switched off .*--keep-clients.*; devices on the network were on in the backup and are off now/);
+  assert.ok(check(out, 'store:sanad').ok, "its schema is Sanad's own: only its rows were planted");
+  assert.match(
+    check(out, 'exposure:reset').detail,
+    /\d+ paired clients? of the backup (was|were) switched off .*--keep-clients.*; devices on the network were on in the backup and are off now/,
+  );
 
   const service = await startServiceProcess(target, newAdminToken(target));
   services.push(service);

@@ -29,19 +29,69 @@ function layout(): { root: string; filesDir: string; target: string; outside: st
 
 test('forged paths are refused before any file moves', async () => {
   const cases: Array<[string, (l: ReturnType<typeof layout>) => Parameters<typeof placeFiles>[0]]> = [
-    ['a store name with ..', (l) => ({ filesDir: l.filesDir, generationPath: '/gen/staging', target: l.target, stores: [item('../../../../precious.txt')], models: [], modelsInPlace: false })],
-    ['an absolute store name', (l) => ({ filesDir: l.filesDir, generationPath: '/gen/staging', target: l.target, stores: [item(l.outside)], models: [], modelsInPlace: false })],
-    ['a generation folder with ..', (l) => ({ filesDir: l.filesDir, generationPath: '/gen/../../../..', target: l.target, stores: [item('precious.txt')], models: [], modelsInPlace: false })],
-    ['a model path that climbs out', (l) => ({ filesDir: l.filesDir, generationPath: '/gen/staging', target: l.target, stores: [item('sanad.db')], models: [model('/models/../../../../precious.txt')], modelsInPlace: false })],
-    ['a symlink restic restored', (l) => {
-      symlinkSync(l.root, join(l.filesDir, 'escape'));
-      return { filesDir: l.filesDir, generationPath: '/gen/staging', target: l.target, stores: [item('sanad.db')], models: [model('/escape/precious.txt')], modelsInPlace: false };
-    }],
-    ['a folder named as a model', (l) => ({ filesDir: l.filesDir, generationPath: '/gen/staging', target: l.target, stores: [item('sanad.db')], models: [model('/models')], modelsInPlace: false })],
+    [
+      'a store name with ..',
+      (l) => ({
+        filesDir: l.filesDir,
+        generationPath: '/gen/staging',
+        target: l.target,
+        stores: [item('../../../../precious.txt')],
+        models: [],
+        modelsInPlace: false,
+      }),
+    ],
+    [
+      'an absolute store name',
+      (l) => ({ filesDir: l.filesDir, generationPath: '/gen/staging', target: l.target, stores: [item(l.outside)], models: [], modelsInPlace: false }),
+    ],
+    [
+      'a generation folder with ..',
+      (l) => ({ filesDir: l.filesDir, generationPath: '/gen/../../../..', target: l.target, stores: [item('precious.txt')], models: [], modelsInPlace: false }),
+    ],
+    [
+      'a model path that climbs out',
+      (l) => ({
+        filesDir: l.filesDir,
+        generationPath: '/gen/staging',
+        target: l.target,
+        stores: [item('sanad.db')],
+        models: [model('/models/../../../../precious.txt')],
+        modelsInPlace: false,
+      }),
+    ],
+    [
+      'a symlink restic restored',
+      (l) => {
+        symlinkSync(l.root, join(l.filesDir, 'escape'));
+        return {
+          filesDir: l.filesDir,
+          generationPath: '/gen/staging',
+          target: l.target,
+          stores: [item('sanad.db')],
+          models: [model('/escape/precious.txt')],
+          modelsInPlace: false,
+        };
+      },
+    ],
+    [
+      'a folder named as a model',
+      (l) => ({
+        filesDir: l.filesDir,
+        generationPath: '/gen/staging',
+        target: l.target,
+        stores: [item('sanad.db')],
+        models: [model('/models')],
+        modelsInPlace: false,
+      }),
+    ],
   ];
   for (const [what, make] of cases) {
     const l = layout();
-    await assert.rejects(placeFiles(make(l)), (err: unknown) => err instanceof ForgedPathError && /looks forged or damaged; restore another one\.$/.test(err.message), what);
+    await assert.rejects(
+      placeFiles(make(l)),
+      (err: unknown) => err instanceof ForgedPathError && /looks forged or damaged; restore another one\.$/.test(err.message),
+      what,
+    );
     assert.equal(readFileSync(l.outside, 'utf8'), 'not yours', `${what}: the outside file is untouched`);
     assert.ok(existsSync(join(l.filesDir, 'gen', 'staging', 'sanad.db')), `${what}: nothing moved`);
   }
@@ -49,9 +99,22 @@ test('forged paths are refused before any file moves', async () => {
 
 test('a good manifest still places the store and the model', async () => {
   const l = layout();
-  const placed = await placeFiles({ filesDir: l.filesDir, generationPath: '/gen/staging', target: l.target, stores: [item('sanad.db')], models: [model('/models/tiny.gguf')], modelsInPlace: false });
-  assert.deepEqual(placed.stores.map((s) => s.path), [join(l.target, 'sanad.db')]);
-  assert.deepEqual(placed.models.map((m) => m.path), [join(l.target, 'models', 'tiny.gguf')]);
+  const placed = await placeFiles({
+    filesDir: l.filesDir,
+    generationPath: '/gen/staging',
+    target: l.target,
+    stores: [item('sanad.db')],
+    models: [model('/models/tiny.gguf')],
+    modelsInPlace: false,
+  });
+  assert.deepEqual(
+    placed.stores.map((s) => s.path),
+    [join(l.target, 'sanad.db')],
+  );
+  assert.deepEqual(
+    placed.models.map((m) => m.path),
+    [join(l.target, 'models', 'tiny.gguf')],
+  );
   assert.equal(readFileSync(join(l.target, 'models', 'tiny.gguf'), 'utf8'), 'model');
 });
 

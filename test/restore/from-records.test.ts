@@ -30,7 +30,7 @@ function editRecords(dataDir: string, sql: string): number {
   }
 }
 
-test('a restore on this machine uses its record of the backup; stale records fall back to restic\'s own list', async () => {
+test("a restore on this machine uses its record of the backup; stale records fall back to restic's own list", async () => {
   const prepared = await prepareDataDir();
   try {
     const first = await backupNow(prepared.dataDir);
@@ -49,7 +49,13 @@ test('a restore on this machine uses its record of the backup; stale records fal
     // A recorded id that matches no snapshot there: the records no longer account for every
     // snapshot in the repository, so restic's own list decides which is newest.
     const realId = String(readRecord(prepared.dataDir, second, 'snapshot_id'));
-    assert.equal(editRecords(prepared.dataDir, `UPDATE backup_copies SET snapshot_id = 'deadbeef' WHERE run_id = (SELECT id FROM runs WHERE kind = 'backup' AND generation = ${String(second)})`), 1);
+    assert.equal(
+      editRecords(
+        prepared.dataDir,
+        `UPDATE backup_copies SET snapshot_id = 'deadbeef' WHERE run_id = (SELECT id FROM runs WHERE kind = 'backup' AND generation = ${String(second)})`,
+      ),
+      1,
+    );
     const unknown = await restoreCli(prepared.dataDir, ['--target', join(root, 'b')]);
     assert.equal(unknown.ran.code, 0, JSON.stringify(unknown.checks, null, 1));
     assert.equal(unknown.generation, second);
@@ -58,8 +64,17 @@ test('a restore on this machine uses its record of the backup; stale records fal
 
     // A record whose manifest is not the snapshot's: restic restores the snapshot, the restored
     // manifest.json differs, and the attempt is dropped (its checks too) for restic's own list.
-    editRecords(prepared.dataDir, `UPDATE backup_copies SET snapshot_id = '${realId}' WHERE run_id = (SELECT id FROM runs WHERE kind = 'backup' AND generation = ${String(second)})`);
-    assert.equal(editRecords(prepared.dataDir, `UPDATE backup_details SET manifest = replace(manifest, '"created_at": "', '"created_at": "1') WHERE run_id = (SELECT id FROM runs WHERE kind = 'backup' AND generation = ${String(second)})`), 1);
+    editRecords(
+      prepared.dataDir,
+      `UPDATE backup_copies SET snapshot_id = '${realId}' WHERE run_id = (SELECT id FROM runs WHERE kind = 'backup' AND generation = ${String(second)})`,
+    );
+    assert.equal(
+      editRecords(
+        prepared.dataDir,
+        `UPDATE backup_details SET manifest = replace(manifest, '"created_at": "', '"created_at": "1') WHERE run_id = (SELECT id FROM runs WHERE kind = 'backup' AND generation = ${String(second)})`,
+      ),
+      1,
+    );
     const stale = await restoreCli(prepared.dataDir, ['--target', join(root, 'c')]);
     assert.equal(stale.ran.code, 0, JSON.stringify(stale.checks, null, 1));
     assert.equal(stale.generation, second);

@@ -48,9 +48,19 @@ export async function restoreCli(dataDir: string, args: string[], stdin?: string
   }
   const checks = field(out, 'checks');
   assert.ok(Array.isArray(checks));
-  const list: RestoreCheckOut[] = checks.map((c: unknown) => ({ name: String(field(c, 'name')), ok: field(c, 'ok') === true, detail: String(field(c, 'detail')) }));
+  const list: RestoreCheckOut[] = checks.map((c: unknown) => ({
+    name: String(field(c, 'name')),
+    ok: field(c, 'ok') === true,
+    detail: String(field(c, 'detail')),
+  }));
   const generation = field(out, 'generation');
-  return { ran, generation: typeof generation === 'number' ? generation : null, target: String(field(out, 'target')), checks: list, ok: field(out, 'ok') === true };
+  return {
+    ran,
+    generation: typeof generation === 'number' ? generation : null,
+    target: String(field(out, 'target')),
+    checks: list,
+    ok: field(out, 'ok') === true,
+  };
 }
 
 export function check(out: RestoreOut, name: string): RestoreCheckOut {

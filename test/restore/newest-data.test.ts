@@ -50,7 +50,9 @@ test('newest data wins over newest snapshot time', async () => {
   writeFileSync(join(aDir, 'vault.key'), ctx.secrets.master.vaultKey.toString('base64'), { mode: 0o600 });
   const model = ctx.writer.prepare<[], { path: string }>("SELECT path FROM models WHERE id = 'tiny'").get()?.path ?? '';
   const resent = await deps.restic.backup(toResticRepo(local, ctx.secrets.vault, deps.passphrase), [aDir, model], {
-    tags: SNAPSHOT_TAGS, host: hostname(), time: new Date(Date.now() + 3600_000),
+    tags: SNAPSHOT_TAGS,
+    host: hostname(),
+    time: new Date(Date.now() + 3600_000),
   });
   rmSync(join(aDir, 'vault.key'));
 
@@ -59,7 +61,11 @@ test('newest data wins over newest snapshot time', async () => {
   const parsed: unknown = JSON.parse(listed.stdout);
   assert.ok(Array.isArray(parsed));
   const list: unknown[] = parsed;
-  assert.deepEqual(list.map((g: unknown) => field(g, 'generation')), [b, a, a], 'B first; A twice (the re-sent one first of the two)');
+  assert.deepEqual(
+    list.map((g: unknown) => field(g, 'generation')),
+    [b, a, a],
+    'B first; A twice (the re-sent one first of the two)',
+  );
   assert.deepEqual(Object.keys(field(list, 0) ?? {}).sort(), ['generation', 'repo', 'size_bytes', 'snapshot_id', 'time']);
   const newestTime = [...list].sort((x: unknown, y: unknown) => String(field(y, 'time')).localeCompare(String(field(x, 'time'))))[0];
   assert.equal(field(newestTime, 'generation'), a, "restic's `latest` (newest snapshot time) would have been A");

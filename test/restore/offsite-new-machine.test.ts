@@ -44,7 +44,9 @@ test('restore from an offsite repository on a new machine, with the recovery-kit
   assert.equal(wrong.code, 1);
   assert.match(wrong.stderr, /does not open the repository "offsite" either/);
 
-  const listed = await runSanad(['restore', '--list', '--repo', 'offsite', '--passphrase-stdin', '--data-dir', machine, '--json'], { stdin: `${kitPassphrase}\n` });
+  const listed = await runSanad(['restore', '--list', '--repo', 'offsite', '--passphrase-stdin', '--data-dir', machine, '--json'], {
+    stdin: `${kitPassphrase}\n`,
+  });
   assert.equal(listed.code, 0, listed.stderr);
   assert.equal(field(JSON.parse(listed.stdout), 0, 'generation'), generation);
   assert.equal(field(JSON.parse(listed.stdout), 0, 'repo'), 'offsite');
@@ -64,5 +66,11 @@ test('restore from an offsite repository on a new machine, with the recovery-kit
   assert.equal(again.code, 0, again.stderr);
   const repos = field(JSON.parse(again.stdout), 'repositories');
   assert.ok(Array.isArray(repos));
-  assert.deepEqual(repos.map((r: unknown) => [field(r, 'name'), field(r, 'ok')]), [['local', true], ['offsite', true]]);
+  assert.deepEqual(
+    repos.map((r: unknown) => [field(r, 'name'), field(r, 'ok')]),
+    [
+      ['local', true],
+      ['offsite', true],
+    ],
+  );
 });

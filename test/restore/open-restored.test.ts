@@ -20,10 +20,14 @@ let service: ServiceProcess | null = null;
 after(async () => service?.kill());
 
 async function restoreFinished(api: Api, id: string): Promise<unknown> {
-  return waitFor(async () => {
-    const res = await api.get(`/admin/restore/${id}`);
-    return field(res.body, 'status') === 'running' ? undefined : res.body;
-  }, 120_000, 'the restore to finish');
+  return waitFor(
+    async () => {
+      const res = await api.get(`/admin/restore/${id}`);
+      return field(res.body, 'status') === 'running' ? undefined : res.body;
+    },
+    120_000,
+    'the restore to finish',
+  );
 }
 
 const signIn = signInWithLink;
@@ -110,10 +114,14 @@ test('check the target before the click; open the restored data: same process an
   assert.ok(loginUrl.startsWith(`${service.url}/login?code=`), loginUrl);
 
   // The admin token is in the restored store too (kept), so the API shows when the new instance serves.
-  const status = await waitFor(async () => {
-    const res = await api.get('/admin/status').catch(() => null);
-    return res?.status === 200 && field(res.body, 'service', 'data_dir') === realpathSync(target) ? res.body : undefined;
-  }, 60_000, 'the restored data to be served');
+  const status = await waitFor(
+    async () => {
+      const res = await api.get('/admin/status').catch(() => null);
+      return res?.status === 200 && field(res.body, 'service', 'data_dir') === realpathSync(target) ? res.body : undefined;
+    },
+    60_000,
+    'the restored data to be served',
+  );
   assert.equal(field(status, 'service', 'address'), service.url, 'same host and port');
   assert.equal(service.child.exitCode, null, 'the same process');
 

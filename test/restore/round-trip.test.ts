@@ -71,8 +71,26 @@ test('round trip: back up a serving appliance, restore into an empty folder, ser
   assert.equal(out.ran.code, 0, `${out.ran.stderr}\n${JSON.stringify(out.checks, null, 1)}`);
   assert.ok(out.ok && out.checks.every((c) => c.ok));
   assert.equal(out.generation, generation);
-  for (const name of ['target:empty', 'snapshot:found', 'manifest:valid', 'item:vault.key', 'snapshot:restored', 'item:sanad.db', 'sqlite:integrity',
-    'sqlite:tables', 'registry:updated', 'models:tiny', 'vault:decrypt', 'store:located', 'deletions:reapplied', 'store:sanad', 'exposure:reset', 'target:layout', 'keychain:stored']) check(out, name);
+  for (const name of [
+    'target:empty',
+    'snapshot:found',
+    'manifest:valid',
+    'item:vault.key',
+    'snapshot:restored',
+    'item:sanad.db',
+    'sqlite:integrity',
+    'sqlite:tables',
+    'registry:updated',
+    'models:tiny',
+    'vault:decrypt',
+    'store:located',
+    'deletions:reapplied',
+    'store:sanad',
+    'exposure:reset',
+    'target:layout',
+    'keychain:stored',
+  ])
+    check(out, name);
   assert.match(check(out, 'store:sanad').detail, /sanad\.db is a Sanad store of version \d+: its schema is exactly Sanad's/);
   assert.match(check(out, 'exposure:reset').detail, /paired clients? kept, as you asked; devices on the network stay off/);
   assert.match(out.ran.stdout, /"next_step":"sanad serve --data-dir [^"]*restored"/);
@@ -81,7 +99,11 @@ test('round trip: back up a serving appliance, restore into an empty folder, ser
   // What the restore put down, before anything serves it.
   const restoredDb = storePath(target);
   assert.equal(integrity(restoredDb), 'ok');
-  assert.deepEqual(readdirSync(target).sort(), ['deletions.jsonl', 'models', 'sanad.db'], 'a whole data dir: the store where Sanad reads it, its deletion journal, models, no -wal/-shm');
+  assert.deepEqual(
+    readdirSync(target).sort(),
+    ['deletions.jsonl', 'models', 'sanad.db'],
+    'a whole data dir: the store where Sanad reads it, its deletion journal, models, no -wal/-shm',
+  );
   const after = rows(restoredDb);
   for (const table of Object.keys(QUERIES)) assert.deepEqual(after[table], before[table], `${table} restored as backed up`);
   const db = new Database(restoredDb, { readonly: true });

@@ -42,7 +42,7 @@ test('restore on a headless server with --secrets-file (no keychain at all)', as
   assert.equal(await restored.get(VAULT_KEY), master.vaultKey.toString('base64'), 'serving used the restored secrets');
 });
 
-test('a data dir `npm start` set up with no keychain restores without being told where the secrets go: the file, under the restored dir\'s scope, recorded and said', async () => {
+test("a data dir `npm start` set up with no keychain restores without being told where the secrets go: the file, under the restored dir's scope, recorded and said", async () => {
   const home = tempDir('sanad-home-');
   // No session bus and a HOME of its own: `npm start` (serve --secrets-file-if-no-keychain) makes the default secrets file there.
   const env = { ...NO_BUS, XDG_CONFIG_HOME: join(home, '.config') };
@@ -64,7 +64,7 @@ test('a data dir `npm start` set up with no keychain restores without being told
   assert.ok(Array.isArray(checks));
   const stored: unknown = checks.find((c: unknown) => field(c, 'name') === 'keychain:stored');
   assert.match(String(field(stored, 'detail')), new RegExp(`secrets file ${file}`), 'the checklist says where the secrets went');
-  assert.equal(await new SecretsFileStore(file, dataDirScope(target)).get(VAULT_KEY), key, 'the restored dir\'s own entry, in the same file');
+  assert.equal(await new SecretsFileStore(file, dataDirScope(target)).get(VAULT_KEY), key, "the restored dir's own entry, in the same file");
   const record: unknown = JSON.parse(readFileSync(join(target, 'secrets-location.json'), 'utf8'));
   assert.deepEqual(record, { kind: 'file', path: file });
   assert.equal(field(out, 'next_step'), `sanad serve --data-dir ${target}`, 'no --secrets-file to remember: the record says it');

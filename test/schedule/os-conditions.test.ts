@@ -26,7 +26,7 @@ test('Linux power supplies (a sysfs layout written by the test): battery, mains,
   assert.equal(batteryFromSysfs(join(tempDir(), 'absent')), null);
 });
 
-test('macOS pmset and NetworkManager\'s Metered property', () => {
+test("macOS pmset and NetworkManager's Metered property", () => {
   assert.equal(batteryFromPmset("Now drawing from 'Battery Power'\n -InternalBattery-0 (id=4653155)\t85%; discharging; 5:12 remaining present: true"), true);
   assert.equal(batteryFromPmset("Now drawing from 'AC Power'\n -InternalBattery-0 (id=4653155)\t100%; charged; 0:00 remaining present: true"), false);
   assert.equal(batteryFromPmset(''), null);

@@ -31,8 +31,17 @@ test('the secrets keytar wrote are read as they are, written in place, and kept 
   keyring = await startPrivateKeyring({ loginKeyring: FIXTURE });
   assert.deepEqual(await ops('get:vault-key', 'get:restic-passphrase', 'get:hub-token'), ['keytar-era vault key AAAA', 'keytar-era-passphrase', null]);
 
-  assert.deepEqual(await ops('set:restic-passphrase=rotated after keytar', 'get:restic-passphrase', 'get:vault-key'), [null, 'rotated after keytar', 'keytar-era vault key AAAA']);
+  assert.deepEqual(await ops('set:restic-passphrase=rotated after keytar', 'get:restic-passphrase', 'get:vault-key'), [
+    null,
+    'rotated after keytar',
+    'keytar-era vault key AAAA',
+  ]);
   await keyring.stopDaemon();
   await keyring.startDaemon();
-  assert.deepEqual(await ops('get:restic-passphrase', 'delete:restic-passphrase', 'get:restic-passphrase', 'get:vault-key'), ['rotated after keytar', true, null, 'keytar-era vault key AAAA']);
+  assert.deepEqual(await ops('get:restic-passphrase', 'delete:restic-passphrase', 'get:restic-passphrase', 'get:vault-key'), [
+    'rotated after keytar',
+    true,
+    null,
+    'keytar-era vault key AAAA',
+  ]);
 });

@@ -59,13 +59,20 @@ test('a full session leaves no secret in the data dir, the log or argv', async (
   const repo = await api.post('/admin/repositories', { name: 'offsite', type: 'rest', location: rest.url, options: { user: 'sanad' }, secret: restPassword });
   assert.equal(repo.status, 201, repo.text);
   assert.equal((await api.post('/admin/backups')).status, 202);
-  const done = await waitFor(async () => {
-    const status = await api.get('/admin/backups/status');
-    return field(status.body, 'running') === false && field(status.body, 'last_run') !== null ? status : undefined;
-  }, 120_000, 'the backup to finish');
+  const done = await waitFor(
+    async () => {
+      const status = await api.get('/admin/backups/status');
+      return field(status.body, 'running') === false && field(status.body, 'last_run') !== null ? status : undefined;
+    },
+    120_000,
+    'the backup to finish',
+  );
   assert.equal(field(done.body, 'last_run', 'status'), 'ok', done.text);
   const resticArgv = spy.argv();
-  assert.ok(resticArgv.some((a) => a.includes('backup')), 'restic ran a backup');
+  assert.ok(
+    resticArgv.some((a) => a.includes('backup')),
+    'restic ran a backup',
+  );
   await service.stop();
 
   const secrets: Record<string, string> = {

@@ -49,7 +49,9 @@ test('the secrets-file opt-in is refused unless 0600 in a 0700 folder, and then 
   assert.equal(served.code, 0, served.stderr);
   const stored: unknown = JSON.parse(readFileSync(file, 'utf8'));
   assert.ok(typeof stored === 'object' && stored !== null);
-  const names = Object.keys(stored).map((k) => k.split('@')[0]).sort();
+  const names = Object.keys(stored)
+    .map((k) => k.split('@')[0])
+    .sort();
   assert.deepEqual(names, ['restic-passphrase', 'vault-key']);
   const kit2 = await runCli(['recovery-kit', '--data-dir', dataDir, '--secrets-file', file, '--json'], { env: NO_BUS });
   assert.equal(kit2.code, 0, kit2.stderr);

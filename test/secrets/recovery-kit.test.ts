@@ -35,12 +35,18 @@ test('the kit holds the keychain passphrase; health warns until it is confirmed'
   // An offsite repository appears with where it is and which credential to bring, never the secret.
   const s3Secret = 'KIT-S3-SECRET-0123456789abcdef';
   const added = await t.api.post('/admin/repositories', {
-    name: 'r2', type: 's3', location: 'https://example.r2.cloudflarestorage.com/bucket/sanad',
-    options: { access_key_id: 'AKIDKIT', region: 'auto' }, secret: s3Secret,
+    name: 'r2',
+    type: 's3',
+    location: 'https://example.r2.cloudflarestorage.com/bucket/sanad',
+    options: { access_key_id: 'AKIDKIT', region: 'auto' },
+    secret: s3Secret,
   });
   assert.equal(added.status, 201, added.text);
   const kit2 = await t.api.get('/admin/recovery-kit');
-  assert.match(str(kit2.body, 'text'), /- r2: s3 https:\/\/example\.r2\.cloudflarestorage\.com\/bucket\/sanad \(access key id AKIDKIT; region auto; secret key: from your storage provider\)/);
+  assert.match(
+    str(kit2.body, 'text'),
+    /- r2: s3 https:\/\/example\.r2\.cloudflarestorage\.com\/bucket\/sanad \(access key id AKIDKIT; region auto; secret key: from your storage provider\)/,
+  );
   assert.ok(!kit2.text.includes(s3Secret), 'the kit never carries an offsite secret');
   assert.equal((await t.api.withToken(null).get('/admin/recovery-kit')).status, 401, 'admin only');
 

@@ -45,10 +45,15 @@ test('GET /admin/events: a backup streams throttled, growing progress and its en
     assert.equal((await service.api.withToken(null).get('/admin/events')).status, 401);
 
     const calls: { started?: Promise<ApiResponse>; stopping?: Promise<number | null> } = {};
-    const stream = await readSse(`${service.url}/admin/events`, { headers: { authorization: `Bearer ${prepared.adminToken}` } }, (frame) => {
-      if (frame.event === 'ready') calls.started = service.api.post('/admin/backups');
-      return frame.event === 'backup.finished';
-    }, 180_000);
+    const stream = await readSse(
+      `${service.url}/admin/events`,
+      { headers: { authorization: `Bearer ${prepared.adminToken}` } },
+      (frame) => {
+        if (frame.event === 'ready') calls.started = service.api.post('/admin/backups');
+        return frame.event === 'backup.finished';
+      },
+      180_000,
+    );
     assert.equal(stream.status, 200);
     assert.match(stream.contentType ?? '', /^text\/event-stream/);
     assert.equal(stream.frames[0]?.event, 'ready');
@@ -57,7 +62,11 @@ test('GET /admin/events: a backup streams throttled, growing progress and its en
 
     const events = stream.frames.slice(1);
     const ids = events.map((f) => Number(f.id));
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'ids increase');
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'ids increase',
+    );
     for (const f of events) assert.equal(field(f.data, 'type'), f.event, 'data carries the event');
     const progress = events.filter((f) => f.event === 'backup.progress').map((f) => ({ at: num(f.data, 'at'), ...progressOf(f) }));
     assert.equal(progress[0]?.phase, 'generation', 'the first report is the generation step');
@@ -79,11 +88,19 @@ test('GET /admin/events: a backup streams throttled, growing progress and its en
     assert.equal(field((await service.api.get('/admin/backups/status')).body, 'running'), false, 'idle when finished arrives');
 
     // A stream open when the service stops ends normally (no reset, no hang).
-    const last2 = await readSse(`${service.url}/admin/events`, { headers: { authorization: `Bearer ${prepared.adminToken}` } }, (frame) => {
-      if (frame.event === 'ready') calls.stopping = service.stop();
-      return false;
-    }, 60_000);
-    assert.deepEqual(last2.frames.map((f: SseFrame) => f.event), ['ready']);
+    const last2 = await readSse(
+      `${service.url}/admin/events`,
+      { headers: { authorization: `Bearer ${prepared.adminToken}` } },
+      (frame) => {
+        if (frame.event === 'ready') calls.stopping = service.stop();
+        return false;
+      },
+      60_000,
+    );
+    assert.deepEqual(
+      last2.frames.map((f: SseFrame) => f.event),
+      ['ready'],
+    );
     assert.ok(calls.stopping);
     assert.equal(await calls.stopping, 0, 'the service stopped cleanly with a stream open');
   } finally {

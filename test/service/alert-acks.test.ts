@@ -66,7 +66,11 @@ test('alerts: accept a warning, snooze a critical one, a snooze ends, a resolved
   clock.advance(1000);
   assert.equal(field(await shown(api, CRIT), 'snoozed_until'), null, 'the snooze is over by itself');
 
-  for (const [body, param] of [[{ action: 'snooze', hours: 0 }, 'hours'], [{ action: 'forget' }, 'action'], [{ action: 'accept', extra: 1 }, null]] as const) {
+  for (const [body, param] of [
+    [{ action: 'snooze', hours: 0 }, 'hours'],
+    [{ action: 'forget' }, 'action'],
+    [{ action: 'accept', extra: 1 }, null],
+  ] as const) {
     const bad = await api.post(`/admin/alerts/${encodeURIComponent(WARN)}/acknowledge`, body);
     assert.equal(bad.status, 400, `${JSON.stringify(body)}: ${bad.text}`);
     assert.equal(field(bad.body, 'error', 'type'), 'invalid_request_error');

@@ -9,8 +9,16 @@ import { startTestAppliance, type TestAppliance } from '../harness/appliance.js'
 import { readSse } from '../harness/sse.js';
 import { cancelTask } from '../../src/tasks/cancel.js';
 import {
-  allEvents, assertWellFormedLog, createBackground, deltaText, listPage, NO_RATE_LIMIT, outputText,
-  TERMINAL_STATUSES, waitSequence, waitTerminal,
+  allEvents,
+  assertWellFormedLog,
+  createBackground,
+  deltaText,
+  listPage,
+  NO_RATE_LIMIT,
+  outputText,
+  TERMINAL_STATUSES,
+  waitSequence,
+  waitTerminal,
 } from './events-helpers.js';
 
 const SEED = Number(process.env.CANCEL_RACE_SEED ?? Date.now() % 1_000_000);
@@ -35,7 +43,10 @@ before(async () => {
 });
 after(() => t.close());
 
-interface Answer { route: 'tasks' | 'responses'; res: ApiResponse }
+interface Answer {
+  route: 'tasks' | 'responses';
+  res: ApiResponse;
+}
 
 async function cancel(route: 'tasks' | 'responses', ids: { taskId: string; responseId: string }): Promise<Answer> {
   const path = route === 'tasks' ? `/v1/tasks/${ids.taskId}/cancel` : `/v1/responses/${ids.responseId}/cancel`;
@@ -46,10 +57,14 @@ test('a cancel during the model load ends the task cancelled before generation s
   // The first task of a fresh appliance loads the model (and llama.cpp itself): a wide window.
   const ids = await createBackground(t.api, 500);
   let answer: Answer | null = null;
-  await readSse(`${t.appliance.url}/v1/tasks/${ids.taskId}/events`, { headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/event-stream' } }, (frame) => {
-    if (frame.event === 'response.loading' && !answer) void cancel('tasks', ids).then((a) => (answer = a));
-    return frame.event === 'response.cancelled' || frame.event === 'response.completed';
-  });
+  await readSse(
+    `${t.appliance.url}/v1/tasks/${ids.taskId}/events`,
+    { headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/event-stream' } },
+    (frame) => {
+      if (frame.event === 'response.loading' && !answer) void cancel('tasks', ids).then((a) => (answer = a));
+      return frame.event === 'response.cancelled' || frame.event === 'response.completed';
+    },
+  );
   const a = await waitFor(() => answer ?? undefined, 10_000, 'the cancel answer');
   assert.equal(a.res.status, 202, a.res.text);
   assert.equal(str(a.res.body, 'status'), 'cancelling');
@@ -57,7 +72,10 @@ test('a cancel during the model load ends the task cancelled before generation s
   assert.equal(str(task, 'status'), 'cancelled');
   const log = await allEvents(t.api, ids.taskId);
   assertWellFormedLog(log, ids.taskId);
-  assert.deepEqual(log.map((e) => e.type), ['response.created', 'response.loading', 'response.cancelling', 'response.cancelled']);
+  assert.deepEqual(
+    log.map((e) => e.type),
+    ['response.created', 'response.loading', 'response.cancelling', 'response.cancelled'],
+  );
 });
 
 type Plan = 'none' | 'immediate' | 'running' | 'finished' | 'random' | 'double' | 'double-running';
@@ -66,7 +84,15 @@ test(`30 tasks on 2 slots, cancelled at random moments, keep every invariant (se
   const plans: Plan[] = ['none', 'immediate', 'running', 'finished', 'random', 'double', 'double-running'];
   // Short budgets finish before most cancels land; long ones are still running when they do.
   const budget = (plan: Plan): number =>
-    plan === 'finished' ? pick(4, 24) : plan === 'running' || plan === 'double-running' ? 1200 : plan === 'none' ? pick(4, 120) : random() < 0.4 ? pick(4, 24) : pick(100, 900);
+    plan === 'finished'
+      ? pick(4, 24)
+      : plan === 'running' || plan === 'double-running'
+        ? 1200
+        : plan === 'none'
+          ? pick(4, 120)
+          : random() < 0.4
+            ? pick(4, 24)
+            : pick(100, 900);
   const route = (): 'tasks' | 'responses' => (random() < 0.5 ? 'tasks' : 'responses');
 
   // The most tasks that were ever generating at once, seen by a poller during the race.
@@ -131,10 +157,15 @@ test(`30 tasks on 2 slots, cancelled at random moments, keep every invariant (se
         assert.match(str(a.res.body, 'error', 'message'), /already (completed|failed|cancelled)\b/, what);
       }
       // What the answer says about the task at that moment, per route.
-      const said = a.route === 'tasks' ? a.res.status === 200 ? 'cancelled' : 'cancelling' : a.res.status === 200 ? 'cancelled' : 'in_progress';
+      const said = a.route === 'tasks' ? (a.res.status === 200 ? 'cancelled' : 'cancelling') : a.res.status === 200 ? 'cancelled' : 'in_progress';
       if (a.res.status !== 409) assert.equal(str(a.res.body, 'status'), said, `${what}: ${a.route} cancel body`);
       // A 200 means it was still queued: it never loaded, never ran.
-      if (a.res.status === 200) assert.deepEqual(log.map((e) => e.type), ['response.created', 'response.cancelled'], what);
+      if (a.res.status === 200)
+        assert.deepEqual(
+          log.map((e) => e.type),
+          ['response.created', 'response.cancelled'],
+          what,
+        );
     }
     if (accepted.length > 0) {
       assert.equal(status, 'cancelled', `${what}: an accepted cancel must end cancelled`);
@@ -188,7 +219,10 @@ test('a cancel that lands between the end of generation and the completion commi
     assert.equal(str(task, 'status'), 'cancelled');
     const log = await allEvents(t.api, ids.taskId);
     assertWellFormedLog(log, ids.taskId);
-    assert.deepEqual(log.slice(-2).map((e) => e.type), ['response.cancelling', 'response.cancelled']);
+    assert.deepEqual(
+      log.slice(-2).map((e) => e.type),
+      ['response.cancelling', 'response.cancelled'],
+    );
     assert.ok(!log.some((e) => e.type === 'response.output_text.done'), 'no completion events were written');
     const response = await t.api.get(`/v1/responses/${ids.responseId}`);
     assert.equal(str(response.body, 'status'), 'cancelled');

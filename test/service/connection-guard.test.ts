@@ -31,7 +31,10 @@ function open(port: number, first: string, drip: string | null): Socket {
 }
 
 async function live(url: string): Promise<number> {
-  return fetch(`${url}/health/live`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+  return fetch(`${url}/health/live`, { signal: AbortSignal.timeout(2000) }).then(
+    (r) => r.status,
+    () => 0,
+  );
 }
 
 test('slowloris sockets that fill every slot are closed within seconds, and /health/live answers again', async () => {

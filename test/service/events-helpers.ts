@@ -54,7 +54,9 @@ export async function allEvents(api: Api, taskId: string): Promise<LoggedEvent[]
 
 /** Sequence numbers run first, first+1, ... with no gap and no repeat. */
 export function assertConsecutive(events: ReadonlyArray<{ type: string; sequence_number: number }>, first: number, what = 'events'): void {
-  events.forEach((e, i) => assert.equal(e.sequence_number, first + i, `${what}: event #${i} (${e.type}) has sequence ${e.sequence_number}, expected ${first + i}`));
+  events.forEach((e, i) =>
+    assert.equal(e.sequence_number, first + i, `${what}: event #${i} (${e.type}) has sequence ${e.sequence_number}, expected ${first + i}`),
+  );
 }
 
 /** The LMSP log invariants: starts at 1 with response.created, gap-free, exactly one terminal event, last. */
@@ -70,7 +72,10 @@ export function assertWellFormedLog(events: readonly LoggedEvent[], taskId: stri
 
 /** Concatenated `response.output_text.delta` texts. */
 export function deltaText(events: readonly LoggedEvent[]): string {
-  return events.filter((e) => e.type === 'response.output_text.delta').map((e) => str(e.raw, 'delta')).join('');
+  return events
+    .filter((e) => e.type === 'response.output_text.delta')
+    .map((e) => str(e.raw, 'delta'))
+    .join('');
 }
 
 /** The text of the first output message of a response object. */
@@ -95,18 +100,26 @@ export async function getTaskObject(api: Api, taskId: string): Promise<unknown> 
 
 /** Waits until the task is terminal and returns its object. */
 export function waitTerminal(api: Api, taskId: string, timeoutMs = 60_000): Promise<unknown> {
-  return waitFor(async () => {
-    const task = await getTaskObject(api, taskId);
-    return TERMINAL_STATUSES.includes(str(task, 'status')) ? task : undefined;
-  }, timeoutMs, `task ${taskId} to end`);
+  return waitFor(
+    async () => {
+      const task = await getTaskObject(api, taskId);
+      return TERMINAL_STATUSES.includes(str(task, 'status')) ? task : undefined;
+    },
+    timeoutMs,
+    `task ${taskId} to end`,
+  );
 }
 
 /** Waits until the task has logged at least `n` events (it is generating). */
 export function waitSequence(api: Api, taskId: string, n: number, timeoutMs = 30_000): Promise<unknown> {
-  return waitFor(async () => {
-    const task = await getTaskObject(api, taskId);
-    return num(task, 'last_sequence_number') >= n ? task : undefined;
-  }, timeoutMs, `task ${taskId} to reach sequence ${n}`);
+  return waitFor(
+    async () => {
+      const task = await getTaskObject(api, taskId);
+      return num(task, 'last_sequence_number') >= n ? task : undefined;
+    },
+    timeoutMs,
+    `task ${taskId} to reach sequence ${n}`,
+  );
 }
 
 /** A `{"object": "list", "data", "has_more"}` page, checked at run time. */

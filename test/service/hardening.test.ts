@@ -41,7 +41,12 @@ test(`a JSON body nested deeper than ${MAX_JSON_DEPTH} is a 400 naming the limit
   const deep = await ta.api.request('POST', '/v1/responses', nested(100_000), { 'content-type': 'application/json', 'idempotency-key': 'deep-1' });
   assertError(deep, 400, 'too_deep');
   assert.match(deep.text, new RegExp(`more than ${MAX_JSON_DEPTH} levels`));
-  const ok = await ta.api.request('POST', '/v1/responses', JSON.stringify({ model: 'tiny', input: 'x', background: true, max_output_tokens: 4, metadata: { deep: nested(10) } }), {});
+  const ok = await ta.api.request(
+    'POST',
+    '/v1/responses',
+    JSON.stringify({ model: 'tiny', input: 'x', background: true, max_output_tokens: 4, metadata: { deep: nested(10) } }),
+    {},
+  );
   assert.notEqual(ok.status, 500);
   assert.equal((await ta.api.get('/health/live')).status, 200);
 });
@@ -77,11 +82,14 @@ test('bound to every interface, a request naming another host is refused (DNS re
   const port = ctx.address.port;
   // node:http, not fetch: fetch sets Host from the URL whatever a caller asks.
   const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/admin/status', headers: { host: `attacker.example:${port}`, authorization: `Bearer ${ta.adminToken}` } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/admin/status', headers: { host: `attacker.example:${port}`, authorization: `Bearer ${ta.adminToken}` } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -93,7 +101,11 @@ test('bound to every interface, a request naming another host is refused (DNS re
 test('answers that hold a secret are never stored for replay: a key on them is a clear 409, and no token reaches the store', async (t) => {
   const ta = await startTestAppliance();
   t.after(() => ta.close());
-  for (const [path, body] of [['/admin/clients', { name: 'k', scopes: ['models:read'] }], ['/admin/pairing-codes', { scopes: ['models:read'] }], ['/admin/login-link', undefined]] as const) {
+  for (const [path, body] of [
+    ['/admin/clients', { name: 'k', scopes: ['models:read'] }],
+    ['/admin/pairing-codes', { scopes: ['models:read'] }],
+    ['/admin/login-link', undefined],
+  ] as const) {
     const refused = await ta.api.post(path, body, { 'idempotency-key': `k-${path}` });
     assertError(refused, 409, 'not_replayable', 'Idempotency-Key');
   }
@@ -102,7 +114,10 @@ test('answers that hold a secret are never stored for replay: a key on them is a
   const token = str(made.body, 'token');
   assert.ok(token.length > 20);
   const kept = ta.appliance.ctx.writer.prepare<[], { body: string | null }>('SELECT body FROM idempotency_keys').all();
-  assert.ok(kept.every((r) => !(r.body ?? '').includes(token)), 'no stored answer holds the token');
+  assert.ok(
+    kept.every((r) => !(r.body ?? '').includes(token)),
+    'no stored answer holds the token',
+  );
   // Other POSTs still replay.
   const a = await ta.api.post('/v1/responses', { model: 'tiny', input: 'x', background: true, max_output_tokens: 4 }, { 'idempotency-key': 'replay-me' });
   const b = await ta.api.post('/v1/responses', { model: 'tiny', input: 'x', background: true, max_output_tokens: 4 }, { 'idempotency-key': 'replay-me' });
@@ -110,7 +125,7 @@ test('answers that hold a secret are never stored for replay: a key on them is a
   assert.equal(b.text, a.text);
 });
 
-test('a CLI command\'s temporary admin token dies after 10 idle minutes (a killed command leaves none that lives on)', async (t) => {
+test("a CLI command's temporary admin token dies after 10 idle minutes (a killed command leaves none that lives on)", async (t) => {
   const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
   const ta = await startTestAppliance({ clock });
   t.after(() => ta.close());
@@ -140,7 +155,19 @@ test('an rclone destination must name a configured remote: the repository, the o
   assert.equal(setting.status, 400, setting.text);
   assert.equal(field(setting.body, 'error', 'param'), 'offsite_copy_destination');
   assert.match(setting.text, /no rclone remote named \\"nowhere\\"/);
-  const cli = await runSanad(['repo', 'add', 'typo', '--type', 'rclone', '--remote', 'knwon:backups', '--rclone-config', config, '--data-dir', tempDir('sanad-cli-')]);
+  const cli = await runSanad([
+    'repo',
+    'add',
+    'typo',
+    '--type',
+    'rclone',
+    '--remote',
+    'knwon:backups',
+    '--rclone-config',
+    config,
+    '--data-dir',
+    tempDir('sanad-cli-'),
+  ]);
   assert.equal(cli.code, 1, cli.stderr);
   assert.match(cli.stderr, /no rclone remote named "knwon" is configured/);
 });

@@ -80,7 +80,10 @@ test('the SDK ResponseStream accumulates our item/part/delta events; finalRespon
   const raw = await client.responses.create({ model: 'tiny', input: 'Helper stream.', max_output_tokens: 32, stream: true });
   const lines: string[] = [];
   for await (const event of raw) if (!SDK_UNKNOWN.includes(typeOf(event))) lines.push(JSON.stringify(event));
-  assert.ok(lines.some((l) => l.includes('"response.output_item.added"')), 'the service announces the message item');
+  assert.ok(
+    lines.some((l) => l.includes('"response.output_item.added"')),
+    'the service announces the message item',
+  );
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode(lines.join('\n') + '\n'));
@@ -108,10 +111,14 @@ test('background: true answers queued, and retrieve follows it to its end', asyn
   const created = await client.responses.create({ model: 'tiny', input: 'In the background.', max_output_tokens: 48, background: true });
   assert.equal(created.status, 'queued');
   assert.equal(created.background, true);
-  const done = await waitFor(async () => {
-    const r = await client.responses.retrieve(created.id);
-    return TERMINAL_RESPONSE.includes(r.status ?? '') ? r : undefined;
-  }, 60_000, 'background response to end');
+  const done = await waitFor(
+    async () => {
+      const r = await client.responses.retrieve(created.id);
+      return TERMINAL_RESPONSE.includes(r.status ?? '') ? r : undefined;
+    },
+    60_000,
+    'background response to end',
+  );
   assert.equal(done.status, 'incomplete');
   assert.equal(done.usage?.output_tokens, 48);
   assert.ok(done.output_text.length > 0);
@@ -131,10 +138,14 @@ test('responses.cancel on a long background response ends it cancelled', async (
   const cancelled = await client.responses.cancel(created.id);
   assert.equal(cancelled.id, created.id);
   assert.ok(cancelled.status === 'in_progress' || cancelled.status === 'cancelled', `cancel answered ${cancelled.status}`);
-  const done = await waitFor(async () => {
-    const r = await client.responses.retrieve(created.id);
-    return TERMINAL_RESPONSE.includes(r.status ?? '') ? r : undefined;
-  }, 30_000, 'cancelled response to end');
+  const done = await waitFor(
+    async () => {
+      const r = await client.responses.retrieve(created.id);
+      return TERMINAL_RESPONSE.includes(r.status ?? '') ? r : undefined;
+    },
+    30_000,
+    'cancelled response to end',
+  );
   assert.equal(done.status, 'cancelled');
   const events = await allEvents(t.api, taskId);
   assertWellFormedLog(events, taskId);

@@ -30,14 +30,17 @@ test('PATCH edits an offsite target: secret replaced only when given, location r
   await rest.start();
   t = await startTestAppliance();
   const { api } = t;
-  const { writer: db, secrets: { vault } } = t.appliance.ctx;
+  const {
+    writer: db,
+    secrets: { vault },
+  } = t.appliance.ctx;
 
   const added = await api.post('/admin/repositories', { name: 'nas', type: 'rest', location: rest.url, options: { user: 'sanad' }, secret: WRONG });
   assert.equal(added.status, 201, added.text);
   assert.equal(field(added.body, 'has_secret'), true);
   const refused = await api.post('/admin/repositories/nas/test');
   assert.equal(field(refused.body, 'ok'), false, 'the wrong password is refused by the real server');
-  assert.match(String(field(refused.body, 'said', 'code')), /^restic\./, 'the refusal is restic\'s saying, for the GUI to word');
+  assert.match(String(field(refused.body, 'said', 'code')), /^restic\./, "the refusal is restic's saying, for the GUI to word");
 
   const patch = (body: unknown) => api.request('PATCH', '/admin/repositories/nas', body);
   const fixed = await patch({ secret: PASSWORD });
@@ -83,8 +86,22 @@ function rcloneConfig(remote = 'backup'): string {
 test('PATCH refuses bad edits naming the field, and changes nothing', async () => {
   t ??= await startTestAppliance();
   const { api } = t;
-  assert.equal((await api.post('/admin/repositories', { name: 'r2', type: 's3', location: 'https://acct.r2.example/bucket/sanad', options: { access_key_id: 'AKID', region: 'auto' }, secret: 'S3-SECRET-edit-abc' })).status, 201);
-  assert.equal((await api.post('/admin/repositories', { name: 'drive', type: 'rclone', location: 'backup:sanad', options: { rclone_config: rcloneConfig() } })).status, 201);
+  assert.equal(
+    (
+      await api.post('/admin/repositories', {
+        name: 'r2',
+        type: 's3',
+        location: 'https://acct.r2.example/bucket/sanad',
+        options: { access_key_id: 'AKID', region: 'auto' },
+        secret: 'S3-SECRET-edit-abc',
+      })
+    ).status,
+    201,
+  );
+  assert.equal(
+    (await api.post('/admin/repositories', { name: 'drive', type: 'rclone', location: 'backup:sanad', options: { rclone_config: rcloneConfig() } })).status,
+    201,
+  );
   const before = (await api.get('/admin/repositories')).text;
   const cases: Array<[string, unknown, string]> = [
     ['r2', { location: 'https://acct.r2.example/' }, 'url'],
@@ -121,9 +138,16 @@ test('the offsite-copy destination is checked when it is set', async () => {
     assert.equal(res.status, 400, bad);
     assert.equal(field(res.body, 'error', 'param'), 'offsite_copy_destination');
   }
-  const unknownRemote = await api.request('PATCH', '/admin/settings', { offsite_copy_destination: 'backup:sanad copies', offsite_copy_rclone_config: rcloneConfig('other') });
+  const unknownRemote = await api.request('PATCH', '/admin/settings', {
+    offsite_copy_destination: 'backup:sanad copies',
+    offsite_copy_rclone_config: rcloneConfig('other'),
+  });
   assert.equal(unknownRemote.status, 400, 'a remote rclone does not have configured');
-  const ok = await api.request('PATCH', '/admin/settings', { offsite_copy_destination: 'backup:sanad copies', offsite_copy_rclone_config: rcloneConfig(), offsite_copy_keep: 0 });
+  const ok = await api.request('PATCH', '/admin/settings', {
+    offsite_copy_destination: 'backup:sanad copies',
+    offsite_copy_rclone_config: rcloneConfig(),
+    offsite_copy_keep: 0,
+  });
   assert.equal(ok.status, 200, ok.text);
   assert.equal(field(ok.body, 'offsite_copy_destination'), 'backup:sanad copies');
   assert.equal(field((await api.request('PATCH', '/admin/settings', { offsite_copy_destination: null })).body, 'offsite_copy_destination'), null);
@@ -142,7 +166,11 @@ test('pairing, making and revoking a client are announced to the GUI', async () 
     const made = str((await api.post('/admin/clients', { name: 'script', scopes: ['tasks:read'] })).body, 'client_id');
     assert.equal((await api.post(`/admin/clients/${id}/revoke`)).status, 200);
     const seen = events.filter((e) => e.type === 'clients.changed').map((e) => [e.data.client_id, e.data.change]);
-    assert.deepEqual(seen, [[id, 'paired'], [made, 'created'], [id, 'revoked']]);
+    assert.deepEqual(seen, [
+      [id, 'paired'],
+      [made, 'created'],
+      [id, 'revoked'],
+    ]);
     assert.ok(!JSON.stringify(events).includes(str(paired.body, 'token')), 'no token in an event');
   } finally {
     stop();

@@ -37,7 +37,7 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
-test('sign-out ends that session\'s event stream at once; another session\'s goes on', async () => {
+test("sign-out ends that session's event stream at once; another session's goes on", async () => {
   t = await startTestAppliance();
   const url = t.appliance.url;
   const a = await signInWithLink(t.appliance.loginUrl());
@@ -47,7 +47,7 @@ test('sign-out ends that session\'s event stream at once; another session\'s goe
   const streamB = await openEvents(url, sessionHeader(b.token));
   const out = await fetch(`${url}/admin/logout`, { method: 'POST', headers: sessionHeader(a.token) });
   assert.equal(out.status, 204);
-  assert.equal(await until(streamA.ended, 3000), true, 'the signed-out session\'s stream ended');
+  assert.equal(await until(streamA.ended, 3000), true, "the signed-out session's stream ended");
   assert.equal(streamB.ended(), false, 'the other session still streams');
   streamB.close();
 });
@@ -71,7 +71,7 @@ test('revoking a client cancels its running and queued tasks, and its waiting fo
   assert.equal((await app.get('/v1/models')).status, 401);
 });
 
-test('tasks:write alone cancels another client\'s task without reading it first', async () => {
+test("tasks:write alone cancels another client's task without reading it first", async () => {
   if (!t) throw new Error('the first test starts the appliance');
   const owner = await makeClient(t.api, ['responses:write']);
   const canceller = t.api.withToken((await makeClient(t.api, ['tasks:write'])).token);

@@ -6,8 +6,19 @@ import { num, str, waitFor } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { readSse, type SseFrame } from '../harness/sse.js';
 import {
-  allEvents, assertConsecutive, assertWellFormedLog, createBackground, deltaText, frameToEvent, type LoggedEvent,
-  listPage, NO_RATE_LIMIT, outputText, TERMINAL_TYPES, waitSequence, waitTerminal,
+  allEvents,
+  assertConsecutive,
+  assertWellFormedLog,
+  createBackground,
+  deltaText,
+  frameToEvent,
+  type LoggedEvent,
+  listPage,
+  NO_RATE_LIMIT,
+  outputText,
+  TERMINAL_TYPES,
+  waitSequence,
+  waitTerminal,
 } from './events-helpers.js';
 
 let t: TestAppliance;
@@ -33,7 +44,11 @@ async function readToEnd(path: string, headers: Record<string, string> = {}, ms 
 
 /** Payload equality between a stream and the stored log (created_at etc. included). */
 function assertSameEvents(streamed: readonly LoggedEvent[], stored: readonly LoggedEvent[], what: string): void {
-  assert.deepEqual(streamed.map((e) => e.raw), stored.map((e) => e.raw), what);
+  assert.deepEqual(
+    streamed.map((e) => e.raw),
+    stored.map((e) => e.raw),
+    what,
+  );
 }
 
 test('framing: a streamed create is text/event-stream with id/event/data frames', async () => {
@@ -85,7 +100,10 @@ test('GET /v1/tasks/{id}/events pages the log as JSON (after, limit, has_more)',
     if (!body.has_more) break;
     cursor = num(body.data.at(-1), 'sequence_number');
   }
-  assert.deepEqual(paged, full.map((e) => e.raw));
+  assert.deepEqual(
+    paged,
+    full.map((e) => e.raw),
+  );
 
   const last = full.at(-1)?.sequence_number ?? 0;
   const tail = await t.api.get(`/v1/tasks/${taskId}/events?after=${last - 2}`);
@@ -149,9 +167,7 @@ test('streams opened mid-generation deliver every event after N exactly once, in
   for (const at of [10, 60, 150, 300]) {
     const task = await waitSequence(t.api, taskId, at);
     const n = Math.max(0, num(task, 'last_sequence_number') - 7);
-    const path = at % 20 === 0
-      ? `/v1/responses/${responseId}?stream=true&starting_after=${n}`
-      : `/v1/tasks/${taskId}/events`;
+    const path = at % 20 === 0 ? `/v1/responses/${responseId}?stream=true&starting_after=${n}` : `/v1/tasks/${taskId}/events`;
     const headers: Record<string, string> = at % 20 === 0 ? {} : { accept: 'text/event-stream', 'last-event-id': String(n) };
     opened.push(readToEnd(path, headers, 60_000).then((r) => ({ n, events: r.frames.map(frameToEvent) })));
   }
@@ -169,11 +185,15 @@ test('streams opened mid-generation deliver every event after N exactly once, in
 
 test('a foreground stream whose client disconnects gets its task cancelled', async () => {
   let deltas = 0;
-  const res = await readSse(t.appliance.url + '/v1/responses', {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'tiny', input: 'Long foreground.', max_output_tokens: 1800, stream: true }),
-  }, (frame) => frame.event === 'response.output_text.delta' && ++deltas >= 5);
+  const res = await readSse(
+    t.appliance.url + '/v1/responses',
+    {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tiny', input: 'Long foreground.', max_output_tokens: 1800, stream: true }),
+    },
+    (frame) => frame.event === 'response.output_text.delta' && ++deltas >= 5,
+  );
   assert.equal(res.status, 200);
   assert.equal(res.frames.at(-1)?.event, 'response.output_text.delta', 'we left mid-generation');
   const taskId = str(res.frames[0]?.data, 'task_id');
@@ -195,16 +215,23 @@ test('a foreground stream whose client disconnects gets its task cancelled', asy
 test('a background task keeps running when its stream readers disconnect', async () => {
   // One reader from the create itself (background + stream), one from GET ?stream=true.
   let seen = 0;
-  const created = await readSse(t.appliance.url + '/v1/responses', {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'tiny', input: 'Long background.', max_output_tokens: 700, stream: true, background: true }),
-  }, (frame) => frame.event === 'response.output_text.delta' && ++seen >= 3);
+  const created = await readSse(
+    t.appliance.url + '/v1/responses',
+    {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tiny', input: 'Long background.', max_output_tokens: 700, stream: true, background: true }),
+    },
+    (frame) => frame.event === 'response.output_text.delta' && ++seen >= 3,
+  );
   const taskId = str(created.frames[0]?.data, 'task_id');
   const responseId = str(created.frames[0]?.data, 'response_id');
   seen = 0;
-  await readSse(`${t.appliance.url}/v1/responses/${responseId}?stream=true`, { headers: auth },
-    (frame) => frame.event === 'response.output_text.delta' && ++seen >= 3);
+  await readSse(
+    `${t.appliance.url}/v1/responses/${responseId}?stream=true`,
+    { headers: auth },
+    (frame) => frame.event === 'response.output_text.delta' && ++seen >= 3,
+  );
 
   const task = await waitTerminal(t.api, taskId, 60_000);
   assert.equal(str(task, 'status'), 'completed');

@@ -13,16 +13,26 @@ import { tempDir } from '../harness/data-dir.js';
 
 const message = (id: string, text: string): StoredItem => ({ type: 'message', id, status: 'completed', role: 'user', content: [{ type: 'input_text', text }] });
 
-test('migration 0016: an older store\'s conversations take updated_at from their newest item', () => {
+test("migration 0016: an older store's conversations take updated_at from their newest item", () => {
   const path = join(tempDir(), 'sanad.db');
   const old = openStore(path, { migrations: MIGRATIONS.slice(0, 15) });
   old.prepare("INSERT INTO conversations (id, client_id, metadata, created_at) VALUES ('conv_a', NULL, NULL, 100), ('conv_b', NULL, NULL, 200)").run();
-  old.prepare("INSERT INTO conversation_items (conversation_id, position, id, data, response_id, created_at) VALUES ('conv_a', 1, 'msg_1', '{}', NULL, 150), ('conv_a', 2, 'msg_2', '{}', NULL, 300)").run();
+  old
+    .prepare(
+      "INSERT INTO conversation_items (conversation_id, position, id, data, response_id, created_at) VALUES ('conv_a', 1, 'msg_1', '{}', NULL, 150), ('conv_a', 2, 'msg_2', '{}', NULL, 300)",
+    )
+    .run();
   old.close();
   const db = openStore(path);
   try {
     const rows = db.prepare<[], { id: string; updated_at: number }>('SELECT id, updated_at FROM conversations ORDER BY id').all();
-    assert.deepEqual(rows.map((r) => [r.id, r.updated_at]), [['conv_a', 300], ['conv_b', 200]]);
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.updated_at]),
+      [
+        ['conv_a', 300],
+        ['conv_b', 200],
+      ],
+    );
   } finally {
     db.close();
   }
@@ -42,7 +52,10 @@ test('the list: changed last first, paged in that order, searched by title and w
     assert.deepEqual(first.ids, [made[0]?.id, made[4]?.id], 'the one with a new message first, then the newest');
     const second = ids(first.ids[1]);
     const third = ids(second.ids[1]);
-    assert.deepEqual([...first.ids, ...second.ids, ...third.ids], [made[0], made[4], made[3], made[2], made[1]].map((c) => c?.id));
+    assert.deepEqual(
+      [...first.ids, ...second.ids, ...third.ids],
+      [made[0], made[4], made[3], made[2], made[1]].map((c) => c?.id),
+    );
     assert.equal(third.more, false);
     assert.deepEqual(ids(undefined, 'trip 3').ids, [made[2]?.id], 'by title, in any case');
     assert.deepEqual(ids(undefined, 'blue_light').ids, [made[0]?.id], 'by words said');

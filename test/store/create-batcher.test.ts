@@ -26,8 +26,7 @@ test('concurrent creates share one commit, settle after it, and a failing one ro
   const batcher = new CreateBatcher(ledger);
   // A second connection sees only committed data: it proves "settled" means "committed".
   const reader = openStore(path, { readonly: true });
-  const committed = (id: string): boolean =>
-    reader.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE id = ?').get(id)?.n === 1;
+  const committed = (id: string): boolean => reader.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE id = ?').get(id)?.n === 1;
   const count = (): number => reader.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM tasks').get()?.n ?? -1;
   try {
     let seenByOthersDuringLast = -1;

@@ -55,10 +55,16 @@ function durableStore(): { path: string; db: ReturnType<typeof openStore>; disk:
   const db = openStore(path);
   const disk = heldFsync();
   const durable = DurableCommits.attach(db, path, disk.fsync);
-  return { path, db, disk, durable, done: async () => {
-    await durable.close();
-    db.close();
-  } };
+  return {
+    path,
+    db,
+    disk,
+    durable,
+    done: async () => {
+      await durable.close();
+      db.close();
+    },
+  };
 }
 
 test('many commits share one fsync of the WAL file, and each waits for an fsync that began after it', async () => {
@@ -127,8 +133,16 @@ test('a 202 and a streamed event leave only after the fsync that covers their co
     assert.equal(r.status, 202);
     const body = typeof r.body === 'object' && r.body !== null && 'task_id' in r.body ? r.body : null;
     assert.ok(body && typeof body.task_id === 'string');
-    const replay = await readSse(`${t.appliance.url}/v1/tasks/${body.task_id}/events`, { headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/event-stream' } }, (f) => f.event === 'response.completed');
-    assert.deepEqual(replay.frames.map((f) => Number(f.id)), replay.frames.map((_, i) => i + 1), 'every event, in order, no gap');
+    const replay = await readSse(
+      `${t.appliance.url}/v1/tasks/${body.task_id}/events`,
+      { headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/event-stream' } },
+      (f) => f.event === 'response.completed',
+    );
+    assert.deepEqual(
+      replay.frames.map((f) => Number(f.id)),
+      replay.frames.map((_, i) => i + 1),
+      'every event, in order, no gap',
+    );
 
     // A stream: its headers leave at once, its first event only after the fsync of its commit.
     disk.held = true;

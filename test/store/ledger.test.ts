@@ -60,7 +60,11 @@ function toRunning(ledger: TaskLedger, id: string): void {
 
 function assertGapFree(db: Db, id: string): void {
   const seqs = events(db, id).map((e) => e.sequence_number);
-  assert.deepEqual(seqs, seqs.map((_, i) => i + 1), 'sequence numbers are 1..N');
+  assert.deepEqual(
+    seqs,
+    seqs.map((_, i) => i + 1),
+    'sequence numbers are 1..N',
+  );
   assert.equal(taskRow(db, id).last_sequence_number, seqs.length, 'last_sequence_number is the last event');
 }
 
@@ -128,7 +132,10 @@ test('transition is a compare-and-set: a wrong `from` changes nothing and writes
   assert.ok(!events(s.db, task.id).some((e) => e.type === 'response.completed'));
   const out = s.db.prepare<[string], { output_text: string | null }>('SELECT output_text FROM responses WHERE id = ?').get(task.response_id);
   assert.equal(out?.output_text, null, 'the losing completion stored no output');
-  assert.deepEqual(published.map((e) => e.type), ['response.loading', 'response.in_progress', 'response.cancelling']);
+  assert.deepEqual(
+    published.map((e) => e.type),
+    ['response.loading', 'response.in_progress', 'response.cancelling'],
+  );
 });
 
 test('events and last_sequence_number advance together; listeners get exactly what was stored', (t) => {
@@ -145,8 +152,16 @@ test('events and last_sequence_number advance together; listeners get exactly wh
   assert.ok(r.ok);
   assert.equal(r.task.last_sequence_number, 4);
   assert.equal(taskRow(s.db, task.id).last_sequence_number, 4);
-  assert.deepEqual(r.events.map((e) => e.sequence_number), [2, 3, 4]);
-  assert.deepEqual(published.map((e) => [e.sequence_number, e.type]), events(s.db, task.id).slice(1).map((e) => [e.sequence_number, e.type]));
+  assert.deepEqual(
+    r.events.map((e) => e.sequence_number),
+    [2, 3, 4],
+  );
+  assert.deepEqual(
+    published.map((e) => [e.sequence_number, e.type]),
+    events(s.db, task.id)
+      .slice(1)
+      .map((e) => [e.sequence_number, e.type]),
+  );
   assert.equal(published[0]?.reason, 'x');
   assertGapFree(s.db, task.id);
 });
@@ -168,14 +183,23 @@ test('buffered deltas are committed inside the next transition, before its own e
     events: [{ type: 'response.failed', withResponse: true }],
   });
   assert.ok(r.ok);
-  assert.deepEqual(r.events.map((e) => e.type), ['response.output_text.delta', 'response.output_text.delta', 'response.failed']);
+  assert.deepEqual(
+    r.events.map((e) => e.type),
+    ['response.output_text.delta', 'response.output_text.delta', 'response.failed'],
+  );
   const stored = events(s.db, task.id);
-  assert.deepEqual(stored.slice(-3).map((e) => [e.type, e.sequence_number]), [
-    ['response.output_text.delta', 4],
-    ['response.output_text.delta', 5],
-    ['response.failed', 6],
-  ]);
-  assert.deepEqual(stored.slice(-3, -1).map((e) => field(JSON.parse(e.data), 'delta')), ['Hel', 'lo']);
+  assert.deepEqual(
+    stored.slice(-3).map((e) => [e.type, e.sequence_number]),
+    [
+      ['response.output_text.delta', 4],
+      ['response.output_text.delta', 5],
+      ['response.failed', 6],
+    ],
+  );
+  assert.deepEqual(
+    stored.slice(-3, -1).map((e) => field(JSON.parse(e.data), 'delta')),
+    ['Hel', 'lo'],
+  );
   const failed: unknown = JSON.parse(stored.at(-1)?.data ?? '{}');
   assert.equal(field(failed, 'response', 'output', 0, 'content', 0, 'text'), 'Hello');
   assert.equal(field(failed, 'response', 'error', 'code'), 'engine_error');
@@ -199,7 +223,10 @@ test('deltas are group-committed on their own while running, and dropped once th
   s.ledger.appendDelta(task.id, 'later');
   const r = s.ledger.transition(task.id, { from: ['cancelling'], to: 'cancelled', events: [{ type: 'response.cancelled', withResponse: true }] });
   assert.ok(r.ok);
-  assert.deepEqual(r.events.map((e) => e.type), ['response.cancelled']);
+  assert.deepEqual(
+    r.events.map((e) => e.type),
+    ['response.cancelled'],
+  );
   const stored = events(s.db, task.id);
   assert.ok(!stored.some((e) => e.data.includes('late')), 'late text never reached the log');
   assert.equal(field(JSON.parse(stored.at(-1)?.data ?? '{}'), 'response', 'output', 0, 'content', 0, 'text'), 'a');
@@ -236,7 +263,11 @@ test('sequence numbers stay gap-free across many deltas, count flushes and inter
   assert.equal(events(s.db, b.id).filter((e) => e.type === 'response.output_text.delta').length, 200);
   for (const id of [a.id, b.id]) {
     const got = seen.get(id) ?? [];
-    assert.deepEqual(got, got.map((_, i) => i + 2), `task ${id} published in order without gaps`);
+    assert.deepEqual(
+      got,
+      got.map((_, i) => i + 2),
+      `task ${id} published in order without gaps`,
+    );
     assert.equal(got.at(-1), taskRow(s.db, id).last_sequence_number);
   }
   assert.equal(events(s.db, a.id).at(-1)?.type, 'response.completed', 'the terminal event is the last');

@@ -59,7 +59,10 @@ test('a fresh store reaches the latest user_version with every table of LMSP §1
     db.close();
   }
   // Nothing to copy aside for a store that did not exist yet.
-  assert.deepEqual(readdirSync(join(path, '..')).filter((f) => f.includes('before-migration')), []);
+  assert.deepEqual(
+    readdirSync(join(path, '..')).filter((f) => f.includes('before-migration')),
+    [],
+  );
   // Opening again is a no-op: the version stays, nothing is re-run.
   const again = openStore(path);
   try {
@@ -92,7 +95,11 @@ test('a store with a higher user_version is refused with StoreTooNewError and le
   );
 
   assert.equal(fileHash(path), before, 'the store file is byte-for-byte unchanged');
-  assert.deepEqual(readdirSync(dir).filter((f) => f.includes('before-migration')), [], 'no backup copy was made');
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.includes('before-migration')),
+    [],
+    'no backup copy was made',
+  );
   const check = new Database(path, { readonly: true });
   try {
     assert.equal(currentVersion(check), tooNew);

@@ -137,7 +137,10 @@ test('expired idempotency keys are swept, live ones kept', (t) => {
   insert.run('old', 99);
   insert.run('live', 101);
   assert.equal(sweepIdempotencyKeys(s.db, 100), 1);
-  const keys = s.db.prepare<[], { key: string }>('SELECT key FROM idempotency_keys').all().map((r) => r.key);
+  const keys = s.db
+    .prepare<[], { key: string }>('SELECT key FROM idempotency_keys')
+    .all()
+    .map((r) => r.key);
   assert.deepEqual(keys, ['live']);
 });
 
@@ -151,7 +154,11 @@ test('deleting one response refuses unfinished tasks and removes a terminal one 
   assert.equal(deleteTerminalResponse(s.db, done.response_id, journal, 1), 'deleted');
   assert.deepEqual(has(s.db, done), { task: false, response: false, events: 0 });
   assert.equal(deleteTerminalResponse(s.db, done.response_id, journal, 1), 'not_found');
-  assert.deepEqual(journal.entries.filter((e) => e.id === done.response_id || e.id === running.response_id), [{ kind: 'response', id: done.response_id, at: 1, why: 'deleted' }], 'the deleted one is journalled once, the refused one not');
+  assert.deepEqual(
+    journal.entries.filter((e) => e.id === done.response_id || e.id === running.response_id),
+    [{ kind: 'response', id: done.response_id, at: 1, why: 'deleted' }],
+    'the deleted one is journalled once, the refused one not',
+  );
 });
 
 test('store: false responses left terminal by a crash are swept after a grace period, stored ones are not', () => {
@@ -167,7 +174,12 @@ test('store: false responses left terminal by a crash are swept after a grace pe
         store,
         onRestart: 'fail',
       });
-      ledger.transition(task.id, { from: ['queued'], to: 'failed', error: { code: 'server_restarted', message: 'x' }, events: [{ type: 'response.failed', withResponse: true }] });
+      ledger.transition(task.id, {
+        from: ['queued'],
+        to: 'failed',
+        error: { code: 'server_restarted', message: 'x' },
+        events: [{ type: 'response.failed', withResponse: true }],
+      });
       return task.response_id;
     };
     make(false);
@@ -175,7 +187,13 @@ test('store: false responses left terminal by a crash are swept after a grace pe
     const now = unixSeconds(clock);
     assert.equal(sweepUnstoredResponses(db, now, journal, 300), 0, 'nothing goes within the grace period');
     assert.equal(sweepUnstoredResponses(db, now + 301, journal, 300), 1);
-    assert.deepEqual(db.prepare<[], { id: string }>('SELECT id FROM responses').all().map((r) => r.id), [stored]);
+    assert.deepEqual(
+      db
+        .prepare<[], { id: string }>('SELECT id FROM responses')
+        .all()
+        .map((r) => r.id),
+      [stored],
+    );
     assert.equal(db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM tasks').get()?.n, 1, 'its task and events went with it');
   } finally {
     close();

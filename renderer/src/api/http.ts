@@ -76,7 +76,8 @@ export async function download(path: string): Promise<{ blob: Blob; name: string
   if (res.status === 401 && renewSession !== null && (await renewSession())) res = await send('GET', path, undefined);
   if (!res.ok) {
     const parsed = ErrorBody.safeParse(await res.json().catch(() => null));
-    if (parsed.success) throw new ApiError(res.status, parsed.data.error.type, parsed.data.error.code ?? null, parsed.data.error.message, parsed.data.error.param ?? null);
+    if (parsed.success)
+      throw new ApiError(res.status, parsed.data.error.type, parsed.data.error.code ?? null, parsed.data.error.message, parsed.data.error.param ?? null);
     throw new ApiError(res.status, 'server_error', null, `Sanad answered ${res.status}.`, null);
   }
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'download';

@@ -40,7 +40,11 @@ export function sessionHeaders(): Record<string, string> {
 
 /** Trades a one-time code for a session; false when the code was refused (used, old, wrong). */
 export async function signInWithCode(code: string): Promise<boolean> {
-  const res = await fetch('/login', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ code }) }).catch(() => null);
+  const res = await fetch('/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ code }),
+  }).catch(() => null);
   if (res === null || !res.ok) return false;
   const parsed = LoginAnswer.safeParse(await res.json().catch(() => null));
   if (!parsed.success) return false;

@@ -60,7 +60,13 @@ export function App({ client }: { client: QueryClient }) {
   return (
     <QueryClientProvider client={client}>
       <Shell screen={route.screen} connected={connected}>
-        <Suspense fallback={<div className="card" aria-busy="true"><span className="skeleton" /></div>}>
+        <Suspense
+          fallback={
+            <div className="card" aria-busy="true">
+              <span className="skeleton" />
+            </div>
+          }
+        >
           <Current id={route.id} />
         </Suspense>
       </Shell>

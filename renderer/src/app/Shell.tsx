@@ -104,14 +104,28 @@ export function Shell({ screen, connected, children }: { screen: Screen; connect
         {t('skip')}
       </a>
       <header className="topbar">
-        <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="sidenav" data-testid="menu-button" onClick={() => setMenuOpen((o) => !o)}>
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="sidenav"
+          data-testid="menu-button"
+          onClick={() => setMenuOpen((o) => !o)}
+        >
           {t('menu')}
         </button>
         <span className="brand">{t('app')}</span>
         <span className={connected ? 'live on' : 'live off'} role="status" data-testid="live-state">
           {connected ? t('live') : t('offline')}
         </span>
-        <button type="button" className="lang" lang={language === 'ar' ? 'en' : 'ar'} title={t('language')} data-testid="language-switch" onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}>
+        <button
+          type="button"
+          className="lang"
+          lang={language === 'ar' ? 'en' : 'ar'}
+          title={t('language')}
+          data-testid="language-switch"
+          onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}
+        >
           {t('switchTo')}
         </button>
         {/* The desktop window signs itself in again at once: sign-out is for browsers. */}

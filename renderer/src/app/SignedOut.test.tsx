@@ -14,7 +14,10 @@ describe('the signed-out panel', () => {
       act(() => setLanguage(lng));
       const { unmount } = render(<SignedOut />);
       const codes = [...screen.getByTestId('signed-out').querySelectorAll('code')];
-      expect(codes.map((c) => [c.textContent, c.getAttribute('dir')])).toEqual([['sanad login-link', 'ltr'], ['sanad serve', 'ltr']]);
+      expect(codes.map((c) => [c.textContent, c.getAttribute('dir')])).toEqual([
+        ['sanad login-link', 'ltr'],
+        ['sanad serve', 'ltr'],
+      ]);
       expect(screen.getByTestId('signed-out').textContent).not.toContain('\u0000');
       unmount();
     }

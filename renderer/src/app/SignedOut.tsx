@@ -36,7 +36,13 @@ function WithCommands({ text }: { text: string }) {
     <>
       {parts.map((part, i) => {
         const command = i % 2 === 1 && (part === 'login' || part === 'serve') ? COMMANDS[part] : null;
-        return command ? <code key={i} dir="ltr">{command}</code> : <span key={i}>{part}</span>;
+        return command ? (
+          <code key={i} dir="ltr">
+            {command}
+          </code>
+        ) : (
+          <span key={i}>{part}</span>
+        );
       })}
     </>
   );
@@ -48,7 +54,14 @@ export function SignedOut() {
     <div className="shell">
       <header className="topbar">
         <span className="brand">{t('app')}</span>
-        <button type="button" className="lang" lang={language === 'ar' ? 'en' : 'ar'} title={t('language')} data-testid="language-switch" onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}>
+        <button
+          type="button"
+          className="lang"
+          lang={language === 'ar' ? 'en' : 'ar'}
+          title={t('language')}
+          data-testid="language-switch"
+          onClick={() => setLanguage(language === 'ar' ? 'en' : 'ar')}
+        >
           {t('switchTo')}
         </button>
       </header>
@@ -56,12 +69,16 @@ export function SignedOut() {
         {loginLinkRefused() ? (
           <>
             <h1 data-testid="login-link-refused">{t('usedTitle')}</h1>
-            <p><WithCommands text={t('usedBody', { login: `${MARK}login${MARK}` })} /></p>
+            <p>
+              <WithCommands text={t('usedBody', { login: `${MARK}login${MARK}` })} />
+            </p>
           </>
         ) : (
           <>
             <h1>{t('title')}</h1>
-            <p><WithCommands text={t('body', { login: `${MARK}login${MARK}`, serve: `${MARK}serve${MARK}` })} /></p>
+            <p>
+              <WithCommands text={t('body', { login: `${MARK}login${MARK}`, serve: `${MARK}serve${MARK}` })} />
+            </p>
           </>
         )}
         <p className="muted">{t('desktop')}</p>

@@ -14,7 +14,10 @@ function isScreen(value: string): value is Screen {
 }
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '');
+  const parts = hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((p) => p !== '');
   const [first, second] = parts;
   if (first === undefined || !isScreen(first)) return { screen: 'overview', id: null };
   return { screen: first, id: second === undefined ? null : decodeURIComponent(second) };

@@ -34,7 +34,16 @@ const ns = defineStrings('errors', {
   },
 });
 
-const WORDED_CODES = ['insufficient_storage', 'keychain_unavailable', 'rate_limited', 'backup_running', 'drill_running', 'restore_running', 'internal_error', 'request_too_large'] as const;
+const WORDED_CODES = [
+  'insufficient_storage',
+  'keychain_unavailable',
+  'rate_limited',
+  'backup_running',
+  'drill_running',
+  'restore_running',
+  'internal_error',
+  'request_too_large',
+] as const;
 type WordedCode = (typeof WORDED_CODES)[number];
 const isWorded = (code: string | null): code is WordedCode => WORDED_CODES.some((c) => c === code);
 

@@ -70,12 +70,23 @@ export function runStatus(run: Pick<Run, 'status'>, openNow: boolean): RunStatus
 }
 
 const CLASS: Record<RunStatusKey, string> = {
-  queued: 'badge', running: 'badge', ok: 'badge ok', partial: 'badge warn', failed: 'badge fail', interrupted: 'badge warn', cancelled: 'badge', unfinished: 'badge warn',
+  queued: 'badge',
+  running: 'badge',
+  ok: 'badge ok',
+  partial: 'badge warn',
+  failed: 'badge fail',
+  interrupted: 'badge warn',
+  cancelled: 'badge',
+  unfinished: 'badge warn',
 };
 
 export function RunBadge({ status }: { status: RunStatusKey }) {
   const { t } = useStrings(ns);
-  return <span className={CLASS[status]} data-status={status}>{t(status)}</span>;
+  return (
+    <span className={CLASS[status]} data-status={status}>
+      {t(status)}
+    </span>
+  );
 }
 
 export const useRuns = (kind: RunKind, limit: number) =>

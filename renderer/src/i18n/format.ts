@@ -24,7 +24,12 @@ export function formatBytes(lng: Language, bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return new Intl.NumberFormat(locale(lng), { style: 'unit', unit: UNITS[unit], unitDisplay: 'short', maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0 }).format(value);
+  return new Intl.NumberFormat(locale(lng), {
+    style: 'unit',
+    unit: UNITS[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0,
+  }).format(value);
 }
 
 /** A Unix time (seconds) as a date and time. */
@@ -57,8 +62,7 @@ export function formatDuration(lng: Language, seconds: number): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  const f = (v: number, unit: 'hour' | 'minute' | 'second') =>
-    new Intl.NumberFormat(locale(lng), { style: 'unit', unit, unitDisplay: 'narrow' }).format(v);
+  const f = (v: number, unit: 'hour' | 'minute' | 'second') => new Intl.NumberFormat(locale(lng), { style: 'unit', unit, unitDisplay: 'narrow' }).format(v);
   if (h > 0) return `${f(h, 'hour')} ${f(m, 'minute')}`;
   if (m > 0) return `${f(m, 'minute')} ${f(sec, 'second')}`;
   return f(sec, 'second');

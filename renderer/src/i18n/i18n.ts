@@ -113,7 +113,7 @@ export function useStrings<E extends Record<string, string>>(ns: Namespace<E>): 
     t: (key, vars) => {
       const count = vars?.count;
       const lng = isLanguage(i18n.language) ? i18n.language : 'en';
-      return t(key, typeof count === 'number' && vars?.n === undefined ? { ...vars, n: new Intl.NumberFormat(lng).format(count) } : vars ?? {});
+      return t(key, typeof count === 'number' && vars?.n === undefined ? { ...vars, n: new Intl.NumberFormat(lng).format(count) } : (vars ?? {}));
     },
     language: isLanguage(i18n.language) ? i18n.language : 'en',
   };

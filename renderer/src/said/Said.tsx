@@ -25,12 +25,21 @@ function paramPart(name: string, value: SaidParam | undefined, table: Wordings, 
   if (kind === 'time' && typeof value === 'string') return <bdi key={key}>{language.time(value)}</bdi>;
   // No grouping: many numbers said are ids (a generation, a pid) that must read as written.
   if (typeof value === 'number') return new Intl.NumberFormat(language.locale, { useGrouping: false }).format(value);
-  return <bdi key={key} className="verbatim" translate="no">{value}</bdi>;
+  return (
+    <bdi key={key} className="verbatim" translate="no">
+      {value}
+    </bdi>
+  );
 }
 
 function sayingNodes(said: Saying, table: Wordings, language: WordingLanguage, key: string): ReactNode {
   const template = templateOf(table, said.code, said.params, language);
-  if (template === null) return <span key={key} lang="en" dir="auto" className="verbatim">{said.detail ?? said.code}</span>;
+  if (template === null)
+    return (
+      <span key={key} lang="en" dir="auto" className="verbatim">
+        {said.detail ?? said.code}
+      </span>
+    );
   const filled = (part: string, k: string): ReactNode =>
     holes(part).map((h, i) => {
       if ('text' in h) return <Fragment key={`${k}.${i}`}>{h.text}</Fragment>;

@@ -33,7 +33,8 @@ export const AR_WORDINGS: ArabicWordings = {
   'restic.ls_no_snapshot': 'لم يطبع `restic ls` على «{{repo}}» أي لقطة لـ{{snapshot}}؛ تأكّد أن restic المثبَّت يعمل.',
   'restic.ls_too_many': 'اللقطة {{snapshot}} من «{{repo}}» تسرد أكثر من {{max}} مسارًا، فليست لقطة صنعها سند.',
   'restic.no_snapshot_list': 'لم يطبع `restic snapshots` على «{{repo}}» قائمة لقطات؛ تأكّد أن restic المثبَّت يعمل.',
-  'restic.copy_not_found': 'انتهى `restic copy` إلى «{{repo}}»، لكن نسخة اللقطة {{snapshot}} غير مدرجة هناك؛ انسخ احتياطيًا مرة أخرى، وتأكّد أن restic المثبَّت يعمل إن تكرر ذلك.',
+  'restic.copy_not_found':
+    'انتهى `restic copy` إلى «{{repo}}»، لكن نسخة اللقطة {{snapshot}} غير مدرجة هناك؛ انسخ احتياطيًا مرة أخرى، وتأكّد أن restic المثبَّت يعمل إن تكرر ذلك.',
   'restic.step_failed': '{{step}}: {{error}}',
   'said.text': '{{text}}',
 
@@ -54,8 +55,10 @@ export const AR_WORDINGS: ArabicWordings = {
   'drill.why_index_unlisted': 'تعذّر سرد فهرس المستودع للتأكد من أن نسخًا احتياطيًا لم يكتب في أثناء ذلك؛ أعد الاختبار',
   'drill.why_repo_changed': 'تغيّر المستودع أثناء الاختبار (كتب فيه نسخ احتياطي أو تنظيف)، فقد لا يكون هذا تلفًا؛ أعد الاختبار',
   'drill.settings_unreadable': 'تعذّرت قراءة إعدادات «{{repo}}»: {{error}}',
-  'drill.scratch_full': 'القرص الذي يحمل المجلد المؤقت للاختبار ({{path}}) ممتلئ (المتاح {{free_bytes}}). تعذّر فحص النسخة (لا دليل على تلف ولا على سلامة)؛ حرّر بعض المساحة وأعد الاختبار.',
-  'drill.scratch_full_none': 'القرص الذي يحمل المجلد المؤقت للاختبار ({{path}}) ممتلئ (لا مساحة متاحة). تعذّر فحص النسخة (لا دليل على تلف ولا على سلامة)؛ حرّر بعض المساحة وأعد الاختبار.',
+  'drill.scratch_full':
+    'القرص الذي يحمل المجلد المؤقت للاختبار ({{path}}) ممتلئ (المتاح {{free_bytes}}). تعذّر فحص النسخة (لا دليل على تلف ولا على سلامة)؛ حرّر بعض المساحة وأعد الاختبار.',
+  'drill.scratch_full_none':
+    'القرص الذي يحمل المجلد المؤقت للاختبار ({{path}}) ممتلئ (لا مساحة متاحة). تعذّر فحص النسخة (لا دليل على تلف ولا على سلامة)؛ حرّر بعض المساحة وأعد الاختبار.',
   'drill.could_not_run': 'تعذّر تنفيذ {{doing}}: {{error}}',
   'drill.key_refused': '{{error}} وإلى أن يحدث ذلك فكل نسخة فيه غير مقروءة بما يحمله هذا الجهاز.',
   'drill.repo_gone': '{{error}} صُنعت نسخ احتياطية فيه من قبل، فالمستودع قد حُذف أو نُقل.',
@@ -106,7 +109,8 @@ export const AR_WORDINGS: ArabicWordings = {
   // sqlite:integrity
   'drill.store.no_database': 'بيان الجيل {{generation}} لا يسرد أي قاعدة بيانات.',
   'drill.store.not_restored': 'لم يُستعد {{path}} من الجيل {{generation}} مع أن اللقطة تسرده.',
-  'drill.store.differs': '{{path}} في الجيل {{generation}} يختلف عن بيانه ({{size}} بايت، `sha256` {{sha256}}…؛ المتوقع {{expected_size}} بايت، {{expected_sha256}}…).',
+  'drill.store.differs':
+    '{{path}} في الجيل {{generation}} يختلف عن بيانه ({{size}} بايت، `sha256` {{sha256}}…؛ المتوقع {{expected_size}} بايت، {{expected_sha256}}…).',
   'drill.store.not_sanad': '{{path}} في الجيل {{generation}} ليس مخزن سند: {{problem}}؛ إن لم تصنع هذه النسخة فقد كتب غيرك في المستودع.',
   'drill.store.too_new': '{{path}} في الجيل {{generation}} كتبه إصدار أحدث من سند (إصدار المخزن {{version}})؛ يستطيع اختبارٌ بذلك الإصدار فحصه.',
   'drill.store.damaged': '{{path}} في الجيل {{generation}} تالف: {{problem}}.',
@@ -130,7 +134,8 @@ export const AR_WORDINGS: ArabicWordings = {
   'drill.read.ok_skipped_one': '{{read}} (الجزء {{first}} بلا حزم)',
   'drill.read.ok_skipped_other': '{{read}} (الأجزاء من {{first}} إلى {{last}} بلا حزم)',
   'drill.read.in_use': 'أبلغ الجزء {{subset}} عن أخطاء والمستودع قيد الاستخدام ({{lock}})؛ أعد الاختبار العميق حين يكون خاملًا.',
-  'drill.read.damage': 'الجزء {{subset}}: قُرئت {{packs}} من {{total}} حزمة بيانات، ووجد restic تلفًا ({{line}})؛ اصنع نسخة احتياطية جديدة في مستودع جديد واحتفظ بهذا حتى يُستبدل.',
+  'drill.read.damage':
+    'الجزء {{subset}}: قُرئت {{packs}} من {{total}} حزمة بيانات، ووجد restic تلفًا ({{line}})؛ اصنع نسخة احتياطية جديدة في مستودع جديد واحتفظ بهذا حتى يُستبدل.',
   'drill.read.damage_unknown': 'الجزء {{subset}}: وجد restic تلفًا ({{line}})؛ اصنع نسخة احتياطية جديدة في مستودع جديد واحتفظ بهذا حتى يُستبدل.',
   'drill.read.no_packs': 'لا يحمل المستودع أي حزمة بيانات بعد، فلم يكن هناك ما يُقرأ؛ اصنع نسخة احتياطية ثم أعد الاختبار العميق.',
   'drill.read.read_nothing': 'لم يُقرأ من الجزء {{subset}} أي حزمة بيانات، فلم يُتحقق من شيء؛ أعد الاختبار العميق.',
@@ -152,26 +157,37 @@ export const AR_WORDINGS: ArabicWordings = {
   'drill.rehearsal.damaged': 'المخزن المستعاد من الجيل {{generation}} تالف: {{problem}}.',
   'drill.rehearsal.unopened': 'تعذّر على سند فتح المخزن المستعاد من الجيل {{generation}}: {{error}}',
   'drill.rehearsal.lacks_tables': 'المخزن المستعاد من الجيل {{generation}} تنقصه هذه الجداول: {{tables}}.',
-  'drill.rehearsal.ok_one': 'استُعيد الجيل {{generation}} في مجلد مؤقت (ملف واحد، {{total_bytes}}، دون مفتاح الخزنة)؛ كل البصمات مطابقة؛ وفتح سند المخزن (الإصدار {{version}}) ووجد جداوله',
-  'drill.rehearsal.ok_other': 'استُعيد الجيل {{generation}} في مجلد مؤقت (الملفات: {{n}}، {{total_bytes}}، دون مفتاح الخزنة)؛ كل البصمات مطابقة؛ وفتح سند المخزن (الإصدار {{version}}) ووجد جداوله',
+  'drill.rehearsal.ok_one':
+    'استُعيد الجيل {{generation}} في مجلد مؤقت (ملف واحد، {{total_bytes}}، دون مفتاح الخزنة)؛ كل البصمات مطابقة؛ وفتح سند المخزن (الإصدار {{version}}) ووجد جداوله',
+  'drill.rehearsal.ok_other':
+    'استُعيد الجيل {{generation}} في مجلد مؤقت (الملفات: {{n}}، {{total_bytes}}، دون مفتاح الخزنة)؛ كل البصمات مطابقة؛ وفتح سند المخزن (الإصدار {{version}}) ووجد جداوله',
   // alerts
-  'alert.keychain_down': 'سلسلة مفاتيح النظام غير متاحة ({{detail}}). يحفظ سند مفتاح الخزنة وعبارة مرور النسخ الاحتياطي هناك فقط: شغّله في جلسة سطح مكتب، أو على لينكس بلا واجهة داخل `dbus-run-session` مع فتح `gnome-keyring`، أو اختر ملف أسرار محميًا بـ`--secrets-file PATH` (يشرح `docs/security.md` مخاطره).',
-  'alert.switch_failed': 'تعذّر على سند فتح البيانات المستعادة في {{path}} ({{error}})، فعاد إلى {{previous}}؛ أصلح السبب وافتحها من جديد، أو شغّل `sanad serve --data-dir` مع {{path}}.',
-  'alert.drill_failed': 'وجد الاختبار {{kind}} تلفًا في النسخ الاحتياطية: {{checks}} ({{first}}). شغّل `sanad drill` مرة أخرى لترى قائمة الفحوص كاملة، ثم اصنع نسخة احتياطية جديدة.',
+  'alert.keychain_down':
+    'سلسلة مفاتيح النظام غير متاحة ({{detail}}). يحفظ سند مفتاح الخزنة وعبارة مرور النسخ الاحتياطي هناك فقط: شغّله في جلسة سطح مكتب، أو على لينكس بلا واجهة داخل `dbus-run-session` مع فتح `gnome-keyring`، أو اختر ملف أسرار محميًا بـ`--secrets-file PATH` (يشرح `docs/security.md` مخاطره).',
+  'alert.switch_failed':
+    'تعذّر على سند فتح البيانات المستعادة في {{path}} ({{error}})، فعاد إلى {{previous}}؛ أصلح السبب وافتحها من جديد، أو شغّل `sanad serve --data-dir` مع {{path}}.',
+  'alert.drill_failed':
+    'وجد الاختبار {{kind}} تلفًا في النسخ الاحتياطية: {{checks}} ({{first}}). شغّل `sanad drill` مرة أخرى لترى قائمة الفحوص كاملة، ثم اصنع نسخة احتياطية جديدة.',
   'alert.drill_unverified': 'تعذّر على الاختبار {{kind}} التحقق من النسخ الاحتياطية: {{checks}} ({{first}}).',
   'alert.copy_prune_failed': 'فشل حذف النسخة الخارجية القديمة {{name}} من {{destination}}: {{error}}',
-  'alert.old_key_one': 'ما زال مفتاح نسخ احتياطي قديم على {{repos}}، فعبارة المرور السابقة ما زالت تفتحه؛ يحذفه سند بعد النسخ الاحتياطي التالي حين يستجيب المستودع (أو شغّل `sanad passphrase rotate` مرة أخرى).',
-  'alert.old_key_other': 'ما زال مفتاح نسخ احتياطي قديم على {{repos}}، فعبارة المرور السابقة ما زالت تفتحها؛ يحذفه سند بعد النسخ الاحتياطي التالي حين يستجيب كل مستودع (أو شغّل `sanad passphrase rotate` مرة أخرى).',
-  'alert.model_changed': 'ملف النموذج «{{model}}» ({{path}}) لم يعد الملف المسجَّل (تغيّر حجمه أو بصمته، أو استُبدل برابط إلى ملف آخر)، فتتركه النسخ الاحتياطية؛ إن استبدلته عمدًا فاحذف النموذج وأضفه من جديد.',
+  'alert.old_key_one':
+    'ما زال مفتاح نسخ احتياطي قديم على {{repos}}، فعبارة المرور السابقة ما زالت تفتحه؛ يحذفه سند بعد النسخ الاحتياطي التالي حين يستجيب المستودع (أو شغّل `sanad passphrase rotate` مرة أخرى).',
+  'alert.old_key_other':
+    'ما زال مفتاح نسخ احتياطي قديم على {{repos}}، فعبارة المرور السابقة ما زالت تفتحها؛ يحذفه سند بعد النسخ الاحتياطي التالي حين يستجيب كل مستودع (أو شغّل `sanad passphrase rotate` مرة أخرى).',
+  'alert.model_changed':
+    'ملف النموذج «{{model}}» ({{path}}) لم يعد الملف المسجَّل (تغيّر حجمه أو بصمته، أو استُبدل برابط إلى ملف آخر)، فتتركه النسخ الاحتياطية؛ إن استبدلته عمدًا فاحذف النموذج وأضفه من جديد.',
   'alert.backup_failed': 'فشل آخر نسخ احتياطي: {{error}}',
   'alert.offsite_failed': 'فشل النسخ الاحتياطي الخارجي إلى {{repo}}: {{error}}',
   'alert.copy_failed': 'فشلت النسخة الخارجية المشفّرة إلى {{destination}}: {{error}}',
   'alert.maintenance_failed': 'فشلت صيانة مستودع النسخ الاحتياطي «{{repo}}» عند الخطوة {{step}}: {{error}}',
-  'alert.secrets_in_file': 'مفاتيحك في ملف ({{path}}) لا في سلسلة مفاتيح النظام: من يستطيع قراءة ذلك الملف بصلاحياتك يستطيع فتح نسخك الاحتياطية. حين تتوفر سلسلة مفاتيح (جلسة سطح مكتب) انقلها إليها بـ`sanad secrets move-to-keychain`.',
+  'alert.secrets_in_file':
+    'مفاتيحك في ملف ({{path}}) لا في سلسلة مفاتيح النظام: من يستطيع قراءة ذلك الملف بصلاحياتك يستطيع فتح نسخك الاحتياطية. حين تتوفر سلسلة مفاتيح (جلسة سطح مكتب) انقلها إليها بـ`sanad secrets move-to-keychain`.',
   'alert.disk_full': 'القرص الذي يحمل بيانات سند ({{path}}) ممتلئ (المتاح {{free_bytes}})؛ حرّر بعض المساحة عليه ويكمل سند وحده، ولا يضيع شيء محفوظ.',
   'alert.disk_full_none': 'القرص الذي يحمل بيانات سند ({{path}}) ممتلئ (لا مساحة متاحة)؛ حرّر بعض المساحة عليه ويكمل سند وحده، ولا يضيع شيء محفوظ.',
-  'alert.disk_low': 'القرص الذي يحمل بيانات سند ({{path}}) يكاد يمتلئ: المتاح {{free_bytes}}، ويحتاج النسخ الاحتياطي التالي نحو {{needed_bytes}}؛ حرّر بعض المساحة عليه.',
-  'alert.disk_low_unknown': 'القرص الذي يحمل بيانات سند ({{path}}) يكاد يمتلئ: المساحة المتاحة قليلة، ويحتاج النسخ الاحتياطي التالي نحو {{needed_bytes}}؛ حرّر بعض المساحة عليه.',
+  'alert.disk_low':
+    'القرص الذي يحمل بيانات سند ({{path}}) يكاد يمتلئ: المتاح {{free_bytes}}، ويحتاج النسخ الاحتياطي التالي نحو {{needed_bytes}}؛ حرّر بعض المساحة عليه.',
+  'alert.disk_low_unknown':
+    'القرص الذي يحمل بيانات سند ({{path}}) يكاد يمتلئ: المساحة المتاحة قليلة، ويحتاج النسخ الاحتياطي التالي نحو {{needed_bytes}}؛ حرّر بعض المساحة عليه.',
   'alert.repo_full': 'القرص الذي يحمل المستودع «{{repo}}» ({{path}}) ممتلئ (المتاح {{free_bytes}}). حرّر بعض المساحة عليه وأعد النسخ الاحتياطي.',
   'alert.repo_full_none': 'القرص الذي يحمل المستودع «{{repo}}» ({{path}}) ممتلئ (لا مساحة متاحة). حرّر بعض المساحة عليه وأعد النسخ الاحتياطي.',
   // sanad doctor / Diagnostics
@@ -245,8 +261,10 @@ export const AR_WORDINGS: ArabicWordings = {
   'doctor.fix.disk_full': 'حرّر بعض المساحة عليه؛ يكمل سند العامل وحده',
   'doctor.fix.disk_low': 'حرّر بعض المساحة: قد لا يتّسع النسخ الاحتياطي التالي',
   'doctor.fix.port': 'أوقفه، أو شغّل سند بـ`--port N` (يختار `--port 0` منفذًا متاحًا)',
-  'restore.advice_last': 'صُنعت آخر نسخة احتياطية سليمة في {{time}} (الجيل {{generation}}، في {{repos}}). استعدها إلى مجلد جديد بـ`sanad restore --data-dir {{dir}} --target NEW_FOLDER`، ثم شغّل سند على ذلك المجلد (`sanad serve --data-dir NEW_FOLDER`).',
-  'restore.advice_none': 'لا سجل عند سند لنسخة احتياطية سليمة بجانبه؛ يعرض `sanad restore --list --data-dir {{dir}}` ما يحويه المستودع المحلي. استعده إلى مجلد جديد بـ`sanad restore --data-dir {{dir}} --target NEW_FOLDER`، ثم شغّل سند على ذلك المجلد (`sanad serve --data-dir NEW_FOLDER`).',
+  'restore.advice_last':
+    'صُنعت آخر نسخة احتياطية سليمة في {{time}} (الجيل {{generation}}، في {{repos}}). استعدها إلى مجلد جديد بـ`sanad restore --data-dir {{dir}} --target NEW_FOLDER`، ثم شغّل سند على ذلك المجلد (`sanad serve --data-dir NEW_FOLDER`).',
+  'restore.advice_none':
+    'لا سجل عند سند لنسخة احتياطية سليمة بجانبه؛ يعرض `sanad restore --list --data-dir {{dir}}` ما يحويه المستودع المحلي. استعده إلى مجلد جديد بـ`sanad restore --data-dir {{dir}} --target NEW_FOLDER`، ثم شغّل سند على ذلك المجلد (`sanad serve --data-dir NEW_FOLDER`).',
   // The restore's checklist
   'restore.error': '{{error}}',
   'restore.cancelled': 'أُلغيت الاستعادة.',
@@ -274,11 +292,13 @@ export const AR_WORDINGS: ArabicWordings = {
   'restore.which_newest_of_one': 'أحدث البيانات، من جيل واحد',
   'restore.which_newest_of_other': 'أحدث البيانات، من بين الأجيال (عددها {{n}})',
   'restore.found': 'الجيل {{generation}} ({{which}}): اللقطة {{snapshot}} المأخوذة في {{time}} على {{host}}، المستودع «{{repo}}».',
-  'restore.found_record': 'الجيل {{generation}} ({{which}}): اللقطة {{snapshot}} المأخوذة في {{time}} على {{host}}، المستودع «{{repo}}»، من سجل مجلد البيانات هذا لنسخه الاحتياطية.',
+  'restore.found_record':
+    'الجيل {{generation}} ({{which}}): اللقطة {{snapshot}} المأخوذة في {{time}} على {{host}}، المستودع «{{repo}}»، من سجل مجلد البيانات هذا لنسخه الاحتياطية.',
   'restore.no_generation': 'لا يحوي المستودع «{{repo}}» أي جيل من أجيال سند بعد.',
   'restore.generation_missing': 'الجيل {{generation}} ليس في المستودع «{{repo}}»؛ يعرض `sanad restore --list` الأجيال الموجودة.',
   'restore.manifest_ok': 'الصيغة {{format}}، سند {{version}}، الجهاز {{host}}، أُنشئ في {{time}}: {{contents}}.',
-  'restore.manifest_ok_record': 'الصيغة {{format}}، سند {{version}}، الجهاز {{host}}، أُنشئ في {{time}}: {{contents}} (من سجل مجلد البيانات هذا للنسخة؛ ويجب أن يطابقه ملف `manifest.json` المستعاد).',
+  'restore.manifest_ok_record':
+    'الصيغة {{format}}، سند {{version}}، الجهاز {{host}}، أُنشئ في {{time}}: {{contents}} (من سجل مجلد البيانات هذا للنسخة؛ ويجب أن يطابقه ملف `manifest.json` المستعاد).',
   'restore.n_databases_one': 'قاعدة بيانات واحدة',
   'restore.n_databases_two': 'قاعدتا بيانات',
   'restore.n_databases_other': 'قواعد البيانات: {{n}}',
@@ -306,7 +326,8 @@ export const AR_WORDINGS: ArabicWordings = {
   'restore.restic_restored_in_place': 'استعاد restic {{size_bytes}} إلى مجلد العمل (دون مفتاح الخزنة، وتُركت النماذج في أماكنها).',
   'restore.not_verified': 'لم يُتحقَّق من {{item}}.',
   'restore.at_original_place': 'في مكانه الأصلي: {{found}}',
-  'restore.in_place_changed': 'النموذج «{{model}}» المتروك في مكانه (`--models-in-place`): {{error}} أعد الملف الذي كان في النسخة، أو استعد دون `--models-in-place`.',
+  'restore.in_place_changed':
+    'النموذج «{{model}}» المتروك في مكانه (`--models-in-place`): {{error}} أعد الملف الذي كان في النسخة، أو استعد دون `--models-in-place`.',
   'restore.store_is_sanad': '{{path}} مخزن لسند من الإصدار {{version}}: بنيته هي بنية سند بالضبط.',
   'restore.store_newer': 'كتب {{path}} إصدارٌ أحدث من سند (إصدار المخزن {{version}})؛ استعده بذلك الإصدار.',
   'restore.store_damaged': '{{path}} تالف: {{problem}}.',
@@ -365,12 +386,15 @@ export const AR_WORDINGS: ArabicWordings = {
   'restore.layout_wrong_empty': 'يجب أن يحوي {{path}} {{expected}}؛ ولا شيء فيه.',
   'restore.layout_ok': 'يحوي {{path}} {{files}} ولا شيء غيرها (لا ملفات جانبية لقاعدة البيانات، وأُزيل مجلد العمل).',
   'restore.pulled': 'لم تحفظ النسخة إلا مصدره: نُزّل من جديد من {{uri}} إلى {{path}}، وتُحقِّق من بصمته {{sha256}}….',
-  'restore.pull_failed': 'لم تحفظ النسخة إلا مصدره ({{uri}}) وتعذّر تنزيله الآن ({{why}})؛ ويبقى مسجّلًا دون ملفه: شغّل `sanad models pull {{uri}} --id {{model}}` على سند المستعاد حين يمكن الوصول إلى المستودع (احذف النموذج أولًا).',
+  'restore.pull_failed':
+    'لم تحفظ النسخة إلا مصدره ({{uri}}) وتعذّر تنزيله الآن ({{why}})؛ ويبقى مسجّلًا دون ملفه: شغّل `sanad models pull {{uri}} --id {{model}}` على سند المستعاد حين يمكن الوصول إلى المستودع (احذف النموذج أولًا).',
   'folder.not_connected': 'قرص «{{repo}}» غير موصول: لا شيء مركَّب على {{mount}}. صِل القرص ثم انسخ احتياطيًا من جديد؛ لم يُكتب شيء في {{mount}}.',
-  'probe.delete_ignored': 'قبِل «{{repo}}» الكتابة، لكن الحذف لم يحدث، فلن تستطيع الصيانة حذف النسخ القديمة هناك؛ تحقّق من صلاحيات التخزين (يجب أن يسمح بالحذف) ثم اختبر من جديد.',
+  'probe.delete_ignored':
+    'قبِل «{{repo}}» الكتابة، لكن الحذف لم يحدث، فلن تستطيع الصيانة حذف النسخ القديمة هناك؛ تحقّق من صلاحيات التخزين (يجب أن يسمح بالحذف) ثم اختبر من جديد.',
   'copy.no_local': 'لا نسخة احتياطية على هذا الحاسوب تُنسخ بعد؛ انسخ احتياطيًا أولًا، ثم انسخها إلى وجهاتك الخارجية.',
   'copy.no_targets': 'لا وجهة خارجية يُنسخ إليها؛ أضف واحدة من شاشة الوجهات الخارجية (أو بـ`sanad repo add`).',
   'copy.up_to_date': 'لدى «{{repo}}» أحدث نسخة احتياطية بالفعل (الجيل {{generation}}).',
   'copy.copied': 'نُسخت أحدث نسخة احتياطية (الجيل {{generation}}) إلى «{{repo}}».',
-  'folder.gone': 'لم تعد النسخ الاحتياطية لـ«{{repo}}» في {{path}} (مستودع restic الخاص به مفقود). صِل القرص الذي يحملها أو صحّح المجلد؛ لا يبدأ سند مستودعًا جديدًا حيث كان مستودع.',
+  'folder.gone':
+    'لم تعد النسخ الاحتياطية لـ«{{repo}}» في {{path}} (مستودع restic الخاص به مفقود). صِل القرص الذي يحملها أو صحّح المجلد؛ لا يبدأ سند مستودعًا جديدًا حيث كان مستودع.',
 };

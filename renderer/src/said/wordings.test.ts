@@ -3,7 +3,10 @@ import { EN_WORDINGS } from '../../../src/contract/said/index';
 import { holes } from '../../../src/contract/said';
 import { AR_WORDINGS } from './wordings-ar';
 
-const params = (template: string): string[] => holes(template).flatMap((h) => ('param' in h && h.param !== 'n' ? [h.param] : [])).sort();
+const params = (template: string): string[] =>
+  holes(template)
+    .flatMap((h) => ('param' in h && h.param !== 'n' ? [h.param] : []))
+    .sort();
 const LATIN_WORD = /[A-Za-z]{2,}/;
 
 describe('the Arabic wordings', () => {
@@ -18,7 +21,10 @@ describe('the Arabic wordings', () => {
 
   test('outside commands and file names in backticks, no Latin word but the names of programs', () => {
     for (const [code, ar] of Object.entries(AR_WORDINGS)) {
-      const prose = ar.replace(/`[^`]*`/g, '').replace(/\{\{\w+\}\}/g, '').replace(/\b(restic|JSON|SQLite)\b/g, '');
+      const prose = ar
+        .replace(/`[^`]*`/g, '')
+        .replace(/\{\{\w+\}\}/g, '')
+        .replace(/\b(restic|JSON|SQLite)\b/g, '');
       expect(prose, code).not.toMatch(LATIN_WORD);
     }
   });

@@ -64,7 +64,11 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
         </button>
       </div>
       {busy && !running && <p className="warn">{t('alreadyRunning')}</p>}
-      {waiting.length > 0 && <p className="muted" data-testid="backup-waiting">{t(waiting.includes('restore') ? 'waitingRestore' : 'waitingMaintenance')}</p>}
+      {waiting.length > 0 && (
+        <p className="muted" data-testid="backup-waiting">
+          {t(waiting.includes('restore') ? 'waitingRestore' : 'waitingMaintenance')}
+        </p>
+      )}
       {start.error && !busy && <ErrorNote error={start.error} />}
       <div className="progress-slot" aria-live="polite">
         {running && (
@@ -82,7 +86,11 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
             <span>{formatDateTime(language, last.finished_at ?? last.started_at)}</span>
           </div>
           <ul className="plain-list">
-            {runs.data?.copies.filter((c) => c.run_id === last.id).map((c) => <CopyLine key={c.repository} copy={c} />)}
+            {runs.data?.copies
+              .filter((c) => c.run_id === last.id)
+              .map((c) => (
+                <CopyLine key={c.repository} copy={c} />
+              ))}
           </ul>
         </div>
       ) : (
@@ -90,7 +98,9 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
       )}
       {status?.last_ok_at != null && <p className="muted">{t('lastOk', { when: formatRelative(language, status.last_ok_at) })}</p>}
       {status?.held_by != null && !status.paused ? (
-        <p className="warn" data-testid="backup-held">{t(status.held_by === 'battery' ? 'heldBattery' : 'heldMetered')}</p>
+        <p className="warn" data-testid="backup-held">
+          {t(status.held_by === 'battery' ? 'heldBattery' : 'heldMetered')}
+        </p>
       ) : (
         status?.next_run_at != null && !status.paused && <p className="muted">{t('nextRun', { date: formatDateTime(language, status.next_run_at) })}</p>
       )}
@@ -103,7 +113,16 @@ function Schedule({ status }: { status: BackupStatus | undefined }) {
   const { t, language } = useStrings(backupStrings);
   const kept = useRetention().data;
   const n = (v: number) => formatNumber(language, v);
-  const holds = kept === undefined ? null : kept.backup_skip_on_battery ? (kept.backup_skip_on_metered ? t('holdsBoth') : t('holdsBattery')) : kept.backup_skip_on_metered ? t('holdsMetered') : null;
+  const holds =
+    kept === undefined
+      ? null
+      : kept.backup_skip_on_battery
+        ? kept.backup_skip_on_metered
+          ? t('holdsBoth')
+          : t('holdsBattery')
+        : kept.backup_skip_on_metered
+          ? t('holdsMetered')
+          : null;
   return (
     <section className="card" aria-labelledby="schedule-title">
       <h2 id="schedule-title">{t('schedule')}</h2>
@@ -117,7 +136,11 @@ function Schedule({ status }: { status: BackupStatus | undefined }) {
             </strong>{' '}
             — {status.paused ? <span className="warn">{t('paused')}</span> : t('active')}
           </p>
-          {holds !== null && <p className="muted" data-testid="backups-holds">{holds}</p>}
+          {holds !== null && (
+            <p className="muted" data-testid="backups-holds">
+              {holds}
+            </p>
+          )}
           <p>
             <a href={href('settings')}>{t('change')}</a>
           </p>
@@ -125,7 +148,16 @@ function Schedule({ status }: { status: BackupStatus | undefined }) {
       ) : (
         <span className="skeleton" />
       )}
-      {kept && <p className="muted" data-testid="backups-retention">{t('retention', { hourly: n(kept.retention_keep_hourly), daily: n(kept.retention_keep_daily), weekly: n(kept.retention_keep_weekly), monthly: n(kept.retention_keep_monthly) })}</p>}
+      {kept && (
+        <p className="muted" data-testid="backups-retention">
+          {t('retention', {
+            hourly: n(kept.retention_keep_hourly),
+            daily: n(kept.retention_keep_daily),
+            weekly: n(kept.retention_keep_weekly),
+            monthly: n(kept.retention_keep_monthly),
+          })}
+        </p>
+      )}
     </section>
   );
 }
@@ -134,7 +166,13 @@ export function BackupsScreen({ id }: { id: string | null }) {
   const inside = id === null ? null : parseGenerationRef(id);
   if (inside) {
     return (
-      <Suspense fallback={<div className="card"><span className="skeleton" /></div>}>
+      <Suspense
+        fallback={
+          <div className="card">
+            <span className="skeleton" />
+          </div>
+        }
+      >
         <GenerationView repo={inside.repo} generation={inside.generation} />
       </Suspense>
     );
@@ -155,12 +193,20 @@ function BackupsOverview() {
       </div>
       <ProtectionTimeline />
       <h2>{t('repositories')}</h2>
-      {status.isPending && <div className="card"><span className="skeleton" /><span className="skeleton" /></div>}
+      {status.isPending && (
+        <div className="card">
+          <span className="skeleton" />
+          <span className="skeleton" />
+        </div>
+      )}
       {status.data?.repositories.map((repo) => (
         <section key={repo.name} className="card" aria-label={repo.name}>
           <div className="row spread">
             <h3>
-              <Verbatim>{repo.name}</Verbatim> <span className="muted">(<Verbatim>{repo.type}</Verbatim>)</span>
+              <Verbatim>{repo.name}</Verbatim>{' '}
+              <span className="muted">
+                (<Verbatim>{repo.type}</Verbatim>)
+              </span>
             </h3>
             <span className="row">
               {!repo.enabled && <span className="badge">{t('disabled')}</span>}

@@ -70,7 +70,11 @@ function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStar
         </button>
       </div>
       {busy && !running && <p className="warn">{t('busy')}</p>}
-      {waiting && <p className="muted" data-testid="drill-waiting">{t('waitingBackup')}</p>}
+      {waiting && (
+        <p className="muted" data-testid="drill-waiting">
+          {t('waitingBackup')}
+        </p>
+      )}
       {start.error && !busy && <ErrorNote error={start.error} />}
       <div className="progress-slot" aria-live="polite">
         {running && (
@@ -114,7 +118,9 @@ function DrillCell({ drill, open, onToggle }: { drill: DrillRun | undefined; ope
           <VerdictBadge verdict={drill.verdict} />
           <strong>{drill.kind === 'deep' ? t('deep') : t('daily')}</strong>
           {drill.repo !== null && <span className="muted">{t('onlyRepo', { repo: drill.repo })}</span>}
-          {drill.checks.length > 0 && <span className="muted">{t('counts', { pass: count('pass'), fail: count('fail'), unverified: count('unverified') })}</span>}
+          {drill.checks.length > 0 && (
+            <span className="muted">{t('counts', { pass: count('pass'), fail: count('fail'), unverified: count('unverified') })}</span>
+          )}
         </span>
       </summary>
       <DrillChecklist checks={drill.checks} />

@@ -27,7 +27,9 @@ export function OffsiteScreen(_props: { id: string | null }) {
           </div>
         )}
         {targets.data?.length === 0 && <p className="muted">{t('empty')}</p>}
-        {targets.data?.map((repo) => <TargetCard key={repo.name} repo={repo} />)}
+        {targets.data?.map((repo) => (
+          <TargetCard key={repo.name} repo={repo} />
+        ))}
         <p className="muted">{t('localElsewhere')}</p>
       </section>
       <AddTarget />

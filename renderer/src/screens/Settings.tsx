@@ -33,7 +33,13 @@ export function SettingsScreen(_props: { id: string | null }) {
       )}
       {settings.isError && <ErrorNote error={settings.error} onRetry={() => void settings.refetch()} />}
       {settings.data && <ScheduleForm saved={settings.data} />}
-      <Suspense fallback={<div className="card settings-skeleton" aria-hidden="true"><span className="skeleton" /></div>}>
+      <Suspense
+        fallback={
+          <div className="card settings-skeleton" aria-hidden="true">
+            <span className="skeleton" />
+          </div>
+        }
+      >
         <NetworkDevices />
       </Suspense>
       {settings.data && <Retention saved={settings.data} />}

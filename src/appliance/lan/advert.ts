@@ -21,7 +21,9 @@ export function startAdvert(options: AdvertOptions): Advert {
   const responders = options.addresses.map((address) => {
     // multicast-dns takes these beside bonjour's own: send and listen on this interface only.
     const socket: Partial<ServiceConfig> & { interface: string; bind: string } = { interface: address, bind: '0.0.0.0' };
-    const bonjour = new Bonjour(socket, (err: unknown) => options.logger.warn('the network announcement failed', { address, error: err instanceof Error ? err.message : String(err) }));
+    const bonjour = new Bonjour(socket, (err: unknown) =>
+      options.logger.warn('the network announcement failed', { address, error: err instanceof Error ? err.message : String(err) }),
+    );
     bonjour.publish({
       name: options.name,
       type: 'lmsp',

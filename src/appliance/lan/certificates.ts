@@ -3,7 +3,14 @@
 // restored Sanad keeps its devices). Made on first need; the listener's own certificate is made
 // again, under the same authority, when the machine's names change or it nears its end.
 import { X509Certificate } from 'node:crypto';
-import { fingerprintSha256, issueLeaf, leafNeedsRenewal, makeAuthority, parseDeviceCertificates, type DeviceCertificates } from '../../secrets/device-certificate.js';
+import {
+  fingerprintSha256,
+  issueLeaf,
+  leafNeedsRenewal,
+  makeAuthority,
+  parseDeviceCertificates,
+  type DeviceCertificates,
+} from '../../secrets/device-certificate.js';
 import type { Vault } from '../../secrets/vault.js';
 
 export const CERTIFICATES_SECRET = 'sanad:device-certificates';
@@ -16,7 +23,13 @@ export interface LoadedCertificates extends DeviceCertificates {
   changed: boolean;
 }
 
-export async function ensureDeviceCertificates(vault: Vault, hostName: string, names: string[], now: Date, options: { newAuthority?: boolean } = {}): Promise<LoadedCertificates> {
+export async function ensureDeviceCertificates(
+  vault: Vault,
+  hostName: string,
+  names: string[],
+  now: Date,
+  options: { newAuthority?: boolean } = {},
+): Promise<LoadedCertificates> {
   const stored = options.newAuthority ? null : parseDeviceCertificates(vault.get(CERTIFICATES_SECRET));
   let certs = stored;
   if (certs === null) {

@@ -44,9 +44,15 @@ interface Running {
 
 function explainListenError(err: unknown, port: number): LanUnavailableError {
   const code = err instanceof Error && 'code' in err ? err.code : undefined;
-  if (code === 'EADDRINUSE') return new LanUnavailableError(`Port ${port} for devices on the network is already taken by another program; choose another port (\`--lan-port N\`, or the port in Settings).`);
-  if (code === 'EACCES') return new LanUnavailableError(`Sanad may not open port ${port} for devices on the network (ports below 1024 need root); choose a port from 1024 up.`);
-  return new LanUnavailableError(`The listener for devices on the network could not start on port ${port}: ${err instanceof Error ? err.message : String(err)}.`);
+  if (code === 'EADDRINUSE')
+    return new LanUnavailableError(
+      `Port ${port} for devices on the network is already taken by another program; choose another port (\`--lan-port N\`, or the port in Settings).`,
+    );
+  if (code === 'EACCES')
+    return new LanUnavailableError(`Sanad may not open port ${port} for devices on the network (ports below 1024 need root); choose a port from 1024 up.`);
+  return new LanUnavailableError(
+    `The listener for devices on the network could not start on port ${port}: ${err instanceof Error ? err.message : String(err)}.`,
+  );
 }
 
 export class LanListener implements LanControl {
@@ -57,7 +63,11 @@ export class LanListener implements LanControl {
   private portOverride: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly ctx: () => ServiceContext, private readonly logger: Logger, private readonly options: LanListenerOptions = {}) {
+  constructor(
+    private readonly ctx: () => ServiceContext,
+    private readonly logger: Logger,
+    private readonly options: LanListenerOptions = {},
+  ) {
     this.forced = options.forced;
     this.portOverride = options.port;
   }
@@ -130,17 +140,26 @@ export class LanListener implements LanControl {
   private async listen(port: number): Promise<void> {
     const ctx = this.ctx();
     const certs = await this.loadCertificates();
-    const app = buildLanServer(ctx, lanListener(() => this.certs?.names ?? [], () => this.running?.port ?? port));
+    const app = buildLanServer(
+      ctx,
+      lanListener(
+        () => this.certs?.names ?? [],
+        () => this.running?.port ?? port,
+      ),
+    );
     await app.ready();
     const sockets = new Set<Socket>();
     // noDelay: a small answer leaves at once. Without it Nagle's algorithm meets the client's delayed
     // ACK and a fresh connection's first answer waited ~40 ms (bench/lan.ts: 51 ms, now 5.3 ms).
     // handshakeTimeout: a connection that never starts TLS (or starts it slowly) holds its slot a
     // few seconds, not the default two minutes (service/connection-guard.ts says why).
-    const tls = createServer({ ...this.secureOptions(certs), minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'], noDelay: true, handshakeTimeout: REQUEST_WAIT_MS }, (socket: TLSSocket) => {
-      // Decrypted, the connection is an ordinary HTTP one for the app's server.
-      app.server.emit('connection', socket);
-    });
+    const tls = createServer(
+      { ...this.secureOptions(certs), minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'], noDelay: true, handshakeTimeout: REQUEST_WAIT_MS },
+      (socket: TLSSocket) => {
+        // Decrypted, the connection is an ordinary HTTP one for the app's server.
+        app.server.emit('connection', socket);
+      },
+    );
     tls.maxConnections = app.server.maxConnections;
     // Counted on the raw sockets, before TLS: one host cannot take every slot with idle sockets.
     capPerAddress((listener) => tls.on('connection', listener), LAN_CONNECTIONS_PER_ADDRESS);

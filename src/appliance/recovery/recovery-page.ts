@@ -8,10 +8,7 @@ import type { RestoreResult } from '../../restore/restore-generation.js';
 import { RECOVERY_TEXT, type RecoveryLanguage } from './recovery-text.js';
 
 export type RecoveryState =
-  | { phase: 'idle' }
-  | { phase: 'restoring'; target: string }
-  | { phase: 'done'; result: RestoreResult }
-  | { phase: 'opening'; target: string };
+  { phase: 'idle' } | { phase: 'restoring'; target: string } | { phase: 'done'; result: RestoreResult } | { phase: 'opening'; target: string };
 
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -54,8 +54,12 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
     if (!allowed().includes(req.headers.host ?? '') || (origin !== undefined && !allowed().some((a) => origin === `http://${a}`))) {
       return reply.code(403).type('text/plain').send('This request names another host or comes from another page.');
     }
-    void reply.header('x-content-type-options', 'nosniff').header('x-frame-options', 'DENY').header('referrer-policy', 'no-referrer')
-      .header('cache-control', 'no-store').header('content-security-policy', GUI_CSP);
+    void reply
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', GUI_CSP);
     if (OPEN.has(req.url.split('?')[0] ?? '')) return undefined;
     // The window's session, as a header (recovery-script.ts): never a cookie, which the browser
     // would send to every other port of 127.0.0.1 too.
@@ -65,7 +69,8 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
   });
 
   // The shell holds no data, so it needs no session; its script signs in with the window's code.
-  const shell = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => reply.type('text/html; charset=utf-8').send(recoveryShell(languageOf(req.headers['accept-language'])));
+  const shell = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
+    reply.type('text/html; charset=utf-8').send(recoveryShell(languageOf(req.headers['accept-language'])));
   app.get('/', shell);
   app.get('/login', shell);
   app.post<{ Body: { code?: unknown } | undefined }>('/login', async (req, reply) => {
@@ -78,9 +83,15 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
   app.get('/recovery.js', async (_req, reply) => reply.type('text/javascript; charset=utf-8').send(RECOVERY_SCRIPT));
   app.get('/recovery/page', async (req) =>
     recoveryContent({
-      lang: languageOf(req.headers['accept-language']), dataDir: options.dataDir, storeFile: options.damage.path, reason: options.damage.reason,
-      suggestedTarget: suggested, state, canShowFolder: options.showFolder !== undefined,
-    }));
+      lang: languageOf(req.headers['accept-language']),
+      dataDir: options.dataDir,
+      storeFile: options.damage.path,
+      reason: options.damage.reason,
+      suggestedTarget: suggested,
+      state,
+      canShowFolder: options.showFolder !== undefined,
+    }),
+  );
 
   app.post<{ Body: { target?: string } }>('/recovery/restore', async (req, reply) => {
     const target = (req.body.target ?? '').trim();
@@ -92,7 +103,10 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
           (err: unknown) => {
             // Before the restore could even begin (no keychain, no restic): said on the page.
             const error = err instanceof Error ? err.message : String(err);
-            state = { phase: 'done', result: { ok: false, generation: null, snapshot_id: null, snapshot_time: null, repo: 'local', target, checks: [], next_step: null, error } };
+            state = {
+              phase: 'done',
+              result: { ok: false, generation: null, snapshot_id: null, snapshot_time: null, repo: 'local', target, checks: [], next_step: null, error },
+            };
           },
         );
       }
@@ -124,8 +138,18 @@ export async function startRecoveryServer(options: RecoveryOptions): Promise<Rec
 async function restoreLocal(options: RecoveryOptions, target: string, logger: Logger): ReturnType<typeof restoreGeneration> {
   const live = await openSecretStore(options.dataDir, options.secretsFile);
   const source = await repositorySourceFor({
-    db: null, dataDir: options.dataDir, repoName: 'local', vault: null, secretsDescription: live.description,
+    db: null,
+    dataDir: options.dataDir,
+    repoName: 'local',
+    vault: null,
+    secretsDescription: live.description,
     knownPassphrase: await live.get(RESTIC_PASSPHRASE),
   });
-  return restoreGeneration({ source, liveDataDir: options.dataDir, target, logger, secretsFor: (dir) => openSecretStore(dir, options.secretsFile ?? recordedSecretsFile(options.dataDir)) });
+  return restoreGeneration({
+    source,
+    liveDataDir: options.dataDir,
+    target,
+    logger,
+    secretsFor: (dir) => openSecretStore(dir, options.secretsFile ?? recordedSecretsFile(options.dataDir)),
+  });
 }

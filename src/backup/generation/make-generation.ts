@@ -18,8 +18,17 @@ import { contentMark } from '../../store/content-mark.js';
 import { VAULT_KEY_FILE, writeVaultKey } from './vault-key-file.js';
 
 export type GenerationStep =
-  | 'preparing' | 'reusing_store' | 'copying_store' | 'checking_store' | 'vault_key' | 'models' | 'rehashing_model'
-  | 'hashing' | 'manifest' | 'renaming' | 'done';
+  | 'preparing'
+  | 'reusing_store'
+  | 'copying_store'
+  | 'checking_store'
+  | 'vault_key'
+  | 'models'
+  | 'rehashing_model'
+  | 'hashing'
+  | 'manifest'
+  | 'renaming'
+  | 'done';
 
 export interface GenerationProgress {
   step: GenerationStep;
@@ -59,7 +68,11 @@ export interface GenerationResult extends Generation {
  * The store copied, cleaned and checked in workers; then a worker hashes it while this thread
  * checks the vault key in it (a few rows; a failure drops the worker's result).
  */
-async function freshCopy(source: string, storeCopy: string, report: (p: Omit<GenerationProgress, 'epoch'>) => void): Promise<{ tables: number; storeHash: Promise<{ sha256: string; bytes: number }> }> {
+async function freshCopy(
+  source: string,
+  storeCopy: string,
+  report: (p: Omit<GenerationProgress, 'epoch'>) => void,
+): Promise<{ tables: number; storeHash: Promise<{ sha256: string; bytes: number }> }> {
   await copyStore(source, storeCopy, (c) => report({ step: 'copying_store', done: c.copiedPages, total: c.totalPages }));
   report({ step: 'checking_store' });
   // Cleaned and integrity-checked in a worker (a check that fails removes the folder).

@@ -45,7 +45,10 @@ const ModelSourceItem = z.object({
   uri: z.string().min(1),
   url: z.string().url(),
   revision: z.string().nullable(),
-  file_name: z.string().min(1).refine((n) => !n.includes('/') && !n.includes('\\') && n !== '..' && n !== '.', 'a file name, not a path'),
+  file_name: z
+    .string()
+    .min(1)
+    .refine((n) => !n.includes('/') && !n.includes('\\') && n !== '..' && n !== '.', 'a file name, not a path'),
   size,
   sha256,
 });

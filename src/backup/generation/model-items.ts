@@ -28,7 +28,17 @@ export async function modelItems(db: Db, onRehash?: (modelId: string) => void): 
   for (const row of listModels(db)) {
     if (row.backup === 'source' && row.source_uri && row.source_url) {
       const fileName = basename(row.path);
-      out.items.push({ kind: 'model_source', path: row.path, model_id: row.id, uri: row.source_uri, url: row.source_url, revision: row.source_revision, file_name: fileName, size: row.size_bytes, sha256: row.sha256 });
+      out.items.push({
+        kind: 'model_source',
+        path: row.path,
+        model_id: row.id,
+        uri: row.source_uri,
+        url: row.source_url,
+        revision: row.source_revision,
+        file_name: fileName,
+        size: row.size_bytes,
+        sha256: row.sha256,
+      });
       out.bySource.push(row.id);
       continue;
     }

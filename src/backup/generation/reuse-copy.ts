@@ -33,7 +33,12 @@ export function rememberCopy(db: Db, copy: { mark: ContentMark; path: string; sh
  * Links the last generation's store copy to `dest` when the content is unchanged since it was made
  * and its bytes still hash to what its manifest says; otherwise null, and `dest` does not exist.
  */
-export async function reuseCopy(db: Db, mark: ContentMark, vaultKey: Buffer, dest: string): Promise<{ tables: number; storeHash: Promise<{ sha256: string; bytes: number }> } | null> {
+export async function reuseCopy(
+  db: Db,
+  mark: ContentMark,
+  vaultKey: Buffer,
+  dest: string,
+): Promise<{ tables: number; storeHash: Promise<{ sha256: string; bytes: number }> } | null> {
   const last = lastCopies.get(db);
   if (!last || !sameContent(last.mark, mark) || last.keyHash !== keyHashOf(vaultKey)) return null;
   try {

@@ -22,18 +22,23 @@ export class StoreCopyDamagedError extends Error {
 export async function copyStore(source: string, dest: string, onProgress?: (p: CopyProgress) => void): Promise<CopyProgress> {
   const size = (await stat(source)).size;
   // Reading and writing the file once: a minute plus a second per 20 MiB is far more than needed.
-  const answer = await callWorker(new URL('./copy-worker.js', import.meta.url), { source, dest }, {
-    timeLimitMs: 60_000 + Math.ceil(size / (20 * 1024 * 1024)) * 1000,
-    isAnswer: isCopyAnswer,
-    onProgress: (msg) => {
-      const progress = progressOf(msg);
-      if (progress) onProgress?.(progress);
-      return progress !== null;
+  const answer = await callWorker(
+    new URL('./copy-worker.js', import.meta.url),
+    { source, dest },
+    {
+      timeLimitMs: 60_000 + Math.ceil(size / (20 * 1024 * 1024)) * 1000,
+      isAnswer: isCopyAnswer,
+      onProgress: (msg) => {
+        const progress = progressOf(msg);
+        if (progress) onProgress?.(progress);
+        return progress !== null;
+      },
     },
-  });
+  );
   if (!answer.ok) throw new Error(`Copying the store to ${dest} ${answer.message}, so no generation was made.`);
   const v = answer.value;
-  if (!v.ok || v.copiedPages === undefined || v.totalPages === undefined) throw new Error(`Copying the store to ${dest} failed (${v.error ?? 'no reason given'}), so no generation was made.`);
+  if (!v.ok || v.copiedPages === undefined || v.totalPages === undefined)
+    throw new Error(`Copying the store to ${dest} failed (${v.error ?? 'no reason given'}), so no generation was made.`);
   const done = { copiedPages: v.copiedPages, totalPages: v.totalPages };
   onProgress?.(done);
   return done;
@@ -66,7 +71,11 @@ function progressOf(msg: unknown): CopyProgress | null {
 export async function scrubStoreCopy(path: string): Promise<{ temporaryClients: number; pairingCodes: number; tables: number }> {
   const size = (await stat(path)).size;
   // VACUUM writes the file about twice: a minute plus a second per 10 MiB is far more than needed.
-  const answer = await callWorker(new URL('./scrub-worker.js', import.meta.url), { path }, { timeLimitMs: 60_000 + Math.ceil(size / (10 * 1024 * 1024)) * 1000, isAnswer: isScrubAnswer });
+  const answer = await callWorker(
+    new URL('./scrub-worker.js', import.meta.url),
+    { path },
+    { timeLimitMs: 60_000 + Math.ceil(size / (10 * 1024 * 1024)) * 1000, isAnswer: isScrubAnswer },
+  );
   if (!answer.ok) throw new Error(`Cleaning the copy of the store at ${path} ${answer.message}, so no generation was made.`);
   const v = answer.value;
   if (!v.ok) throw new Error(`Cleaning the copy of the store at ${path} failed (${v.error ?? 'no reason given'}), so no generation was made.`);

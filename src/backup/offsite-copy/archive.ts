@@ -55,7 +55,10 @@ export async function archivableFiles(generationDir: string): Promise<string[]> 
   const entries = await readdir(generationDir, { withFileTypes: true });
   // Only regular files: a symlink could point anywhere (even at a key elsewhere) and a generation
   // dir has no subfolders.
-  return entries.filter((e) => e.isFile() && e.name !== VAULT_KEY_FILE).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isFile() && e.name !== VAULT_KEY_FILE)
+    .map((e) => e.name)
+    .sort();
 }
 
 export async function createArchive(options: ArchiveOptions): Promise<Archive> {

@@ -3,4 +3,12 @@ export { copyName, createArchive, epochOfCopyName, removeArchive, type Archive, 
 export { listOffsiteCopies, type OffsiteCopyRow } from './copies-table.js';
 export { planPrune, type PrunePlan } from './prune-plan.js';
 export { joinRemote, rcloneCopyTo, rcloneDeleteFile, rcloneLsJson, RcloneError, type RcloneEntry, type RcloneOptions } from './rclone.js';
-export { DEFAULT_KEEP, normalize as normalizeCopyDestination, OffsiteCopyError, PRUNE_FAILED_ALERT, sendOffsiteCopy, type SendOffsiteCopyOptions, type SendOffsiteCopyResult } from './send-copy.js';
+export {
+  DEFAULT_KEEP,
+  normalize as normalizeCopyDestination,
+  OffsiteCopyError,
+  PRUNE_FAILED_ALERT,
+  sendOffsiteCopy,
+  type SendOffsiteCopyOptions,
+  type SendOffsiteCopyResult,
+} from './send-copy.js';

@@ -29,6 +29,10 @@ export function planPrune(listing: readonly RcloneEntry[], uploaded: { name: str
     .sort((a, b) => b.epoch - a.epoch);
   // The copy just uploaded is never deleted, even if a copy with a later epoch exists (a clock
   // that went backwards, another machine writing to the same folder).
-  const doomed = copies.slice(keep).filter((c) => c.name !== uploaded.name).reverse().map((c) => c.name);
+  const doomed = copies
+    .slice(keep)
+    .filter((c) => c.name !== uploaded.name)
+    .reverse()
+    .map((c) => c.name);
   return { doomed, refused: null };
 }

@@ -20,7 +20,10 @@ export interface RcloneOptions {
 
 export class RcloneError extends Error {
   override readonly name = 'RcloneError';
-  constructor(message: string, readonly exitCode: number | null = null) {
+  constructor(
+    message: string,
+    readonly exitCode: number | null = null,
+  ) {
     super(message);
   }
 }
@@ -54,7 +57,8 @@ async function run(
       ...(onStderrLine ? { onStderrLine } : {}),
     });
   } catch (err) {
-    if (err instanceof Error && 'code' in err && err.code === 'ENOENT') throw new RcloneError(`rclone was not found (${command}); install rclone to send offsite copies.`);
+    if (err instanceof Error && 'code' in err && err.code === 'ENOENT')
+      throw new RcloneError(`rclone was not found (${command}); install rclone to send offsite copies.`);
     throw err;
   }
 }
@@ -129,7 +133,8 @@ export async function listRemotes(options: RcloneOptions = {}): Promise<string> 
     lines.push(line);
     return true;
   });
-  if (result.code !== 0) throw new RcloneError(`rclone could not list its remotes (exit ${String(result.code)}): ${result.stderrTail.slice(-3).join(' ')}`.trim(), result.code);
+  if (result.code !== 0)
+    throw new RcloneError(`rclone could not list its remotes (exit ${String(result.code)}): ${result.stderrTail.slice(-3).join(' ')}`.trim(), result.code);
   return lines.join('\n');
 }
 

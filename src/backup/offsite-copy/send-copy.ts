@@ -91,7 +91,12 @@ export async function sendOffsiteCopy(options: SendOffsiteCopyOptions): Promise<
     await removeArchive(archive);
   }
   recordOffsiteCopy(options.db, {
-    destination, name: archive.name, epoch: options.epoch, size: archive.size, sha256: archive.sha256, uploaded_at: unixSeconds(options.clock),
+    destination,
+    name: archive.name,
+    epoch: options.epoch,
+    size: archive.size,
+    sha256: archive.sha256,
+    uploaded_at: unixSeconds(options.clock),
   });
   log.info('offsite copy uploaded', { destination, name: archive.name, size: archive.size });
   const uploaded = { name: archive.name, size: archive.size };

@@ -64,7 +64,13 @@ export async function backup(rt: ResticRuntime, repo: ResticRepo, paths: readonl
     const status = backupStatus.safeParse(value);
     if (status.success) {
       const s = status.data;
-      options.onProgress?.({ percent: s.percent_done, files_done: s.files_done, total_files: s.total_files, bytes_done: s.bytes_done, total_bytes: s.total_bytes });
+      options.onProgress?.({
+        percent: s.percent_done,
+        files_done: s.files_done,
+        total_files: s.total_files,
+        bytes_done: s.bytes_done,
+        total_bytes: s.total_bytes,
+      });
       return true;
     }
     const done = backupSummary.safeParse(value);

@@ -7,8 +7,7 @@ import type { ResticRepo } from './repo.js';
 
 export type CheckResult =
   /** `read`: with a subset, how many data packs this run read and how many the repository has. */
-  | { ok: true; read?: SubsetRead }
-  | { ok: false; damaged: boolean; error: ResticError; read?: SubsetRead };
+  { ok: true; read?: SubsetRead } | { ok: false; damaged: boolean; error: ResticError; read?: SubsetRead };
 
 export interface SubsetRead {
   packs: number;
@@ -21,11 +20,7 @@ const GROUP = /read group #\d+ of (\d+) data packs \(out of total (\d+) packs in
 /** restic's words when it found real problems, in 0.14 and current releases. */
 const DAMAGE = /repository contains errors|^error: |pack [0-9a-f]+: not referenced|Load\(.*\) returned error|ciphertext verification failed/im;
 
-export async function check(
-  rt: ResticRuntime,
-  repo: ResticRepo,
-  options: { readDataSubset?: string; signal?: AbortSignal } = {},
-): Promise<CheckResult> {
+export async function check(rt: ResticRuntime, repo: ResticRepo, options: { readDataSubset?: string; signal?: AbortSignal } = {}): Promise<CheckResult> {
   const args = ['check'];
   if (options.readDataSubset !== undefined) {
     if (!/^(\d+\/\d+|\d+(\.\d+)?%|\d+[kKmMgGtT]?)$/.test(options.readDataSubset)) {

@@ -9,7 +9,13 @@ import { runRestic, type ResticRuntime } from './run.js';
 import { snapshots } from './snapshots.js';
 import { assertSnapshotId } from './restore.js';
 
-export async function copySnapshot(rt: ResticRuntime, from: ResticRepo, to: ResticRepo, snapshotId: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+export async function copySnapshot(
+  rt: ResticRuntime,
+  from: ResticRepo,
+  to: ResticRepo,
+  snapshotId: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<string> {
   assertSnapshotId(snapshotId);
   const signal = options.signal ? { signal: options.signal } : {};
   await runRestic(rt, to, { args: ['copy', snapshotId], json: false, fromRepo: from, ...signal });

@@ -4,15 +4,7 @@
 import type { Said, Spoken } from '../../contract/said.js';
 import { say } from '../../contract/said/index.js';
 
-export type ResticErrorKind =
-  | 'missing_binary'
-  | 'partial'
-  | 'no_repo'
-  | 'locked'
-  | 'wrong_password'
-  | 'unreachable'
-  | 'failed'
-  | 'cancelled';
+export type ResticErrorKind = 'missing_binary' | 'partial' | 'no_repo' | 'locked' | 'wrong_password' | 'unreachable' | 'failed' | 'cancelled';
 
 export class ResticError extends Error {
   override readonly name = 'ResticError';

@@ -40,8 +40,14 @@ export const snapshot = z.object({
   id: z.string(),
   short_id: z.string(),
   time: z.string(),
-  paths: z.array(z.string()).nullable().transform((v) => v ?? []),
-  tags: z.array(z.string()).nullish().transform((v) => v ?? []),
+  paths: z
+    .array(z.string())
+    .nullable()
+    .transform((v) => v ?? []),
+  tags: z
+    .array(z.string())
+    .nullish()
+    .transform((v) => v ?? []),
   hostname: z.string(),
   parent: z.string().optional(),
   /** The snapshot `restic copy` made this one from (its full id, in the source repository). */
@@ -51,7 +57,10 @@ export const snapshot = z.object({
 });
 export type Snapshot = z.infer<typeof snapshot>;
 
-export const snapshotList = z.array(snapshot).nullable().transform((v) => v ?? []);
+export const snapshotList = z
+  .array(snapshot)
+  .nullable()
+  .transform((v) => v ?? []);
 
 export const forgetGroups = z.array(
   z.object({

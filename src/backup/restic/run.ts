@@ -117,27 +117,33 @@ export async function runRestic(rt: ResticRuntime, repo: ResticRepo, options: Re
   // The source's password file, when there is a source; else nothing is written.
   const withFromFile = <T>(use: (file: string | null) => Promise<T>): Promise<T> =>
     from ? withSecretFile(from.password, use, { dir: secretDirFor(rt) }) : use(null);
-  const result = await withFromFile((fromFile) => withSecretFile(
-    repo.password,
-    (passwordFile) =>
-      runChild({
-        command: rt.binary.path,
-        args: [...globals, ...options.args],
-        env: { ...env, RESTIC_PASSWORD_FILE: passwordFile, ...(from && fromFile ? { RESTIC_FROM_REPOSITORY: from.url, RESTIC_FROM_PASSWORD_FILE: fromFile } : {}) },
-        signal: options.signal,
-        secrets,
-        killGraceMs: rt.killGraceMs,
-        logger: rt.logger ?? silentLogger,
-        ...(rt.lowPriority ? { lowPriority: true } : {}),
-        onStdoutLine: (line) => {
-          if (options.onLine?.(line)) return true;
-          if (!options.onJson) return false;
-          const value = parseJsonLine(line);
-          return value !== undefined && options.onJson(value);
-        },
-      }),
-    { dir: secretDirFor(rt) },
-  ));
+  const result = await withFromFile((fromFile) =>
+    withSecretFile(
+      repo.password,
+      (passwordFile) =>
+        runChild({
+          command: rt.binary.path,
+          args: [...globals, ...options.args],
+          env: {
+            ...env,
+            RESTIC_PASSWORD_FILE: passwordFile,
+            ...(from && fromFile ? { RESTIC_FROM_REPOSITORY: from.url, RESTIC_FROM_PASSWORD_FILE: fromFile } : {}),
+          },
+          signal: options.signal,
+          secrets,
+          killGraceMs: rt.killGraceMs,
+          logger: rt.logger ?? silentLogger,
+          ...(rt.lowPriority ? { lowPriority: true } : {}),
+          onStdoutLine: (line) => {
+            if (options.onLine?.(line)) return true;
+            if (!options.onJson) return false;
+            const value = parseJsonLine(line);
+            return value !== undefined && options.onJson(value);
+          },
+        }),
+      { dir: secretDirFor(rt) },
+    ),
+  );
   const stderrTail = scrub(result.stderrTail, secrets);
   const stdoutTail = scrub(result.stdoutTail, secrets);
   if (result.code === 0 || (result.code !== null && options.acceptCodes?.includes(result.code))) {

@@ -8,11 +8,7 @@ import type { ResticRepo } from './repo.js';
 
 export type { Snapshot } from './messages.js';
 
-export async function snapshots(
-  rt: ResticRuntime,
-  repo: ResticRepo,
-  options: { tags?: readonly string[]; signal?: AbortSignal } = {},
-): Promise<Snapshot[]> {
+export async function snapshots(rt: ResticRuntime, repo: ResticRepo, options: { tags?: readonly string[]; signal?: AbortSignal } = {}): Promise<Snapshot[]> {
   const seen: { list?: Snapshot[] } = {};
   const args = ['snapshots'];
   // One --tag with a comma list means "has all of these tags".

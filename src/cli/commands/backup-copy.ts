@@ -28,7 +28,10 @@ export async function copyOffsiteCommand(dataDir: string, io: Io, secretsFile: s
       try {
         return await withStore(dataDir, async (db) => copyToOffsite(await backupDepsFor({ db, dataDir, store, clock: systemClock, logger })));
       } catch (err) {
-        if (err instanceof BackupBusyError) throw new CliError('A backup is running on this data dir (another sanad command); it sends the newest generation everywhere itself. Wait for it, then copy again.');
+        if (err instanceof BackupBusyError)
+          throw new CliError(
+            'A backup is running on this data dir (another sanad command); it sends the newest generation everywhere itself. Wait for it, then copy again.',
+          );
         throw err;
       }
     },
@@ -42,7 +45,10 @@ export async function copyOffsiteCommand(dataDir: string, io: Io, secretsFile: s
   io.result(done, () =>
     done.said
       ? done.said.detail
-      : [`Generation ${done.generation ?? '(none)'}:`, ...done.targets.map((t) => `  ${t.name}: ${t.status === 'failed' ? `FAILED: ${t.said.detail}` : t.said.detail}`)].join('\n'),
+      : [
+          `Generation ${done.generation ?? '(none)'}:`,
+          ...done.targets.map((t) => `  ${t.name}: ${t.status === 'failed' ? `FAILED: ${t.said.detail}` : t.said.detail}`),
+        ].join('\n'),
   );
   if (done.said) return 1;
   return done.targets.some((t) => t.status === 'failed') ? 3 : 0;

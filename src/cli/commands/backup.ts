@@ -40,7 +40,12 @@ export async function backupCommand(args: string[], dataDir: string, io: Io, sec
     parseArgs({ args: rest, options: {}, strict: true });
     return copyOffsiteCommand(dataDir, io, secretsFile);
   }
-  if (sub !== 'now') throw usageError(sub ? `Unknown backup command "${sub}"; use \`sanad backup now\` or \`sanad backup copy-offsite\`.` : 'Say what to do: `sanad backup now` or `sanad backup copy-offsite`.');
+  if (sub !== 'now')
+    throw usageError(
+      sub
+        ? `Unknown backup command "${sub}"; use \`sanad backup now\` or \`sanad backup copy-offsite\`.`
+        : 'Say what to do: `sanad backup now` or `sanad backup copy-offsite`.',
+    );
   const { values } = parseArgs({ args: rest, options: { new: { type: 'boolean' } }, strict: true });
   const queue = values.new === true;
   const report = serviceHoldsDataDir(dataDir)
@@ -50,7 +55,11 @@ export async function backupCommand(args: string[], dataDir: string, io: Io, sec
     [
       `Generation ${report.generation ?? '(none)'}: ${report.status}`,
       ...report.repositories.map((r) => `  ${r.name}: ${r.ok ? `ok, snapshot ${r.snapshot_id ?? ''}` : `FAILED: ${r.error ?? ''}`}`),
-      ...(report.offsite_copy ? [`  copy to ${report.offsite_copy.destination}: ${report.offsite_copy.ok ? `ok, ${report.offsite_copy.name ?? ''}` : `FAILED: ${report.offsite_copy.error ?? ''}`}`] : []),
+      ...(report.offsite_copy
+        ? [
+            `  copy to ${report.offsite_copy.destination}: ${report.offsite_copy.ok ? `ok, ${report.offsite_copy.name ?? ''}` : `FAILED: ${report.offsite_copy.error ?? ''}`}`,
+          ]
+        : []),
       ...(report.error && report.repositories.length === 0 ? [`  ${report.error}`] : []),
     ].join('\n'),
   );
@@ -86,7 +95,11 @@ async function here(dataDir: string, io: Io, secretsFile: string | undefined, qu
     }
     // Another `sanad backup now` holds the backup lock: its run is the open backup run in the
     // store; follow it to its end (or, with --new, run one more after it).
-    io.note(queue ? 'A backup is already running on this data dir; this one runs right after it.' : 'A backup is already running on this data dir (another sanad command); following it to its end.');
+    io.note(
+      queue
+        ? 'A backup is already running on this data dir; this one runs right after it.'
+        : 'A backup is already running on this data dir (another sanad command); following it to its end.',
+    );
     const theirs = await withStore(dataDir, (db) => openRunOf(db, 'backup'));
     while (backupLockHeld(dataDir)) await sleep(POLL_MS);
     if (queue || theirs === null) continue;
@@ -135,11 +148,23 @@ async function inService(call: AdminCall, stream: AdminStream, io: Io, queue: bo
   return reportOf(run, run.backup ?? { copies: [], offsite_copy: null });
 }
 
-function reportOf(run: { generation: number | null; status: string; error: string | null }, details: { copies: Array<{ repository: string; ok: number; snapshot_id: string | null; error: string | null; summary: BackupCopySummary | null }>; offsite_copy: BackupOutcome['offsite_copy'] }): Report {
+function reportOf(
+  run: { generation: number | null; status: string; error: string | null },
+  details: {
+    copies: Array<{ repository: string; ok: number; snapshot_id: string | null; error: string | null; summary: BackupCopySummary | null }>;
+    offsite_copy: BackupOutcome['offsite_copy'];
+  },
+): Report {
   return {
     generation: run.generation,
     status: run.status,
-    repositories: details.copies.map((c) => ({ name: c.repository, ok: c.ok === 1, snapshot_id: c.snapshot_id, error: c.error, ...(c.summary ? { summary: c.summary } : {}) })),
+    repositories: details.copies.map((c) => ({
+      name: c.repository,
+      ok: c.ok === 1,
+      snapshot_id: c.snapshot_id,
+      error: c.error,
+      ...(c.summary ? { summary: c.summary } : {}),
+    })),
     offsite_copy: details.offsite_copy,
     error: run.error,
   };

@@ -18,22 +18,51 @@ const WHY: Record<SkipReason, string> = {
   unfinished: 'it was still being generated when the backup was made',
 };
 
-export async function bringBackCommand(input: { dataDir: string; io: Io; secretsFile: string | undefined; generation: number; repo: string; ids: string[]; undelete: boolean }): Promise<number> {
+export async function bringBackCommand(input: {
+  dataDir: string;
+  io: Io;
+  secretsFile: string | undefined;
+  generation: number;
+  repo: string;
+  ids: string[];
+  undelete: boolean;
+}): Promise<number> {
   const { dataDir, io, generation, repo } = input;
   generationArg(String(generation));
-  const result = await hereOrInService(dataDir, 'sanad restore --response',
-    () => withStore(dataDir, async (db) => {
-      const opened = await openHere({ db, dataDir, repo, generation, secretsFile: input.secretsFile, io });
-      try {
-        return bringBack({ live: db, journal: DeletionJournal.of(dataDir), opened, ids: input.ids, undelete: input.undelete, by: 'cli', nowS: unixSeconds(systemClock) });
-      } finally {
-        await opened.close();
-      }
-    }),
-    async (call) => BringBackResult.parse(serviceBody(await call('POST', `/admin/generations/${generation}/bring-back`, { repo, responses: input.ids, undelete: input.undelete }, LONG_REQUEST_MS))));
-  io.result({ generation: result.generation, repo: result.repo, brought_back: result.brought_back, skipped: result.skipped }, () => [
-    result.brought_back.length === 0 ? `Nothing was brought back from generation ${generation}.` : `Brought back ${result.brought_back.length} response(s) from generation ${generation} with their tasks and events: ${result.brought_back.join(', ')}.`,
-    ...result.skipped.map((s) => `  skipped ${s.id}: ${WHY[s.reason]}.`),
-  ].join('\n'));
+  const result = await hereOrInService(
+    dataDir,
+    'sanad restore --response',
+    () =>
+      withStore(dataDir, async (db) => {
+        const opened = await openHere({ db, dataDir, repo, generation, secretsFile: input.secretsFile, io });
+        try {
+          return bringBack({
+            live: db,
+            journal: DeletionJournal.of(dataDir),
+            opened,
+            ids: input.ids,
+            undelete: input.undelete,
+            by: 'cli',
+            nowS: unixSeconds(systemClock),
+          });
+        } finally {
+          await opened.close();
+        }
+      }),
+    async (call) =>
+      BringBackResult.parse(
+        serviceBody(
+          await call('POST', `/admin/generations/${generation}/bring-back`, { repo, responses: input.ids, undelete: input.undelete }, LONG_REQUEST_MS),
+        ),
+      ),
+  );
+  io.result({ generation: result.generation, repo: result.repo, brought_back: result.brought_back, skipped: result.skipped }, () =>
+    [
+      result.brought_back.length === 0
+        ? `Nothing was brought back from generation ${generation}.`
+        : `Brought back ${result.brought_back.length} response(s) from generation ${generation} with their tasks and events: ${result.brought_back.join(', ')}.`,
+      ...result.skipped.map((s) => `  skipped ${s.id}: ${WHY[s.reason]}.`),
+    ].join('\n'),
+  );
   return 0;
 }

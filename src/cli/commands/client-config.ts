@@ -21,13 +21,16 @@ export async function clientConfigCommand(args: string[], dataDir: string, io: I
     throw usageError(`${err instanceof Error ? err.message : String(err)}; use \`sanad client-config [--out FILE] [--pair]\`.`);
   }
   if (!serviceHoldsDataDir(dataDir)) {
-    throw new CliError(`No Sanad is running on ${dataDir}: start it with \`sanad serve --lan\` (or switch on "Let devices on this network use Sanad" in Settings), then run this again.`);
+    throw new CliError(
+      `No Sanad is running on ${dataDir}: start it with \`sanad serve --lan\` (or switch on "Let devices on this network use Sanad" in Settings), then run this again.`,
+    );
   }
   const file = resolve(values.out ?? DEFAULT_CERTIFICATE_FILE);
   const { lan, code } = await withRunningService(dataDir, 'sanad client-config', async (call) => {
     const answer = await call('GET', '/admin/lan');
     const parsed = LanStatus.safeParse(answer.body);
-    if (answer.status !== 200 || !parsed.success) throw new CliError(`The running Sanad did not say how devices reach it: ${errorMessage(answer.body, `it answered ${answer.status}`)}`);
+    if (answer.status !== 200 || !parsed.success)
+      throw new CliError(`The running Sanad did not say how devices reach it: ${errorMessage(answer.body, `it answered ${answer.status}`)}`);
     if (!parsed.data.running) {
       throw new CliError(
         parsed.data.error !== null
@@ -53,18 +56,29 @@ export async function clientConfigCommand(args: string[], dataDir: string, io: I
   }
   const base = `${lan.url}/v1`;
   const fingerprint = lan.tls_fingerprint_sha256;
-  io.result({ base_url: base, urls: lan.urls.map((u) => `${u}/v1`), tls_fingerprint_sha256: fingerprint, certificate_file: file, pairing_code: code, pairing_scopes: code === null ? null : DEVICE_SCOPES }, () =>
-    [
-      `Base URL:    ${base}${lan.urls.length > 1 ? `  (also ${lan.urls.slice(1).join(', ')})` : ''}`,
-      `Certificate: ${file} (copy it to the device; it is public)`,
-      `SHA-256:     ${fingerprint}`,
-      `             (openssl shows it as ${fingerprint.toUpperCase().replace(/(..)(?!$)/g, '$1:')})`,
-      ...(code === null ? ['Pairing:     make a code on the Clients screen, or run this again with --pair'] : [`Pairing code: ${code} (works once, for 10 minutes)`]),
-      '',
-      'On the device, check the fingerprint first, then pair:',
-      `  openssl x509 -in ${DEFAULT_CERTIFICATE_FILE} -noout -fingerprint -sha256`,
-      `  curl --cacert ${DEFAULT_CERTIFICATE_FILE} -H 'content-type: application/json' -d '{"code": "${code ?? 'XXXX-XXXX'}", "client_name": "my laptop"}' ${base}/pair`,
-    ].join('\n'),
+  io.result(
+    {
+      base_url: base,
+      urls: lan.urls.map((u) => `${u}/v1`),
+      tls_fingerprint_sha256: fingerprint,
+      certificate_file: file,
+      pairing_code: code,
+      pairing_scopes: code === null ? null : DEVICE_SCOPES,
+    },
+    () =>
+      [
+        `Base URL:    ${base}${lan.urls.length > 1 ? `  (also ${lan.urls.slice(1).join(', ')})` : ''}`,
+        `Certificate: ${file} (copy it to the device; it is public)`,
+        `SHA-256:     ${fingerprint}`,
+        `             (openssl shows it as ${fingerprint.toUpperCase().replace(/(..)(?!$)/g, '$1:')})`,
+        ...(code === null
+          ? ['Pairing:     make a code on the Clients screen, or run this again with --pair']
+          : [`Pairing code: ${code} (works once, for 10 minutes)`]),
+        '',
+        'On the device, check the fingerprint first, then pair:',
+        `  openssl x509 -in ${DEFAULT_CERTIFICATE_FILE} -noout -fingerprint -sha256`,
+        `  curl --cacert ${DEFAULT_CERTIFICATE_FILE} -H 'content-type: application/json' -d '{"code": "${code ?? 'XXXX-XXXX'}", "client_name": "my laptop"}' ${base}/pair`,
+      ].join('\n'),
   );
   return 0;
 }

@@ -17,7 +17,11 @@ function line(c: DoctorCheck): string {
 }
 
 export async function doctorCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' }, bundle: { type: 'string' }, log: { type: 'string', multiple: true } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, bundle: { type: 'string' }, log: { type: 'string', multiple: true } },
+    strict: true,
+  });
   const port = Number(values.port ?? process.env.SANAD_PORT ?? 7437);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw usageError(`"${values.port ?? ''}" is not a port: use a number from 1 to 65535.`);
   const checks = await runDiagnostics({ dataDir, secretsFile, port });
@@ -26,7 +30,10 @@ export async function doctorCommand(args: string[], dataDir: string, io: Io, sec
     if (existsSync(values.bundle)) throw new CliError(`${values.bundle} already exists; name a new file for the diagnostics.`);
     const store = await openSecretStore(dataDir, secretsFile ?? recordedSecretsFile(dataDir)).catch(() => null);
     const files = await writeDiagnosticsBundle({ dataDir, out: values.bundle, checks, logFiles: values.log ?? [], secrets: await secretsToRedact(store) });
-    io.result({ ok: !failed, bundle: values.bundle, files }, () => `Diagnostics saved to ${values.bundle} (${files.join(', ')}); secrets and tokens are taken out. Send this file with your report.`);
+    io.result(
+      { ok: !failed, bundle: values.bundle, files },
+      () => `Diagnostics saved to ${values.bundle} (${files.join(', ')}); secrets and tokens are taken out. Send this file with your report.`,
+    );
     return 0;
   }
   io.result({ ok: !failed, checks }, () => checks.map(line).join('\n'));

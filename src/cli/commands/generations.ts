@@ -21,10 +21,21 @@ export async function generationsCommand(args: string[], dataDir: string, io: Io
   const [sub, ...rest] = args;
   if (sub === 'show') return show(rest, dataDir, io, secretsFile);
   if (sub === 'diff') return diff(rest, dataDir, io, secretsFile);
-  throw usageError(sub === undefined ? 'Say what to do: `sanad generations show E` or `sanad generations diff E [E2]`.' : `Unknown generations command "${sub}"; use show or diff.`);
+  throw usageError(
+    sub === undefined
+      ? 'Say what to do: `sanad generations show E` or `sanad generations diff E [E2]`.'
+      : `Unknown generations command "${sub}"; use show or diff.`,
+  );
 }
 
-async function withOpened<T>(dataDir: string, repo: string, generations: number[], secretsFile: string | undefined, io: Io, fn: (opened: OpenedGeneration[], live: ReadableDB) => T): Promise<T> {
+async function withOpened<T>(
+  dataDir: string,
+  repo: string,
+  generations: number[],
+  secretsFile: string | undefined,
+  io: Io,
+  fn: (opened: OpenedGeneration[], live: ReadableDB) => T,
+): Promise<T> {
   const db = openStore(storePath(dataDir), { readonly: true });
   try {
     const opened: OpenedGeneration[] = [];
@@ -45,30 +56,52 @@ async function show(args: string[], dataDir: string, io: Io, secretsFile: string
   const generation = generationArg(positionals[0]);
   const repo = values.repo ?? 'local';
   if (values.limit !== undefined && !/^([1-9][0-9]?|100)$/.test(values.limit)) throw usageError('--limit takes a number from 1 to 100.');
-  const query = { ...(values.search !== undefined ? { q: values.search } : {}), ...(values.after !== undefined ? { after: values.after } : {}), limit: Number(values.limit ?? 20) };
-  const { summary, page, conversations } = await hereOrInService(dataDir, 'sanad generations show',
-    () => withOpened(dataDir, repo, [generation], secretsFile, io, ([o], live) => {
-      if (!o) throw new Error('unreachable: one generation was opened');
-      const deleted = new Set(DeletionJournal.of(dataDir).read().map((d) => d.id));
-      const conversations = conversationsPage(o.db, { ...(query.q !== undefined ? { q: query.q } : {}), limit: query.limit }, liveStateOf(live, deleted, 'conversations'));
-      if ('unknownCursor' in conversations) throw new Error('unreachable: the first page has no cursor');
-      return { summary: summaryOf(o), page: responsesPage(o.db, query, liveStateOf(live, deleted)), conversations };
-    }),
+  const query = {
+    ...(values.search !== undefined ? { q: values.search } : {}),
+    ...(values.after !== undefined ? { after: values.after } : {}),
+    limit: Number(values.limit ?? 20),
+  };
+  const { summary, page, conversations } = await hereOrInService(
+    dataDir,
+    'sanad generations show',
+    () =>
+      withOpened(dataDir, repo, [generation], secretsFile, io, ([o], live) => {
+        if (!o) throw new Error('unreachable: one generation was opened');
+        const deleted = new Set(
+          DeletionJournal.of(dataDir)
+            .read()
+            .map((d) => d.id),
+        );
+        const conversations = conversationsPage(
+          o.db,
+          { ...(query.q !== undefined ? { q: query.q } : {}), limit: query.limit },
+          liveStateOf(live, deleted, 'conversations'),
+        );
+        if ('unknownCursor' in conversations) throw new Error('unreachable: the first page has no cursor');
+        return { summary: summaryOf(o), page: responsesPage(o.db, query, liveStateOf(live, deleted)), conversations };
+      }),
     async (call) => {
       if (!io.json) io.note(`… the running Sanad reads generation ${generation} out of "${repo}"`);
       const base = `/admin/generations/${generation}`;
-      const params = new URLSearchParams({ repo, limit: String(query.limit), ...(query.q !== undefined ? { q: query.q } : {}), ...(query.after !== undefined ? { after: query.after } : {}) });
+      const params = new URLSearchParams({
+        repo,
+        limit: String(query.limit),
+        ...(query.q !== undefined ? { q: query.q } : {}),
+        ...(query.after !== undefined ? { after: query.after } : {}),
+      });
       const s = GenerationSummary.parse(serviceBody(await call('GET', `${base}?repo=${encodeURIComponent(repo)}`, undefined, LONG_REQUEST_MS)));
       const p = GenerationResponsePage.parse(serviceBody(await call('GET', `${base}/responses?${params.toString()}`, undefined, LONG_REQUEST_MS)));
       params.delete('after');
       const c = GenerationConversationPage.parse(serviceBody(await call('GET', `${base}/conversations?${params.toString()}`, undefined, LONG_REQUEST_MS)));
       return { summary: s, page: p, conversations: c };
-    });
+    },
+  );
   io.result({ ...summary, responses: page, conversations }, () => describe(summary, page, conversations, query.q));
   return 0;
 }
 
-const sinceNote = (live: 'present' | 'deleted' | 'absent'): string => (live === 'present' ? '' : `  [${live === 'deleted' ? 'deleted since' : 'not in the live data'}]`);
+const sinceNote = (live: 'present' | 'deleted' | 'absent'): string =>
+  live === 'present' ? '' : `  [${live === 'deleted' ? 'deleted since' : 'not in the live data'}]`;
 
 function describe(s: GenerationSummary, page: GenerationResponsePage, conversations: GenerationConversationPage, q: string | undefined): string {
   const c = s.counts;
@@ -81,9 +114,15 @@ function describe(s: GenerationSummary, page: GenerationResponsePage, conversati
   const last = page.data.at(-1);
   if (page.has_more && last) lines.push(`More: sanad generations show ${s.generation} --after ${last.id}${q ? ` --search ${JSON.stringify(q)}` : ''}`);
   if (conversations.total > 0 || q) {
-    lines.push(q ? `Conversations matching "${q}": ${conversations.total}, the one changed last first:` : `Conversations, the one changed last first (${conversations.data.length} of ${conversations.total}):`);
+    lines.push(
+      q
+        ? `Conversations matching "${q}": ${conversations.total}, the one changed last first:`
+        : `Conversations, the one changed last first (${conversations.data.length} of ${conversations.total}):`,
+    );
     for (const c of conversations.data) {
-      lines.push(`  ${c.id}  ${JSON.stringify(c.title ?? '(untitled)')}  ${c.items} item(s), ${c.responses} response(s)  ${JSON.stringify(c.last_preview)}${sinceNote(c.live)}`);
+      lines.push(
+        `  ${c.id}  ${JSON.stringify(c.title ?? '(untitled)')}  ${c.items} item(s), ${c.responses} response(s)  ${JSON.stringify(c.last_preview)}${sinceNote(c.live)}`,
+      );
     }
   }
   return lines.join('\n');
@@ -91,17 +130,25 @@ function describe(s: GenerationSummary, page: GenerationResponsePage, conversati
 
 async function diff(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: DIFF, strict: true, allowPositionals: true });
-  if (positionals.length === 0 || positionals.length > 2) throw usageError('`sanad generations diff` takes one generation (compared with the live data) or two.');
+  if (positionals.length === 0 || positionals.length > 2)
+    throw usageError('`sanad generations diff` takes one generation (compared with the live data) or two.');
   const from = generationArg(positionals[0]);
   const to = positionals[1] === undefined || positionals[1] === 'live' ? 'live' : generationArg(positionals[1]);
   if (to === from) throw new CliError(`Both sides are generation ${from}; name two different ones, or one and the live data.`, 2);
   const repo = values.repo ?? 'local';
-  const result = await hereOrInService(dataDir, 'sanad generations diff',
-    () => withOpened(dataDir, repo, to === 'live' ? [from] : [from, to], secretsFile, io, ([a, b], live) => {
-      if (!a) throw new Error('unreachable: the first generation was opened');
-      return diffStores(a.db, b?.db ?? live, { from, to });
-    }),
-    async (call) => GenerationDiff.parse(serviceBody(await call('GET', `/admin/generations/${from}/diff?repo=${encodeURIComponent(repo)}&to=${to}`, undefined, LONG_REQUEST_MS))));
+  const result = await hereOrInService(
+    dataDir,
+    'sanad generations diff',
+    () =>
+      withOpened(dataDir, repo, to === 'live' ? [from] : [from, to], secretsFile, io, ([a, b], live) => {
+        if (!a) throw new Error('unreachable: the first generation was opened');
+        return diffStores(a.db, b?.db ?? live, { from, to });
+      }),
+    async (call) =>
+      GenerationDiff.parse(
+        serviceBody(await call('GET', `/admin/generations/${from}/diff?repo=${encodeURIComponent(repo)}&to=${to}`, undefined, LONG_REQUEST_MS)),
+      ),
+  );
   io.result(result, () => describeDiff(result));
   return 0;
 }

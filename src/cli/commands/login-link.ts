@@ -7,7 +7,8 @@ import { errorMessage, serviceHoldsDataDir, withRunningService } from '../runnin
 
 export async function loginLinkCommand(args: string[], dataDir: string, io: Io): Promise<number> {
   if (args.length > 0) throw new CliError(`sanad login-link takes no arguments (got "${args.join(' ')}").`, 2);
-  if (!serviceHoldsDataDir(dataDir)) throw new CliError(`No Sanad is running on ${dataDir}: start it with \`sanad serve\` (it prints a login link), or name its folder with --data-dir.`);
+  if (!serviceHoldsDataDir(dataDir))
+    throw new CliError(`No Sanad is running on ${dataDir}: start it with \`sanad serve\` (it prints a login link), or name its folder with --data-dir.`);
   const answer = await withRunningService(dataDir, 'sanad login-link', (call) => call('POST', '/admin/login-link'));
   const body = answer.body;
   if (answer.status !== 200 || typeof body !== 'object' || body === null || !('login_url' in body) || typeof body.login_url !== 'string') {

@@ -66,7 +66,10 @@ function ending(pull: Pull): string {
 export async function pullCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: { id: { type: 'string' }, sha256: { type: 'string' } }, allowPositionals: true, strict: true });
   const uri = positionals[0];
-  if (!uri || positionals.length > 1) throw usageError('Give exactly one model address: `sanad models pull hf:OWNER/REPO/FILE.gguf` (or hf:OWNER/REPO:QUANT, hf:OWNER/REPO, https://…/FILE.gguf).');
+  if (!uri || positionals.length > 1)
+    throw usageError(
+      'Give exactly one model address: `sanad models pull hf:OWNER/REPO/FILE.gguf` (or hf:OWNER/REPO:QUANT, hf:OWNER/REPO, https://…/FILE.gguf).',
+    );
   const request = { uri, ...(values.id ? { id: values.id } : {}), ...(values.sha256 ? { sha256: values.sha256 } : {}) };
   const pull = serviceHoldsDataDir(dataDir)
     ? await withRunningService(dataDir, 'sanad models pull', (call) => inService(call, io, request))
@@ -111,7 +114,16 @@ async function here(dataDir: string, io: Io, secretsFile: string | undefined, re
       const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'warn') });
       const jobs = new Jobs({ clock: systemClock, logger });
       const settings = readSettings(db);
-      const pulls = new ModelPulls({ db, dataDir, clock: systemClock, logger, jobs, store, registry: new ModelRegistry(db, systemClock), settings: () => settings });
+      const pulls = new ModelPulls({
+        db,
+        dataDir,
+        clock: systemClock,
+        logger,
+        jobs,
+        store,
+        registry: new ModelRegistry(db, systemClock),
+        settings: () => settings,
+      });
       let started;
       try {
         started = await pulls.start(request);
@@ -137,7 +149,8 @@ async function here(dataDir: string, io: Io, secretsFile: string | undefined, re
       }
       const end = pulls.get(id);
       if (!end) throw new Error(`pull ${id} vanished`);
-      if (end.status === 'running') throw new CliError('Stopped before the download finished; what arrived is kept, and the same `sanad models pull` resumes it.', 130);
+      if (end.status === 'running')
+        throw new CliError('Stopped before the download finished; what arrived is kept, and the same `sanad models pull` resumes it.', 130);
       return end;
     });
   } finally {
@@ -150,7 +163,8 @@ async function inService(call: AdminCall, io: Io, request: { uri: string; id?: s
   const asked = await call('POST', '/admin/models/pulls', request, LONG_REQUEST_MS);
   if (asked.status >= 400) throw new CliError(errorMessage(asked.body, `The service refused the pull (HTTP ${asked.status}).`));
   const startedBody = Pull.extend({ plan: PullPlanShown }).safeParse(asked.body);
-  if (!startedBody.success) throw new CliError('The service answered the pull with something this sanad does not understand; are the CLI and the service the same version?');
+  if (!startedBody.success)
+    throw new CliError('The service answered the pull with something this sanad does not understand; are the CLI and the service the same version?');
   sayPlan(io, startedBody.data.plan, asked.status === 200 && startedBody.data.status !== 'done');
   const show = printer(io, startedBody.data.file_name);
   let pull: Pull = startedBody.data;
@@ -158,7 +172,8 @@ async function inService(call: AdminCall, io: Io, request: { uri: string; id?: s
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const answer = await call('GET', `/admin/models/pulls/${encodeURIComponent(pull.id)}`);
     const parsed = Pull.safeParse(answer.body);
-    if (answer.status !== 200 || !parsed.success) throw new CliError(errorMessage(answer.body, `The service lost track of pull ${pull.id}; see \`sanad models list\`.`));
+    if (answer.status !== 200 || !parsed.success)
+      throw new CliError(errorMessage(answer.body, `The service lost track of pull ${pull.id}; see \`sanad models list\`.`));
     pull = parsed.data;
     show(pull.progress);
   }

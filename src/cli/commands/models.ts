@@ -16,9 +16,16 @@ import { pullCommand } from './model-pull.js';
 
 function describe(m: ModelObject): string {
   const mb = (m.size_bytes / 1024 / 1024).toFixed(1);
-  const from = m.source ? `\tfrom ${m.source.uri}${m.source.revision ? `@${m.source.revision.slice(0, 12)}` : ''}${m.backup === 'source' ? ' (backups keep only this source)' : ''}` : '';
+  const from = m.source
+    ? `\tfrom ${m.source.uri}${m.source.revision ? `@${m.source.revision.slice(0, 12)}` : ''}${m.backup === 'source' ? ' (backups keep only this source)' : ''}`
+    : '';
   const s = m.settings;
-  const set = [s.context_size !== null ? `context ${s.context_size}` : '', s.gpu_layers !== null ? `gpu-layers ${s.gpu_layers}` : '', s.temperature !== null ? `temperature ${s.temperature}` : '', s.max_output_tokens !== null ? `max-output ${s.max_output_tokens}` : ''].filter(Boolean);
+  const set = [
+    s.context_size !== null ? `context ${s.context_size}` : '',
+    s.gpu_layers !== null ? `gpu-layers ${s.gpu_layers}` : '',
+    s.temperature !== null ? `temperature ${s.temperature}` : '',
+    s.max_output_tokens !== null ? `max-output ${s.max_output_tokens}` : '',
+  ].filter(Boolean);
   return `${m.id}\t${m.status}\t${mb} MiB\tsha256:${m.sha256.slice(0, 12)}…\t${m.path}${from}${set.length ? `\t${set.join(', ')}` : ''}`;
 }
 
@@ -32,19 +39,29 @@ function numberOption(name: string, text: string | undefined, integer: boolean):
   if (text === undefined) return undefined;
   if (text === 'default') return null;
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) throw usageError(`--${name} takes ${integer ? 'a whole number' : 'a number'} or "default"; "${text}" is neither.`);
+  if (text.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n)))
+    throw usageError(`--${name} takes ${integer ? 'a whole number' : 'a number'} or "default"; "${text}" is neither.`);
   return n;
 }
 
 async function setCommand(rest: string[], dataDir: string, io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { context: { type: 'string' }, 'gpu-layers': { type: 'string' }, temperature: { type: 'string' }, 'max-output-tokens': { type: 'string' }, backup: { type: 'string' } },
+    options: {
+      context: { type: 'string' },
+      'gpu-layers': { type: 'string' },
+      temperature: { type: 'string' },
+      'max-output-tokens': { type: 'string' },
+      backup: { type: 'string' },
+    },
     allowPositionals: true,
     strict: true,
   });
   const id = positionals[0];
-  if (!id || positionals.length > 1) throw usageError('Name one model: `sanad models set ID [--context N] [--gpu-layers auto|N] [--temperature T] [--max-output-tokens N] [--backup include|source]`.');
+  if (!id || positionals.length > 1)
+    throw usageError(
+      'Name one model: `sanad models set ID [--context N] [--gpu-layers auto|N] [--temperature T] [--max-output-tokens N] [--backup include|source]`.',
+    );
   const change: SettingsChange = {};
   const context = numberOption('context', values.context, true);
   if (context !== undefined) change.context_size = context;
@@ -58,8 +75,10 @@ async function setCommand(rest: string[], dataDir: string, io: Io): Promise<numb
     change.gpu_layers = gpu;
   }
   const backup = values.backup;
-  if (backup !== undefined && backup !== 'include' && backup !== 'source') throw usageError(`--backup takes include (the file goes into backups) or source (only where it came from); "${backup}" is neither.`);
-  if (Object.keys(change).length === 0 && backup === undefined) throw usageError('Say what to set: --context, --gpu-layers, --temperature, --max-output-tokens or --backup.');
+  if (backup !== undefined && backup !== 'include' && backup !== 'source')
+    throw usageError(`--backup takes include (the file goes into backups) or source (only where it came from); "${backup}" is neither.`);
+  if (Object.keys(change).length === 0 && backup === undefined)
+    throw usageError('Say what to set: --context, --gpu-layers, --temperature, --max-output-tokens or --backup.');
   const apply = async (registry: ModelRegistry): Promise<ModelObject> => {
     try {
       let m = await registry.setSettings(id, change);
@@ -84,7 +103,8 @@ async function loginCommand(rest: string[], dataDir: string, io: Io, secretsFile
     return 0;
   }
   const token = (await readSecretFromStdin('Hugging Face token (hf_…, read access is enough): ')).trim();
-  if (token.length < 8) throw new CliError('That is not a Hugging Face token; make one with read access at https://huggingface.co/settings/tokens and paste it.');
+  if (token.length < 8)
+    throw new CliError('That is not a Hugging Face token; make one with read access at https://huggingface.co/settings/tokens and paste it.');
   if (serviceHoldsDataDir(dataDir)) {
     const answer = await withRunningService(dataDir, 'sanad models login', (call) => call('PUT', '/admin/hub-token', { token }));
     if (answer.status !== 200) throw new CliError(errorMessage(answer.body, `The service could not save the token (HTTP ${answer.status}).`));
@@ -116,12 +136,18 @@ export async function modelsCommand(args: string[], dataDir: string, io: Io, sec
     parseArgs({ args: rest, options: {}, strict: true });
     const models = await withStore(dataDir, (db) => new ModelRegistry(db, systemClock).list());
     io.result({ object: 'list', data: models }, () =>
-      models.length === 0 ? 'No models registered yet: run `sanad models pull hf:OWNER/REPO:Q4_K_M` or `sanad models add PATH`.' : models.map(describe).join('\n'),
+      models.length === 0
+        ? 'No models registered yet: run `sanad models pull hf:OWNER/REPO:Q4_K_M` or `sanad models add PATH`.'
+        : models.map(describe).join('\n'),
     );
     return 0;
   }
   if (sub === 'pull') return pullCommand(rest, dataDir, io, secretsFile);
   if (sub === 'set') return setCommand(rest, dataDir, io);
   if (sub === 'login' || sub === 'logout') return loginCommand(rest, dataDir, io, secretsFile, sub === 'logout');
-  throw usageError(sub ? `Unknown models command "${sub}"; use add, list, pull, set, login or logout.` : 'Say what to do: `sanad models pull URI`, `sanad models add PATH`, `sanad models list` or `sanad models set ID …`.');
+  throw usageError(
+    sub
+      ? `Unknown models command "${sub}"; use add, list, pull, set, login or logout.`
+      : 'Say what to do: `sanad models pull URI`, `sanad models add PATH`, `sanad models list` or `sanad models set ID …`.',
+  );
 }

@@ -31,13 +31,18 @@ export async function passphraseCommand(args: string[], dataDir: string, io: Io,
   const [sub, ...rest] = args;
   if (sub !== 'rotate') throw usageError(sub ? `Unknown passphrase command "${sub}".` : 'Say what to do: `sanad passphrase rotate`.');
   parseArgs({ args: rest, options: {}, strict: true });
-  const report = await hereOrInService(dataDir, 'sanad passphrase rotate', () => rotateHere(dataDir, io, secretsFile), async (call) => {
-    if (!io.json) io.note('Sanad is running on this data dir: it does the rotation.');
-    const answer = await call('POST', '/admin/passphrase/rotate', undefined, LONG_REQUEST_MS);
-    const parsed = ReportSchema.safeParse(answer.body);
-    if (answer.status === 200 && parsed.success) return parsed.data;
-    throw new CliError(errorMessage(answer.body, `The running Sanad answered ${answer.status}; the passphrase was not rotated. See its log.`));
-  });
+  const report = await hereOrInService(
+    dataDir,
+    'sanad passphrase rotate',
+    () => rotateHere(dataDir, io, secretsFile),
+    async (call) => {
+      if (!io.json) io.note('Sanad is running on this data dir: it does the rotation.');
+      const answer = await call('POST', '/admin/passphrase/rotate', undefined, LONG_REQUEST_MS);
+      const parsed = ReportSchema.safeParse(answer.body);
+      if (answer.status === 200 && parsed.success) return parsed.data;
+      throw new CliError(errorMessage(answer.body, `The running Sanad answered ${answer.status}; the passphrase was not rotated. See its log.`));
+    },
+  );
   io.result(report, () => describe(report));
   return 0;
 }

@@ -9,7 +9,16 @@ import { folderAbsence } from '../../backup/folder-target.js';
 import { probeRepository } from '../../backup/repo-probe.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { createLogger } from '../../log/logger.js';
-import { addRepository, ensureLocalRepository, getRepository, listRepositories, removeRepository, RepositoryError, type NewRepository, type Repository } from '../../backup/repositories.js';
+import {
+  addRepository,
+  ensureLocalRepository,
+  getRepository,
+  listRepositories,
+  removeRepository,
+  RepositoryError,
+  type NewRepository,
+  type Repository,
+} from '../../backup/repositories.js';
 import { secretStoreFor } from '../secrets-access.js';
 import { VAULT_KEY } from '../../secrets/secret-store.js';
 import { Vault } from '../../secrets/vault.js';

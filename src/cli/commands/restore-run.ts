@@ -19,7 +19,6 @@ import type { Io } from '../io.js';
 import { readSecretFromStdin } from '../read-secret.js';
 import { bringBackCommand } from './bring-back.js';
 
-
 export interface RestoreOptions {
   list: boolean;
   target?: string;
@@ -38,10 +37,13 @@ function cliError(err: unknown): never {
 }
 
 export async function runRestore(opts: RestoreOptions, dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
-  if (opts.responses.length > 0 && opts.generation !== undefined) return bringBackCommand({ dataDir, io, secretsFile, generation: opts.generation, repo: opts.repo, ids: opts.responses, undelete: opts.undelete });
+  if (opts.responses.length > 0 && opts.generation !== undefined)
+    return bringBackCommand({ dataDir, io, secretsFile, generation: opts.generation, repo: opts.repo, ids: opts.responses, undelete: opts.undelete });
   const live = await openSecretStore(dataDir, secretsFile);
   if (!existsSync(storePath(dataDir))) {
-    throw new CliError(`There is no Sanad data at ${dataDir}. On a new machine: run \`sanad serve\` once, add the repository with \`sanad repo add\`, then restore.`);
+    throw new CliError(
+      `There is no Sanad data at ${dataDir}. On a new machine: run \`sanad serve\` once, add the repository with \`sanad repo add\`, then restore.`,
+    );
   }
   const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'warn') });
   // Read-only: a restore never writes to the live data dir, even beside a running service. A
@@ -50,7 +52,9 @@ export async function runRestore(opts: RestoreOptions, dataDir: string, io: Io, 
   try {
     const key = await live.get(VAULT_KEY);
     const source = await repositorySourceFor({
-      db, dataDir, repoName: opts.repo,
+      db,
+      dataDir,
+      repoName: opts.repo,
       vault: key && db ? vaultUnlessDamaged(db, key) : null,
       secretsDescription: live.description,
       knownPassphrase: await live.get(RESTIC_PASSPHRASE),
@@ -95,14 +99,24 @@ async function list(source: RepositorySource, dataDir: string, io: Io): Promise<
   io.result(rows, () =>
     rows.length === 0
       ? `The repository "${source.repoName}" holds no Sanad generation yet.`
-      : ['generation  data from             snapshot  taken                           size',
-        ...rows.map((r) => `${r.generation}  ${new Date(r.generation * 1000).toISOString().slice(0, 19)}Z  ${r.snapshot_id.slice(0, 8)}  ${r.time}  ${r.size_bytes ?? '-'}`)].join('\n'),
+      : [
+          'generation  data from             snapshot  taken                           size',
+          ...rows.map(
+            (r) =>
+              `${r.generation}  ${new Date(r.generation * 1000).toISOString().slice(0, 19)}Z  ${r.snapshot_id.slice(0, 8)}  ${r.time}  ${r.size_bytes ?? '-'}`,
+          ),
+        ].join('\n'),
   );
   return 0;
 }
 
 async function restore(
-  source: RepositorySource, opts: RestoreOptions, dataDir: string, io: Io, secretsFile: string | undefined, logger: ReturnType<typeof createLogger>,
+  source: RepositorySource,
+  opts: RestoreOptions,
+  dataDir: string,
+  io: Io,
+  secretsFile: string | undefined,
+  logger: ReturnType<typeof createLogger>,
 ): Promise<number> {
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
@@ -117,7 +131,14 @@ async function restore(
   let result: RestoreResult;
   try {
     result = await restoreGeneration({
-      source, liveDataDir: dataDir, target: opts.target ?? '', modelsInPlace: opts.inPlace, keepClients: opts.keepClients, logger, onProgress, signal: abort.signal,
+      source,
+      liveDataDir: dataDir,
+      target: opts.target ?? '',
+      modelsInPlace: opts.inPlace,
+      keepClients: opts.keepClients,
+      logger,
+      onProgress,
+      signal: abort.signal,
       ...(opts.generation !== undefined ? { generation: opts.generation } : {}),
       // Where the live data dir keeps its secrets, the restored one does too: a data dir `npm start`
       // set up on a machine with no keychain has them in a file, and its restore must not ask for one.
@@ -128,10 +149,23 @@ async function restore(
   }
   const next = result.next_step && secretsFile ? `${result.next_step} --secrets-file ${shellQuote(secretsFile)}` : result.next_step;
   if (io.json) {
-    io.out(JSON.stringify({ generation: result.generation, target: result.target, checks: result.checks, ok: result.ok, snapshot_id: result.snapshot_id, repo: result.repo, next_step: next, error: result.error }));
+    io.out(
+      JSON.stringify({
+        generation: result.generation,
+        target: result.target,
+        checks: result.checks,
+        ok: result.ok,
+        snapshot_id: result.snapshot_id,
+        repo: result.repo,
+        next_step: next,
+        error: result.error,
+      }),
+    );
   } else {
     io.note(result.checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`).join('\n'));
-    io.note(result.ok ? `Restored generation ${result.generation ?? ''} into ${result.target}.\nNext: ${next ?? ''}` : `sanad: restore failed. ${result.error ?? ''}`);
+    io.note(
+      result.ok ? `Restored generation ${result.generation ?? ''} into ${result.target}.\nNext: ${next ?? ''}` : `sanad: restore failed. ${result.error ?? ''}`,
+    );
   }
   return result.ok ? 0 : 1;
 }

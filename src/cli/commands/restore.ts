@@ -23,16 +23,29 @@ function parse(args: string[]): RestoreOptions {
   const { values } = parseArgs({ args, options: OPTIONS, strict: true });
   const responses = values.response ?? [];
   if (responses.length > 0) {
-    if (values.list || values.target !== undefined || values['models-in-place'] || values['keep-clients']) throw usageError('--response brings responses back into the live data; it does not go with --list, --target, --models-in-place or --keep-clients.');
+    if (values.list || values.target !== undefined || values['models-in-place'] || values['keep-clients'])
+      throw usageError('--response brings responses back into the live data; it does not go with --list, --target, --models-in-place or --keep-clients.');
     if (values.generation === undefined) throw usageError('Say which generation to bring them back from: --generation E (see `sanad restore --list`).');
-    if (responses.some((r) => !/^[A-Za-z0-9_-]{1,200}$/.test(r))) throw usageError('--response takes a response id (resp_…), as `sanad generations show E` lists them.');
+    if (responses.some((r) => !/^[A-Za-z0-9_-]{1,200}$/.test(r)))
+      throw usageError('--response takes a response id (resp_…), as `sanad generations show E` lists them.');
   } else if (values.undelete) throw usageError('--undelete goes with --response.');
-  if (responses.length > 0) return { list: false, repo: values.repo ?? 'local', stdin: false, inPlace: false, keepClients: false, responses, undelete: values.undelete ?? false, generation: parseGeneration(values.generation) };
+  if (responses.length > 0)
+    return {
+      list: false,
+      repo: values.repo ?? 'local',
+      stdin: false,
+      inPlace: false,
+      keepClients: false,
+      responses,
+      undelete: values.undelete ?? false,
+      generation: parseGeneration(values.generation),
+    };
   if (values.list && values.target !== undefined) throw usageError('Give either --list or --target DIR, not both.');
   if (!values.list && values.target === undefined) throw usageError('Say what to do: `sanad restore --list` or `sanad restore --target DIR`.');
   if (values.target === '') throw usageError('--target needs a folder.');
   if (values.generation !== undefined) parseGeneration(values.generation);
-  if (values.list && (values.generation !== undefined || values['models-in-place'] || values['keep-clients'])) throw usageError('--generation, --models-in-place and --keep-clients go with --target.');
+  if (values.list && (values.generation !== undefined || values['models-in-place'] || values['keep-clients']))
+    throw usageError('--generation, --models-in-place and --keep-clients go with --target.');
   return {
     list: values.list ?? false,
     ...(values.target !== undefined ? { target: values.target } : {}),
@@ -47,7 +60,8 @@ function parse(args: string[]): RestoreOptions {
 }
 
 function parseGeneration(raw: string | undefined): number {
-  if (raw === undefined || !/^[1-9][0-9]*$/.test(raw)) throw usageError(`--generation takes a generation number (see \`sanad restore --list\`), not "${raw ?? ''}".`);
+  if (raw === undefined || !/^[1-9][0-9]*$/.test(raw))
+    throw usageError(`--generation takes a generation number (see \`sanad restore --list\`), not "${raw ?? ''}".`);
   return Number(raw);
 }
 

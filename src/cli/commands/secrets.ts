@@ -18,7 +18,7 @@ export async function secretsCommand(args: string[], dataDir: string, io: Io, se
   if (sub !== 'move-to-keychain') throw usageError(sub ? `Unknown secrets command "${sub}".` : 'Say what to do: `sanad secrets move-to-keychain`.');
   parseArgs({ args: rest, options: {}, strict: true });
   const recorded = readSecretsLocation(dataDir);
-  const path = secretsFile ?? (recorded?.kind === 'file' ? recorded.path : recorded?.moved_from ?? null);
+  const path = secretsFile ?? (recorded?.kind === 'file' ? recorded.path : (recorded?.moved_from ?? null));
   const alreadySwitched = recorded?.kind === 'keychain';
   if (path === null || (alreadySwitched && !existsSync(path))) {
     io.result({ moved: [], file_removed: false, already: true }, () => `The secrets of ${dataDir} are already in the OS keychain; nothing to move.`);
@@ -33,9 +33,12 @@ export async function secretsCommand(args: string[], dataDir: string, io: Io, se
     const keychain = new KeychainStore(scope);
     await keychain.probe();
     const report = await moveSecretsToKeychain(dataDir, file, keychain, { alreadySwitched });
-    io.result({ moved: report.moved, file_removed: report.fileRemoved }, () =>
-      `Moved ${report.moved.length} secret(s) of ${dataDir} into the OS keychain and removed them from ${path}` +
-        `${report.fileRemoved ? ' (the file is gone)' : ' (the file keeps other data dirs\' secrets)'}.`);
+    io.result(
+      { moved: report.moved, file_removed: report.fileRemoved },
+      () =>
+        `Moved ${report.moved.length} secret(s) of ${dataDir} into the OS keychain and removed them from ${path}` +
+        `${report.fileRemoved ? ' (the file is gone)' : " (the file keeps other data dirs' secrets)"}.`,
+    );
     return 0;
   } finally {
     lock.release();

@@ -11,14 +11,21 @@ import type { Io } from '../io.js';
 function parsePort(value: string | undefined, fallback: number, flag = '--port'): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535) throw usageError(`"${value}" is not a port for ${flag}: use a number from 0 to 65535 (0 picks a free one).`);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535)
+    throw usageError(`"${value}" is not a port for ${flag}: use a number from 0 to 65535 (0 picks a free one).`);
   return n;
 }
 
 export async function serveCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, host: { type: 'string' }, lan: { type: 'boolean' }, 'lan-port': { type: 'string' }, 'secrets-file-if-no-keychain': { type: 'boolean' } },
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      lan: { type: 'boolean' },
+      'lan-port': { type: 'string' },
+      'secrets-file-if-no-keychain': { type: 'boolean' },
+    },
     strict: true,
   });
   const port = parsePort(values.port ?? process.env.SANAD_PORT, 7437);
@@ -52,12 +59,23 @@ export async function serveCommand(args: string[], dataDir: string, io: Io, secr
         if (store.path !== undefined) io.note(`Warning: ${secretsInFileSentence(store.path)}`);
         const lan = appliance.ctx.lan.status();
         const lanLines = lan.running
-          ? [`Devices on the network: ${lan.url ?? '(no network address yet)'} (TLS; certificate SHA-256 ${lan.tls_fingerprint_sha256 ?? '?'}); pair one from the GUI's Clients screen, \`sanad client-config\` writes the certificate.`]
+          ? [
+              `Devices on the network: ${lan.url ?? '(no network address yet)'} (TLS; certificate SHA-256 ${lan.tls_fingerprint_sha256 ?? '?'}); pair one from the GUI's Clients screen, \`sanad client-config\` writes the certificate.`,
+            ]
           : lan.error !== null
             ? [`Warning: devices on the network cannot reach Sanad: ${lan.error}`]
             : [];
         io.result(
-          { pid: process.pid, port: appliance.port, url: appliance.url, login_url: loginUrl, data_dir: dir, reason, lan_url: lan.running ? lan.url : null, tls_fingerprint_sha256: lan.running ? lan.tls_fingerprint_sha256 : null },
+          {
+            pid: process.pid,
+            port: appliance.port,
+            url: appliance.url,
+            login_url: loginUrl,
+            data_dir: dir,
+            reason,
+            lan_url: lan.running ? lan.url : null,
+            tls_fingerprint_sha256: lan.running ? lan.tls_fingerprint_sha256 : null,
+          },
           () =>
             [
               reason === 'start' ? `Sanad is serving at ${appliance.url} (data: ${dir})` : `Sanad is now serving ${dir} at ${appliance.url}`,

@@ -13,7 +13,10 @@ export async function tokenCommand(args: string[], dataDir: string, io: Io): Pro
   const name = values.name?.trim();
   if (!name) throw usageError('Give the client a name with --name NAME.');
   if (!values.scopes) throw usageError(`Give the token its scopes with --scopes (any of ${SCOPES.join(', ')}).`);
-  const requested = values.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+  const requested = values.scopes
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = requested.filter((s) => !isScope(s));
   if (unknown.length > 0 || requested.length === 0) throw usageError(`Unknown scope "${unknown[0] ?? ''}": use any of ${SCOPES.join(', ')}.`);
   const scopes = requested.filter((s): s is Scope => isScope(s));

@@ -28,7 +28,7 @@ export const DOCTOR_WORDINGS = {
   'doctor.kit_unconfirmed': 'the recovery kit has not been confirmed as stored off this machine',
   'doctor.kit_ok': 'the recovery kit is confirmed stored off this machine',
   'doctor.store_absent': 'no store yet at {{path}} (it is made on the first start)',
-  'doctor.store_ok': '{{path}} passes SQLite\'s quick_check',
+  'doctor.store_ok': "{{path}} passes SQLite's quick_check",
   'doctor.store_damaged': 'the store at {{path}} is damaged ({{reason}})',
   'doctor.dir_absent': '{{path}} does not exist yet (it is made on the first start, 0700)',
   'doctor.dir_is_file': '{{path}} is a file, not a folder',
@@ -56,7 +56,7 @@ export const DOCTOR_WORDINGS = {
   'doctor.fix.repo_test': 'check the remote, then `sanad repo test {{repo}}`',
   'doctor.fix.connect_disk': 'connect the disk of {{repo}}, then `sanad repo test {{repo}}`',
   'doctor.fix.backup_now': '`sanad backup now` (a running Sanad makes one on its schedule)',
-  'doctor.fix.backup_late': '`sanad backup now`, and see why the schedule did not run (the last run\'s error is in the GUI)',
+  'doctor.fix.backup_late': "`sanad backup now`, and see why the schedule did not run (the last run's error is in the GUI)",
   'doctor.fix.drill': '`sanad drill`',
   'doctor.fix.drill_failed': 'see the failing check in the GUI (Drills) or `sanad drill --json`, then back up again',
   'doctor.fix.drill_unverified': '`sanad drill` once the cause it names is fixed',
@@ -68,6 +68,8 @@ export const DOCTOR_WORDINGS = {
   'doctor.fix.disk_low': 'free some space: the next backup may not fit',
   'doctor.fix.port': 'stop it, or start Sanad with `--port N` (`--port 0` picks a free one)',
   // A damaged store: where the last good backup is, and how to restore it into a new folder.
-  'restore.advice_last': 'The last good backup was made {{time}} (generation {{generation}}, in {{repos}}). Restore it into a new folder with `sanad restore --data-dir {{dir}} --target NEW_FOLDER`, then start Sanad on that folder (`sanad serve --data-dir NEW_FOLDER`).',
-  'restore.advice_none': 'Sanad has no record of a good backup beside it; `sanad restore --list --data-dir {{dir}}` shows what the local repository holds. Restore it into a new folder with `sanad restore --data-dir {{dir}} --target NEW_FOLDER`, then start Sanad on that folder (`sanad serve --data-dir NEW_FOLDER`).',
+  'restore.advice_last':
+    'The last good backup was made {{time}} (generation {{generation}}, in {{repos}}). Restore it into a new folder with `sanad restore --data-dir {{dir}} --target NEW_FOLDER`, then start Sanad on that folder (`sanad serve --data-dir NEW_FOLDER`).',
+  'restore.advice_none':
+    'Sanad has no record of a good backup beside it; `sanad restore --list --data-dir {{dir}}` shows what the local repository holds. Restore it into a new folder with `sanad restore --data-dir {{dir}} --target NEW_FOLDER`, then start Sanad on that folder (`sanad serve --data-dir NEW_FOLDER`).',
 } as const;

@@ -17,8 +17,10 @@ export const DRILL_WORDINGS = {
   'drill.why_index_unlisted': 'the repository index could not be listed to rule out a backup writing meanwhile; run the drill again',
   'drill.why_repo_changed': 'the repository changed during the drill (a backup or prune wrote to it), so this may not be damage; run the drill again',
   'drill.settings_unreadable': 'The settings of "{{repo}}" could not be read: {{error}}',
-  'drill.scratch_full': 'The disk holding the drill\'s scratch folder ({{path}}) is full ({{free_bytes}} free). The backup could not be checked (no sign of damage, no proof either); free some space and run the drill again.',
-  'drill.scratch_full_none': 'The disk holding the drill\'s scratch folder ({{path}}) is full (no free space). The backup could not be checked (no sign of damage, no proof either); free some space and run the drill again.',
+  'drill.scratch_full':
+    "The disk holding the drill's scratch folder ({{path}}) is full ({{free_bytes}} free). The backup could not be checked (no sign of damage, no proof either); free some space and run the drill again.",
+  'drill.scratch_full_none':
+    "The disk holding the drill's scratch folder ({{path}}) is full (no free space). The backup could not be checked (no sign of damage, no proof either); free some space and run the drill again.",
   // restic failing under a check; {{doing}} is one of the drill.doing_* sayings.
   'drill.could_not_run': '{{doing}} could not run: {{error}}',
   'drill.key_refused': '{{error}} Until then every backup in it is unreadable with what this machine holds.',
@@ -36,7 +38,8 @@ export const DRILL_WORDINGS = {
   'drill.doing_locks': 'Reading the locks',
   'drill.doing_snapshots': 'Listing the snapshots',
   // repo:open
-  'drill.open.emptied': 'The repository opens but holds no Sanad backup, although backups were made to it; make a new backup now and find out what removed them.',
+  'drill.open.emptied':
+    'The repository opens but holds no Sanad backup, although backups were made to it; make a new backup now and find out what removed them.',
   'drill.open.never': 'No backup has been made to this repository yet; run `sanad backup now`.',
   'drill.open.ok_one': 'newest generation {{generation}} (snapshot {{snapshot}}, {{time}}); {{n}} generation in all',
   'drill.open.ok_other': 'newest generation {{generation}} (snapshot {{snapshot}}, {{time}}); {{n}} generations in all',
@@ -70,9 +73,12 @@ export const DRILL_WORDINGS = {
   // sqlite:integrity
   'drill.store.no_database': 'the manifest of generation {{generation}} lists no database.',
   'drill.store.not_restored': '{{path}} of generation {{generation}} was not restored although the snapshot lists it.',
-  'drill.store.differs': '{{path}} of generation {{generation}} differs from its manifest ({{size}} bytes, sha256 {{sha256}}…; expected {{expected_size}} bytes, {{expected_sha256}}…).',
-  'drill.store.not_sanad': '{{path}} of generation {{generation}} is not a Sanad store: {{problem}}; if you did not make this backup, someone else wrote to the repository.',
-  'drill.store.too_new': '{{path}} of generation {{generation}} was written by a newer Sanad (store version {{version}}); a drill by that version can check it.',
+  'drill.store.differs':
+    '{{path}} of generation {{generation}} differs from its manifest ({{size}} bytes, sha256 {{sha256}}…; expected {{expected_size}} bytes, {{expected_sha256}}…).',
+  'drill.store.not_sanad':
+    '{{path}} of generation {{generation}} is not a Sanad store: {{problem}}; if you did not make this backup, someone else wrote to the repository.',
+  'drill.store.too_new':
+    '{{path}} of generation {{generation}} was written by a newer Sanad (store version {{version}}); a drill by that version can check it.',
   'drill.store.damaged': '{{path}} of generation {{generation}} is damaged: {{problem}}.',
   'drill.store.no_tables': '{{path}} of generation {{generation}} has no tables, but the source had {{expected}}.',
   'drill.store.table_count': '{{path}} of generation {{generation}} has {{tables}} tables, the manifest says {{expected}}.',
@@ -83,7 +89,8 @@ export const DRILL_WORDINGS = {
   'drill.vault.missing': 'the vault key is missing from generation {{generation}}, so its secrets cannot be opened.',
   'drill.vault.differs': 'the vault key in generation {{generation}} differs from its manifest.',
   'drill.vault.not_a_key': 'the vault key in generation {{generation}} is not a 32-byte key.',
-  'drill.vault.wrong_key': "the vault key in the backup does not open the backup's vault (the vault was sealed with another key); its secrets would be lost on restore.",
+  'drill.vault.wrong_key':
+    "the vault key in the backup does not open the backup's vault (the vault was sealed with another key); its secrets would be lost on restore.",
   'drill.vault.empty': "vault is empty (nothing to decrypt; the backup's key is the one its store names)",
   'drill.vault.ok_one': "the backup's vault key opens the {{n}} value of the backup's vault",
   'drill.vault.ok_other': "the backup's vault key opens all {{n}} values of the backup's vault",
@@ -94,8 +101,10 @@ export const DRILL_WORDINGS = {
   'drill.read.ok_skipped_one': '{{read}} (subset {{first}} holds no pack)',
   'drill.read.ok_skipped_other': '{{read}} (subsets {{first}} to {{last}} hold no pack)',
   'drill.read.in_use': 'subset {{subset}} reported errors while the repository was in use ({{lock}}); run the deep drill again when it is idle.',
-  'drill.read.damage': 'subset {{subset}}: read {{packs}} of {{total}} data packs, restic found damage ({{line}}); make a new backup to a fresh repository and keep this one until it is replaced.',
-  'drill.read.damage_unknown': 'subset {{subset}}: restic found damage ({{line}}); make a new backup to a fresh repository and keep this one until it is replaced.',
+  'drill.read.damage':
+    'subset {{subset}}: read {{packs}} of {{total}} data packs, restic found damage ({{line}}); make a new backup to a fresh repository and keep this one until it is replaced.',
+  'drill.read.damage_unknown':
+    'subset {{subset}}: restic found damage ({{line}}); make a new backup to a fresh repository and keep this one until it is replaced.',
   'drill.read.no_packs': 'the repository holds no data packs yet, so there was nothing to read; make a backup, then run the deep drill again.',
   'drill.read.read_nothing': 'subset {{subset}} read 0 data packs, so nothing was verified; run the deep drill again.',
   'drill.read.recheck_damage': 'damage found earlier, read again: {{reads}}',
@@ -116,6 +125,8 @@ export const DRILL_WORDINGS = {
   'drill.rehearsal.damaged': 'the store restored from generation {{generation}} is damaged: {{problem}}.',
   'drill.rehearsal.unopened': 'Sanad could not open the store restored from generation {{generation}}: {{error}}',
   'drill.rehearsal.lacks_tables': 'the store restored from generation {{generation}} lacks these tables: {{tables}}.',
-  'drill.rehearsal.ok_one': 'restored generation {{generation}} into scratch ({{n}} file, {{total_bytes}}, the vault key left out); every sha256 matches; Sanad opened the store (version {{version}}) and found its tables',
-  'drill.rehearsal.ok_other': 'restored generation {{generation}} into scratch ({{n}} files, {{total_bytes}}, the vault key left out); every sha256 matches; Sanad opened the store (version {{version}}) and found its tables',
+  'drill.rehearsal.ok_one':
+    'restored generation {{generation}} into scratch ({{n}} file, {{total_bytes}}, the vault key left out); every sha256 matches; Sanad opened the store (version {{version}}) and found its tables',
+  'drill.rehearsal.ok_other':
+    'restored generation {{generation}} into scratch ({{n}} files, {{total_bytes}}, the vault key left out); every sha256 matches; Sanad opened the store (version {{version}}) and found its tables',
 } as const;

@@ -29,7 +29,9 @@ export function dataDirCheck(dataDir: string): DoctorCheck {
   }
   const mode = statSync(dataDir).mode & 0o777;
   const params = { path: dataDir, mode: mode.toString(8) };
-  return mode & 0o077 ? warn('data_dir', say('doctor.dir_open', params), say('doctor.fix.data_dir_mode', { path: dataDir })) : ok('data_dir', say('doctor.dir_ok', params));
+  return mode & 0o077
+    ? warn('data_dir', say('doctor.dir_open', params), say('doctor.fix.data_dir_mode', { path: dataDir }))
+    : ok('data_dir', say('doctor.dir_ok', params));
 }
 
 export function diskCheck(dataDir: string): DoctorCheck {

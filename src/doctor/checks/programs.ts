@@ -14,7 +14,11 @@ export function nodeCheck(): DoctorCheck {
   const [major = 0] = process.versions.node.split('.').map(Number);
   return major >= NODE_MAJOR_NEEDED
     ? ok('node', say('doctor.node_ok', { version: process.versions.node }))
-    : fail('node', say('doctor.node_old', { version: process.versions.node, needed: String(NODE_MAJOR_NEEDED) }), say('doctor.fix.node', { needed: String(NODE_MAJOR_NEEDED) }));
+    : fail(
+        'node',
+        say('doctor.node_old', { version: process.versions.node, needed: String(NODE_MAJOR_NEEDED) }),
+        say('doctor.fix.node', { needed: String(NODE_MAJOR_NEEDED) }),
+      );
 }
 
 export async function resticCheck(): Promise<DoctorCheck> {
@@ -46,7 +50,5 @@ export async function rcloneCheck(needed: boolean): Promise<DoctorCheck> {
 
 export async function ageCheck(): Promise<DoctorCheck> {
   const v = await versionOf('age', ['--version']);
-  return v !== null
-    ? ok('age', say('doctor.age_ok', { version: v }))
-    : warn('age', say('doctor.age_missing'), say('doctor.fix.age'));
+  return v !== null ? ok('age', say('doctor.age_ok', { version: v })) : warn('age', say('doctor.age_missing'), say('doctor.fix.age'));
 }

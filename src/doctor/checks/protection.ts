@@ -25,9 +25,10 @@ const DAY = 86_400;
 export async function keychainCheck(dataDir: string, secretsFile: string | undefined): Promise<{ check: DoctorCheck; store: SecretStore | null }> {
   try {
     const store = await openSecretStore(dataDir, secretsFile);
-    const check = store.path !== undefined
-      ? warn('keychain', say('doctor.secrets_in_file', { path: store.path }), say('doctor.fix.move_to_keychain'))
-      : ok('keychain', say('doctor.keychain_ok'));
+    const check =
+      store.path !== undefined
+        ? warn('keychain', say('doctor.secrets_in_file', { path: store.path }), say('doctor.fix.move_to_keychain'))
+        : ok('keychain', say('doctor.keychain_ok'));
     return { check, store };
   } catch (err) {
     if (err instanceof KeychainUnavailableError) {
@@ -62,11 +63,13 @@ export async function repositoryChecks(db: Db, dataDir: string, store: SecretSto
     }
     try {
       const exists = await restic.isInitialized(toResticRepo(repo, vault, passphrase));
-      out.push(exists
-        ? ok(`repo:${repo.name}`, say('doctor.repo_ok', params))
-        : (repo.last_ok_at === null
-          ? ok(`repo:${repo.name}`, say('doctor.repo_new', params))
-          : fail(`repo:${repo.name}`, say('doctor.repo_gone', params), say('doctor.fix.repo_location'))));
+      out.push(
+        exists
+          ? ok(`repo:${repo.name}`, say('doctor.repo_ok', params))
+          : repo.last_ok_at === null
+            ? ok(`repo:${repo.name}`, say('doctor.repo_new', params))
+            : fail(`repo:${repo.name}`, say('doctor.repo_gone', params), say('doctor.fix.repo_location')),
+      );
     } catch (err) {
       out.push(fail(`repo:${repo.name}`, say('doctor.repo_error', { ...params, error: errorParam(err) }), say('doctor.fix.repo_test', { repo: repo.name })));
     }

@@ -67,5 +67,9 @@ export async function checkManifest(ctx: RepoContext, g: SnapshotGeneration, kin
   const sources = manifest.items.filter((i) => i.kind === 'model_source');
   for (const i of sources) notes.push(say('drill.manifest.by_source', { model: i.model_id, uri: i.uri }));
   const inSnapshot = manifest.items.length - sources.length;
-  return pass(notes.length === 0 ? say('drill.manifest.ok', { generation: g.generation, count: inSnapshot }) : say('drill.manifest.ok_noted', { generation: g.generation, count: inSnapshot, notes }));
+  return pass(
+    notes.length === 0
+      ? say('drill.manifest.ok', { generation: g.generation, count: inSnapshot })
+      : say('drill.manifest.ok_noted', { generation: g.generation, count: inSnapshot, notes }),
+  );
 }

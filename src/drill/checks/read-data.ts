@@ -27,7 +27,9 @@ interface SubsetRead {
 async function readOne(ctx: RepoContext, subset: string): Promise<SubsetRead> {
   const result = await ctx.restic.check(ctx.target, { readDataSubset: subset, ...signalOf(ctx) });
   if (result.ok) {
-    const said = result.read ? say('drill.read.ok', { subset, packs: result.read.packs, total: result.read.totalPacks }) : say('drill.read.ok_unknown', { subset });
+    const said = result.read
+      ? say('drill.read.ok', { subset, packs: result.read.packs, total: result.read.totalPacks })
+      : say('drill.read.ok_unknown', { subset });
     return { outcome: pass(said), empty: result.read?.packs === 0, totalPacks: result.read?.totalPacks ?? null };
   }
   return { outcome: await damageOutcome(ctx, subset, result), empty: false, totalPacks: result.read?.totalPacks ?? null };
@@ -38,10 +40,15 @@ async function damageOutcome(ctx: RepoContext, subset: string, result: Extract<C
   const live = await liveLocks(ctx).catch(() => []);
   const lock = live[0];
   if (lock) return unverified(say('drill.read.in_use', { subset, lock: [describeLock(lock)] }));
-  const line = result.error.stderrTail.find((l) => looksDamaged([l]) && !/^Fatal:/.test(l)) ?? result.error.stderrTail.find((l) => l.trim() !== '') ?? result.error.message;
-  return fail(result.read
-    ? say('drill.read.damage', { subset, packs: result.read.packs, total: result.read.totalPacks, line: line.trim() })
-    : say('drill.read.damage_unknown', { subset, line: line.trim() }));
+  const line =
+    result.error.stderrTail.find((l) => looksDamaged([l]) && !/^Fatal:/.test(l)) ??
+    result.error.stderrTail.find((l) => l.trim() !== '') ??
+    result.error.message;
+  return fail(
+    result.read
+      ? say('drill.read.damage', { subset, packs: result.read.packs, total: result.read.totalPacks, line: line.trim() })
+      : say('drill.read.damage_unknown', { subset, line: line.trim() }),
+  );
 }
 
 /** The subsets (n of t) that hold at least one pack; null when the pack list cannot be read. */
@@ -69,9 +76,7 @@ export async function checkReadData(ctx: RepoContext, plan: SubsetPlan): Promise
   const subset = `${n}/${plan.t}`;
   let outcome = read.outcome;
   if (read.empty) {
-    outcome = read.totalPacks === 0
-      ? unverified(say('drill.read.no_packs'))
-      : unverified(say('drill.read.read_nothing', { subset }));
+    outcome = read.totalPacks === 0 ? unverified(say('drill.read.no_packs')) : unverified(say('drill.read.read_nothing', { subset }));
   } else if (skipped.length > 0 && outcome.status === 'pass') {
     outcome = pass(say('drill.read.ok_skipped', { read: [outcome], count: skipped.length, first: skipped[0] ?? '', last: skipped.at(-1) ?? '' }));
   }

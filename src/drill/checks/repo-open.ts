@@ -15,9 +15,7 @@ export async function checkRepoOpen(ctx: RepoContext, found: { generation?: Snap
   }
   const newest = generations[0];
   if (!newest) {
-    return ctx.hadBackups
-      ? fail(say('drill.open.emptied'))
-      : unverified(say('drill.open.never'));
+    return ctx.hadBackups ? fail(say('drill.open.emptied')) : unverified(say('drill.open.never'));
   }
   found.generation = newest;
   return pass(say('drill.open.ok', { generation: newest.generation, snapshot: newest.snapshot_id.slice(0, 8), time: newest.time, count: generations.length }));

@@ -36,14 +36,18 @@ export async function checkRestoreRehearsal(ctx: RepoContext, g: SnapshotGenerat
       const info = await stat(local).catch(() => null);
       if (!info?.isFile()) return fail(say('drill.rehearsal.no_file', { generation: g.generation, path: item.path }));
       const hashed = await sha256File(local);
-      if (hashed.bytes !== item.size || hashed.sha256 !== item.sha256) return fail(say('drill.rehearsal.differs', { generation: g.generation, path: item.path }));
+      if (hashed.bytes !== item.size || hashed.sha256 !== item.sha256)
+        return fail(say('drill.rehearsal.differs', { generation: g.generation, path: item.path }));
       bytes += hashed.bytes;
     }
     const dir = join(scratch, g.generation_path);
     // Untrusted until a worker has seen its schema is Sanad's own (store/untrusted-store.ts).
     const admitted = await admitUntrustedStore(storePath(dir), signalOf(ctx));
     if (!admitted.ok && admitted.kind === 'too_new') return unverified(say('drill.rehearsal.too_new', { generation: g.generation, version: admitted.version }));
-    if (!admitted.ok) return fail(say(admitted.kind === 'not_sanad' ? 'drill.rehearsal.not_sanad' : 'drill.rehearsal.damaged', { generation: g.generation, problem: admitted.problem }));
+    if (!admitted.ok)
+      return fail(
+        say(admitted.kind === 'not_sanad' ? 'drill.rehearsal.not_sanad' : 'drill.rehearsal.damaged', { generation: g.generation, problem: admitted.problem }),
+      );
     return openRestored(dir, g.generation, items.length, bytes);
   });
 }
@@ -57,7 +61,12 @@ function openRestored(dir: string, generation: number, files: number, bytes: num
   }
   try {
     const version = currentVersion(db);
-    const names = new Set(db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((r) => r.name));
+    const names = new Set(
+      db
+        .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'")
+        .all()
+        .map((r) => r.name),
+    );
     const missing = REQUIRED_TABLES.filter((t) => !names.has(t));
     if (missing.length > 0) return fail(say('drill.rehearsal.lacks_tables', { generation, tables: missing.join(', ') }));
     if (version > latestVersion()) return unverified(say('drill.rehearsal.too_new', { generation, version }));

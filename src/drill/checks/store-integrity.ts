@@ -37,7 +37,15 @@ export async function checkStores(
     if (!info?.isFile()) return fail(say('drill.store.not_restored', where(item)));
     const { sha256, bytes } = await sha256File(local);
     if (bytes !== item.size || sha256 !== item.sha256) {
-      return fail(say('drill.store.differs', { ...where(item), size: bytes, sha256: sha256.slice(0, 12), expected_size: item.size, expected_sha256: item.sha256.slice(0, 12) }));
+      return fail(
+        say('drill.store.differs', {
+          ...where(item),
+          size: bytes,
+          sha256: sha256.slice(0, 12),
+          expected_size: item.size,
+          expected_sha256: item.sha256.slice(0, 12),
+        }),
+      );
     }
     // In a worker with a time limit: the file is untrusted until its schema is Sanad's own.
     const inspected = await admitUntrustedStore(local, { expect: item.path === STORE_FILE ? 'sanad' : 'any', integrity: true, ...signalOf(ctx) });

@@ -6,7 +6,32 @@
 import type { RepoFile } from './hub-client.js';
 
 /** Most precise first. */
-const QUALITY = ['Q8_0', 'Q6_K', 'Q5_K_M', 'Q5_K_S', 'Q5_1', 'Q5_0', 'Q4_K_M', 'Q4_K_S', 'IQ4_NL', 'IQ4_XS', 'Q4_1', 'Q4_0', 'Q3_K_L', 'Q3_K_M', 'IQ3_M', 'IQ3_XS', 'Q3_K_S', 'IQ3_XXS', 'Q2_K', 'IQ2_M', 'IQ2_XS', 'IQ2_XXS', 'IQ1_M', 'IQ1_S'];
+const QUALITY = [
+  'Q8_0',
+  'Q6_K',
+  'Q5_K_M',
+  'Q5_K_S',
+  'Q5_1',
+  'Q5_0',
+  'Q4_K_M',
+  'Q4_K_S',
+  'IQ4_NL',
+  'IQ4_XS',
+  'Q4_1',
+  'Q4_0',
+  'Q3_K_L',
+  'Q3_K_M',
+  'IQ3_M',
+  'IQ3_XS',
+  'Q3_K_S',
+  'IQ3_XXS',
+  'Q2_K',
+  'IQ2_M',
+  'IQ2_XS',
+  'IQ2_XXS',
+  'IQ1_M',
+  'IQ1_S',
+];
 const FULL = ['BF16', 'F16', 'F32'];
 const SPLIT = /-\d{5}-of-\d{5}\.gguf$/i;
 
@@ -31,7 +56,10 @@ function ggufFiles(files: readonly RepoFile[], repo: string): QuantFile[] {
   const ggufs = files.filter((f) => /\.gguf$/i.test(f.path) && !/(^|\/)mmproj/i.test(f.path));
   if (ggufs.length === 0) throw new QuantChoiceError(`${repo} has no GGUF file; Sanad runs GGUF models (look for a "-GGUF" repository of the same model).`);
   const whole = ggufs.filter((f) => !SPLIT.test(f.path));
-  if (whole.length === 0) throw new QuantChoiceError(`${repo} has only split GGUF files (-00001-of-…); Sanad registers one file per model, so pick a smaller quantization or another repository.`);
+  if (whole.length === 0)
+    throw new QuantChoiceError(
+      `${repo} has only split GGUF files (-00001-of-…); Sanad registers one file per model, so pick a smaller quantization or another repository.`,
+    );
   return whole.map((f) => ({ ...f, quant: quantOf(f.path) }));
 }
 
@@ -40,7 +68,13 @@ export function fileOfQuant(files: readonly RepoFile[], repo: string, quant: str
   const candidates = ggufFiles(files, repo).filter((f) => f.quant === quant || f.path.toUpperCase().includes(quant));
   const best = candidates.sort((a, b) => a.path.length - b.path.length)[0];
   if (!best) {
-    const have = [...new Set(ggufFiles(files, repo).map((f) => f.quant).filter((q) => q !== null))];
+    const have = [
+      ...new Set(
+        ggufFiles(files, repo)
+          .map((f) => f.quant)
+          .filter((q) => q !== null),
+      ),
+    ];
     throw new QuantChoiceError(`${repo} has no ${quant} file${have.length ? `; it has ${have.join(', ')}` : ''}.`);
   }
   return best;

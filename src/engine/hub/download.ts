@@ -20,7 +20,10 @@ export interface PullProgress {
 }
 
 export class DownloadError extends Error {
-  constructor(message: string, readonly code: 'download_failed' | 'checksum_mismatch' | 'not_gguf' | 'size_mismatch') {
+  constructor(
+    message: string,
+    readonly code: 'download_failed' | 'checksum_mismatch' | 'not_gguf' | 'size_mismatch',
+  ) {
     super(message);
     this.name = 'DownloadError';
   }
@@ -77,10 +80,19 @@ export async function downloadVerified(input: DownloadInput): Promise<{ path: st
   });
   if (engine.downloadSize !== input.size) {
     await engine.close();
-    throw new DownloadError(`The server now says the file is ${engine.downloadSize} bytes, not the ${input.size} it said before; pull it again.`, 'size_mismatch');
+    throw new DownloadError(
+      `The server now says the file is ${engine.downloadSize} bytes, not the ${input.size} it said before; pull it again.`,
+      'size_mismatch',
+    );
   }
   engine.on('progress', (s) => {
-    input.onProgress({ bytes: s.transferredBytes, total: s.totalBytes, rate: s.speed, eta: Number.isFinite(s.timeLeft) && s.timeLeft > 0 ? s.timeLeft / 1000 : null, phase: 'downloading' });
+    input.onProgress({
+      bytes: s.transferredBytes,
+      total: s.totalBytes,
+      rate: s.speed,
+      eta: Number.isFinite(s.timeLeft) && s.timeLeft > 0 ? s.timeLeft / 1000 : null,
+      phase: 'downloading',
+    });
   });
   const onAbort = (): void => void engine.close();
   input.signal.addEventListener('abort', onAbort, { once: true });
@@ -102,7 +114,10 @@ export async function downloadVerified(input: DownloadInput): Promise<{ path: st
   const { sha256 } = await sha256FileInWorker(target);
   if (input.sha256 && sha256 !== input.sha256) {
     await rm(target, { force: true });
-    throw new DownloadError(`The downloaded file's sha256 is ${sha256}, not the ${input.sha256} the hub publishes, so it was deleted and nothing was registered; pull again (a proxy or disk may have damaged it).`, 'checksum_mismatch');
+    throw new DownloadError(
+      `The downloaded file's sha256 is ${sha256}, not the ${input.sha256} the hub publishes, so it was deleted and nothing was registered; pull again (a proxy or disk may have damaged it).`,
+      'checksum_mismatch',
+    );
   }
   try {
     await readGgufHeader(target);

@@ -11,7 +11,10 @@ export const PUBLIC_HUB = 'https://huggingface.co/';
 export type HubErrorCode = 'not_found' | 'needs_token' | 'unreachable' | 'bad_answer';
 
 export class HubError extends Error {
-  constructor(message: string, readonly code: HubErrorCode) {
+  constructor(
+    message: string,
+    readonly code: HubErrorCode,
+  ) {
     super(message);
     this.name = 'HubError';
   }
@@ -82,7 +85,10 @@ async function askOnce(hub: Hub, url: string, init: RequestInit, what: string): 
     res = await fetch(url, { ...init, headers: { ...headersFor(hub), ...(init.headers ?? {}) }, signal: hub.signal ?? null });
   } catch (err) {
     if (hub.signal?.aborted) throw err;
-    throw new HubError(`The hub at ${hub.endpoint} could not be reached for ${what} (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}); check the network and try again.`, 'unreachable');
+    throw new HubError(
+      `The hub at ${hub.endpoint} could not be reached for ${what} (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}); check the network and try again.`,
+      'unreachable',
+    );
   }
   return res;
 }
@@ -133,7 +139,8 @@ export async function resolveRepoFile(hub: Hub, owner: string, repo: string, fil
   await res.body?.cancel();
   if (res.status >= 400) throw new HubError(`The hub answered HTTP ${res.status} for ${what}; try again later.`, 'bad_answer');
   const size = Number(res.headers.get('x-linked-size') ?? res.headers.get('content-length') ?? NaN);
-  if (!Number.isSafeInteger(size) || size <= 0) throw new HubError(`The hub did not say how large ${what} is; is HF_ENDPOINT a Hugging Face hub?`, 'bad_answer');
+  if (!Number.isSafeInteger(size) || size <= 0)
+    throw new HubError(`The hub did not say how large ${what} is; is HF_ENDPOINT a Hugging Face hub?`, 'bad_answer');
   const commit = res.headers.get('x-repo-commit');
   const revisionOut = commit && /^[0-9a-f]{7,64}$/.test(commit) ? commit : null;
   return {
@@ -151,14 +158,19 @@ export async function resolvePlainUrl(url: string, signal?: AbortSignal): Promis
     res = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: signal ?? null });
   } catch (err) {
     if (signal?.aborted) throw err;
-    throw new HubError(`${new URL(url).host} could not be reached (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}); check the address and the network.`, 'unreachable');
+    throw new HubError(
+      `${new URL(url).host} could not be reached (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}); check the address and the network.`,
+      'unreachable',
+    );
   }
   await res.body?.cancel();
   if (res.status === 404) throw new HubError(`There is no file at ${url}; check the address.`, 'not_found');
-  if (res.status === 401 || res.status === 403) throw new HubError(`${url} refused the download (HTTP ${res.status}); Sanad sends no credentials to other sites.`, 'needs_token');
+  if (res.status === 401 || res.status === 403)
+    throw new HubError(`${url} refused the download (HTTP ${res.status}); Sanad sends no credentials to other sites.`, 'needs_token');
   if (!res.ok) throw new HubError(`${url} answered HTTP ${res.status}; try again later.`, 'bad_answer');
   const size = Number(res.headers.get('x-linked-size') ?? res.headers.get('content-length') ?? NaN);
-  if (!Number.isSafeInteger(size) || size <= 0) throw new HubError(`${url} did not say how large the file is, so it cannot be checked for room or resumed.`, 'bad_answer');
+  if (!Number.isSafeInteger(size) || size <= 0)
+    throw new HubError(`${url} did not say how large the file is, so it cannot be checked for room or resumed.`, 'bad_answer');
   return { url, size, sha256: etagSha(res.headers.get('x-linked-etag')), revision: null };
 }
 

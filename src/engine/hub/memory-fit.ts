@@ -34,7 +34,13 @@ export async function estimateMemoryFit(url: string, headers: Record<string, str
     const lib = await library;
     if (!lib) return null;
     const { readGgufFileInfo, GgufInsights } = lib;
-    const info = await readGgufFileInfo(url, { sourceType: 'network', fetchHeaders: headers, logWarnings: false, fetchRetryOptions: { retries: 2, minTimeout: 200 }, ...(signal ? { signal } : {}) });
+    const info = await readGgufFileInfo(url, {
+      sourceType: 'network',
+      fetchHeaders: headers,
+      logWarnings: false,
+      fetchRetryOptions: { retries: 2, minTimeout: 200 },
+      ...(signal ? { signal } : {}),
+    });
     const insights = await GgufInsights.from(info);
     const train = insights.trainContextSize ?? null;
     const contextSize = Math.min(train ?? DEFAULT_CONTEXT, DEFAULT_CONTEXT);

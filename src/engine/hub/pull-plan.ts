@@ -39,7 +39,10 @@ export interface PullPlan {
 }
 
 export class PullRefusedError extends Error {
-  constructor(message: string, readonly code: 'invalid_uri' | 'no_space' | 'model_exists' | 'invalid_id' | 'not_found' | 'needs_token' | 'unreachable' | 'bad_answer' | 'no_quant') {
+  constructor(
+    message: string,
+    readonly code: 'invalid_uri' | 'no_space' | 'model_exists' | 'invalid_id' | 'not_found' | 'needs_token' | 'unreachable' | 'bad_answer' | 'no_quant',
+  ) {
     super(message);
     this.name = 'PullRefusedError';
   }
@@ -116,17 +119,20 @@ export async function planPull(input: PlanInput): Promise<PullPlan> {
     fileName = basename(file);
   }
   const given = input.sha256?.trim().toLowerCase();
-  if (given !== undefined && !/^[0-9a-f]{64}$/.test(given)) throw new PullRefusedError(`--sha256 must be 64 hex digits; "${input.sha256 ?? ''}" is not.`, 'invalid_uri');
+  if (given !== undefined && !/^[0-9a-f]{64}$/.test(given))
+    throw new PullRefusedError(`--sha256 must be 64 hex digits; "${input.sha256 ?? ''}" is not.`, 'invalid_uri');
   if (given && resolved.sha256 && given !== resolved.sha256) {
     throw new PullRefusedError(`The hub says this file's sha256 is ${resolved.sha256}, not the ${given} you gave; check which file you meant.`, 'bad_answer');
   }
   const sha256 = resolved.sha256 ?? given ?? null;
 
   const modelId = input.id ?? defaultModelId(fileName);
-  if (!MODEL_ID_PATTERN.test(modelId)) throw new PullRefusedError(`"${modelId}" is not a valid model id: use letters, digits, '.', '_', ':' or '-' (up to 128).`, 'invalid_id');
+  if (!MODEL_ID_PATTERN.test(modelId))
+    throw new PullRefusedError(`"${modelId}" is not a valid model id: use letters, digits, '.', '_', ':' or '-' (up to 128).`, 'invalid_id');
   const same = sha256 ? findModelBySha256(input.db, sha256) : undefined;
   const existing = getModel(input.db, modelId);
-  if (existing && existing.sha256 !== sha256) throw new PullRefusedError(`A model with id "${modelId}" is already registered; pick another with --id.`, 'model_exists');
+  if (existing && existing.sha256 !== sha256)
+    throw new PullRefusedError(`A model with id "${modelId}" is already registered; pick another with --id.`, 'model_exists');
 
   const already = input.alreadyDownloaded ? await input.alreadyDownloaded(resolved.url, fileName) : 0;
   const needed = Math.max(0, resolved.size - already) + roomForNextGeneration(input.dataDir);
@@ -155,5 +161,21 @@ export async function planPull(input: PlanInput): Promise<PullPlan> {
     sentences.push(`It is already registered as "${same.id}" (same sha256); nothing to download.`);
   }
   const sha256From = resolved.sha256 ? 'hub' : given ? 'given' : null;
-  return { uri, url: resolved.url, fileName, modelId: same?.id ?? modelId, size: resolved.size, sha256, revision: resolved.revision, useToken, memory, disk: { free, needed }, sentences, alreadyHave: same?.id ?? null, sha256From, chosenQuant, offered };
+  return {
+    uri,
+    url: resolved.url,
+    fileName,
+    modelId: same?.id ?? modelId,
+    size: resolved.size,
+    sha256,
+    revision: resolved.revision,
+    useToken,
+    memory,
+    disk: { free, needed },
+    sentences,
+    alreadyHave: same?.id ?? null,
+    sha256From,
+    chosenQuant,
+    offered,
+  };
 }

@@ -31,7 +31,8 @@ export function registerAdminEventRoutes(app: FastifyInstance, kit: RouteKit): v
   app.get<{ Querystring: { run?: string } }>('/admin/events', { preHandler: secured(kit, 'admin') }, async (req, reply) => {
     // `?run=ID`: only the events of that run (their `run_id`), for a client following one run.
     const run = req.query.run === undefined ? null : Number(req.query.run);
-    if (run !== null && !(Number.isSafeInteger(run) && run > 0)) throw badRequest('run must be the id of a run (a positive whole number), as POST /admin/backups answers it.', 'run');
+    if (run !== null && !(Number.isSafeInteger(run) && run > 0))
+      throw badRequest('run must be the id of a run (a positive whole number), as POST /admin/backups answers it.', 'run');
     // Counted like task streams: one admin client cannot open them without limit either.
     const p = principalOf(req);
     const drop = (): void => void reply.raw.destroy();

@@ -25,7 +25,6 @@ const PairingBody = z.object({ scopes: Scopes, ttl_s: z.number().int().min(30).m
 const ClientBody = z.object({ name: z.string().trim().min(1).max(100), scopes: Scopes });
 const ModelBody = z.object({ path: z.string().min(1).max(4096), id: z.string().min(1).max(128).optional() });
 
-
 export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
   const admin = secured(kit, 'admin');
@@ -36,13 +35,17 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
     const made = createPairingCode(ctx.writer, body.scopes, body.ttl_s, now());
     // While devices on the network may pair: where, and the certificate they pin before the code.
     const lan = ctx.lan.status();
-    const answer: PairingCode = lan.running && lan.url !== null && lan.tls_fingerprint_sha256 !== null
-      ? { ...made, lan_url: lan.url, tls_fingerprint_sha256: lan.tls_fingerprint_sha256 }
-      : made;
+    const answer: PairingCode =
+      lan.running && lan.url !== null && lan.tls_fingerprint_sha256 !== null
+        ? { ...made, lan_url: lan.url, tls_fingerprint_sha256: lan.tls_fingerprint_sha256 }
+        : made;
     return reply.code(201).send(answer);
   });
 
-  app.get('/admin/clients', { preHandler: admin }, async (): Promise<{ object: 'list'; data: ClientInfo[] }> => ({ object: 'list', data: listClients(ctx.db) }));
+  app.get('/admin/clients', { preHandler: admin }, async (): Promise<{ object: 'list'; data: ClientInfo[] }> => ({
+    object: 'list',
+    data: listClients(ctx.db),
+  }));
 
   app.post('/admin/clients', { preHandler: admin }, async (req, reply) => {
     const body = parseOptionalBody(ClientBody, req.body);
@@ -57,8 +60,10 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
     // At once: its open event streams end, and what it still has running or waiting is cancelled
     // (a foreground request waiting on its task ends with it); its next request is 401 anyway.
     endStreamsOf(ctx, req.params.id);
-    const cancelled = unfinishedTasksOf(ctx.db, req.params.id).filter((id) => cancelTask(ctx.writer, ctx.ledger, ctx.runner, id).outcome.startsWith('cancel')).length;
-    if (cancelled > 0) ctx.logger.info('a revoked client\'s tasks were cancelled', { client_id: req.params.id, tasks: cancelled });
+    const cancelled = unfinishedTasksOf(ctx.db, req.params.id).filter((id) =>
+      cancelTask(ctx.writer, ctx.ledger, ctx.runner, id).outcome.startsWith('cancel'),
+    ).length;
+    if (cancelled > 0) ctx.logger.info("a revoked client's tasks were cancelled", { client_id: req.params.id, tasks: cancelled });
     ctx.adminEvents.publish('clients.changed', { client_id: req.params.id, change: 'revoked' });
     const answer: ClientRevoked = { id: req.params.id, revoked: true };
     return answer;
@@ -103,7 +108,13 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
       // The switch stays where it was: a port in use must not leave "on" saved with nothing listening.
       ctx.updateSettings({ lan_enabled: before.lan_enabled, lan_port: before.lan_port });
       await ctx.lan.apply().catch(() => undefined);
-      throw new ApiError(409, 'conflict_error', 'lan_unavailable', err instanceof Error ? err.message : String(err), patch.lan_port !== undefined ? 'lan_port' : 'lan_enabled');
+      throw new ApiError(
+        409,
+        'conflict_error',
+        'lan_unavailable',
+        err instanceof Error ? err.message : String(err),
+        patch.lan_port !== undefined ? 'lan_port' : 'lan_enabled',
+      );
     }
     ctx.adminEvents.publish('lan.changed', { change: next.lan_enabled ? 'on' : 'off' });
     return next;

@@ -13,7 +13,18 @@ import { acceptAlertKey, clearAlertAck, snoozeAlertKey } from '../../store/alert
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { folderAbsence } from '../../backup/folder-target.js';
 import { probeRepository } from '../../backup/repo-probe.js';
-import { addRepository, getRepository, hasRepositorySecret, listRepositories, LOCAL, moveLocalRepository, removeRepository, RepositoryError, updateRepository, type Repository } from '../../backup/repositories.js';
+import {
+  addRepository,
+  getRepository,
+  hasRepositorySecret,
+  listRepositories,
+  LOCAL,
+  moveLocalRepository,
+  removeRepository,
+  RepositoryError,
+  updateRepository,
+  type Repository,
+} from '../../backup/repositories.js';
 import { toResticRepo } from '../../backup/restic-target.js';
 import { BackupBusyError } from '../../backup/run-backup.js';
 import { unixSeconds } from '../../clock.js';
@@ -23,13 +34,16 @@ import { secured, type RouteKit } from './route-kit.js';
 import { parseOptionalBody } from '../validate.js';
 
 // Option strings are never empty: an empty field is an absent one (and a 400 naming it, not a 500).
-const RepoOptionsBody = z.object({
-  region: z.string().min(1).max(64),
-  access_key_id: z.string().min(1).max(256),
-  cacert: z.string().min(1).max(4096),
-  user: z.string().min(1).max(256),
-  rclone_config: z.string().min(1).max(4096),
-}).partial().strict();
+const RepoOptionsBody = z
+  .object({
+    region: z.string().min(1).max(64),
+    access_key_id: z.string().min(1).max(256),
+    cacert: z.string().min(1).max(4096),
+    user: z.string().min(1).max(256),
+    rclone_config: z.string().min(1).max(4096),
+  })
+  .partial()
+  .strict();
 
 const RepoBody = z.object({
   name: z.string(),
@@ -40,13 +54,15 @@ const RepoBody = z.object({
 });
 
 // An edit: only what is sent changes; `options` is the whole new set; `secret` null removes it.
-const RepoPatchBody = z.object({
-  location: z.string().min(1).max(4096),
-  options: RepoOptionsBody,
-  enabled: z.boolean(),
-  secret: z.string().min(1).max(4096).nullable(),
-}).partial().strict();
-
+const RepoPatchBody = z
+  .object({
+    location: z.string().min(1).max(4096),
+    options: RepoOptionsBody,
+    enabled: z.boolean(),
+    secret: z.string().min(1).max(4096).nullable(),
+  })
+  .partial()
+  .strict();
 
 const StartBody = z.object({ queue: z.boolean().optional() }).strict();
 const EmptyBody = z.object({}).strict();
@@ -99,7 +115,14 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     try {
       return await ctx.backups.copyOffsite();
     } catch (err) {
-      if (err instanceof BackupBusyError) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; it sends the newest generation to every offsite target itself. Wait for it to finish, then copy again if a target is still behind.', null);
+      if (err instanceof BackupBusyError)
+        throw new ApiError(
+          409,
+          'conflict_error',
+          'backup_running',
+          'A backup is running; it sends the newest generation to every offsite target itself. Wait for it to finish, then copy again if a target is still behind.',
+          null,
+        );
       throw err;
     }
   });
@@ -107,7 +130,10 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.get('/admin/backups/status', { preHandler: admin }, async (): Promise<BackupStatus> => ctx.backups.status());
 
   // A full disk cannot be written to the alert table: its alert is live (store/disk-state.ts).
-  app.get('/admin/alerts', { preHandler: admin }, async () => ({ object: 'list', data: withAcks(ctx.db, [...ctx.backups.liveAlerts(), ...allAlerts(ctx.db)], unixSeconds(ctx.clock)) }));
+  app.get('/admin/alerts', { preHandler: admin }, async () => ({
+    object: 'list',
+    data: withAcks(ctx.db, [...ctx.backups.liveAlerts(), ...allAlerts(ctx.db)], unixSeconds(ctx.clock)),
+  }));
 
   // Accept a warning as known, snooze an alert, or undo either. Only an open alert can be
   // acknowledged; a critical one can be snoozed (no notifications) but never accepted.
@@ -117,7 +143,12 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     if (!alert) throw notFound(`An open alert "${req.params.key}"`, 'alert_not_found');
     const now = unixSeconds(ctx.clock);
     if (body.action === 'accept') {
-      if (alert.severity === 'critical') throw badRequest('A critical alert cannot be accepted: it means a backup may not be usable. Fix what it says, or snooze it to stop the notifications for a while.', 'action', 'alert_critical');
+      if (alert.severity === 'critical')
+        throw badRequest(
+          'A critical alert cannot be accepted: it means a backup may not be usable. Fix what it says, or snooze it to stop the notifications for a while.',
+          'action',
+          'alert_critical',
+        );
       acceptAlertKey(ctx.writer, alert.key, now);
     } else if (body.action === 'snooze') {
       snoozeAlertKey(ctx.writer, alert.key, now + body.hours * 3600, now);
@@ -143,7 +174,12 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     try {
       // An rclone repository names a remote rclone has configured: said now, not at the first backup.
       if (type === 'rclone') await assertRemoteConfigured(location, options?.rclone_config ? { config: options.rclone_config } : {});
-      const repo = addRepository(ctx.writer, ctx.secrets.vault, { name, type, location, ...(options ? { options } : {}), ...(secret ? { secret } : {}) }, ctx.clock);
+      const repo = addRepository(
+        ctx.writer,
+        ctx.secrets.vault,
+        { name, type, location, ...(options ? { options } : {}), ...(secret ? { secret } : {}) },
+        ctx.clock,
+      );
       return await reply.code(201).send(shown(repo));
     } catch (err) {
       if (err instanceof RcloneDestinationError || err instanceof RcloneError) throw badRequest(err.message, 'remote', 'rclone_remote_unknown');
@@ -156,7 +192,8 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.patch('/admin/repositories/local', { preHandler: admin }, async (req) => {
     const body = z.object({ location: z.string().min(1).max(4096) }).safeParse(req.body);
     if (!body.success || !isAbsolute(body.data.location)) throw badRequest('Send {"location": "/absolute/path"} for the local repository.', 'location');
-    if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; move the repository when it has finished.');
+    if (ctx.backups.status().running)
+      throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; move the repository when it has finished.');
     moveLocalRepository(ctx.writer, body.data.location);
     return getRepository(ctx.db, 'local');
   });
@@ -165,7 +202,8 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   // which reads the targets and their secrets as it goes.
   app.patch<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {
     const body = parseOptionalBody(RepoPatchBody, req.body);
-    if (ctx.backups.status().running) throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; change the target when it has finished.');
+    if (ctx.backups.status().running)
+      throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; change the target when it has finished.');
     const { location, options, enabled, secret } = body;
     try {
       const repo = updateRepository(ctx.writer, ctx.secrets.vault, req.params.name, {
@@ -195,7 +233,14 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     if (!repo) throw notFound(`Repository ${req.params.name}`, 'repository_not_found');
     // A folder whose disk is away is said as such: restic would create a repository in its place.
     const absent = folderAbsence(repo);
-    if (absent) return { name: repo.name, ok: false, initialized: false, detail: absent.detail, said: { code: absent.code, params: absent.params } } satisfies ProbeResult;
+    if (absent)
+      return {
+        name: repo.name,
+        ok: false,
+        initialized: false,
+        detail: absent.detail,
+        said: { code: absent.code, params: absent.params },
+      } satisfies ProbeResult;
     const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, store: ctx.secrets.store });
     const result = await probeRepository(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase));
     if (result.ok && repo.type !== 'local') noteOffsiteTested(ctx.writer, unixSeconds(ctx.clock));

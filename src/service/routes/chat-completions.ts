@@ -58,7 +58,12 @@ export function registerChatCompletionRoutes(app: FastifyInstance, kit: RouteKit
       // A stream is not replayed (its chunks are not kept as one answer): a retry with the same
       // key makes a new completion instead of waiting for a reservation that never completes.
       if (req.idempotency) releaseReservation(ctx.writer, req.idempotency);
-      await streamTaskEvents(ctx, reply, task, { after: 0, owner: principalKey(principal), render: chatChunkRenderer(response, parsed.includeUsage), onClientGone: cancel });
+      await streamTaskEvents(ctx, reply, task, {
+        after: 0,
+        owner: principalKey(principal),
+        render: chatChunkRenderer(response, parsed.includeUsage),
+        onClientGone: cancel,
+      });
       void waiter.done.then(forget);
       return reply;
     }

@@ -75,7 +75,7 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
     const { after, q } = req.query;
     if (q !== undefined && q.length > MAX_SEARCH) throw badRequest(`q can be at most ${MAX_SEARCH} characters.`, 'q');
     const page = listConversations(ctx.db, {
-      clientId: hasScope(p, 'tasks:read') ? null : clientIdOf(p) ?? '',
+      clientId: hasScope(p, 'tasks:read') ? null : (clientIdOf(p) ?? ''),
       limit: limitOf(req.query.limit),
       ...(after ? { after } : {}),
       ...(q ? { q } : {}),
@@ -84,7 +84,9 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
     return cursorPage(page.data.map(conversationObject), page.has_more);
   });
 
-  app.get<{ Params: IdParams }>('/v1/conversations/:id', { preHandler: secured(kit, [...READ]) }, async (req) => conversationObject(readable(req, req.params.id)));
+  app.get<{ Params: IdParams }>('/v1/conversations/:id', { preHandler: secured(kit, [...READ]) }, async (req) =>
+    conversationObject(readable(req, req.params.id)),
+  );
 
   app.post<{ Params: IdParams }>('/v1/conversations/:id', { preHandler: secured(kit, 'responses:write') }, async (req) => {
     writable(req, req.params.id);
@@ -100,13 +102,21 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
     return { id: req.params.id, object: 'conversation.deleted', deleted: true };
   });
 
-  app.get<{ Params: IdParams; Querystring: PageQuery & { include?: unknown } }>('/v1/conversations/:id/items', { preHandler: secured(kit, [...READ]) }, async (req) => {
-    readable(req, req.params.id);
-    if (req.query.include !== undefined) throw badRequest('No include value is available from a local model; leave include out.', 'include');
-    const page = itemPage(ctx.db, req.params.id, { limit: limitOf(req.query.limit), order: orderOf(req.query.order), ...(req.query.after ? { after: req.query.after } : {}) });
-    if ('unknownCursor' in page) throw badRequest(`No item ${req.query.after ?? ''} is in this conversation; pass the last id of the page before.`, 'after');
-    return listOf(page.data, page.has_more);
-  });
+  app.get<{ Params: IdParams; Querystring: PageQuery & { include?: unknown } }>(
+    '/v1/conversations/:id/items',
+    { preHandler: secured(kit, [...READ]) },
+    async (req) => {
+      readable(req, req.params.id);
+      if (req.query.include !== undefined) throw badRequest('No include value is available from a local model; leave include out.', 'include');
+      const page = itemPage(ctx.db, req.params.id, {
+        limit: limitOf(req.query.limit),
+        order: orderOf(req.query.order),
+        ...(req.query.after ? { after: req.query.after } : {}),
+      });
+      if ('unknownCursor' in page) throw badRequest(`No item ${req.query.after ?? ''} is in this conversation; pass the last id of the page before.`, 'after');
+      return listOf(page.data, page.has_more);
+    },
+  );
 
   app.post<{ Params: IdParams }>('/v1/conversations/:id/items', { preHandler: secured(kit, 'responses:write') }, async (req) => {
     writable(req, req.params.id);

@@ -26,14 +26,31 @@ export function registerDiagnosticsRoutes(app: FastifyInstance, kit: RouteKit): 
   });
 
   app.get('/admin/diagnostics/bundle', { preHandler: secured(kit, 'admin') }, async (_req, reply) => {
-    const checks = await runDiagnostics({ dataDir: ctx.dataDir, secretsFile: ctx.secrets.store.path, port: ctx.address.port, servingPort: ctx.address.port, clock: ctx.clock });
+    const checks = await runDiagnostics({
+      dataDir: ctx.dataDir,
+      secretsFile: ctx.secrets.store.path,
+      port: ctx.address.port,
+      servingPort: ctx.address.port,
+      clock: ctx.clock,
+    });
     const work = mkdtempSync(join(tmpdir(), 'sanad-bundle-'));
     try {
       const out = join(work, 'diagnostics.tar.gz');
       const logFile = process.env.SANAD_LOG_FILE;
-      await writeDiagnosticsBundle({ dataDir: ctx.dataDir, out, checks, logFiles: logFile ? [logFile] : [], secrets: await secretsToRedact(ctx.secrets.store), clock: ctx.clock });
+      await writeDiagnosticsBundle({
+        dataDir: ctx.dataDir,
+        out,
+        checks,
+        logFiles: logFile ? [logFile] : [],
+        secrets: await secretsToRedact(ctx.secrets.store),
+        clock: ctx.clock,
+      });
       const name = `sanad-diagnostics-${new Date(ctx.clock.now()).toISOString().slice(0, 19).replace(/[:T]/g, '-')}.tar.gz`;
-      return await reply.type('application/gzip').header('content-disposition', `attachment; filename="${name}"`).header('cache-control', 'no-store').send(readFileSync(out));
+      return await reply
+        .type('application/gzip')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('cache-control', 'no-store')
+        .send(readFileSync(out));
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -34,7 +34,9 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
       const kind = body.data.deep === true ? 'deep' : 'daily';
       const started = await ctx.drills.begin(kind, 'api', body.data.repo);
       // Not awaited: the drill reports through the store, alerts and the event bus.
-      started.done.catch((err: unknown) => ctx.logger.warn('drill failed to finish', { id: started.id, error: err instanceof Error ? err.message : String(err) }));
+      started.done.catch((err: unknown) =>
+        ctx.logger.warn('drill failed to finish', { id: started.id, error: err instanceof Error ? err.message : String(err) }),
+      );
       // A drill asked for during a backup waits for it: the status shows it waiting, by its id.
       const answer: DrillStarted = { id: started.id, kind, waiting_for: ctx.drills.status().running?.waiting_for ?? [] };
       return await reply.code(202).send(answer);
@@ -42,7 +44,8 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
       if (err instanceof DrillBusyError) throw busy();
       if (err instanceof UnknownRepositoryError) throw notFound(`Repository ${body.data.repo ?? ''}`, 'repository_not_found');
       // The keychain went away after start: the drill cannot read the backups, say so plainly.
-      if (err instanceof MissingSecretError || err instanceof KeychainUnavailableError) throw new ApiError(503, 'service_unavailable_error', 'drill_unavailable', err.message);
+      if (err instanceof MissingSecretError || err instanceof KeychainUnavailableError)
+        throw new ApiError(503, 'service_unavailable_error', 'drill_unavailable', err.message);
       throw err;
     }
   });

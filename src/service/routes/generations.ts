@@ -21,11 +21,13 @@ import { repositoryError } from './restore.js';
 
 const Repo = z.string().min(1).max(64);
 const Id = z.string().min(1).max(200);
-const BringBackBody = z.object({
-  repo: Repo.optional(),
-  responses: z.array(Id).min(1).max(1000),
-  undelete: z.boolean().optional(),
-}).strict();
+const BringBackBody = z
+  .object({
+    repo: Repo.optional(),
+    responses: z.array(Id).min(1).max(1000),
+    undelete: z.boolean().optional(),
+  })
+  .strict();
 
 type Params = { generation: string };
 type RepoQuery = { repo?: string };
@@ -48,7 +50,8 @@ function pageQuery(query: ListQuery, idName: string): PageQuery {
   const { q, after, limit } = query;
   if (q !== undefined && q.length > 200) throw badRequest('q is at most 200 characters.', 'q');
   if (after !== undefined && !Id.safeParse(after).success) throw badRequest(`after must be ${idName}.`, 'after');
-  if (limit !== undefined && (!/^[1-9][0-9]{0,2}$/.test(limit) || Number(limit) > MAX_PAGE)) throw badRequest(`limit must be a number from 1 to ${MAX_PAGE}.`, 'limit');
+  if (limit !== undefined && (!/^[1-9][0-9]{0,2}$/.test(limit) || Number(limit) > MAX_PAGE))
+    throw badRequest(`limit must be a number from 1 to ${MAX_PAGE}.`, 'limit');
   return { ...(q !== undefined ? { q } : {}), ...(after !== undefined ? { after } : {}), ...(limit !== undefined ? { limit: Number(limit) } : {}) };
 }
 
@@ -64,39 +67,53 @@ function historyError(err: unknown): never {
 export function registerGenerationRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
   const admin = secured(kit, 'admin');
-  const open = (repo: string, generation: number): ReturnType<ServiceContext['generations']['open']> => ctx.generations.open(repo, generation).catch(historyError);
+  const open = (repo: string, generation: number): ReturnType<ServiceContext['generations']['open']> =>
+    ctx.generations.open(repo, generation).catch(historyError);
 
   app.get<{ Params: Params; Querystring: RepoQuery }>('/admin/generations/:generation', { preHandler: admin }, async (req): Promise<GenerationSummary> => {
     const opened = await open(repoParam(req.query.repo), generationParam(req.params.generation));
     return summaryOf(opened);
   });
 
-  app.get<{ Params: Params; Querystring: ListQuery }>('/admin/generations/:generation/responses', { preHandler: admin }, async (req): Promise<GenerationResponsePage> => {
-    const generation = generationParam(req.params.generation);
-    const query = pageQuery(req.query, 'a response id');
-    const opened = await open(repoParam(req.query.repo), generation);
-    const deleted = new Set(ctx.deletions.read().map((d) => d.id));
-    return responsesPage(opened.db, query, liveStateOf(ctx.db, deleted));
-  });
+  app.get<{ Params: Params; Querystring: ListQuery }>(
+    '/admin/generations/:generation/responses',
+    { preHandler: admin },
+    async (req): Promise<GenerationResponsePage> => {
+      const generation = generationParam(req.params.generation);
+      const query = pageQuery(req.query, 'a response id');
+      const opened = await open(repoParam(req.query.repo), generation);
+      const deleted = new Set(ctx.deletions.read().map((d) => d.id));
+      return responsesPage(opened.db, query, liveStateOf(ctx.db, deleted));
+    },
+  );
 
-  app.get<{ Params: Params; Querystring: ListQuery }>('/admin/generations/:generation/conversations', { preHandler: admin }, async (req): Promise<GenerationConversationPage> => {
-    const generation = generationParam(req.params.generation);
-    const query = pageQuery(req.query, 'a conversation id');
-    const opened = await open(repoParam(req.query.repo), generation);
-    const deleted = new Set(ctx.deletions.read().map((d) => d.id));
-    const page = conversationsPage(opened.db, query, liveStateOf(ctx.db, deleted, 'conversations'));
-    if ('unknownCursor' in page) throw badRequest(`No conversation ${query.after ?? ''} is in this generation; pass the last id of the page before.`, 'after');
-    return page;
-  });
+  app.get<{ Params: Params; Querystring: ListQuery }>(
+    '/admin/generations/:generation/conversations',
+    { preHandler: admin },
+    async (req): Promise<GenerationConversationPage> => {
+      const generation = generationParam(req.params.generation);
+      const query = pageQuery(req.query, 'a conversation id');
+      const opened = await open(repoParam(req.query.repo), generation);
+      const deleted = new Set(ctx.deletions.read().map((d) => d.id));
+      const page = conversationsPage(opened.db, query, liveStateOf(ctx.db, deleted, 'conversations'));
+      if ('unknownCursor' in page)
+        throw badRequest(`No conversation ${query.after ?? ''} is in this generation; pass the last id of the page before.`, 'after');
+      return page;
+    },
+  );
 
-  app.get<{ Params: Params; Querystring: RepoQuery & { to?: string } }>('/admin/generations/:generation/diff', { preHandler: admin }, async (req): Promise<GenerationDiff> => {
-    const repo = repoParam(req.query.repo);
-    const from = generationParam(req.params.generation);
-    const to = req.query.to === undefined || req.query.to === 'live' ? 'live' : generationParam(req.query.to);
-    const a = await open(repo, from);
-    const b = to === 'live' ? null : await open(repo, to);
-    return diffStores(a.db, b?.db ?? ctx.db, { from, to });
-  });
+  app.get<{ Params: Params; Querystring: RepoQuery & { to?: string } }>(
+    '/admin/generations/:generation/diff',
+    { preHandler: admin },
+    async (req): Promise<GenerationDiff> => {
+      const repo = repoParam(req.query.repo);
+      const from = generationParam(req.params.generation);
+      const to = req.query.to === undefined || req.query.to === 'live' ? 'live' : generationParam(req.query.to);
+      const a = await open(repo, from);
+      const b = to === 'live' ? null : await open(repo, to);
+      return diffStores(a.db, b?.db ?? ctx.db, { from, to });
+    },
+  );
 
   app.post<{ Params: Params }>('/admin/generations/:generation/bring-back', { preHandler: admin }, async (req): Promise<BringBackResult> => {
     const generation = generationParam(req.params.generation);
@@ -108,10 +125,20 @@ export function registerGenerationRoutes(app: FastifyInstance, kit: RouteKit): v
     const opened = await open(repoParam(parsed.data.repo), generation);
     const p = principalOf(req);
     const result = bringBack({
-      live: ctx.writer, journal: ctx.deletions, opened, ids: parsed.data.responses, undelete: parsed.data.undelete ?? false,
-      by: p.kind === 'client' ? p.client.name : 'gui', nowS: unixSeconds(ctx.clock),
+      live: ctx.writer,
+      journal: ctx.deletions,
+      opened,
+      ids: parsed.data.responses,
+      undelete: parsed.data.undelete ?? false,
+      by: p.kind === 'client' ? p.client.name : 'gui',
+      nowS: unixSeconds(ctx.clock),
     });
-    ctx.logger.info('responses brought back from a generation', { generation, repo: opened.g.repo, brought: result.brought_back.length, skipped: result.skipped.length });
+    ctx.logger.info('responses brought back from a generation', {
+      generation,
+      repo: opened.g.repo,
+      brought: result.brought_back.length,
+      skipped: result.skipped.length,
+    });
     if (result.brought_back.length > 0) ctx.adminEvents.publish('history.changed', { generation, brought_back: result.brought_back });
     return result;
   });

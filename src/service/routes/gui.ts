@@ -60,7 +60,13 @@ export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit, guiDir: s
     const code = typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : null;
     if (code === null) throw new ApiError(400, 'invalid_request_error', 'missing_code', 'Send the login code as JSON: {"code": "…"}.', 'code');
     const session = ctx.login.redeem(code);
-    if (!session) throw new ApiError(403, 'permission_error', 'login_code_invalid', 'This login link was already used, is older than 10 minutes or is wrong; restart `sanad serve` for a new one (the desktop app signs in by itself).');
+    if (!session)
+      throw new ApiError(
+        403,
+        'permission_error',
+        'login_code_invalid',
+        'This login link was already used, is older than 10 minutes or is wrong; restart `sanad serve` for a new one (the desktop app signs in by itself).',
+      );
     return { token: session.token, header: SESSION_HEADER, expires_at: Math.floor(session.expiresAt / 1000) };
   });
 
@@ -106,6 +112,9 @@ export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit, guiDir: s
     const body = await readFile(join(guiDir, 'assets', name)).catch(() => null);
     if (body === null) throw notFound('This file', 'asset_not_found');
     // Names carry a content hash: a changed file is a new name, so browsers may keep these forever.
-    return secureHeaders(reply).type(TYPES[extname(name)] ?? 'application/octet-stream').header('cache-control', 'public, max-age=31536000, immutable').send(body);
+    return secureHeaders(reply)
+      .type(TYPES[extname(name)] ?? 'application/octet-stream')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(body);
   });
 }

@@ -49,7 +49,10 @@ export function registerHealthRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.get('/health/ready', async (req, reply) => {
     checkHostAndOrigin(kit.listener, req);
     const { ready, checks } = await runChecks(kit.ctx.healthChecks);
-    const named = (pick: (r: CheckResult) => boolean): string[] => Object.entries(checks).filter(([, r]) => pick(r)).map(([name]) => name);
+    const named = (pick: (r: CheckResult) => boolean): string[] =>
+      Object.entries(checks)
+        .filter(([, r]) => pick(r))
+        .map(([name]) => name);
     const summary = {
       status: ready ? 'ready' : 'unready',
       failing: named((r) => !r.ok && r.severity !== 'warning'),

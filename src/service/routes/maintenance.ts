@@ -21,7 +21,12 @@ export function registerMaintenanceRoutes(app: FastifyInstance, kit: RouteKit): 
     const settings = ctx.settings();
     return {
       object: 'list',
-      retention: { hourly: settings.retention_keep_hourly, daily: settings.retention_keep_daily, weekly: settings.retention_keep_weekly, monthly: settings.retention_keep_monthly },
+      retention: {
+        hourly: settings.retention_keep_hourly,
+        daily: settings.retention_keep_daily,
+        weekly: settings.retention_keep_weekly,
+        monthly: settings.retention_keep_monthly,
+      },
       every_hours: MAINTENANCE_EVERY_MS / 3_600_000,
       data: listRepositories(ctx.db).map((repo) => {
         const { okAt, failedAt } = maintenanceRecord(ctx.db, repo.name);
@@ -63,7 +68,13 @@ export function registerMaintenanceRoutes(app: FastifyInstance, kit: RouteKit): 
         const preview = await previewRetention(deps.restic, toResticRepo(repo, deps.vault, deps.passphrase), policy);
         repositories.push({ name: repo.name, ...preview, error: null });
       } catch (err) {
-        repositories.push({ name: repo.name, remove: [], keep: 0, error: err instanceof Error ? err.message : String(err), error_said: err instanceof ResticError ? err.said : null });
+        repositories.push({
+          name: repo.name,
+          remove: [],
+          keep: 0,
+          error: err instanceof Error ? err.message : String(err),
+          error_said: err instanceof ResticError ? err.said : null,
+        });
       }
     }
     return { policy, repositories };

@@ -11,26 +11,53 @@ import { ApiError, notFound } from '../errors.js';
 import { parseBody } from '../validate.js';
 import { secured, type RouteKit } from './route-kit.js';
 
-const PullBody = z.object({
-  uri: z.string().trim().min(3).max(2048),
-  id: z.string().min(1).max(128).optional(),
-  sha256: z.string().trim().max(64).optional(),
-}).strict();
+const PullBody = z
+  .object({
+    uri: z.string().trim().min(3).max(2048),
+    id: z.string().min(1).max(128).optional(),
+    sha256: z.string().trim().max(64).optional(),
+  })
+  .strict();
 
-const SettingsBody = z.object({
-  context_size: z.number().int().nullable().optional(),
-  gpu_layers: z.union([z.literal('auto'), z.number().int()]).nullable().optional(),
-  temperature: z.number().nullable().optional(),
-  max_output_tokens: z.number().int().nullable().optional(),
-  backup: z.enum(['include', 'source']).optional(),
-}).strict();
+const SettingsBody = z
+  .object({
+    context_size: z.number().int().nullable().optional(),
+    gpu_layers: z
+      .union([z.literal('auto'), z.number().int()])
+      .nullable()
+      .optional(),
+    temperature: z.number().nullable().optional(),
+    max_output_tokens: z.number().int().nullable().optional(),
+    backup: z.enum(['include', 'source']).optional(),
+  })
+  .strict();
 
 const TokenBody = z.object({ token: z.string().trim().min(8).max(4096) }).strict();
 
 function refusal(err: unknown): never {
   if (err instanceof PullRefusedError) {
-    const status = err.code === 'no_space' ? 507 : err.code === 'model_exists' ? 409 : err.code === 'not_found' ? 404 : err.code === 'unreachable' ? 502 : err.code === 'needs_token' ? 403 : 400;
-    const type = status === 409 ? 'conflict_error' : status === 404 ? 'not_found_error' : status === 403 ? 'permission_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+    const status =
+      err.code === 'no_space'
+        ? 507
+        : err.code === 'model_exists'
+          ? 409
+          : err.code === 'not_found'
+            ? 404
+            : err.code === 'unreachable'
+              ? 502
+              : err.code === 'needs_token'
+                ? 403
+                : 400;
+    const type =
+      status === 409
+        ? 'conflict_error'
+        : status === 404
+          ? 'not_found_error'
+          : status === 403
+            ? 'permission_error'
+            : status >= 500
+              ? 'server_error'
+              : 'invalid_request_error';
     throw new ApiError(status, type, err.code, err.message, err.code === 'invalid_id' || err.code === 'model_exists' ? 'id' : 'uri');
   }
   throw err;
@@ -88,7 +115,9 @@ export function registerModelAdminRoutes(app: FastifyInstance, kit: RouteKit): v
     }
   });
 
-  app.get('/admin/hub-token', { preHandler: admin }, async (): Promise<{ saved: boolean }> => ({ saved: (await ctx.secrets.store.get(HUB_TOKEN).catch(() => null)) !== null }));
+  app.get('/admin/hub-token', { preHandler: admin }, async (): Promise<{ saved: boolean }> => ({
+    saved: (await ctx.secrets.store.get(HUB_TOKEN).catch(() => null)) !== null,
+  }));
 
   app.put('/admin/hub-token', { preHandler: admin }, async (req): Promise<{ saved: boolean }> => {
     const { token } = parseBody(TokenBody, req.body);

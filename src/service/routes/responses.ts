@@ -56,7 +56,12 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const body = parseJsonObject(replay.body);
     if (typeof body?.stream_response_id === 'string') {
       const { task } = readableResponse(ctx, principalOf(req), body.stream_response_id);
-      await streamTaskEvents(ctx, reply, task, { after: 0, owner: principalKey(principalOf(req)), headers: { 'idempotent-replayed': 'true' }, view: responsesView(req) });
+      await streamTaskEvents(ctx, reply, task, {
+        after: 0,
+        owner: principalKey(principalOf(req)),
+        headers: { 'idempotent-replayed': 'true' },
+        view: responsesView(req),
+      });
       return true;
     }
     if (replay.status === 202 && typeof body?.task_id === 'string') void reply.header('location', `/v1/tasks/${body.task_id}`);
@@ -113,7 +118,12 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
 
     if (parsed.stream) {
       const cancelIfForeground = parsed.background ? undefined : (): void => void cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
-      await streamTaskEvents(ctx, reply, task, { after: 0, owner: principalKey(principal), view: responsesView(req), ...(cancelIfForeground ? { onClientGone: cancelIfForeground } : {}) });
+      await streamTaskEvents(ctx, reply, task, {
+        after: 0,
+        owner: principalKey(principal),
+        view: responsesView(req),
+        ...(cancelIfForeground ? { onClientGone: cancelIfForeground } : {}),
+      });
       return reply;
     }
     if (parsed.background) {
@@ -134,23 +144,35 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     return reply.code(200).send(finished);
   });
 
-  app.get<{ Params: IdParams; Querystring: { stream?: string; starting_after?: string } }>('/v1/responses/:id', { preHandler: secured(kit, ['responses:write', 'tasks:read']) }, async (req, reply) => {
-    const { id } = req.params;
-    const query = req.query;
-    const { task } = readableResponse(ctx, principalOf(req), id);
-    if (query.stream === 'true') {
-      await streamTaskEvents(ctx, reply, task, { after: parseAfter(query.starting_after, 'starting_after'), owner: principalKey(principalOf(req)), view: responsesView(req) });
-      return reply;
-    }
-    return currentResponse(ctx, task);
-  });
+  app.get<{ Params: IdParams; Querystring: { stream?: string; starting_after?: string } }>(
+    '/v1/responses/:id',
+    { preHandler: secured(kit, ['responses:write', 'tasks:read']) },
+    async (req, reply) => {
+      const { id } = req.params;
+      const query = req.query;
+      const { task } = readableResponse(ctx, principalOf(req), id);
+      if (query.stream === 'true') {
+        await streamTaskEvents(ctx, reply, task, {
+          after: parseAfter(query.starting_after, 'starting_after'),
+          owner: principalKey(principalOf(req)),
+          view: responsesView(req),
+        });
+        return reply;
+      }
+      return currentResponse(ctx, task);
+    },
+  );
 
   // The items of a response's own input, as kept (referenced items resolved).
-  app.get<{ Params: IdParams; Querystring: { after?: string; limit?: string; order?: string } }>('/v1/responses/:id/input_items', { preHandler: secured(kit, ['responses:write', 'tasks:read']) }, async (req) => {
-    const { response } = readableResponse(ctx, principalOf(req), req.params.id);
-    const items = inputItems(parseRequest(response)).filter((item) => item.id !== '');
-    return pageOf(items, req.query);
-  });
+  app.get<{ Params: IdParams; Querystring: { after?: string; limit?: string; order?: string } }>(
+    '/v1/responses/:id/input_items',
+    { preHandler: secured(kit, ['responses:write', 'tasks:read']) },
+    async (req) => {
+      const { response } = readableResponse(ctx, principalOf(req), req.params.id);
+      const items = inputItems(parseRequest(response)).filter((item) => item.id !== '');
+      return pageOf(items, req.query);
+    },
+  );
 
   app.post<{ Params: IdParams }>('/v1/responses/:id/cancel', { preHandler: secured(kit, ['responses:write', 'tasks:write']) }, async (req, reply) => {
     const { id } = req.params;
@@ -169,7 +191,8 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const { id } = req.params;
     const principal = principalOf(req);
     const { task } = readableResponse(ctx, principal, id);
-    if (!canDelete(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'Only the client that created this response (or admin) may delete it.');
+    if (!canDelete(principal, task))
+      throw new ApiError(403, 'permission_error', 'insufficient_scope', 'Only the client that created this response (or admin) may delete it.');
     const outcome = deleteTerminalResponse(ctx.writer, id, ctx.deletions, unixSeconds(ctx.clock));
     if (outcome === 'not_terminal') {
       throw new ApiError(409, 'conflict_error', 'response_not_terminal', 'This response is still being generated; cancel it first, then delete it.');

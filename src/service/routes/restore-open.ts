@@ -33,7 +33,15 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): 
     if (!body.success) throw badRequest('Send {"target": "/absolute/path"}.', 'target');
     const { target } = body.data;
     if (!isAbsolute(target)) {
-      return { ok: false, target, path: null, state: null, refusal: 'not_absolute', reason: 'The target must be an absolute path to an empty or absent folder.', checks: [] };
+      return {
+        ok: false,
+        target,
+        path: null,
+        state: null,
+        refusal: 'not_absolute',
+        reason: 'The target must be an absolute path to an empty or absent folder.',
+        checks: [],
+      };
     }
     const inspection = await inspectTarget(target, ctx.dataDir);
     const refused = inspection.checks.find((c) => !c.ok);

@@ -30,10 +30,13 @@ const StartBody = z.object({
   keep_clients: z.boolean().optional(),
 });
 
-
 async function sourceFor(ctx: ServiceContext, repo: string, passphrase: string | undefined): Promise<RepositorySource> {
   return repositorySourceFor({
-    db: ctx.writer, dataDir: ctx.dataDir, repoName: repo, vault: ctx.secrets.vault, secretsDescription: ctx.secrets.store.description,
+    db: ctx.writer,
+    dataDir: ctx.dataDir,
+    repoName: repo,
+    vault: ctx.secrets.vault,
+    secretsDescription: ctx.secrets.store.description,
     knownPassphrase: ctx.secrets.master.resticPassphrase,
     knownVaultKey: ctx.secrets.master.vaultKey,
     askPassphrase: async () => passphrase ?? null,
@@ -60,7 +63,10 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
     const source = await sourceFor(ctx, repo, passphrase).catch(repositoryError);
     const restic = createRestic({ binary: source.binary, cacheDir: join(ctx.dataDir, 'backups', 'cache'), logger: ctx.logger });
     const { generations: list } = await openRepository(restic, source).catch(repositoryError);
-    return { object: 'list', data: list.map((g) => ({ generation: g.generation, snapshot_id: g.snapshot_id, repo: g.repo, time: g.time, size_bytes: g.size_bytes, host: g.host })) };
+    return {
+      object: 'list',
+      data: list.map((g) => ({ generation: g.generation, snapshot_id: g.snapshot_id, repo: g.repo, time: g.time, size_bytes: g.size_bytes, host: g.host })),
+    };
   };
 
   app.get<{ Querystring: { repo?: string } }>('/admin/restore/generations', { preHandler: admin }, async (req) => {
@@ -87,19 +93,26 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
       if (err instanceof UnknownRepositoryError) throw badRequest(err.message, 'repo', 'repository_not_found');
       throw err;
     });
-    const start = (): RestoreJob => jobs.start(inspection.path, repo, ({ onProgress, onTargetPrepared, signal }) =>
-      restoreGeneration({
-        source, liveDataDir: ctx.dataDir, target: inspection.path, logger: ctx.logger, onProgress, onTargetPrepared, signal,
-        ...(body.generation !== undefined ? { generation: body.generation } : {}),
-        ...(body.models_in_place !== undefined ? { modelsInPlace: body.models_in_place } : {}),
-        ...(body.keep_clients !== undefined ? { keepClients: body.keep_clients } : {}),
-        secretsFor: async (dir) => {
-          const store = ctx.secrets.store.forDataDir?.(dir);
-          if (!store) throw new Error(`${ctx.secrets.store.description} cannot hold the secrets of another data dir; restore with the CLI instead.`);
-          return store;
-        },
-      }),
-    );
+    const start = (): RestoreJob =>
+      jobs.start(inspection.path, repo, ({ onProgress, onTargetPrepared, signal }) =>
+        restoreGeneration({
+          source,
+          liveDataDir: ctx.dataDir,
+          target: inspection.path,
+          logger: ctx.logger,
+          onProgress,
+          onTargetPrepared,
+          signal,
+          ...(body.generation !== undefined ? { generation: body.generation } : {}),
+          ...(body.models_in_place !== undefined ? { modelsInPlace: body.models_in_place } : {}),
+          ...(body.keep_clients !== undefined ? { keepClients: body.keep_clients } : {}),
+          secretsFor: async (dir) => {
+            const store = ctx.secrets.store.forDataDir?.(dir);
+            if (!store) throw new Error(`${ctx.secrets.store.description} cannot hold the secrets of another data dir; restore with the CLI instead.`);
+            return store;
+          },
+        }),
+      );
     let job: RestoreJob;
     try {
       job = start();

@@ -12,11 +12,13 @@ import { badRequest, notFound } from '../errors.js';
 import { runIdParam } from './run-id-param.js';
 import { secured, type RouteKit } from './route-kit.js';
 
-const ListQuery = z.object({
-  kind: RunKind.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  before: z.coerce.number().int().min(1).optional(),
-}).strict();
+const ListQuery = z
+  .object({
+    kind: RunKind.optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    before: z.coerce.number().int().min(1).optional(),
+  })
+  .strict();
 
 export function registerRunRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;

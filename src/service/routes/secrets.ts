@@ -12,7 +12,12 @@ import { ApiError, badRequest, notFound } from '../errors.js';
 import { secured, type RouteKit } from './route-kit.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
-const SecretBody = z.object({ value: z.string().min(1).max(64 * 1024) });
+const SecretBody = z.object({
+  value: z
+    .string()
+    .min(1)
+    .max(64 * 1024),
+});
 
 export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -44,7 +49,8 @@ export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void 
       // A job of the owner: a backup (which copies the vault) waits for it, and it for a backup.
       job = ctx.jobs.start('vault-rotation', async () => rotateVaultKey(ctx.writer, ctx.secrets.store, ctx.secrets.master.vaultKey));
     } catch (err) {
-      if (err instanceof JobRefusedError) throw new ApiError(409, 'conflict_error', 'rotation_running', 'A vault key rotation is already running; wait for it to finish.');
+      if (err instanceof JobRefusedError)
+        throw new ApiError(409, 'conflict_error', 'rotation_running', 'A vault key rotation is already running; wait for it to finish.');
       throw err;
     }
     const key = await job.done;
@@ -60,5 +66,7 @@ export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void 
     confirmed_at: recoveryKitConfirmedAt(ctx.db),
   }));
 
-  app.post('/admin/recovery-kit/confirm', { preHandler: admin }, async (): Promise<z.infer<typeof KitConfirmed>> => ({ confirmed_at: confirmRecoveryKit(ctx.writer, ctx.clock) }));
+  app.post('/admin/recovery-kit/confirm', { preHandler: admin }, async (): Promise<z.infer<typeof KitConfirmed>> => ({
+    confirmed_at: confirmRecoveryKit(ctx.writer, ctx.clock),
+  }));
 }

@@ -25,12 +25,14 @@ export function registerTaskRoutes(app: FastifyInstance, kit: RouteKit): void {
   app.get<{ Querystring: { status?: string; limit?: string; after?: string; model?: string } }>('/v1/tasks', { preHandler: readers }, async (req) => {
     const principal = principalOf(req);
     const { status, after, model } = req.query;
-    if (status !== undefined && !isTaskStatus(status)) throw badRequest(`status must be one of queued, loading, running, cancelling, completed, failed, cancelled.`, 'status');
-    if (model !== undefined && model !== '' && !MODEL_ID_PATTERN.test(model)) throw badRequest('model must be a registered model id (letters, digits, . _ : -, up to 128).', 'model');
+    if (status !== undefined && !isTaskStatus(status))
+      throw badRequest(`status must be one of queued, loading, running, cancelling, completed, failed, cancelled.`, 'status');
+    if (model !== undefined && model !== '' && !MODEL_ID_PATTERN.test(model))
+      throw badRequest('model must be a registered model id (letters, digits, . _ : -, up to 128).', 'model');
     if (after !== undefined && after !== '' && !TASK_ID.test(after)) throw badRequest('after must be a task id from an earlier page (task_…).', 'after');
     const limit = wholeNumber(req.query.limit, 'limit', 20, 1, 100);
     // Without tasks:read a client lists only its own tasks.
-    const own = hasScope(principal, 'tasks:read') ? undefined : clientIdOf(principal) ?? undefined;
+    const own = hasScope(principal, 'tasks:read') ? undefined : (clientIdOf(principal) ?? undefined);
     const page = listTasks(ctx.db, {
       limit,
       ...(status !== undefined && isTaskStatus(status) ? { status } : {}),
@@ -51,7 +53,8 @@ export function registerTaskRoutes(app: FastifyInstance, kit: RouteKit): void {
   app.post<{ Params: IdParams }>('/v1/tasks/:id/cancel', { preHandler: secured(kit, ['tasks:write', 'responses:write']) }, async (req, reply) => {
     const principal = principalOf(req);
     const task = cancellableTask(ctx, principal, req.params.id);
-    if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not cancel this task (tasks:write is needed).');
+    if (!canCancel(principal, task))
+      throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not cancel this task (tasks:write is needed).');
     const result = cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
     if (result.outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'task_not_found', `Task ${task.id} was not found.`);
     if (result.outcome === 'not_cancellable') {

@@ -10,8 +10,16 @@ export function registerTlsRoutes(app: FastifyInstance, kit: RouteKit): void {
     checkHostAndOrigin(kit.listener, req);
     const pem = await kit.ctx.lan.certificatePem();
     if (pem === null) {
-      throw new ApiError(404, 'not_found_error', 'lan_off', 'There is no certificate for devices yet: it is made when "Let devices on this network use Sanad" is first switched on in Settings (or with `sanad serve --lan`).');
+      throw new ApiError(
+        404,
+        'not_found_error',
+        'lan_off',
+        'There is no certificate for devices yet: it is made when "Let devices on this network use Sanad" is first switched on in Settings (or with `sanad serve --lan`).',
+      );
     }
-    return reply.type('application/x-pem-file').header('x-tls-fingerprint-sha256', kit.ctx.lan.fingerprint() ?? '').send(pem);
+    return reply
+      .type('application/x-pem-file')
+      .header('x-tls-fingerprint-sha256', kit.ctx.lan.fingerprint() ?? '')
+      .send(pem);
   });
 }

@@ -24,4 +24,26 @@ import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [lmspCore, vault, backups, offsiteCopies, drills, taskFilters, runRecords, bringBacks, snapshotRecords, sweepIndex, dropSweepIndex, clientAddresses, conversations, functionCalls, idempotencySubjects, conversationActivity, modelSources, alertAcks, alertSayings, folderTargets, runs];
+export const MIGRATIONS: readonly Migration[] = [
+  lmspCore,
+  vault,
+  backups,
+  offsiteCopies,
+  drills,
+  taskFilters,
+  runRecords,
+  bringBacks,
+  snapshotRecords,
+  sweepIndex,
+  dropSweepIndex,
+  clientAddresses,
+  conversations,
+  functionCalls,
+  idempotencySubjects,
+  conversationActivity,
+  modelSources,
+  alertAcks,
+  alertSayings,
+  folderTargets,
+  runs,
+];

@@ -55,12 +55,21 @@ test('a generation made while tasks are written is one consistent moment', async
     if (p.step === 'checking_store') eventsAt.copyEnd = countEvents(db);
   };
   const started = Date.now();
-  const gen = await makeGeneration({ dataDir: ta.dataDir, db, vaultKey: ta.appliance.ctx.secrets.master.vaultKey, clock: systemClock, appVersion: '0.1.0-test', onProgress });
+  const gen = await makeGeneration({
+    dataDir: ta.dataDir,
+    db,
+    vaultKey: ta.appliance.ctx.secrets.master.vaultKey,
+    clock: systemClock,
+    appVersion: '0.1.0-test',
+    onProgress,
+  });
   const took = Date.now() - started;
   creating = false;
   await creator;
 
-  t.diagnostic(`copy: ${copySteps} steps, events ${String(eventsAt.copyStart)} → ${String(eventsAt.copyEnd)} during it, ${created} tasks created meanwhile, ${took} ms`);
+  t.diagnostic(
+    `copy: ${copySteps} steps, events ${String(eventsAt.copyStart)} → ${String(eventsAt.copyEnd)} during it, ${created} tasks created meanwhile, ${took} ms`,
+  );
   assert.ok(copySteps > 3, `the copy took ${copySteps} steps`);
   assert.ok((eventsAt.copyEnd ?? 0) > (eventsAt.copyStart ?? 0), 'the service wrote during the copy');
 
@@ -75,7 +84,10 @@ test('a generation made while tasks are written is one consistent moment', async
   } finally {
     copy.close();
   }
-  assert.deepEqual((await listGenerations(ta.dataDir)).map((g) => g.epoch), [gen.epoch]);
+  assert.deepEqual(
+    (await listGenerations(ta.dataDir)).map((g) => g.epoch),
+    [gen.epoch],
+  );
 });
 
 test('the manifest matches the files, the vault key and the registered model', async (t) => {

@@ -69,7 +69,10 @@ for (const step of ['copying_store', 'renaming'] as const) {
       assert.deepEqual(next.removedPartials, [partial]);
       assert.ok(next.epoch > killed.epoch);
       assert.deepEqual(readdirSync(stagingDir(prepared.dataDir)), [String(next.epoch)]);
-      assert.deepEqual((await listGenerations(prepared.dataDir)).map((g) => g.epoch), [next.epoch]);
+      assert.deepEqual(
+        (await listGenerations(prepared.dataDir)).map((g) => g.epoch),
+        [next.epoch],
+      );
       const copy = openCopy(join(next.dir, 'sanad.db'));
       try {
         assert.equal(integrity(copy), 'ok');

@@ -25,7 +25,8 @@ async function setUp(t: TestContext): Promise<{ db: Db; dataDir: string; make: (
   t.after(() => db.close());
   const clock = new ManualClock(1_700_000_000_000);
   const vaultKey = randomBytes(32);
-  const make = (key: Buffer = vaultKey): Promise<GenerationResult> => makeGeneration({ dataDir: prepared.dataDir, db, vaultKey: key, clock, appVersion: 'test' });
+  const make = (key: Buffer = vaultKey): Promise<GenerationResult> =>
+    makeGeneration({ dataDir: prepared.dataDir, db, vaultKey: key, clock, appVersion: 'test' });
   return { db, dataDir: prepared.dataDir, make };
 }
 
@@ -43,7 +44,7 @@ test('a backup of an unchanged store keeps the last copy, though the backup itse
   raiseAlert(db, new ManualClock(3000), 'test.alert', 'warning', say('alert.backup_failed', { error: 'x' }));
   finishRun(db, run, 'ok', 4000);
   const second = await make();
-  assert.ok(sameFile(first, second), 'the second generation links to the first one\'s copy');
+  assert.ok(sameFile(first, second), "the second generation links to the first one's copy");
   assert.equal(manifestSha(second), manifestSha(first));
   assert.equal(manifestSha(second), sha256Of(storeOf(second)), 'the manifest describes the file it names');
   assert.notEqual(second.epoch, first.epoch, 'it is still a generation of its own');
@@ -102,13 +103,24 @@ test('through the service: a second backup with nothing new keeps the copy; a ne
   t.after(() => app.close());
   const { api } = app;
   const backUp = async (): Promise<{ generation: number; ino: number }> => {
-    const count = (body: unknown): number => { const d = field(body, 'data'); return Array.isArray(d) ? d.length : -1; };
+    const count = (body: unknown): number => {
+      const d = field(body, 'data');
+      return Array.isArray(d) ? d.length : -1;
+    };
     const before = count((await api.get('/admin/backups')).body);
     assert.equal(field((await api.post('/admin/backups')).body, 'started'), true);
-    const runs = await waitFor(async () => {
-      const body = (await api.get('/admin/backups')).body;
-      return count(body) > before && field(body, 'data', 0, 'status') !== 'running' && field((await api.get('/admin/backups/status')).body, 'running') === false ? body : undefined;
-    }, 120_000, 'the backup to end');
+    const runs = await waitFor(
+      async () => {
+        const body = (await api.get('/admin/backups')).body;
+        return count(body) > before &&
+          field(body, 'data', 0, 'status') !== 'running' &&
+          field((await api.get('/admin/backups/status')).body, 'running') === false
+          ? body
+          : undefined;
+      },
+      120_000,
+      'the backup to end',
+    );
     assert.equal(field(runs, 'data', 0, 'status'), 'ok');
     const generation = num(runs, 'data', 0, 'generation');
     return { generation, ino: statSync(join(app.dataDir, 'backups', 'staging', String(generation), STORE_FILE)).ino };
@@ -116,7 +128,7 @@ test('through the service: a second backup with nothing new keeps the copy; a ne
   const first = await backUp();
   const second = await backUp();
   assert.notEqual(second.generation, first.generation);
-  assert.equal(second.ino, first.ino, 'nothing but the service\'s own backup records changed, so the copy was kept');
+  assert.equal(second.ino, first.ino, "nothing but the service's own backup records changed, so the copy was kept");
 
   const created = await api.post('/v1/responses', { model: 'tiny', input: 'Hello', max_output_tokens: 4 });
   assert.equal(created.status, 200);

@@ -31,11 +31,17 @@ test('pruneStaging keeps the newest 2 and removes every .partial', async (t) => 
   mkdirSync(join(staging, '1700000099.partial'));
   mkdirSync(join(staging, '1600000000')); // a bare epoch without manifest.json is not a generation
   mkdirSync(join(staging, 'notes'));
-  assert.deepEqual((await listGenerations(prepared.dataDir)).map((g) => g.epoch), [1_700_000_004, 1_700_000_003, 1_700_000_002, 1_700_000_001, 1_700_000_000]);
+  assert.deepEqual(
+    (await listGenerations(prepared.dataDir)).map((g) => g.epoch),
+    [1_700_000_004, 1_700_000_003, 1_700_000_002, 1_700_000_001, 1_700_000_000],
+  );
 
   const removed = await pruneStaging(prepared.dataDir);
   assert.equal(removed.length, 4);
-  assert.deepEqual((await listGenerations(prepared.dataDir)).map((g) => g.epoch), [1_700_000_004, 1_700_000_003]);
+  assert.deepEqual(
+    (await listGenerations(prepared.dataDir)).map((g) => g.epoch),
+    [1_700_000_004, 1_700_000_003],
+  );
   assert.deepEqual(readdirSync(staging).sort(), ['1600000000', '1700000003', '1700000004', 'notes']);
   assert.deepEqual(await pruneStaging(prepared.dataDir), [], 'a second prune has nothing to do');
 });

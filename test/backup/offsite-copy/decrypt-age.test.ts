@@ -25,7 +25,11 @@ test('the uploaded copy decrypts with the age binary and holds no vault key', as
   // `age -d` reads a passphrase only from a terminal: `script` gives it one fed from our stdin
   // (-e: script exits with age's status).
   const out = join(root, 'copy.tar.gz');
-  const age = spawnSync('script', ['-q', '-e', '-c', `/usr/bin/age -d -o '${out}' '${uploaded}'`, '/dev/null'], { input: `${PASSPHRASE}\n`, encoding: 'utf8', timeout: 60_000 });
+  const age = spawnSync('script', ['-q', '-e', '-c', `/usr/bin/age -d -o '${out}' '${uploaded}'`, '/dev/null'], {
+    input: `${PASSPHRASE}\n`,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(age.status, 0, `age -d failed: ${age.stdout} ${age.stderr}`);
 
   const list = spawnSync('tar', ['-tzf', out], { encoding: 'utf8' });
@@ -37,9 +41,17 @@ test('the uploaded copy decrypts with the age binary and holds no vault key', as
   const extracted = join(root, 'extracted');
   mkdirSync(extracted);
   assert.equal(spawnSync('tar', ['-xzf', out, '-C', extracted]).status, 0);
-  assert.deepEqual(readFileSync(join(extracted, 'sanad-1234', 'sanad.db')), readFileSync(join(generationDir, 'sanad.db')), 'the store copy is byte for byte the same');
+  assert.deepEqual(
+    readFileSync(join(extracted, 'sanad-1234', 'sanad.db')),
+    readFileSync(join(generationDir, 'sanad.db')),
+    'the store copy is byte for byte the same',
+  );
 
-  const wrong = spawnSync('script', ['-q', '-e', '-c', `/usr/bin/age -d -o '${out}.2' '${uploaded}'`, '/dev/null'], { input: 'not the passphrase\n', encoding: 'utf8', timeout: 60_000 });
+  const wrong = spawnSync('script', ['-q', '-e', '-c', `/usr/bin/age -d -o '${out}.2' '${uploaded}'`, '/dev/null'], {
+    input: 'not the passphrase\n',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.notEqual(wrong.status, 0, 'a wrong passphrase does not open it');
   assert.ok(!existsSync(`${out}.2`) || statSync(`${out}.2`).size === 0, 'and writes nothing');
 });

@@ -56,7 +56,9 @@ export function setupDb(): { db: Db; clock: ManualClock } {
 
 /** The copy names in a local folder, sorted. */
 export function copiesIn(folder: string): string[] {
-  return readdirSync(folder).filter((n) => n.startsWith('sanad-')).sort((a, b) => epochOf(a) - epochOf(b));
+  return readdirSync(folder)
+    .filter((n) => n.startsWith('sanad-'))
+    .sort((a, b) => epochOf(a) - epochOf(b));
 }
 
 function epochOf(name: string): number {
@@ -81,7 +83,10 @@ export async function startWebdav(target: string, options: { port?: number; conf
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`rclone serve webdav exited: ${stderr}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/`, { method: 'OPTIONS' }).then(() => true, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/`, { method: 'OPTIONS' }).then(
+      () => true,
+      () => false,
+    );
     if (ok) break;
     if (i > 100) throw new Error(`rclone serve webdav did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -28,7 +28,17 @@ test('keep N deletes the oldest beyond N, oldest first, and keeps the new copy (
   for (const e of [100, 200, 300]) writeFileSync(join(folder, `sanad-${e}.tar.gz.age`), 'old');
   writeFileSync(join(folder, 'notes.txt'), 'mine');
   const send = (epoch: number, keep: number) =>
-    sendOffsiteCopy({ generationDir: makeGenerationDir(staging, epoch), epoch, destination, passphrase: PASSPHRASE, keep, rcloneConfig: conf, db, clock, scryptWorkFactor: FAST_SCRYPT });
+    sendOffsiteCopy({
+      generationDir: makeGenerationDir(staging, epoch),
+      epoch,
+      destination,
+      passphrase: PASSPHRASE,
+      keep,
+      rcloneConfig: conf,
+      db,
+      clock,
+      scryptWorkFactor: FAST_SCRYPT,
+    });
 
   const first = await send(1000, 2);
   assert.equal(first.pruneError, null);
@@ -47,11 +57,18 @@ test('keep N deletes the oldest beyond N, oldest first, and keeps the new copy (
   assert.deepEqual(second.deleted, ['sanad-300.tar.gz.age']);
   assert.deepEqual(copiesIn(folder), ['sanad-1000.tar.gz.age', 'sanad-2000.tar.gz.age']);
   assert.ok(readdirSync(folder).includes('notes.txt'), 'files that are not copies stay');
-  assert.deepEqual(listOffsiteCopies(db, destination).map((r) => r.name), ['sanad-2000.tar.gz.age', 'sanad-1000.tar.gz.age']);
+  assert.deepEqual(
+    listOffsiteCopies(db, destination).map((r) => r.name),
+    ['sanad-2000.tar.gz.age', 'sanad-1000.tar.gz.age'],
+  );
 
   const third = await send(3000, 2);
   assert.deepEqual(third.deleted, ['sanad-1000.tar.gz.age']);
-  assert.deepEqual(listOffsiteCopies(db, destination).map((r) => r.name), ['sanad-3000.tar.gz.age', 'sanad-2000.tar.gz.age'], 'a pruned copy leaves the table');
+  assert.deepEqual(
+    listOffsiteCopies(db, destination).map((r) => r.name),
+    ['sanad-3000.tar.gz.age', 'sanad-2000.tar.gz.age'],
+    'a pruned copy leaves the table',
+  );
   assert.equal(openAlerts(db).length, 0);
 });
 
@@ -59,11 +76,24 @@ test('keep 0 keeps every copy', async () => {
   const { folder, destination, conf, staging } = localSetup();
   const { db, clock } = setupDb();
   for (const epoch of [1, 2, 3, 4]) {
-    const r = await sendOffsiteCopy({ generationDir: makeGenerationDir(staging, epoch), epoch, destination, passphrase: PASSPHRASE, keep: 0, rcloneConfig: conf, db, clock, scryptWorkFactor: FAST_SCRYPT });
+    const r = await sendOffsiteCopy({
+      generationDir: makeGenerationDir(staging, epoch),
+      epoch,
+      destination,
+      passphrase: PASSPHRASE,
+      keep: 0,
+      rcloneConfig: conf,
+      db,
+      clock,
+      scryptWorkFactor: FAST_SCRYPT,
+    });
     assert.deepEqual(r.deleted, []);
     assert.equal(r.pruneError, null);
   }
-  assert.deepEqual(copiesIn(folder), [1, 2, 3, 4].map((e) => `sanad-${e}.tar.gz.age`));
+  assert.deepEqual(
+    copiesIn(folder),
+    [1, 2, 3, 4].map((e) => `sanad-${e}.tar.gz.age`),
+  );
 });
 
 test('a listing that failed prunes nothing, even though rclone printed a listing', async () => {
@@ -75,10 +105,24 @@ test('a listing that failed prunes nothing, even though rclone printed a listing
   symlinkSync('/nonexistent/sanad-target', join(folder, 'dangling'));
   await assert.rejects(rcloneLsJson(destination, { config: conf }), /rclone lsjson exited with [1-9]/);
 
-  const r = await sendOffsiteCopy({ generationDir: makeGenerationDir(staging, 10), epoch: 10, destination, passphrase: PASSPHRASE, keep: 1, rcloneConfig: conf, db, clock, scryptWorkFactor: FAST_SCRYPT });
+  const r = await sendOffsiteCopy({
+    generationDir: makeGenerationDir(staging, 10),
+    epoch: 10,
+    destination,
+    passphrase: PASSPHRASE,
+    keep: 1,
+    rcloneConfig: conf,
+    db,
+    clock,
+    scryptWorkFactor: FAST_SCRYPT,
+  });
   assert.deepEqual(r.deleted, []);
   assert.match(r.pruneError ?? '', /not pruned because the listing failed/);
-  assert.deepEqual(copiesIn(folder), [1, 2, 3, 10].map((e) => `sanad-${e}.tar.gz.age`), 'nothing was deleted');
+  assert.deepEqual(
+    copiesIn(folder),
+    [1, 2, 3, 10].map((e) => `sanad-${e}.tar.gz.age`),
+    'nothing was deleted',
+  );
   assert.equal(listOffsiteCopies(db, destination).length, 1, 'the upload itself is recorded');
 });
 

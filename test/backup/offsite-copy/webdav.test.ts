@@ -23,7 +23,17 @@ test('keep N over webdav: upload, list, prune the oldest, keep the new one', asy
     const { db, clock } = setupDb();
     const staging = join(root, 'staging');
     mkdirSync(staging);
-    const r = await sendOffsiteCopy({ generationDir: makeGenerationDir(staging, 50), epoch: 50, destination: `dav:${FOLDER}`, passphrase: PASSPHRASE, keep: 2, rcloneConfig: conf, db, clock, scryptWorkFactor: FAST_SCRYPT });
+    const r = await sendOffsiteCopy({
+      generationDir: makeGenerationDir(staging, 50),
+      epoch: 50,
+      destination: `dav:${FOLDER}`,
+      passphrase: PASSPHRASE,
+      keep: 2,
+      rcloneConfig: conf,
+      db,
+      clock,
+      scryptWorkFactor: FAST_SCRYPT,
+    });
     assert.equal(r.pruneError, null);
     assert.deepEqual(r.deleted, ['sanad-1.tar.gz.age']);
     assert.deepEqual(copiesIn(folder), ['sanad-2.tar.gz.age', 'sanad-50.tar.gz.age']);
@@ -60,7 +70,17 @@ test('a failed delete raises the alert; the next run with the condition fixed de
   const staging = join(root, 'staging');
   mkdirSync(staging);
   const send = (epoch: number, conf: string) =>
-    sendOffsiteCopy({ generationDir: makeGenerationDir(staging, epoch), epoch, destination: `dav:${FOLDER}`, passphrase: PASSPHRASE, keep: 1, rcloneConfig: conf, db, clock, scryptWorkFactor: FAST_SCRYPT });
+    sendOffsiteCopy({
+      generationDir: makeGenerationDir(staging, epoch),
+      epoch,
+      destination: `dav:${FOLDER}`,
+      passphrase: PASSPHRASE,
+      keep: 1,
+      rcloneConfig: conf,
+      db,
+      clock,
+      scryptWorkFactor: FAST_SCRYPT,
+    });
 
   let server = await startWebdav('u:', { config: serverConf(true) });
   try {

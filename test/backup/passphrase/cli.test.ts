@@ -107,10 +107,15 @@ test('beside a running sanad serve the CLI has the service rotate; the route nee
   try {
     const old = await f.current();
     const calls: { run?: Promise<Ran> } = {};
-    const stream = await readSse(`${service.url}/admin/events`, { headers: { authorization: `Bearer ${f.adminToken}` } }, (frame) => {
-      if (frame.event === 'ready') calls.run = runSanad(['passphrase', 'rotate', '--data-dir', f.dataDir, '--json']);
-      return frame.event === 'passphrase.rotated';
-    }, 180_000);
+    const stream = await readSse(
+      `${service.url}/admin/events`,
+      { headers: { authorization: `Bearer ${f.adminToken}` } },
+      (frame) => {
+        if (frame.event === 'ready') calls.run = runSanad(['passphrase', 'rotate', '--data-dir', f.dataDir, '--json']);
+        return frame.event === 'passphrase.rotated';
+      },
+      180_000,
+    );
     assert.ok(calls.run);
     const run = await calls.run;
     assert.equal(run.code, 0, run.stderr);
@@ -127,7 +132,7 @@ test('beside a running sanad serve the CLI has the service rotate; the route nee
     assert.equal(str(kit.body, 'restic_passphrase'), next, 'the service hands out the new passphrase in its kit');
     const temporary = listClients(f.db).filter((c) => c.name.includes('passphrase rotate'));
     assert.equal(temporary.length, 1);
-    assert.notEqual(temporary[0]?.revoked_at, null, 'the CLI\'s temporary admin token is revoked');
+    assert.notEqual(temporary[0]?.revoked_at, null, "the CLI's temporary admin token is revoked");
 
     const reader = createClient(f.db, 'reader', ['models:read'], unixSeconds(systemClock));
     const denied = await service.api.withToken(reader.token).post('/admin/passphrase/rotate');

@@ -55,7 +55,7 @@ test('(SIGKILL) killed after the new keys were added, before the persist: the ne
     assert.equal(await f.pending(), null, 'the start dropped the pending passphrase');
     assert.equal(await f.current(), old, 'and kept the old one');
     await assertOpensAll(f, old, 1, 'after the start');
-    await assertOpensNone(f, pending, 'the interrupted rotation\'s passphrase');
+    await assertOpensNone(f, pending, "the interrupted rotation's passphrase");
   } finally {
     await f.close();
   }

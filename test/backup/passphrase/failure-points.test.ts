@@ -101,7 +101,10 @@ test('the keychain refuses the new passphrase (simulated keychain failure): new 
       // Right before the persist the new key is on both repositories.
       await assertOpensAll(f, old, 2, 'before the persist');
     });
-    await assert.rejects(rotatePassphrase(await f.deps(failing), { onStep: w.onStep }), /saving the new passphrase in .* failed \(the keychain refused the write \(simulated\)\)\. Nothing was revoked/);
+    await assert.rejects(
+      rotatePassphrase(await f.deps(failing), { onStep: w.onStep }),
+      /saving the new passphrase in .* failed \(the keychain refused the write \(simulated\)\)\. Nothing was revoked/,
+    );
     assert.equal(await f.current(), old);
     assert.equal(await real.get(RESTIC_PASSPHRASE_NEXT), null);
     await assertOpensAll(f, old, 1, 'after the keychain failure');
@@ -120,8 +123,17 @@ test('removing an old key fails (the offsite goes down after the persist): rotat
     assert.equal(await f.current(), first.passphrase, 'rotated: the keychain holds the new passphrase');
     assert.equal(first.report.warnings.length, 1);
     assert.match(first.report.warnings[0] ?? '', /old key on "offsite" could not be removed/);
-    assert.deepEqual(first.report.repositories.map((r) => [r.name, r.old_keys_removed]), [['local', true], ['offsite', false]]);
-    assert.ok(openAlerts(f.db).some((a) => a.key === OLD_KEY_ALERT && /"offsite"/.test(a.message)), 'the leftover key alerts');
+    assert.deepEqual(
+      first.report.repositories.map((r) => [r.name, r.old_keys_removed]),
+      [
+        ['local', true],
+        ['offsite', false],
+      ],
+    );
+    assert.ok(
+      openAlerts(f.db).some((a) => a.key === OLD_KEY_ALERT && /"offsite"/.test(a.message)),
+      'the leftover key alerts',
+    );
 
     await f.rest.start();
     assert.equal(await f.keys('local', old), 'refused', 'local no longer opens with the old passphrase');

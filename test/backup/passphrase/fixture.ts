@@ -49,11 +49,21 @@ export async function rotationFixture(): Promise<RotationFixture> {
   addRepository(db, new Vault(db, master.vaultKey), { name: 'offsite', type: 'rest', location: rest.url }, systemClock);
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', sink: (line) => logLines.push(line) });
-  const deps = async (s: SecretStore = store): Promise<RotationDeps & BackupDeps> => ({ ...(await backupDepsFor({ db, dataDir, store: s, clock: systemClock, logger })), store: s });
+  const deps = async (s: SecretStore = store): Promise<RotationDeps & BackupDeps> => ({
+    ...(await backupDepsFor({ db, dataDir, store: s, clock: systemClock, logger })),
+    store: s,
+  });
   const first = await backupHere(await backupDepsFor({ db, dataDir, store, clock: systemClock, logger }), { trigger: 'test' });
   assert.equal(first.status, 'ok', `the setup backup works: ${JSON.stringify(first.repositories)}`);
   return {
-    dataDir, adminToken: prepared.adminToken, db, store, rest, logger, logLines, deps,
+    dataDir,
+    adminToken: prepared.adminToken,
+    db,
+    store,
+    rest,
+    logger,
+    logLines,
+    deps,
     async keys(name, passphrase) {
       const d = await deps();
       const repo = getRepository(db, name);

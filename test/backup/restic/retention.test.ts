@@ -56,7 +56,10 @@ function expectedKeep(times: Date[], counts: { hourly: number; daily: number; we
     }
   }
   // Every count used up: restic's "keep the oldest if a count is left" special case never applies.
-  assert.ok(rules.every((r) => r.left === 0), 'the schedule is long enough to exhaust every rule');
+  assert.ok(
+    rules.every((r) => r.left === 0),
+    'the schedule is long enough to exhaust every rule',
+  );
   return keep;
 }
 
@@ -90,21 +93,40 @@ test('forget 24/30/8/12 by host,tags over two years removes exactly what the pol
 
   // Kazma's grouping: by paths every snapshot is its own group, and nothing would ever go.
   const dry = await runRestic(fx.rt, repo, {
-    args: ['forget', '--dry-run', '--keep-hourly=24', '--keep-daily=30', '--keep-weekly=8', '--keep-monthly=12', '--group-by=host,paths', '--tag=sanad,generation'],
+    args: [
+      'forget',
+      '--dry-run',
+      '--keep-hourly=24',
+      '--keep-daily=30',
+      '--keep-weekly=8',
+      '--keep-monthly=12',
+      '--group-by=host,paths',
+      '--tag=sanad,generation',
+    ],
     json: false,
   });
-  assert.ok(dry.stdoutTail.some((l) => /keep 1 snapshots/.test(l)) && !dry.stdoutTail.some((l) => /remove \d+ snapshots/.test(l)), 'grouping by paths removes nothing');
+  assert.ok(
+    dry.stdoutTail.some((l) => /keep 1 snapshots/.test(l)) && !dry.stdoutTail.some((l) => /remove \d+ snapshots/.test(l)),
+    'grouping by paths removes nothing',
+  );
 
   const result = await forget(fx.rt, repo, { keepHourly: 24, keepDaily: 30, keepWeekly: 8, keepMonthly: 12, groupBy: 'host,tags', tags, prune: true });
   const expected = expectedKeep(times, { hourly: 24, daily: 30, weekly: 8, monthly: 12 });
   const after = await snapshots(fx.rt, repo, { tags });
   const keptTimes = new Set(after.map((s) => Date.parse(s.time)));
 
-  assert.deepEqual([...keptTimes].sort((a, b) => a - b), [...expected].sort((a, b) => a - b), 'what stays is exactly what the policy keeps');
+  assert.deepEqual(
+    [...keptTimes].sort((a, b) => a - b),
+    [...expected].sort((a, b) => a - b),
+    'what stays is exactly what the policy keeps',
+  );
   assert.equal(result.removed.length, times.length - expected.size);
   assert.equal(result.kept.length, after.length);
   const remaining = new Set(after.map((s) => s.id));
-  assert.ok(result.removed.every((id) => !remaining.has(id)), 'removed snapshots are really gone');
+  assert.ok(
+    result.removed.every((id) => !remaining.has(id)),
+    'removed snapshots are really gone',
+  );
   // Counted by period: the last 24 hours are all there, nothing older than 12 months + a month stays.
   const now = clock.now();
   assert.equal(after.filter((s) => now - Date.parse(s.time) < 24 * HOUR).length, 24);

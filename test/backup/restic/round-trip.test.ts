@@ -32,7 +32,10 @@ test('init, backup, snapshots: a round trip with the summary and progress', asyn
   assert.ok(first.summary.data_added >= 48 * (1 << 20), 'random data is stored in full');
   assert.ok(progress.length >= 1, 'progress callbacks arrive');
   assert.ok(progress.every((p) => p.percent >= 0 && p.percent <= 1));
-  assert.ok(progress.some((p) => p.total_files === 4 || p.bytes_done > 0), 'progress carries real counts');
+  assert.ok(
+    progress.some((p) => p.total_files === 4 || p.bytes_done > 0),
+    'progress carries real counts',
+  );
 
   const second = await backup(fx.rt, repo, [small, big], { tags: ['sanad', 'generation'], host: 'sanad-test', time: new Date('2025-03-01T16:00:00Z') });
   assert.equal(second.summary.files_unmodified, 4, 'an unchanged tree is not re-read');
@@ -65,6 +68,9 @@ test('keys: add a new passphrase, open with it, remove the old key', async (t) =
   const rotated = { ...repo, password: newPassword };
   await removeKey(fx.rt, rotated, oldKey.id);
   const keys = await listKeys(fx.rt, rotated);
-  assert.deepEqual(keys.map((k) => k.id), [newId]);
+  assert.deepEqual(
+    keys.map((k) => k.id),
+    [newId],
+  );
   await assert.rejects(listKeys(fx.rt, repo), { kind: 'wrong_password' });
 });

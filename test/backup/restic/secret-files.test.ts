@@ -19,19 +19,23 @@ test('the password file is under <data dir>/backups/secret-files (0700), gone af
   assert.equal(existsSync(leftover), false, 'the leftover was removed at start');
 
   const run = ta.appliance.ctx.backups.run('manual');
-  const file = await waitFor(() => {
-    for (const c of runningChildren()) {
-      if (c.pid === undefined) continue;
-      try {
-        const env = readFileSync(`/proc/${c.pid}/environ`, 'utf8').split('\0');
-        const entry = env.find((e) => e.startsWith('RESTIC_PASSWORD_FILE='));
-        if (entry) return entry.slice('RESTIC_PASSWORD_FILE='.length);
-      } catch {
-        // exited meanwhile
+  const file = await waitFor(
+    () => {
+      for (const c of runningChildren()) {
+        if (c.pid === undefined) continue;
+        try {
+          const env = readFileSync(`/proc/${c.pid}/environ`, 'utf8').split('\0');
+          const entry = env.find((e) => e.startsWith('RESTIC_PASSWORD_FILE='));
+          if (entry) return entry.slice('RESTIC_PASSWORD_FILE='.length);
+        } catch {
+          // exited meanwhile
+        }
       }
-    }
-    return undefined;
-  }, 60_000, 'a restic child');
+      return undefined;
+    },
+    60_000,
+    'a restic child',
+  );
   assert.ok(file.startsWith(join(dataDir, 'backups', 'secret-files') + '/'), file);
   assert.equal(statSync(join(dataDir, 'backups', 'secret-files')).mode & 0o777, 0o700);
   await run;

@@ -44,10 +44,14 @@ test('POST /admin/backups runs one backup; status, runs and health follow', asyn
 
 async function backUp(app: TestAppliance): Promise<unknown> {
   assert.equal((await app.api.post('/admin/backups')).status, 202);
-  const status = await waitFor(async () => {
-    const s = (await app.api.get('/admin/backups/status')).body;
-    return field(s, 'running') === false ? s : undefined;
-  }, 60_000, 'the backup to finish');
+  const status = await waitFor(
+    async () => {
+      const s = (await app.api.get('/admin/backups/status')).body;
+      return field(s, 'running') === false ? s : undefined;
+    },
+    60_000,
+    'the backup to finish',
+  );
   return field(status, 'last_run');
 }
 

@@ -63,10 +63,14 @@ test('back up now during a backup: the API attaches or queues, the CLI follows i
   const before = Number(field(runsAfterFirst, 'data', 0, 'id'));
   assert.equal(field((await api.post('/admin/backups')).body, 'started'), true);
   assert.deepEqual((await api.post('/admin/backups', { queue: true })).body, { started: false, attached: false, queued: true });
-  await waitFor(async () => {
-    const runs = (await api.get('/admin/backups')).body;
-    return field((await api.get('/admin/backups/status')).body, 'running') === false && Number(field(runs, 'data', 0, 'id')) === before + 2;
-  }, 240_000, 'the running backup and the queued one');
+  await waitFor(
+    async () => {
+      const runs = (await api.get('/admin/backups')).body;
+      return field((await api.get('/admin/backups/status')).body, 'running') === false && Number(field(runs, 'data', 0, 'id')) === before + 2;
+    },
+    240_000,
+    'the running backup and the queued one',
+  );
   const runs = (await api.get('/admin/backups')).body;
   assert.deepEqual([field(runs, 'data', 0, 'status'), field(runs, 'data', 1, 'status')], ['ok', 'ok']);
   assert.equal((await api.post('/admin/backups', { queue: 'yes' })).status, 400, 'a wrong body is refused');

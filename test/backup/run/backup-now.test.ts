@@ -73,7 +73,10 @@ test('backup now: local + REST offsite, offsite down then back', async () => {
   const out3: unknown = JSON.parse(down.stdout);
   assert.equal(field(repoResult(out3, 'local'), 'ok'), true, 'an offsite failure never fails the local backup');
   assert.equal(field(repoResult(out3, 'offsite'), 'ok'), false);
-  assert.ok(openAlerts(db).some((a) => a.key === 'backup.offsite_failed:offsite'), 'the failure alerts');
+  assert.ok(
+    openAlerts(db).some((a) => a.key === 'backup.offsite_failed:offsite'),
+    'the failure alerts',
+  );
 
   await rest.start();
   const back = await sanad(['backup', 'now', ...d]);
@@ -81,7 +84,9 @@ test('backup now: local + REST offsite, offsite down then back', async () => {
   assert.ok(!openAlerts(db).some((a) => a.key === 'backup.offsite_failed:offsite'), 'resolved once it works again');
   const staging = readdirSync(join(t.dataDir, 'backups', 'staging')).filter((n) => /^\d+$/.test(n));
   assert.equal(staging.length, 2, 'staging keeps 2 generations');
-  const runs = db.prepare<[], { status: string }>("SELECT status FROM runs WHERE kind = 'backup' ORDER BY id").all().map((r) => r.status);
+  const runs = db
+    .prepare<[], { status: string }>("SELECT status FROM runs WHERE kind = 'backup' ORDER BY id")
+    .all()
+    .map((r) => r.status);
   assert.deepEqual(runs, ['ok', 'ok', 'partial', 'ok']);
 });
-

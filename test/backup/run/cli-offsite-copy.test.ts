@@ -25,7 +25,11 @@ test('the CLI beside a service reports the offsite copy of the backup it asked f
   assert.equal(field(out, 'offsite_copy', 'ok'), true, r.stdout);
   const name = field(out, 'offsite_copy', 'name');
   assert.equal(typeof name, 'string');
-  assert.deepEqual(readdirSync(join(folder, 'copies')).filter((n) => n.endsWith('.tar.gz.age')), [name], 'the copy named is the one uploaded');
+  assert.deepEqual(
+    readdirSync(join(folder, 'copies')).filter((n) => n.endsWith('.tar.gz.age')),
+    [name],
+    'the copy named is the one uploaded',
+  );
   const runs = (await t.api.get('/admin/backups')).body;
   assert.equal(field(runs, 'data', 0, 'offsite_copy', 'name'), name, 'GET /admin/backups shows it too');
 });

@@ -43,7 +43,10 @@ test('an offsite that was down at the backup gets the same generation by Copy to
   await rest.start();
   const copied = OffsiteCatchUp.parse((await t.api.post('/admin/backups/offsite-copy', {})).body);
   assert.equal(copied.generation, first.generation);
-  assert.deepEqual(copied.targets.map((x) => [x.name, x.status]), [['nas', 'copied']]);
+  assert.deepEqual(
+    copied.targets.map((x) => [x.name, x.status]),
+    [['nas', 'copied']],
+  );
   assert.deepEqual(ctx.writer.prepare("SELECT COUNT(*) AS n FROM runs WHERE kind = 'backup'").get(), runsBefore, 'no new generation was made');
   assert.ok(!openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:nas'), 'the offsite alert cleared');
   const shown = ctx.backups.status().repositories.find((r) => r.name === 'nas');
@@ -61,13 +64,23 @@ test('an offsite that was down at the backup gets the same generation by Copy to
   assert.equal(nasSnaps.length, 1);
   assert.equal(nasSnaps[0]?.original, localSnap.id, 'the offsite snapshot is a copy of the local one');
   assert.deepEqual([nasSnaps[0]?.paths, nasSnaps[0]?.time, nasSnaps[0]?.hostname], [localSnap.paths, localSnap.time, localSnap.hostname]);
-  const files = async (name: string, id: string) => (await deps.restic.ls(repo(name), id)).filter((n) => n.type === 'file').map((n) => `${n.path} ${n.size}`).sort();
+  const files = async (name: string, id: string) =>
+    (await deps.restic.ls(repo(name), id))
+      .filter((n) => n.type === 'file')
+      .map((n) => `${n.path} ${n.size}`)
+      .sort();
   assert.deepEqual(await files('nas', nasSnaps[0]?.id ?? ''), await files('local', localSnap.id));
   // Restore from the offsite reads Sanad's record of it: the copied generation is there.
-  assert.deepEqual(recordedCopies(ctx.writer, 'nas').map((c) => [c.generation, c.snapshot_id]), [[first.generation, nasSnaps[0]?.short_id]]);
+  assert.deepEqual(
+    recordedCopies(ctx.writer, 'nas').map((c) => [c.generation, c.snapshot_id]),
+    [[first.generation, nasSnaps[0]?.short_id]],
+  );
 
   const again = OffsiteCatchUp.parse((await t.api.post('/admin/backups/offsite-copy', {})).body);
-  assert.deepEqual(again.targets.map((x) => [x.name, x.status]), [['nas', 'up_to_date']]);
+  assert.deepEqual(
+    again.targets.map((x) => [x.name, x.status]),
+    [['nas', 'up_to_date']],
+  );
   assert.equal((await deps.restic.snapshots(repo('nas'))).length, 1, 'nothing was copied twice');
 
   // A typo in the body is a 400 naming the field, as every admin route answers.
@@ -83,7 +96,7 @@ test('Copy to offsite now while the offsite is still down: failed for that targe
     const answer = OffsiteCatchUp.parse((await app.api.post('/admin/backups/offsite-copy', {})).body);
     const [target] = answer.targets;
     assert.equal(target?.status, 'failed');
-    assert.match(target?.said.code ?? '', /^restic\./, 'restic\'s failure as a saying the GUI words');
+    assert.match(target?.said.code ?? '', /^restic\./, "restic's failure as a saying the GUI words");
     assert.match(target?.said.detail ?? '', /gone/);
     assert.ok(openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:gone'));
   } finally {

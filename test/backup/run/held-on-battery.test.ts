@@ -26,20 +26,28 @@ test('a scheduled backup is held on battery (sysfs written by the test), said in
   // The schedule was paused while the data dir was prepared: turned on as a person would.
   assert.equal((await api.request('PATCH', '/admin/settings', { backup_paused: false })).status, 200);
   t.appliance.ctx.backups.wake();
-  const held = await waitFor(async () => {
-    const s = (await api.get('/admin/backups/status')).body;
-    return field(s, 'held_by') !== null ? s : undefined;
-  }, 10_000, 'the due backup to be held');
+  const held = await waitFor(
+    async () => {
+      const s = (await api.get('/admin/backups/status')).body;
+      return field(s, 'held_by') !== null ? s : undefined;
+    },
+    10_000,
+    'the due backup to be held',
+  );
   assert.equal(field(held, 'held_by'), 'battery');
   assert.equal(field(held, 'last_run'), null, 'no backup ran on battery');
 
   writeFileSync(join(sysfs, 'AC', 'online'), '1\n');
   writeFileSync(join(sysfs, 'BAT0', 'status'), 'Charging\n');
   t.appliance.ctx.backups.wake();
-  const ran = await waitFor(async () => {
-    const s = (await api.get('/admin/backups/status')).body;
-    return field(s, 'running') === false && field(s, 'last_run') !== null ? s : undefined;
-  }, 120_000, 'the held backup to run on mains');
+  const ran = await waitFor(
+    async () => {
+      const s = (await api.get('/admin/backups/status')).body;
+      return field(s, 'running') === false && field(s, 'last_run') !== null ? s : undefined;
+    },
+    120_000,
+    'the held backup to run on mains',
+  );
   assert.equal(field(ran, 'held_by'), null);
   assert.equal(field(ran, 'last_run', 'status'), 'ok');
   assert.equal(field(ran, 'last_run', 'trigger'), 'first');

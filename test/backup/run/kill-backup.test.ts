@@ -52,5 +52,8 @@ test('a backup killed mid-upload leaves nothing half-done; the next one succeeds
   assert.ok(generations.length >= 1 && generations.length <= 2);
   for (const g of generations) assert.ok(!existsSync(join(g.dir, 'vault.key')), `no vault key left in ${g.dir}`);
   const parsed: unknown = JSON.parse(out);
-  assert.ok(typeof parsed === 'object' && parsed !== null && 'generation' in parsed && parsed.generation === generations[0]?.epoch, 'the newest generation listed is the one just made');
+  assert.ok(
+    typeof parsed === 'object' && parsed !== null && 'generation' in parsed && parsed.generation === generations[0]?.epoch,
+    'the newest generation listed is the one just made',
+  );
 });

@@ -24,7 +24,9 @@ test('each run sends one encrypted copy, keeps N, and a broken destination is pa
   writeFileSync(conf, `[copies]\ntype = local\n`);
   ctx.updateSettings({ offsite_copy_destination: `copies:${folder}/سند copies`, offsite_copy_keep: 2, offsite_copy_rclone_config: conf });
   const run = async (): Promise<Awaited<ReturnType<typeof backupHere>>> =>
-    backupHere(await backupDepsFor({ db: ctx.writer, dataDir: t?.dataDir ?? '', store: ctx.secrets.store, clock: systemClock, logger: silentLogger }), { trigger: 'test' });
+    backupHere(await backupDepsFor({ db: ctx.writer, dataDir: t?.dataDir ?? '', store: ctx.secrets.store, clock: systemClock, logger: silentLogger }), {
+      trigger: 'test',
+    });
 
   for (let i = 0; i < 3; i++) {
     const outcome = await run();

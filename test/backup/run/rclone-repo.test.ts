@@ -21,7 +21,12 @@ test('backup to an rclone remote repository', async () => {
   const folder = tempDir();
   const conf = join(tempDir(), 'rclone.conf');
   writeFileSync(conf, '[my disk]\ntype = local\n');
-  addRepository(ctx.writer, ctx.secrets.vault, { name: 'disk', type: 'rclone', location: `my disk:${folder}/sanad restic`, options: { rclone_config: conf } }, systemClock);
+  addRepository(
+    ctx.writer,
+    ctx.secrets.vault,
+    { name: 'disk', type: 'rclone', location: `my disk:${folder}/sanad restic`, options: { rclone_config: conf } },
+    systemClock,
+  );
   const deps = await backupDepsFor({ db: ctx.writer, dataDir: t.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });
   const outcome = await backupHere(deps, { trigger: 'test' });
   assert.equal(outcome.status, 'ok', JSON.stringify(outcome));

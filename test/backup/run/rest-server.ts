@@ -5,14 +5,20 @@ export { freePort } from '../../harness/ports.js';
 
 export class RestServer {
   private child: ChildProcess | null = null;
-  constructor(readonly dir: string, readonly port: number, private readonly extraArgs: string[] = []) {}
+  constructor(
+    readonly dir: string,
+    readonly port: number,
+    private readonly extraArgs: string[] = [],
+  ) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}/`;
   }
 
   async start(): Promise<void> {
-    const child = spawn('rclone', ['serve', 'restic', ...this.extraArgs, '--addr', `127.0.0.1:${this.port}`, this.dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('rclone', ['serve', 'restic', ...this.extraArgs, '--addr', `127.0.0.1:${this.port}`, this.dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let err = '';

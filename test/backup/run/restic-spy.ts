@@ -16,7 +16,11 @@ export interface ResticSpy {
 }
 
 function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+    : [];
 }
 
 export async function resticSpy(): Promise<ResticSpy> {
@@ -26,12 +30,16 @@ export async function resticSpy(): Promise<ResticSpy> {
   const envLog = join(dir, 'env.log');
   const path = join(dir, 'restic');
   // Paths are from mkdtemp under tmpdir: no quotes or spaces to escape.
-  writeFileSync(path, [
-    '#!/bin/sh',
-    `printf '%s\\n' "$*" >> '${argvLog}'`,
-    `if [ -n "$AWS_SECRET_ACCESS_KEY" ]; then printf '%s' "$AWS_SECRET_ACCESS_KEY" | sha256sum | cut -d' ' -f1 >> '${envLog}'; fi`,
-    `exec '${real}' "$@"`,
-    '',
-  ].join('\n'), { mode: 0o755 });
+  writeFileSync(
+    path,
+    [
+      '#!/bin/sh',
+      `printf '%s\\n' "$*" >> '${argvLog}'`,
+      `if [ -n "$AWS_SECRET_ACCESS_KEY" ]; then printf '%s' "$AWS_SECRET_ACCESS_KEY" | sha256sum | cut -d' ' -f1 >> '${envLog}'; fi`,
+      `exec '${real}' "$@"`,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
   return { path, argv: () => lines(argvLog), secretHashes: () => lines(envLog) };
 }

@@ -40,7 +40,13 @@ function filesUnder(dir: string): string[] {
  *  s3rver runs in this process, and a blocking call would stall its TLS handshake. */
 async function plainSnapshotIds(server: S3Server, location: string, secret: string, passphrase: string): Promise<string[]> {
   const { stdout } = await promisify(execFile)('restic', ['-r', `s3:${location}`, '--cacert', server.certPath, '--no-cache', 'snapshots', '--json'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir(), AWS_ACCESS_KEY_ID: S3_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: secret, RESTIC_PASSWORD: passphrase },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: tempDir(),
+      AWS_ACCESS_KEY_ID: S3_ACCESS_KEY_ID,
+      AWS_SECRET_ACCESS_KEY: secret,
+      RESTIC_PASSWORD: passphrase,
+    },
     encoding: 'utf8',
   });
   const list: unknown = JSON.parse(stdout);
@@ -64,10 +70,18 @@ test('s3 offsite over TLS: snapshot on the bucket, secret never leaks, server do
   // makes "it never appears" meaningful (the default S3RVER is also the access key id, shown openly).
   const secret = `s3-secret-${randomBytes(16).toString('hex')}`;
   const location = server.location('sanad/offsite');
-  addRepository(db, secrets.vault, {
-    name: 's3', type: 's3', location, secret,
-    options: { access_key_id: S3_ACCESS_KEY_ID, region: 'us-east-1', cacert: server.certPath },
-  }, systemClock);
+  addRepository(
+    db,
+    secrets.vault,
+    {
+      name: 's3',
+      type: 's3',
+      location,
+      secret,
+      options: { access_key_id: S3_ACCESS_KEY_ID, region: 'us-east-1', cacert: server.certPath },
+    },
+    systemClock,
+  );
 
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', sink: (line) => logLines.push(line) });
@@ -92,8 +106,14 @@ test('s3 offsite over TLS: snapshot on the bucket, secret never leaks, server do
   const hash = createHash('sha256').update(secret).digest('hex');
   assert.ok(spy.secretHashes().includes(hash), 'restic got the secret key in its environment');
   const argv = spy.argv();
-  assert.ok(argv.some((a) => a.includes(`--cacert=${server.certPath}`)), 'the certificate is passed');
-  assert.ok(argv.every((a) => !a.includes(secret)), 'no restic argv holds the secret');
+  assert.ok(
+    argv.some((a) => a.includes(`--cacert=${server.certPath}`)),
+    'the certificate is passed',
+  );
+  assert.ok(
+    argv.every((a) => !a.includes(secret)),
+    'no restic argv holds the secret',
+  );
   const rows = JSON.stringify(db.prepare('SELECT * FROM repositories').all());
   assert.ok(rows.includes(S3_ACCESS_KEY_ID) && !rows.includes(secret), 'the table shows the key id, not the secret');
   const needle = Buffer.from(secret);
@@ -110,7 +130,10 @@ test('s3 offsite over TLS: snapshot on the bucket, secret never leaks, server do
   assert.equal(repo(down, 'local').ok, true, 'an offsite failure never fails the local backup');
   assert.equal(repo(down, 's3').ok, false);
   assert.ok(!(repo(down, 's3').error ?? '').includes(secret), 'the error text holds no secret');
-  assert.ok(openAlerts(db).some((a) => a.key === 'backup.offsite_failed:s3'), 'the failure alerts');
+  assert.ok(
+    openAlerts(db).some((a) => a.key === 'backup.offsite_failed:s3'),
+    'the failure alerts',
+  );
 
   // Back up (same port, folder and certificate): the next run reaches it and resolves the alert.
   await server.start();
@@ -118,6 +141,9 @@ test('s3 offsite over TLS: snapshot on the bucket, secret never leaks, server do
   assert.equal(back.status, 'ok', JSON.stringify(back));
   assert.ok(!openAlerts(db).some((a) => a.key === 'backup.offsite_failed:s3'), 'resolved once it works again');
   assert.equal((await plainSnapshotIds(server, location, secret, deps.passphrase)).length, 2);
-  const runs = db.prepare<[], { status: string }>("SELECT status FROM runs WHERE kind = 'backup' ORDER BY id").all().map((r) => r.status);
+  const runs = db
+    .prepare<[], { status: string }>("SELECT status FROM runs WHERE kind = 'backup' ORDER BY id")
+    .all()
+    .map((r) => r.status);
   assert.deepEqual(runs, ['ok', 'partial', 'ok']);
 });

@@ -17,10 +17,27 @@ export function selfSignedCert(): { keyPath: string; certPath: string } {
   const dir = tempDir('sanad-s3-tls-');
   const keyPath = join(dir, 'key.pem');
   const certPath = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1', '-keyout', keyPath, '-out', certPath,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-days',
+      '1',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+    ],
+    { stdio: 'ignore' },
+  );
   return { keyPath, certPath };
 }
 
@@ -29,7 +46,11 @@ export class S3Server {
   readonly certPath: string;
   readonly keyPath: string;
 
-  constructor(readonly dir: string, readonly port: number, readonly bucket = 'sanad-test') {
+  constructor(
+    readonly dir: string,
+    readonly port: number,
+    readonly bucket = 'sanad-test',
+  ) {
     ({ certPath: this.certPath, keyPath: this.keyPath } = selfSignedCert());
   }
 

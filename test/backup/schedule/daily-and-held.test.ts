@@ -17,7 +17,11 @@ test('a daily slot: due once its time has passed, a catch-up after sleep, nothin
   assert.equal(decideDaily(at('2026-06-11T02:31:00+02:00'), yesterdayRun, '02:30', false, false), 'due');
   assert.equal(decideDaily(at('2026-06-11T09:00:00+02:00'), yesterdayRun, '02:30', false, false), 'catch-up', 'asleep at 02:30: one run on wake');
   assert.equal(decideDaily(at('2026-06-14T09:00:00+02:00'), yesterdayRun, '02:30', false, false), 'catch-up', 'three missed days are one run');
-  assert.equal(decideDaily(at('2026-06-11T09:00:00+02:00'), at('2026-06-11T02:40:00+02:00'), '02:30', false, false), 'none', 'a run since the slot counts for it');
+  assert.equal(
+    decideDaily(at('2026-06-11T09:00:00+02:00'), at('2026-06-11T02:40:00+02:00'), '02:30', false, false),
+    'none',
+    'a run since the slot counts for it',
+  );
   assert.equal(decideDaily(at('2026-06-11T02:31:00+02:00'), yesterdayRun, '02:30', false, true), 'none', 'paused');
   assert.equal(decideDaily(at('2026-06-11T02:31:00+02:00'), null, '02:30', false, false), 'catch-up', 'never ran: the first backup at once');
 });
@@ -55,11 +59,14 @@ test('the scheduler runs once a day at the time set, and says when the next one 
   const held = { now: null };
   const h = harness({ timeOfDay: '02:30', held, lastRunAt: at('2026-06-10T02:31:00+02:00') });
   await h.scheduler.start();
-  assert.equal(h.runs.length, 0, '02:00: today\'s slot is still ahead');
+  assert.equal(h.runs.length, 0, "02:00: today's slot is still ahead");
   assert.equal(h.scheduler.nextRunAt(), at('2026-06-11T02:30:00+02:00'));
   h.clock.advance(31 * 60_000);
   await h.scheduler.wake();
-  assert.deepEqual(h.runs.map((r) => r.trigger), ['schedule']);
+  assert.deepEqual(
+    h.runs.map((r) => r.trigger),
+    ['schedule'],
+  );
   h.clock.advance(12 * H);
   await h.scheduler.wake();
   assert.equal(h.runs.length, 1, 'one a day, not one an interval');

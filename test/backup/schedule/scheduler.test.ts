@@ -49,7 +49,10 @@ test('first start with no previous run: exactly one run, then nothing until the 
   const h = harness();
   await h.scheduler.start();
   // Nothing was missed on a data dir that never backed up: its run is the first one (issue 11).
-  assert.deepEqual(h.runs.map((r) => r.trigger), ['first']);
+  assert.deepEqual(
+    h.runs.map((r) => r.trigger),
+    ['first'],
+  );
   await h.scheduler.wake();
   h.clock.advance(6 * H - 1);
   await h.scheduler.wake();
@@ -70,7 +73,10 @@ test('every interval: one run each, on the schedule', async () => {
     }
     assert.equal(h.runs.length, 1 + i, `run ${i}`);
   }
-  assert.deepEqual(h.runs.map((r) => r.at - first), Array.from({ length: 9 }, (_, i) => i * 6 * H));
+  assert.deepEqual(
+    h.runs.map((r) => r.at - first),
+    Array.from({ length: 9 }, (_, i) => i * 6 * H),
+  );
   assert.ok(h.runs.slice(1).every((r) => r.trigger === 'schedule'));
   await h.scheduler.stop();
 });
@@ -82,7 +88,11 @@ test('after a 3-day sleep: exactly one catch-up run, then the cadence resumes fr
   const woke = h.clock.now();
   await h.scheduler.wake();
   await h.scheduler.wake();
-  assert.deepEqual(h.runs.map((r) => r.trigger), ['first', 'catch-up'], 'one catch-up, not twelve');
+  assert.deepEqual(
+    h.runs.map((r) => r.trigger),
+    ['first', 'catch-up'],
+    'one catch-up, not twelve',
+  );
   assert.equal(h.runs[1]!.at, woke);
   assert.equal(h.scheduler.nextRunAt(), woke + 6 * H);
   h.clock.advance(6 * H - 1);
@@ -177,7 +187,10 @@ test('the timer checks on its own every tickMs', async () => {
   h.clock.advance(6 * H);
   const deadline = Date.now() + 2000;
   while (h.runs.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  assert.deepEqual(h.runs.map((r) => r.trigger), ['first', 'schedule']);
+  assert.deepEqual(
+    h.runs.map((r) => r.trigger),
+    ['first', 'schedule'],
+  );
   await h.scheduler.stop();
   h.clock.advance(6 * H);
   await new Promise((r) => setTimeout(r, 30));

@@ -10,7 +10,26 @@ import { dirname, join } from 'node:path';
 import type { App, LoginItemSettings, LoginItemSettingsOptions, Settings } from 'electron';
 import { reject, standInEvent } from './recorder.js';
 
-type AppApi = Pick<App, 'setName' | 'getName' | 'getVersion' | 'getLocale' | 'setPath' | 'getPath' | 'enableSandbox' | 'requestSingleInstanceLock' | 'releaseSingleInstanceLock' | 'quit' | 'exit' | 'relaunch' | 'whenReady' | 'isReady' | 'isPackaged' | 'getLoginItemSettings' | 'setLoginItemSettings'>;
+type AppApi = Pick<
+  App,
+  | 'setName'
+  | 'getName'
+  | 'getVersion'
+  | 'getLocale'
+  | 'setPath'
+  | 'getPath'
+  | 'enableSandbox'
+  | 'requestSingleInstanceLock'
+  | 'releaseSingleInstanceLock'
+  | 'quit'
+  | 'exit'
+  | 'relaunch'
+  | 'whenReady'
+  | 'isReady'
+  | 'isPackaged'
+  | 'getLoginItemSettings'
+  | 'setLoginItemSettings'
+>;
 type PathName = Parameters<App['getPath']>[0];
 
 function alive(pid: number): boolean {
@@ -70,7 +89,9 @@ export class StandInApp extends EventEmitter implements AppApi {
   /** As in the packaged app: the version in the package.json at the app's root (dist/electron/main.js → ../../). */
   getVersion(): string {
     const pkg: unknown = JSON.parse(readFileSync(join(dirname(process.argv[1] ?? '.'), '..', '..', 'package.json'), 'utf8'));
-    return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : reject('the app has no package.json version');
+    return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string'
+      ? pkg.version
+      : reject('the app has no package.json version');
   }
 
   /** As Electron on Linux: the locale from the environment (LC_ALL, LC_MESSAGES, LANG), as a BCP 47 tag. */
@@ -90,15 +111,23 @@ export class StandInApp extends EventEmitter implements AppApi {
     if (set !== undefined) return set;
     const appData = process.env.XDG_CONFIG_HOME || join(homedir(), '.config');
     switch (name) {
-      case 'home': return homedir();
-      case 'appData': return appData;
-      case 'userData': return join(appData, this.name);
-      case 'sessionData': return this.getPath('userData');
-      case 'temp': return tmpdir();
-      case 'downloads': return join(homedir(), 'Downloads');
+      case 'home':
+        return homedir();
+      case 'appData':
+        return appData;
+      case 'userData':
+        return join(appData, this.name);
+      case 'sessionData':
+        return this.getPath('userData');
+      case 'temp':
+        return tmpdir();
+      case 'downloads':
+        return join(homedir(), 'Downloads');
       // Linux and Windows: inside userData (Electron's app.getPath docs).
-      case 'logs': return join(this.getPath('userData'), 'logs');
-      default: return reject(`the stand-in knows no app.getPath('${name}')`);
+      case 'logs':
+        return join(this.getPath('userData'), 'logs');
+      default:
+        return reject(`the stand-in knows no app.getPath('${name}')`);
     }
   }
 
@@ -130,7 +159,15 @@ export class StandInApp extends EventEmitter implements AppApi {
       conn.on('data', (d: Buffer) => (data += d.toString()));
       conn.on('end', () => {
         const parsed: unknown = JSON.parse(data);
-        if (typeof parsed !== 'object' || parsed === null || !('argv' in parsed) || !('cwd' in parsed) || !Array.isArray(parsed.argv) || typeof parsed.cwd !== 'string') return;
+        if (
+          typeof parsed !== 'object' ||
+          parsed === null ||
+          !('argv' in parsed) ||
+          !('cwd' in parsed) ||
+          !Array.isArray(parsed.argv) ||
+          typeof parsed.cwd !== 'string'
+        )
+          return;
         const argv = parsed.argv.map(String);
         this.secondInstances.push({ argv, cwd: parsed.cwd });
         this.emit('second-instance', standInEvent({}), argv, parsed.cwd, {});
@@ -183,7 +220,13 @@ export class StandInApp extends EventEmitter implements AppApi {
   }
 
   getLoginItemSettings(_options?: LoginItemSettingsOptions): LoginItemSettings {
-    return { openAtLogin: this.loginItem?.openAtLogin ?? false, wasOpenedAtLogin: false, status: 'not-registered', executableWillLaunchAtLogin: false, launchItems: [] };
+    return {
+      openAtLogin: this.loginItem?.openAtLogin ?? false,
+      wasOpenedAtLogin: false,
+      status: 'not-registered',
+      executableWillLaunchAtLogin: false,
+      launchItems: [],
+    };
   }
 
   setLoginItemSettings(settings: Settings): void {

@@ -25,7 +25,10 @@ export function declaredKeys(name: string): Set<string> {
   const body = text.slice(head.index + head[0].length, text.indexOf('\n  }\n', head.index));
   // Members sit at four spaces; nested object types and comments are deeper or start with /*.
   for (const m of body.matchAll(/^ {4}(\w+)\??:/gm)) if (m[1] !== undefined) keys.add(m[1]);
-  for (const parent of (head[1] ?? '').split(',').map((s) => s.trim().replace(/^Electron\./, '')).filter((s) => s !== '')) {
+  for (const parent of (head[1] ?? '')
+    .split(',')
+    .map((s) => s.trim().replace(/^Electron\./, ''))
+    .filter((s) => s !== '')) {
     for (const k of declaredKeys(parent)) keys.add(k);
   }
   return keys;

@@ -44,21 +44,36 @@ export class DesktopApp {
       }
     });
     const keep = (d: Buffer): void => {
-      this.lines.push(...d.toString().split('\n').filter((l) => l !== ''));
+      this.lines.push(
+        ...d
+          .toString()
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       if (this.lines.length > 400) this.lines.splice(0, this.lines.length - 400);
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    this.exited = new Promise((resolve) => child.once('exit', (code) => {
-      this.exitCode = code;
-      for (const answer of this.pending.values()) answer({ id: 0, ok: false, error: `the app exited (${String(code)})` });
-      this.pending.clear();
-      resolve(code);
-    }));
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code) => {
+        this.exitCode = code;
+        for (const answer of this.pending.values()) answer({ id: 0, ok: false, error: `the app exited (${String(code)})` });
+        this.pending.clear();
+        resolve(code);
+      }),
+    );
   }
 
   static launch(options: LaunchOptions): DesktopApp {
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: options.home, SANAD_DATA_DIR: options.dataDir, SANAD_THREADS: '1', SANAD_GPU: 'off', SANAD_LOG: 'debug', ...options.env };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: options.home,
+      SANAD_DATA_DIR: options.dataDir,
+      SANAD_THREADS: '1',
+      SANAD_GPU: 'off',
+      SANAD_LOG: 'debug',
+      ...options.env,
+    };
     // Electron's paths and the autostart entry follow HOME, as on a fresh machine.
     for (const k of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME']) delete env[k];
     const child = fork(MAIN, options.args ?? [], { execArgv: ['--import', REGISTER], env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });

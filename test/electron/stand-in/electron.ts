@@ -33,10 +33,20 @@ app.onExit = (code) => {
 function state(): StandInState {
   const tray = StandInTray.current;
   return {
-    app: { name: app.getName(), sandbox: app.sandbox, userData: app.getPath('userData'), logs: app.getPath('logs'), hasLock: app.hasLock, ready: app.isReady() },
+    app: {
+      name: app.getName(),
+      sandbox: app.sandbox,
+      userData: app.getPath('userData'),
+      logs: app.getPath('logs'),
+      hasLock: app.hasLock,
+      ready: app.isReady(),
+    },
     secondInstances: [...app.secondInstances],
     windows: StandInBrowserWindow.all.map((w) => w.state()),
-    tray: tray === null ? null : { image: tray.image.path, tooltip: tray.tooltip, menu: tray.menu?.items.map((i) => i.state()) ?? [], destroyed: tray.isDestroyed() },
+    tray:
+      tray === null
+        ? null
+        : { image: tray.image.path, tooltip: tray.tooltip, menu: tray.menu?.items.map((i) => i.state()) ?? [], destroyed: tray.isDestroyed() },
     trayImages: [...StandInTray.images],
     notifications: [...StandInNotification.shown],
     errorBoxes: [...dialogs.errorBoxes],
@@ -69,20 +79,35 @@ function tray(): StandInTray {
 
 async function run(command: Command): Promise<unknown> {
   switch (command.op) {
-    case 'state': return state();
-    case 'tray-click': return tray().click(command.label);
-    case 'tray-activate': return void tray().emit('click', standInEvent({}), { x: 0, y: 0, width: 22, height: 22 });
-    case 'power': return void powerMonitor.emit(command.event, standInEvent({}));
-    case 'battery': return void (powerMonitor.onBattery = command.on);
-    case 'close-window': return mainWindow().close();
-    case 'quit': return app.quit();
-    case 'cookies': return (await mainWindow().page().context().cookies()).map((c) => c.name);
-    case 'page-eval': return mainWindow().page().evaluate(command.expression);
-    case 'page-wait': return void (await mainWindow().page().waitForSelector(command.selector, { timeout: command.timeoutMs }));
-    case 'throw-in-main': return void setTimeout(() => {
-      throw new Error(command.message);
-    }, 0);
-    case 'crash-renderer': return void mainWindow().page().goto('chrome://crash').catch(() => undefined);
+    case 'state':
+      return state();
+    case 'tray-click':
+      return tray().click(command.label);
+    case 'tray-activate':
+      return void tray().emit('click', standInEvent({}), { x: 0, y: 0, width: 22, height: 22 });
+    case 'power':
+      return void powerMonitor.emit(command.event, standInEvent({}));
+    case 'battery':
+      return void (powerMonitor.onBattery = command.on);
+    case 'close-window':
+      return mainWindow().close();
+    case 'quit':
+      return app.quit();
+    case 'cookies':
+      return (await mainWindow().page().context().cookies()).map((c) => c.name);
+    case 'page-eval':
+      return mainWindow().page().evaluate(command.expression);
+    case 'page-wait':
+      return void (await mainWindow().page().waitForSelector(command.selector, { timeout: command.timeoutMs }));
+    case 'throw-in-main':
+      return void setTimeout(() => {
+        throw new Error(command.message);
+      }, 0);
+    case 'crash-renderer':
+      return void mainWindow()
+        .page()
+        .goto('chrome://crash')
+        .catch(() => undefined);
   }
 }
 

@@ -13,7 +13,13 @@ export const requested: string[] = [];
 
 export const net = {
   request(options: ClientRequestConstructorOptions | string): ClientRequest {
-    const url = typeof options === 'string' ? new URL(options) : new URL(options.url ?? `${options.protocol ?? 'http:'}//${options.hostname ?? options.host ?? 'localhost'}${options.port !== undefined ? `:${String(options.port)}` : ''}${options.path ?? '/'}`);
+    const url =
+      typeof options === 'string'
+        ? new URL(options)
+        : new URL(
+            options.url ??
+              `${options.protocol ?? 'http:'}//${options.hostname ?? options.host ?? 'localhost'}${options.port !== undefined ? `:${String(options.port)}` : ''}${options.path ?? '/'}`,
+          );
     if (url.protocol !== 'http:' && url.protocol !== 'https:') reject(`net.request: protocol "${url.protocol}" is not http: or https:`);
     requested.push(url.href);
     const headers = typeof options === 'string' ? {} : (options.headers ?? {});

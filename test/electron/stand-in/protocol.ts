@@ -22,7 +22,10 @@ export type Command =
   /** Kills the window's renderer, as a crash would (chrome://crash). */
   | { op: 'crash-renderer' };
 
-export interface Request { id: number; command: Command }
+export interface Request {
+  id: number;
+  command: Command;
+}
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 /** Sent without being asked: a rejected call (also thrown in the app), and the exit code. */
 export type Notice = { notice: 'violation'; message: string } | { notice: 'exit'; code: number };
@@ -43,7 +46,12 @@ export interface WindowState {
   reloads: number;
 }
 
-export interface MenuItemState { type: string; label: string; enabled: boolean; checked: boolean }
+export interface MenuItemState {
+  type: string;
+  label: string;
+  enabled: boolean;
+  checked: boolean;
+}
 
 export interface StandInState {
   app: { name: string; sandbox: boolean; userData: string; logs: string; hasLock: boolean; ready: boolean };

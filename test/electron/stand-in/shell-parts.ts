@@ -41,7 +41,8 @@ class StandInMenuItem {
   constructor(options: MenuItemConstructorOptions) {
     const unknown = unknownKeys(options, 'MenuItemConstructorOptions');
     if (unknown.length > 0) reject(`menu item options Electron does not know: ${unknown.join(', ')}`);
-    if (options.label === undefined && options.role === undefined && options.type === undefined) reject('Invalid template for MenuItem: must have at least one of label, role or type');
+    if (options.label === undefined && options.role === undefined && options.type === undefined)
+      reject('Invalid template for MenuItem: must have at least one of label, role or type');
     this.type = options.type ?? 'normal';
     if (!['normal', 'separator', 'submenu', 'checkbox', 'radio'].includes(this.type)) reject(`menu item type "${this.type}" is not one of Electron's`);
     this.label = options.label ?? '';
@@ -141,7 +142,12 @@ export class StandInNotification extends EventEmitter {
 
   show(): void {
     const icon = this.options.icon;
-    StandInNotification.shown.push({ title: this.options.title ?? '', body: this.options.body ?? '', urgency: this.options.urgency ?? 'normal', icon: icon === undefined ? '' : imageOf(icon).path });
+    StandInNotification.shown.push({
+      title: this.options.title ?? '',
+      body: this.options.body ?? '',
+      urgency: this.options.urgency ?? 'normal',
+      icon: icon === undefined ? '' : imageOf(icon).path,
+    });
   }
 }
 
@@ -156,12 +162,26 @@ class StandInPowerMonitor extends EventEmitter {
 }
 export const powerMonitor = new StandInPowerMonitor();
 
-export interface MessageBoxShown { type: string; title: string; message: string; detail: string; buttons: string[]; answered: number }
-export const dialogs: { errorBoxes: Array<{ title: string; content: string }>; messageBoxes: MessageBoxShown[]; saved: string[] } = { errorBoxes: [], messageBoxes: [], saved: [] };
+export interface MessageBoxShown {
+  type: string;
+  title: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  answered: number;
+}
+export const dialogs: { errorBoxes: Array<{ title: string; content: string }>; messageBoxes: MessageBoxShown[]; saved: string[] } = {
+  errorBoxes: [],
+  messageBoxes: [],
+  saved: [],
+};
 
 /** The person's answers, set by the test at launch: the button pressed in each message box (by
  *  index, in order; then the box's cancelId), and the file a save dialog picks (else cancelled). */
-const answers = (process.env.SANAD_STAND_IN_MESSAGE_BOX_ANSWERS ?? '').split(',').filter((a) => a !== '').map(Number);
+const answers = (process.env.SANAD_STAND_IN_MESSAGE_BOX_ANSWERS ?? '')
+  .split(',')
+  .filter((a) => a !== '')
+  .map(Number);
 
 type MessageBoxOptions = import('electron').MessageBoxOptions;
 
@@ -175,7 +195,14 @@ function messageBox(options: MessageBoxOptions): { response: number; checkboxChe
   const buttons = options.buttons ?? ['OK'];
   const answered = answers.shift() ?? options.cancelId ?? 0;
   if (answered < 0 || answered >= buttons.length) reject(`the test answered button ${answered}, and the box has ${buttons.length}`);
-  dialogs.messageBoxes.push({ type: options.type ?? 'none', title: options.title ?? '', message: options.message, detail: options.detail ?? '', buttons, answered });
+  dialogs.messageBoxes.push({
+    type: options.type ?? 'none',
+    title: options.title ?? '',
+    message: options.message,
+    detail: options.detail ?? '',
+    buttons,
+    answered,
+  });
   process.stderr.write(`stand-in Electron: message box "${options.title ?? ''}": ${options.message} → ${buttons[answered] ?? '?'}\n`);
   return { response: answered, checkboxChecked: false };
 }
@@ -200,7 +227,8 @@ export const dialog: Pick<Dialog, 'showErrorBox'> & {
   showSaveDialog: async (options) => {
     const path = process.env.SANAD_STAND_IN_SAVE_PATH;
     if (path === undefined || path === '') return { canceled: true, filePath: '' };
-    if (options.defaultPath !== undefined && !isAbsolute(options.defaultPath)) reject(`dialog.showSaveDialog: defaultPath should be absolute, got "${options.defaultPath}"`);
+    if (options.defaultPath !== undefined && !isAbsolute(options.defaultPath))
+      reject(`dialog.showSaveDialog: defaultPath should be absolute, got "${options.defaultPath}"`);
     dialogs.saved.push(path);
     return { canceled: false, filePath: path };
   },

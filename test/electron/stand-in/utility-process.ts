@@ -27,7 +27,12 @@ if (process.env.SANAD_STAND_IN_RUN_AS_NODE_FUSE === 'off') {
   process.execPath = binary;
 }
 
-export interface ForkRecord { modulePath: string; serviceName: string; args: string[]; exitCode: number | null }
+export interface ForkRecord {
+  modulePath: string;
+  serviceName: string;
+  args: string[];
+  exitCode: number | null;
+}
 
 export const forks: ForkRecord[] = [];
 
@@ -39,7 +44,12 @@ export class StandInUtilityProcess extends EventEmitter {
   constructor(modulePath: string, args: string[], options: ForkOptions) {
     super();
     const stdio = typeof options.stdio === 'string' ? ['ignore', options.stdio, options.stdio] : (options.stdio ?? ['ignore', 'inherit', 'inherit']);
-    const io = (v: string | undefined): 'pipe' | 'ignore' | 'inherit' => (v === 'pipe' || v === 'ignore' ? v : v === undefined || v === 'inherit' ? 'inherit' : reject(`utilityProcess.fork: stdio "${v}" is not pipe, ignore or inherit`));
+    const io = (v: string | undefined): 'pipe' | 'ignore' | 'inherit' =>
+      v === 'pipe' || v === 'ignore'
+        ? v
+        : v === undefined || v === 'inherit'
+          ? 'inherit'
+          : reject(`utilityProcess.fork: stdio "${v}" is not pipe, ignore or inherit`);
     // Electron's Env is an open object of strings; Node's spawn wants a string dictionary.
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(options.env ?? process.env)) if (typeof v === 'string') env[k] = v;
@@ -47,7 +57,9 @@ export class StandInUtilityProcess extends EventEmitter {
     const record: ForkRecord = { modulePath, serviceName: options.serviceName ?? 'Node Utility Process', args, exitCode: null };
     forks.push(record);
     this.child = spawn(NODE, [...(options.execArgv ?? []), modulePath, ...args], {
-      env, cwd: options.cwd, stdio: ['ignore', io(stdio[1]), io(stdio[2])],
+      env,
+      cwd: options.cwd,
+      stdio: ['ignore', io(stdio[1]), io(stdio[2])],
     });
     this.stdout = this.child.stdout;
     this.stderr = this.child.stderr;

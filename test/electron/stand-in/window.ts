@@ -40,7 +40,11 @@ function frameOf(frame: Frame): StandInFrame {
 }
 
 function launchBrowser(): Promise<Browser> {
-  browser ??= chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  browser ??= chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
   return browser;
 }
 
@@ -76,8 +80,15 @@ async function routeRequest(route: Route, request: Request): Promise<void> {
   for (const { name, value } of response.headersArray()) (headers[name] ??= []).push(value);
   const status = response.status();
   const rewritten = await session.defaultSession.webRequest.apply({
-    id: nextId++, url: request.url(), method: request.method(), resourceType: 'mainFrame', referrer: '', timestamp: Date.now(),
-    statusLine: `HTTP/1.1 ${status} ${response.statusText()}`, statusCode: status, responseHeaders: headers,
+    id: nextId++,
+    url: request.url(),
+    method: request.method(),
+    resourceType: 'mainFrame',
+    referrer: '',
+    timestamp: Date.now(),
+    statusLine: `HTTP/1.1 ${status} ${response.statusText()}`,
+    statusCode: status,
+    responseHeaders: headers,
   });
   if (rewritten === null) return route.abort('blockedbyclient');
   // One header line per value: Playwright takes several values of one name joined by newlines.
@@ -116,7 +127,9 @@ export class StandInWebContents extends EventEmitter implements WebContentsApi {
   reload(): void {
     if (this.page === null) return reject('webContents.reload() before the window loaded anything');
     this.reloads++;
-    void this.reopen?.().catch((err: unknown) => process.stderr.write(`stand-in window: the reload failed: ${err instanceof Error ? err.message : String(err)}\n`));
+    void this.reopen?.().catch((err: unknown) =>
+      process.stderr.write(`stand-in window: the reload failed: ${err instanceof Error ? err.message : String(err)}\n`),
+    );
   }
 
   reloads = 0;
@@ -138,7 +151,13 @@ export class StandInWebContents extends EventEmitter implements WebContentsApi {
   }
 
   windowOpen(url: string, frameName: string, features: string): void {
-    const answer = this.openHandler?.({ url, frameName, features, disposition: 'new-window', referrer: { url: this.getURL(), policy: 'strict-origin-when-cross-origin' } }) ?? { action: 'allow' };
+    const answer = this.openHandler?.({
+      url,
+      frameName,
+      features,
+      disposition: 'new-window',
+      referrer: { url: this.getURL(), policy: 'strict-origin-when-cross-origin' },
+    }) ?? { action: 'allow' };
     if (answer.action === 'deny') this.deniedPopups.push(url);
     else reject(`the app allowed window.open(${url}); the stand-in opens no second window (the app means to deny them all)`);
   }

@@ -32,7 +32,11 @@ export function CopyToOffsite({ status, running }: { status: BackupStatus; runni
       {copy.error && <ErrorNote error={copy.error} />}
       {done && (
         <ul className="plain-list" data-testid="copy-offsite-result" aria-live="polite">
-          {done.said && <li><Said said={done.said} /></li>}
+          {done.said && (
+            <li>
+              <Said said={done.said} />
+            </li>
+          )}
           {done.targets.map((target) => (
             <li key={target.name} data-status={target.status} className={target.status === 'failed' ? 'warn' : undefined}>
               <Said said={target.said} />

@@ -25,7 +25,9 @@ export function GenerationsTable({ repo, limit = 10 }: { repo: string; limit?: n
             <th scope="col">{t('snapshot')}</th>
             <th scope="col">{t('taken')}</th>
             <th scope="col">{t('size')}</th>
-            <th scope="col"><span className="visually-hidden">{t('inside')}</span></th>
+            <th scope="col">
+              <span className="visually-hidden">{t('inside')}</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -55,7 +57,9 @@ export function GenerationsTable({ repo, limit = 10 }: { repo: string; limit?: n
               <td>{formatDateTime(language, Date.parse(g.time) / 1000)}</td>
               <td>{g.size_bytes === null ? t('unknown') : formatBytes(language, g.size_bytes)}</td>
               <td>
-                <a href={href('backups', generationRef(repo, g.generation))} data-testid={`inside-${repo}-${g.generation}`}>{t('inside')}</a>
+                <a href={href('backups', generationRef(repo, g.generation))} data-testid={`inside-${repo}-${g.generation}`}>
+                  {t('inside')}
+                </a>
               </td>
             </tr>
           ))}

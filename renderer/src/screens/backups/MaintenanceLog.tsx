@@ -51,11 +51,11 @@ export function MaintenanceLog() {
             )}
             {q.data?.data.map((repo) => (
               <tr key={repo.repository}>
-                <th scope="row"><Verbatim>{repo.repository}</Verbatim></th>
+                <th scope="row">
+                  <Verbatim>{repo.repository}</Verbatim>
+                </th>
                 <td>{repo.last ? formatDateTime(language, repo.last.finished_at) : <span className="muted">{t('never')}</span>}</td>
-                <td>
-                  {repo.last && <span className={repo.last.ok ? 'badge ok' : 'badge fail'}>{repo.last.ok ? t('ok') : t('failed')}</span>}
-                </td>
+                <td>{repo.last && <span className={repo.last.ok ? 'badge ok' : 'badge fail'}>{repo.last.ok ? t('ok') : t('failed')}</span>}</td>
                 <td>
                   {repo.last && <EntryText entry={repo.last} />}
                   {repo.due_after !== null && <div className="muted">{t('due', { date: formatDateTime(language, repo.due_after) })}</div>}

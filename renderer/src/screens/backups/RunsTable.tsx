@@ -14,7 +14,9 @@ export function CopyLine({ copy }: { copy: BackupCopy }) {
   const ok = copy.ok === 1;
   return (
     <li className={ok ? 'ok' : 'fail'} data-repository={copy.repository} data-ok={ok}>
-      {ok ? t('copyOk', { repo: isolate(copy.repository), id: isolate(shortId(copy.snapshot_id ?? '')) }) : t('copyFailed', { repo: isolate(copy.repository), error: copy.error ?? '' })}
+      {ok
+        ? t('copyOk', { repo: isolate(copy.repository), id: isolate(shortId(copy.snapshot_id ?? '')) })
+        : t('copyFailed', { repo: isolate(copy.repository), error: copy.error ?? '' })}
     </li>
   );
 }
@@ -34,7 +36,11 @@ export function RunsTable({ backupRunning }: { backupRunning: boolean }) {
         header: t('repositories'),
         cell: (run) => (
           <ul className="plain-list">
-            {copies.filter((c) => c.run_id === run.id).map((c) => <CopyLine key={c.repository} copy={c} />)}
+            {copies
+              .filter((c) => c.run_id === run.id)
+              .map((c) => (
+                <CopyLine key={c.repository} copy={c} />
+              ))}
           </ul>
         ),
       }}

@@ -6,8 +6,15 @@ import { api } from '../../api/http';
 import { BackupRuns, BackupStatus, Generations, Maintenance } from '../../../../src/contract/backups';
 
 export {
-  BackupRuns, BackupStatus, Generation, Generations, Maintenance, RepositoryStatus,
-  type BackupCopy, type BackupRun, type MaintenanceEntry,
+  BackupRuns,
+  BackupStatus,
+  Generation,
+  Generations,
+  Maintenance,
+  RepositoryStatus,
+  type BackupCopy,
+  type BackupRun,
+  type MaintenanceEntry,
 } from '../../../../src/contract/backups';
 
 export const useBackupStatus = () => useQuery({ queryKey: ['backups', 'status'], queryFn: () => api('GET', '/admin/backups/status', BackupStatus) });

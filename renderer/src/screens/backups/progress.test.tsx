@@ -26,7 +26,10 @@ describe('backup progress: event data to ProgressBar values', () => {
   });
 
   test('making the generation has no total: indeterminate, with the step in words (unknown steps get a generic one)', () => {
-    expect(backupProgressValue({ phase: 'generation', step: 'copying_store', percent: 0, total_files: 0 }, t)).toEqual({ fraction: null, step: 'copying_store' });
+    expect(backupProgressValue({ phase: 'generation', step: 'copying_store', percent: 0, total_files: 0 }, t)).toEqual({
+      fraction: null,
+      step: 'copying_store',
+    });
     expect(backupProgressValue({ phase: 'generation', step: 'something_new' }, t)).toEqual({ fraction: null, step: 'working' });
   });
 
@@ -55,7 +58,14 @@ describe('backup progress: event data to ProgressBar values', () => {
     );
     // The cache entry exists (and is null) before any event, as in the app.
     await waitFor(() => expect(client.getQueryState(progressKey('backup'))?.status).toBe('success'));
-    act(() => applyLiveEvent(client, { id: 1, type: 'backup.progress', at: 0, data: { phase: 'upload', repository: 'local', percent: 0.5, files_done: 2, total_files: 4, bytes_done: 2048, total_bytes: 4096 } }));
+    act(() =>
+      applyLiveEvent(client, {
+        id: 1,
+        type: 'backup.progress',
+        at: 0,
+        data: { phase: 'upload', repository: 'local', percent: 0.5, files_done: 2, total_files: 4, bytes_done: 2048, total_bytes: 4096 },
+      }),
+    );
     expect((await screen.findByRole('progressbar', { name: 'Backup' })).getAttribute('value')).toBe('0.5');
     expect(screen.getByText('Sending to “local”')).toBeTruthy();
     expect(screen.getByText('2 of 4 files')).toBeTruthy();

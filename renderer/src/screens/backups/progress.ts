@@ -23,7 +23,19 @@ const Event = z.object({
   total_bytes: z.number().optional(),
 });
 
-const STEPS = ['preparing', 'reusing_store', 'copying_store', 'checking_store', 'vault_key', 'models', 'rehashing_model', 'hashing', 'manifest', 'renaming', 'done'] as const;
+const STEPS = [
+  'preparing',
+  'reusing_store',
+  'copying_store',
+  'checking_store',
+  'vault_key',
+  'models',
+  'rehashing_model',
+  'hashing',
+  'manifest',
+  'renaming',
+  'done',
+] as const;
 type Step = (typeof STEPS)[number];
 const isStep = (s: string | undefined): s is Step => STEPS.some((k) => k === s);
 

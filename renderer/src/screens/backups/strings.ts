@@ -30,7 +30,8 @@ export const backupStrings = defineStrings('screen-backups', {
     paused: 'The schedule is paused: only “Back up now” makes backups.',
     active: 'The schedule is on.',
     change: 'Change the schedule in Settings',
-    retention: 'Kept in each repository: {{hourly}} hourly, {{daily}} daily, {{weekly}} weekly and {{monthly}} monthly snapshots; older ones are removed by maintenance.',
+    retention:
+      'Kept in each repository: {{hourly}} hourly, {{daily}} daily, {{weekly}} weekly and {{monthly}} monthly snapshots; older ones are removed by maintenance.',
     repositories: 'Generations per repository',
     lastCopy: 'Last good copy {{when}}',
     noCopy: 'No good copy yet',
@@ -149,7 +150,8 @@ export const runStrings = defineStrings('backups-runs', {
   en: {
     title: 'Recent runs',
     repositories: 'Repositories',
-    interruptedWhy: 'Sanad stopped while this backup ran (it was closed, killed, or the power went). The generations before it are untouched, and the next backup runs as usual.',
+    interruptedWhy:
+      'Sanad stopped while this backup ran (it was closed, killed, or the power went). The generations before it are untouched, and the next backup runs as usual.',
     none: 'No backup has run yet.',
     copyOk: '{{repo}}: snapshot {{id}}',
     copyFailed: '{{repo}}: {{error}}',

@@ -22,7 +22,7 @@ export function ChatItemView({ item, onRetryCutOff, onContinueFrom, busy }: Chat
       <li className="chat-msg tool" data-testid="chat-message" data-role={item.type}>
         <span className="chat-role">{item.type === 'function_call' ? t('call', { name: item.name ?? '' }) : t('callOutput')}</span>
         <pre dir="ltr" className="chat-tool" tabIndex={0}>
-          <code>{item.type === 'function_call' ? item.arguments ?? '' : item.output ?? ''}</code>
+          <code>{item.type === 'function_call' ? (item.arguments ?? '') : (item.output ?? '')}</code>
         </pre>
       </li>
     );

@@ -45,9 +45,22 @@ export function Composer({ models, model, onModel, active, sending, error, onSen
       data-testid="chat-composer"
     >
       {models.length > 0 && available.length === 0 && <p className="warn">{t('noModels')}</p>}
-      {model !== '' && !chosen && available.length > 0 && <p className="warn" data-testid="chat-model-gone">{t('modelGone', { id: model })}</p>}
+      {model !== '' && !chosen && available.length > 0 && (
+        <p className="warn" data-testid="chat-model-gone">
+          {t('modelGone', { id: model })}
+        </p>
+      )}
       <label htmlFor="chat-input">{t('message')}</label>
-      <textarea id="chat-input" rows={3} dir="auto" value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} aria-describedby="chat-input-hint" data-testid="chat-input" />
+      <textarea
+        id="chat-input"
+        rows={3}
+        dir="auto"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        aria-describedby="chat-input-hint"
+        data-testid="chat-input"
+      />
       <div className="row chat-composer-bar">
         <span id="chat-input-hint" className="muted">
           <WithCode text={t('messageHint')} />

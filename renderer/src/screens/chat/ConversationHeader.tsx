@@ -34,7 +34,15 @@ export function ConversationHeader({ title, draft, onRename, onDelete, deleting 
         <label htmlFor="chat-title-input" className="inline-label">
           {t('renameLabel')}
         </label>
-        <input id="chat-title-input" dir="auto" autoFocus maxLength={TITLE_MAX} value={editing} onChange={(e) => setEditing(e.target.value)} data-testid="chat-title-input" />
+        <input
+          id="chat-title-input"
+          dir="auto"
+          autoFocus
+          maxLength={TITLE_MAX}
+          value={editing}
+          onChange={(e) => setEditing(e.target.value)}
+          data-testid="chat-title-input"
+        />
         <button type="submit" className="primary" disabled={editing.trim() === ''}>
           {t('save')}
         </button>
@@ -54,7 +62,14 @@ export function ConversationHeader({ title, draft, onRename, onDelete, deleting 
           <button type="button" onClick={() => setEditing(title)} data-testid="chat-rename">
             {t('rename')}
           </button>
-          <ConfirmAction label={t('delete')} question={t('deleteQuestion', { title: shown })} confirmLabel={t('deleteConfirm')} onConfirm={onDelete} busy={deleting} testId="chat-delete" />
+          <ConfirmAction
+            label={t('delete')}
+            question={t('deleteQuestion', { title: shown })}
+            confirmLabel={t('deleteConfirm')}
+            onConfirm={onDelete}
+            busy={deleting}
+            testId="chat-delete"
+          />
         </>
       )}
     </div>

@@ -22,7 +22,14 @@ export function ConversationList({ current }: { current: string | null }) {
         {t('newConversation')}
       </a>
       <label htmlFor="chat-search">{t('search')}</label>
-      <input id="chat-search" type="search" value={search} placeholder={t('searchHint')} onChange={(e) => setSearch(e.target.value)} data-testid="chat-search" />
+      <input
+        id="chat-search"
+        type="search"
+        value={search}
+        placeholder={t('searchHint')}
+        onChange={(e) => setSearch(e.target.value)}
+        data-testid="chat-search"
+      />
       {list.isError && <ErrorNote error={list.error} onRetry={() => void list.refetch()} />}
       {list.isPending && <span className="skeleton" aria-hidden="true" />}
       {list.isSuccess && rows.length === 0 && <p className="muted">{q.trim() === '' ? t('none') : t('noMatches', { q })}</p>}
@@ -36,7 +43,12 @@ export function ConversationList({ current }: { current: string | null }) {
                   {s.title === '' ? t('untitled') : s.title}
                 </span>
                 <span className="chat-list-meta muted">
-                  {s.model !== '' && <><span dir="ltr">{s.model}</span> · </>}{t('lastMessage', { when: formatRelative(language, c.updated_at) })}
+                  {s.model !== '' && (
+                    <>
+                      <span dir="ltr">{s.model}</span> ·{' '}
+                    </>
+                  )}
+                  {t('lastMessage', { when: formatRelative(language, c.updated_at) })}
                 </span>
               </a>
             </li>

@@ -43,7 +43,7 @@ export function ConversationView({ id }: { id: string | null }) {
   const settings = id === null ? draft : stored;
   const available = (models.data?.data ?? []).filter((m) => m.status === 'available');
   // A conversation that never chose a model talks to the first available one.
-  const model = settings.model !== '' ? settings.model : available[0]?.id ?? '';
+  const model = settings.model !== '' ? settings.model : (available[0]?.id ?? '');
 
   const refreshList = useCallback(() => client.invalidateQueries({ queryKey: [...conversationsKey, 'list'] }), [client]);
   const save = async (next: ChatSettings): Promise<void> => {
@@ -93,18 +93,24 @@ export function ConversationView({ id }: { id: string | null }) {
 
   // Forgets one turn by its task: a turn that ends late (one picked up after a reload) must never
   // take away the turn sent after it.
-  const forget = useCallback((taskId: string) => {
-    if (id !== null) clearPending(id, taskId);
-    setPending((p) => (p?.taskId === taskId ? null : p));
-  }, [id]);
-  const onCompleted = useCallback((taskId: string) => {
-    if (id === null) return;
-    // The stored items replace the streamed turn only once they are here: no blink, no gap.
-    void client.invalidateQueries({ queryKey: itemsKey(id) }).then(() => {
-      forget(taskId);
-      void refreshList();
-    });
-  }, [client, id, forget, refreshList]);
+  const forget = useCallback(
+    (taskId: string) => {
+      if (id !== null) clearPending(id, taskId);
+      setPending((p) => (p?.taskId === taskId ? null : p));
+    },
+    [id],
+  );
+  const onCompleted = useCallback(
+    (taskId: string) => {
+      if (id === null) return;
+      // The stored items replace the streamed turn only once they are here: no blink, no gap.
+      void client.invalidateQueries({ queryKey: itemsKey(id) }).then(() => {
+        forget(taskId);
+        void refreshList();
+      });
+    },
+    [client, id, forget, refreshList],
+  );
   const stop = (): void => {
     if (pending === null) return;
     api('POST', `/v1/responses/${encodeURIComponent(pending.responseId)}/cancel`, Anything).catch(setError);
@@ -164,7 +170,13 @@ export function ConversationView({ id }: { id: string | null }) {
       <span id="chat-title-heading" hidden>
         {settings.title === '' ? t('untitled') : settings.title}
       </span>
-      <ConversationHeader title={settings.title} draft={id === null} onRename={(title) => void save({ ...settings, title })} onDelete={remove} deleting={busy} />
+      <ConversationHeader
+        title={settings.title}
+        draft={id === null}
+        onRename={(title) => void save({ ...settings, title })}
+        onDelete={remove}
+        deleting={busy}
+      />
       <p className="muted chat-kept">{t('kept')}</p>
       <SettingsPanel key={id ?? 'draft'} settings={settings} onSave={(next) => void save(next)} state={saveState} />
       {items.isError && <ErrorNote error={items.error} onRetry={() => void items.refetch()} />}

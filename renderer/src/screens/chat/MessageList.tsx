@@ -18,7 +18,12 @@ export interface MessageListProps {
 
 const NEAR_BOTTOM_PX = 96;
 
-export function useKeepBottom(): { ref: React.RefObject<HTMLDivElement | null>; keepBottom: () => void; onScroll: () => void; stuck: React.RefObject<boolean> } {
+export function useKeepBottom(): {
+  ref: React.RefObject<HTMLDivElement | null>;
+  keepBottom: () => void;
+  onScroll: () => void;
+  stuck: React.RefObject<boolean>;
+} {
   const ref = useRef<HTMLDivElement | null>(null);
   const stuck = useRef(true);
   const onScroll = useCallback(() => {
@@ -32,7 +37,15 @@ export function useKeepBottom(): { ref: React.RefObject<HTMLDivElement | null>; 
   return { ref, keepBottom, onScroll, stuck };
 }
 
-export function MessageList({ shape, firstId, hasEarlier, loadingEarlier, onEarlier, children, keep }: MessageListProps & { keep: ReturnType<typeof useKeepBottom> }) {
+export function MessageList({
+  shape,
+  firstId,
+  hasEarlier,
+  loadingEarlier,
+  onEarlier,
+  children,
+  keep,
+}: MessageListProps & { keep: ReturnType<typeof useKeepBottom> }) {
   const { t } = useStrings(chatStrings);
   const { ref, keepBottom, onScroll } = keep;
   // Before older messages are put above, how far the view is from the bottom: kept after.

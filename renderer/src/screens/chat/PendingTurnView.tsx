@@ -56,11 +56,15 @@ export function PendingTurnView({ turn, model, onCompleted, onGone, onRetry, onD
   const ended = status === 'failed' || status === 'cancelled';
   useEffect(() => onEnded(ended || status === 'completed'), [ended, status, onEnded]);
   const line =
-    status === 'queued' ? t('queued')
-    : status === 'loading' ? t('loadingModel', { model })
-    : status === 'running' && connection === 'connecting' && stream.lastSeq > 0 ? t('reconnecting')
-    : status === 'running' ? t('writing')
-    : null;
+    status === 'queued'
+      ? t('queued')
+      : status === 'loading'
+        ? t('loadingModel', { model })
+        : status === 'running' && connection === 'connecting' && stream.lastSeq > 0
+          ? t('reconnecting')
+          : status === 'running'
+            ? t('writing')
+            : null;
   return (
     <>
       <li className="chat-msg user" data-testid="chat-message" data-role="user" data-pending="true">
@@ -83,7 +87,11 @@ export function PendingTurnView({ turn, model, onCompleted, onGone, onRetry, onD
         </div>
         {ended && (
           <div className={status === 'failed' ? 'chat-notice fail' : 'chat-notice warn'} role="alert" data-testid="chat-turn-ended">
-            <p>{status === 'cancelled' ? t('stopped') : t('failed', { message: key === null ? error?.message ?? '' : t(key, { message: error?.message ?? '' }) })}</p>
+            <p>
+              {status === 'cancelled'
+                ? t('stopped')
+                : t('failed', { message: key === null ? (error?.message ?? '') : t(key, { message: error?.message ?? '' }) })}
+            </p>
             <div className="row">
               <button type="button" onClick={onRetry} data-testid="chat-retry">
                 {t('retry')}

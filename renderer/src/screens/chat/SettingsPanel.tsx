@@ -64,7 +64,8 @@ export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
   useEffect(() => setMaxTokens(settings.maxOutputTokens === null ? '' : String(settings.maxOutputTokens)), [settings.maxOutputTokens]);
   const save = (patch: Partial<ChatSettings>): void => {
     const next = { ...settings, ...patch };
-    if (next.instructions !== settings.instructions || next.temperature !== settings.temperature || next.maxOutputTokens !== settings.maxOutputTokens) onSave(next);
+    if (next.instructions !== settings.instructions || next.temperature !== settings.temperature || next.maxOutputTokens !== settings.maxOutputTokens)
+      onSave(next);
   };
   return (
     <details className="chat-settings" data-testid="chat-settings">
@@ -87,8 +88,27 @@ export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
         </span>
       </div>
       <div className="row chat-settings-numbers">
-        <NumberField id="chat-temperature" label={t('temperature')} hint={t('temperatureHint')} value={temperature} onChange={setTemperature} onLeave={() => save({ temperature: numberOrNull(temperature) })} min={0} max={2} step={0.1} decimal />
-        <NumberField id="chat-max-tokens" label={t('maxTokens')} hint={t('maxTokensHint')} value={maxTokens} onChange={setMaxTokens} onLeave={() => save({ maxOutputTokens: numberOrNull(maxTokens) })} min={1} />
+        <NumberField
+          id="chat-temperature"
+          label={t('temperature')}
+          hint={t('temperatureHint')}
+          value={temperature}
+          onChange={setTemperature}
+          onLeave={() => save({ temperature: numberOrNull(temperature) })}
+          min={0}
+          max={2}
+          step={0.1}
+          decimal
+        />
+        <NumberField
+          id="chat-max-tokens"
+          label={t('maxTokens')}
+          hint={t('maxTokensHint')}
+          value={maxTokens}
+          onChange={setMaxTokens}
+          onLeave={() => save({ maxOutputTokens: numberOrNull(maxTokens) })}
+          min={1}
+        />
       </div>
       <p className="muted" role="status" data-testid="chat-settings-state">
         {state === 'saving' ? t('saving') : state === 'saved' ? t('saved') : ''}

@@ -27,7 +27,13 @@ export const ChatItem = z
   .passthrough();
 export type ChatItem = z.infer<typeof ChatItem>;
 
-const ItemPage = z.object({ object: z.literal('list'), data: z.array(ChatItem), first_id: z.string().nullable(), last_id: z.string().nullable(), has_more: z.boolean() });
+const ItemPage = z.object({
+  object: z.literal('list'),
+  data: z.array(ChatItem),
+  first_id: z.string().nullable(),
+  last_id: z.string().nullable(),
+  has_more: z.boolean(),
+});
 
 /** The messages a page of a conversation shows at a time: the newest first, older ones on demand. */
 export const ITEMS_PAGE = 30;
@@ -50,7 +56,11 @@ export const useConversationList = (q: string) =>
     queryKey: ['conversations', 'list', q],
     initialPageParam: '',
     queryFn: ({ pageParam }) => {
-      const params = new URLSearchParams({ limit: String(LIST_PAGE), ...(q.trim() === '' ? {} : { q: q.trim() }), ...(pageParam === '' ? {} : { after: pageParam }) });
+      const params = new URLSearchParams({
+        limit: String(LIST_PAGE),
+        ...(q.trim() === '' ? {} : { q: q.trim() }),
+        ...(pageParam === '' ? {} : { after: pageParam }),
+      });
       return api('GET', `/v1/conversations?${params.toString()}`, ConversationList);
     },
     getNextPageParam: (last) => (last.has_more && last.last_id !== null ? last.last_id : undefined),
@@ -58,7 +68,11 @@ export const useConversationList = (q: string) =>
 
 /** A conversation (none for a draft, which has no id yet). */
 export const useConversation = (id: string | null) =>
-  useQuery({ queryKey: conversationKey(id ?? ''), queryFn: () => api('GET', `/v1/conversations/${encodeURIComponent(id ?? '')}`, Conversation), enabled: id !== null });
+  useQuery({
+    queryKey: conversationKey(id ?? ''),
+    queryFn: () => api('GET', `/v1/conversations/${encodeURIComponent(id ?? '')}`, Conversation),
+    enabled: id !== null,
+  });
 
 /** Pages of items, newest first (each page in the API's `desc` order); the view puts them in order. */
 export const useItems = (id: string | null) =>

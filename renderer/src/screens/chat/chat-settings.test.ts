@@ -18,7 +18,7 @@ test('instructions longer than one value are kept in parts within the metadata l
   expect(settingsFrom(m).instructions).toBe(long.slice(0, INSTRUCTIONS_MAX));
 });
 
-test('another client\'s metadata keys are kept; ours are replaced', () => {
+test("another client's metadata keys are kept; ours are replaced", () => {
   const m = metadataFor({ ...DEFAULT_SETTINGS, title: 'new' }, { title: 'old', project: 'x', instructions_3: 'stale' });
   expect(m).toMatchObject({ title: 'new', project: 'x' });
   expect(m.instructions_3).toBeUndefined();

@@ -10,7 +10,10 @@ import { metadataFor, type ChatSettings } from './chat-settings';
 const ITEMS_PER_CALL = 20;
 const Anything = z.unknown();
 
-export function createConversation(settings: ChatSettings, items: ReadonlyArray<{ type: 'message'; role: string; content: string }> = []): Promise<Conversation> {
+export function createConversation(
+  settings: ChatSettings,
+  items: ReadonlyArray<{ type: 'message'; role: string; content: string }> = [],
+): Promise<Conversation> {
   return api('POST', '/v1/conversations', Conversation, { metadata: metadataFor(settings), items: items.slice(0, ITEMS_PER_CALL) });
 }
 

@@ -55,14 +55,25 @@ describe('parseInline', () => {
   });
 
   test('links keep only http(s) and mailto addresses; anything else stays text', () => {
-    expect(parseInline('[docs](https://example.org/a?b=1)')).toEqual([{ kind: 'link', href: 'https://example.org/a?b=1', children: [{ kind: 'text', text: 'docs' }] }]);
-    expect(parseInline('[x](javascript:alert(1))')).toEqual([{ kind: 'text', text: '[x](javascript:alert(1)' }, { kind: 'text', text: ')' }]);
+    expect(parseInline('[docs](https://example.org/a?b=1)')).toEqual([
+      { kind: 'link', href: 'https://example.org/a?b=1', children: [{ kind: 'text', text: 'docs' }] },
+    ]);
+    expect(parseInline('[x](javascript:alert(1))')).toEqual([
+      { kind: 'text', text: '[x](javascript:alert(1)' },
+      { kind: 'text', text: ')' },
+    ]);
     expect(parseInline('[f](file:///etc/passwd) [d](data:text/html,hi)').some((n) => n.kind === 'link')).toBe(false);
-    expect(parseInline('see https://example.com/x.')).toEqual([{ kind: 'text', text: 'see ' }, { kind: 'link', href: 'https://example.com/x', children: [{ kind: 'text', text: 'https://example.com/x' }] }, { kind: 'text', text: '.' }]);
+    expect(parseInline('see https://example.com/x.')).toEqual([
+      { kind: 'text', text: 'see ' },
+      { kind: 'link', href: 'https://example.com/x', children: [{ kind: 'text', text: 'https://example.com/x' }] },
+      { kind: 'text', text: '.' },
+    ]);
   });
 
   test('an image is never fetched: it is a link to it, named by its alt text', () => {
-    expect(parseInline('![a cat](https://example.org/cat.png)')).toEqual([{ kind: 'link', href: 'https://example.org/cat.png', children: [{ kind: 'text', text: 'a cat' }] }]);
+    expect(parseInline('![a cat](https://example.org/cat.png)')).toEqual([
+      { kind: 'link', href: 'https://example.org/cat.png', children: [{ kind: 'text', text: 'a cat' }] },
+    ]);
   });
 
   test('tens of thousands of unclosed delimiters are read as text, each closer looked for once', () => {
@@ -78,5 +89,6 @@ describe('parseInline', () => {
 test('safeHref refuses what is not a web or mail address', () => {
   expect(safeHref('https://example.org')).toBe('https://example.org/');
   expect(safeHref('mailto:me@example.org')).toBe('mailto:me@example.org');
-  for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:x', 'data:text/html,x', 'file:///x', 'vbscript:x', '//evil.example', 'http//x']) expect(safeHref(bad)).toBeNull();
+  for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:x', 'data:text/html,x', 'file:///x', 'vbscript:x', '//evil.example', 'http//x'])
+    expect(safeHref(bad)).toBeNull();
 });

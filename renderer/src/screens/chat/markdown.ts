@@ -258,12 +258,20 @@ function closingSingle(text: string, c: string, from: number, next: (d: string, 
 }
 
 /** `[label](href)` at `open` (the `[`): where the label ends, the address and where it all ends. */
-function linkAt(text: string, open: number, next: (d: string, f: number) => number): { labelEnd: number; href: string; safe: string | null; end: number } | null {
+function linkAt(
+  text: string,
+  open: number,
+  next: (d: string, f: number) => number,
+): { labelEnd: number; href: string; safe: string | null; end: number } | null {
   const labelEnd = next('](', open + 1);
   if (labelEnd < 0) return null;
   if (text.slice(open + 1, labelEnd).includes('\n') || text.slice(open + 1, labelEnd).includes('[')) return null;
   const close = next(')', labelEnd + 2);
   if (close < 0) return null;
-  const href = text.slice(labelEnd + 2, close).trim().split(/\s+/)[0] ?? '';
+  const href =
+    text
+      .slice(labelEnd + 2, close)
+      .trim()
+      .split(/\s+/)[0] ?? '';
   return { labelEnd, href, safe: safeHref(href), end: close + 1 };
 }

@@ -35,7 +35,8 @@ export const chatStrings = defineStrings('chat', {
     save: 'Save',
     cancel: 'Cancel',
     delete: 'Delete',
-    deleteQuestion: 'Delete “{{title}}” and all its messages? The deletion is recorded, so restoring an older backup does not bring it back; only “Bring back” from a generation can.',
+    deleteQuestion:
+      'Delete “{{title}}” and all its messages? The deletion is recorded, so restoring an older backup does not bring it back; only “Bring back” from a generation can.',
     deleteConfirm: 'Delete the conversation',
     message: 'Message',
     messageHint: '`Enter` sends; `Shift+Enter` starts a new line.',
@@ -53,7 +54,8 @@ export const chatStrings = defineStrings('chat', {
     reconnecting: 'The reply’s stream was interrupted; reconnecting…',
     stopped: 'Stopped. What the model had written is shown here only: a stopped turn is not kept in the conversation.',
     failed: 'This turn failed: {{message}}',
-    cutOff: 'Cut off: the reply reached its limit of output tokens (Maximum output tokens, in the settings). Retry sends the same message again in place of this turn.',
+    cutOff:
+      'Cut off: the reply reached its limit of output tokens (Maximum output tokens, in the settings). Retry sends the same message again in place of this turn.',
     retry: 'Retry',
     dismiss: 'Dismiss',
     continueHere: 'Continue in a new conversation from here',
@@ -141,7 +143,16 @@ export const chatStrings = defineStrings('chat', {
   },
 });
 
-const WORDED = ['model_not_found', 'model_missing', 'model_changed', 'context_length_exceeded', 'conversation_not_found', 'server_restarted', 'engine_error', 'unreachable'] as const;
+const WORDED = [
+  'model_not_found',
+  'model_missing',
+  'model_changed',
+  'context_length_exceeded',
+  'conversation_not_found',
+  'server_restarted',
+  'engine_error',
+  'unreachable',
+] as const;
 export type WordedFailure = `code_${(typeof WORDED)[number]}`;
 
 /** The key that tells a failure's code in words, or null for a code this screen does not know. */

@@ -15,7 +15,9 @@ function ClientRow({ client }: { client: ClientInfo }) {
   return (
     <tr data-testid={`client-row-${client.name}`} data-client-id={client.id} className={revoked ? 'revoked' : undefined}>
       <td>
-        <strong><Verbatim>{client.name}</Verbatim></strong>
+        <strong>
+          <Verbatim>{client.name}</Verbatim>
+        </strong>
       </td>
       <td>
         <ul className="scope-list">
@@ -36,7 +38,11 @@ function ClientRow({ client }: { client: ClientInfo }) {
         )}
       </td>
       <td data-testid="client-state">
-        {client.revoked_at === null ? <span className="badge ok">{t('active')}</span> : <span className="badge fail">{t('revokedAt', { when: formatDateTime(language, client.revoked_at) })}</span>}
+        {client.revoked_at === null ? (
+          <span className="badge ok">{t('active')}</span>
+        ) : (
+          <span className="badge fail">{t('revokedAt', { when: formatDateTime(language, client.revoked_at) })}</span>
+        )}
       </td>
       <td>
         {!revoked && (

@@ -13,7 +13,17 @@ export function QrCode({ text, label, size = 192 }: { text: string; label: strin
   }
   const span = n + quiet * 2;
   return (
-    <svg className="qr-code" role="img" aria-label={label} width={size} height={size} viewBox={`0 0 ${span} ${span}`} shapeRendering="crispEdges" data-testid="pairing-qr" data-qr-text={text}>
+    <svg
+      className="qr-code"
+      role="img"
+      aria-label={label}
+      width={size}
+      height={size}
+      viewBox={`0 0 ${span} ${span}`}
+      shapeRendering="crispEdges"
+      data-testid="pairing-qr"
+      data-qr-text={text}
+    >
       <rect width={span} height={span} fill="#fff" />
       <path d={d} fill="#000" />
     </svg>

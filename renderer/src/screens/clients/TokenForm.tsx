@@ -51,7 +51,13 @@ export function TokenForm() {
           </FormField>
           <ScopePicker value={scopes} onChange={setScopes} testId="token-scopes" />
           <div className="row pair-actions">
-            <button type="submit" className="primary" disabled={scopes.length === 0 || name.trim() === '' || create.isPending} aria-busy={create.isPending} data-testid="token-make">
+            <button
+              type="submit"
+              className="primary"
+              disabled={scopes.length === 0 || name.trim() === '' || create.isPending}
+              aria-busy={create.isPending}
+              data-testid="token-make"
+            >
               {t('makeToken')}
             </button>
           </div>

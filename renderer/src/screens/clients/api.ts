@@ -41,7 +41,8 @@ export function useMakePairingCode() {
     mutationFn: async ({ scopes, ttlS }: { scopes: Scope[]; ttlS: number }): Promise<ShownCode> => {
       const requestedAt = browserNow();
       const made = await api('POST', '/admin/pairing-codes', PairingCode, { scopes, ttl_s: ttlS });
-      const lan = made.lan_url !== undefined && made.tls_fingerprint_sha256 !== undefined ? { url: made.lan_url, fingerprint: made.tls_fingerprint_sha256 } : null;
+      const lan =
+        made.lan_url !== undefined && made.tls_fingerprint_sha256 !== undefined ? { url: made.lan_url, fingerprint: made.tls_fingerprint_sha256 } : null;
       return { code: made.code, deadlineMs: pairingDeadline(requestedAt, ttlS), lan };
     },
   });

@@ -7,7 +7,8 @@ export const pairingLanStrings = defineStrings('screen-clients-lan', {
     qrLabel: 'QR code with the address, the pairing code and the certificate fingerprint',
     lanAddress: 'Address for devices',
     lanFingerprint: 'Certificate fingerprint (SHA-256)',
-    lanPinHelp: 'On the device, check that it shows exactly this fingerprint before you enter the code. If it shows another one, do not pair: something on the network is pretending to be Sanad.',
+    lanPinHelp:
+      'On the device, check that it shows exactly this fingerprint before you enter the code. If it shows another one, do not pair: something on the network is pretending to be Sanad.',
   },
   ar: {
     qrLabel: 'رمز QR فيه العنوان ورمز الإقران وبصمة الشهادة',

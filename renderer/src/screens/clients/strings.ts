@@ -4,7 +4,8 @@ import { defineStrings } from '../../i18n/i18n';
 export const clientStrings = defineStrings('screen-clients', {
   en: {
     title: 'Clients',
-    intro: 'Programs that use Sanad (a chat app, a script) each have their own token, with only the permissions you give them. Pair one with a short code, or make a token yourself.',
+    intro:
+      'Programs that use Sanad (a chat app, a script) each have their own token, with only the permissions you give them. Pair one with a short code, or make a token yourself.',
     pairTitle: 'Pair a client',
     pairHelp: 'Choose what the client may do, make a code, and type it into the client. A code works once.',
     scopes: 'What it may do',
@@ -28,7 +29,8 @@ export const clientStrings = defineStrings('screen-clients', {
     name: 'Client name',
     nameHint: 'So you recognise it in the list, e.g. “Laptop chat app”.',
     makeToken: 'Make token',
-    tokenOnce: 'Copy this token now and keep it somewhere safe. It is shown only this once; Sanad keeps only a fingerprint of it. If it is lost, revoke the client and make a new one.',
+    tokenOnce:
+      'Copy this token now and keep it somewhere safe. It is shown only this once; Sanad keeps only a fingerprint of it. If it is lost, revoke the client and make a new one.',
     tokenLabel: 'Token for {{name}}',
     copyToken: 'Copy the token',
     tokenDone: 'I have stored it',

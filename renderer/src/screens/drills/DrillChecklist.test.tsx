@@ -12,10 +12,28 @@ afterEach(() => {
 });
 
 const checks: DrillCheck[] = [
-  { name: 'local:repo:open', status: 'pass' as const, code: 'drill.open.ok', params: { generation: 1796354072, snapshot: '1a2b3c4d', time: '2026-12-04T03:16:25Z', count: 3 }, detail: 'newest generation 1796354072' },
+  {
+    name: 'local:repo:open',
+    status: 'pass' as const,
+    code: 'drill.open.ok',
+    params: { generation: 1796354072, snapshot: '1a2b3c4d', time: '2026-12-04T03:16:25Z', count: 3 },
+    detail: 'newest generation 1796354072',
+  },
   { name: 'local:read-data:recheck', status: 'fail' as const, code: 'said.text', params: { text: 'pack 1a2b is damaged' }, detail: 'pack 1a2b is damaged' },
-  { name: 'r2:vault:decrypt', status: 'unverified' as const, code: 'drill.not_run', params: { why: [{ code: 'drill.why_no_manifest', params: {} }] }, detail: 'not run: manifest.json could not be read' },
-  { name: 'offsite-copy:read-back', status: 'pass' as const, code: 'drill.copies.ok', params: { count: 1, destination: 'r2:copies', newest: 'sanad-1.tar.gz.age', size: 7142 }, detail: '1 copy' },
+  {
+    name: 'r2:vault:decrypt',
+    status: 'unverified' as const,
+    code: 'drill.not_run',
+    params: { why: [{ code: 'drill.why_no_manifest', params: {} }] },
+    detail: 'not run: manifest.json could not be read',
+  },
+  {
+    name: 'offsite-copy:read-back',
+    status: 'pass' as const,
+    code: 'drill.copies.ok',
+    params: { count: 1, destination: 'r2:copies', newest: 'sanad-1.tar.gz.age', size: 7142 },
+    detail: '1 copy',
+  },
   { name: 'local:something-new', status: 'pass' as const, code: 'drill.something_new', params: {}, detail: 'a check this GUI does not know' },
 ];
 
@@ -28,8 +46,19 @@ describe('drill checklist', () => {
   });
 
   test('every check name a drill reports (src/drill) has words in both languages', () => {
-    const server = ['local:repo:open', 'local:repo:lock', 'local:manifest', 'local:sqlite:integrity', 'local:vault:decrypt', 'local:read-data', 'local:read-data:recheck',
-      'local:restore:rehearsal', 'repositories', 'offsite-copy:read-back', 'drill'];
+    const server = [
+      'local:repo:open',
+      'local:repo:lock',
+      'local:manifest',
+      'local:sqlite:integrity',
+      'local:vault:decrypt',
+      'local:read-data',
+      'local:read-data:recheck',
+      'local:restore:rehearsal',
+      'repositories',
+      'offsite-copy:read-back',
+      'drill',
+    ];
     for (const lng of ['en', 'ar'] as const) {
       const t = i18next.getFixedT(lng, checkStrings.name);
       for (const name of server) {
@@ -94,7 +123,10 @@ describe('drill checklist', () => {
 
   test('drill progress: index is the check starting, so index - 1 of total are done', () => {
     const describe = (check: string, n: number, total: number) => `${n}/${total} ${check}`;
-    expect(drillProgressValue({ id: 3, kind: 'daily', repo: 'local', check: 'local:manifest', index: 3, total: 5 }, describe)).toEqual({ fraction: 0.4, step: '3/5 local:manifest' });
+    expect(drillProgressValue({ id: 3, kind: 'daily', repo: 'local', check: 'local:manifest', index: 3, total: 5 }, describe)).toEqual({
+      fraction: 0.4,
+      step: '3/5 local:manifest',
+    });
     expect(drillProgressValue({ check: 'x', index: 1, total: 0 }, describe)?.fraction).toBeNull();
     expect(drillProgressValue(null, describe)).toBeNull();
   });

@@ -5,9 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api, listOf } from '../../api/http';
 import { DrillRun, DrillStatus } from '../../../../src/contract/drills';
 
-export {
-  CheckStatus, DrillCheck, DrillProgress, DrillRun, DrillStarted, DrillStatus, Verdict,
-} from '../../../../src/contract/drills';
+export { CheckStatus, DrillCheck, DrillProgress, DrillRun, DrillStarted, DrillStatus, Verdict } from '../../../../src/contract/drills';
 
-export const useDrillHistory = () => useQuery({ queryKey: ['drills', 'history'], queryFn: () => api('GET', '/admin/drills?limit=30', listOf(DrillRun)).then((l) => l.data) });
+export const useDrillHistory = () =>
+  useQuery({ queryKey: ['drills', 'history'], queryFn: () => api('GET', '/admin/drills?limit=30', listOf(DrillRun)).then((l) => l.data) });
 export const useDrillStatus = () => useQuery({ queryKey: ['drills', 'status'], queryFn: () => api('GET', '/admin/drills/status', DrillStatus) });

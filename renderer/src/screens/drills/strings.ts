@@ -4,7 +4,8 @@ import { defineStrings } from '../../i18n/i18n';
 export const drillStrings = defineStrings('screen-drills', {
   en: {
     title: 'Drills',
-    intro: 'A drill proves the backups can be restored, without restoring over anything. Daily: the newest generation is opened and checked. Deep: also a share of all stored data is read back and a restore is rehearsed.',
+    intro:
+      'A drill proves the backups can be restored, without restoring over anything. Daily: the newest generation is opened and checked. Deep: also a share of all stored data is read back and a restore is rehearsed.',
     runDaily: 'Run daily drill',
     runDeep: 'Run deep drill',
     starting: 'Starting…',
@@ -29,7 +30,8 @@ export const drillStrings = defineStrings('screen-drills', {
   },
   ar: {
     title: 'اختبارات الاستعادة',
-    intro: 'يُثبت الاختبار أن النسخ الاحتياطية قابلة للاستعادة دون الكتابة فوق أي شيء. اليومي: يُفتح أحدث جيل ويُفحص. العميق: تُقرأ أيضًا حصة من كل البيانات المخزّنة ويُجرى تمرين استعادة.',
+    intro:
+      'يُثبت الاختبار أن النسخ الاحتياطية قابلة للاستعادة دون الكتابة فوق أي شيء. اليومي: يُفتح أحدث جيل ويُفحص. العميق: تُقرأ أيضًا حصة من كل البيانات المخزّنة ويُجرى تمرين استعادة.',
     runDaily: 'شغّل الاختبار اليومي',
     runDeep: 'شغّل الاختبار العميق',
     starting: 'جارٍ البدء…',

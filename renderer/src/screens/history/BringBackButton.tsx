@@ -15,16 +15,39 @@ function skippedText(t: T<Strings>, result: BringBackResult): string {
   return result.brought_back.length > 0 || !first ? t('broughtBack') : t(`skipped_${first.reason}`);
 }
 
-export function BringBackButton({ repo, generation, item: r, undeleteQuestion }: { repo: string; generation: number; item: { id: string; live: GenerationResponse['live'] }; undeleteQuestion?: string }) {
+export function BringBackButton({
+  repo,
+  generation,
+  item: r,
+  undeleteQuestion,
+}: {
+  repo: string;
+  generation: number;
+  item: { id: string; live: GenerationResponse['live'] };
+  undeleteQuestion?: string;
+}) {
   const { t } = useStrings(historyStrings);
   const bring = useBringBack(repo, generation);
-  if (bring.data) return <span className={bring.data.brought_back.length > 0 ? 'ok' : 'warn'} data-testid="bring-back-result">{skippedText(t, bring.data)}</span>;
+  if (bring.data)
+    return (
+      <span className={bring.data.brought_back.length > 0 ? 'ok' : 'warn'} data-testid="bring-back-result">
+        {skippedText(t, bring.data)}
+      </span>
+    );
   if (r.live === 'present') return null;
   const errorNote = bring.error ? <ErrorNote error={bring.error} /> : null;
   if (r.live === 'deleted') {
     return (
       <>
-        <ConfirmAction label={t('undelete')} question={undeleteQuestion ?? t('undeleteQuestion')} confirmLabel={t('undeleteConfirm')} onConfirm={() => bring.mutate({ id: r.id, undelete: true })} busy={bring.isPending} testId={`undelete-${r.id}`} tone="primary" />
+        <ConfirmAction
+          label={t('undelete')}
+          question={undeleteQuestion ?? t('undeleteQuestion')}
+          confirmLabel={t('undeleteConfirm')}
+          onConfirm={() => bring.mutate({ id: r.id, undelete: true })}
+          busy={bring.isPending}
+          testId={`undelete-${r.id}`}
+          tone="primary"
+        />
         {errorNote}
       </>
     );
@@ -38,4 +61,3 @@ export function BringBackButton({ repo, generation, item: r, undeleteQuestion }:
     </>
   );
 }
-

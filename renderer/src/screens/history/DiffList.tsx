@@ -23,8 +23,7 @@ function Items({ parts, names }: { parts: Part[]; names: Record<string, string> 
       <ul className="diff-items">
         {all.slice(0, shown).map(({ id, word }) => (
           <li key={`${word}:${id}`} data-diff-item={id} data-change={word}>
-            <span className={`diff-change diff-${word}`}>{t(word)}</span>{' '}
-            {names[id] ? <Verbatim className="diff-name">{names[id]}</Verbatim> : null}{' '}
+            <span className={`diff-change diff-${word}`}>{t(word)}</span> {names[id] ? <Verbatim className="diff-name">{names[id]}</Verbatim> : null}{' '}
             <code className="muted small">{id}</code>
           </li>
         ))}
@@ -72,11 +71,21 @@ export function DiffList({ diff }: { diff: GenerationDiff }) {
     <ul className="diff-list" data-testid="generation-diff">
       <Kind label={t('responses')} parts={changes(diff.responses)} names={names} testId="diff-responses" />
       <Kind label={t('tasks')} parts={changes(diff.tasks)} names={names} testId="diff-tasks" />
-      <Kind label={t('clients')} parts={[{ word: 'added', ids: diff.clients.added }, { word: 'revokedWord', ids: diff.clients.revoked }, { word: 'removedWord', ids: diff.clients.removed }]} names={names} testId="diff-clients" />
+      <Kind
+        label={t('clients')}
+        parts={[
+          { word: 'added', ids: diff.clients.added },
+          { word: 'revokedWord', ids: diff.clients.revoked },
+          { word: 'removedWord', ids: diff.clients.removed },
+        ]}
+        names={names}
+        testId="diff-clients"
+      />
       <Kind label={t('models')} parts={changes(diff.models)} names={names} testId="diff-models" />
       <Kind label={t('conversations')} parts={changes(diff.conversations)} names={names} testId="diff-conversations" />
       <li data-testid="diff-settings">
-        <strong>{t('settings')}</strong>: {settings.length === 0 ? t('unchanged') : t('settingsChanged', { count: settings.length, n: formatNumber(language, settings.length) })}
+        <strong>{t('settings')}</strong>:{' '}
+        {settings.length === 0 ? t('unchanged') : t('settingsChanged', { count: settings.length, n: formatNumber(language, settings.length) })}
         {settings.length > 0 && (
           <ul className="diff-items">
             {settings.map((c) => (

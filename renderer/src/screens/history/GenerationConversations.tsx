@@ -40,8 +40,7 @@ export function GenerationConversations({ repo, generation }: { repo: string; ge
       <ul className="plain-list generation-conversations" data-testid="generation-conversations">
         {data?.data.map((c) => (
           <li key={c.id} data-conversation={c.id} data-live={c.live}>
-            <strong dir="auto">{c.title ?? t('untitled')}</strong>{' '}
-            <span className={c.live === 'deleted' ? 'warn' : 'muted'}>({t(`live_${c.live}`)})</span>
+            <strong dir="auto">{c.title ?? t('untitled')}</strong> <span className={c.live === 'deleted' ? 'warn' : 'muted'}>({t(`live_${c.live}`)})</span>
             <div className="muted small">
               {t('conversationLine', { items: n(c.items), responses: n(c.responses), date: formatDateTime(language, c.updated_at) })}
               {c.last_preview !== '' && (
@@ -59,7 +58,11 @@ export function GenerationConversations({ repo, generation }: { repo: string; ge
         ))}
       </ul>
       <div className="row">
-        {pages.length > 0 && <button type="button" onClick={() => setPages([])}>{t('first')}</button>}
+        {pages.length > 0 && (
+          <button type="button" onClick={() => setPages([])}>
+            {t('first')}
+          </button>
+        )}
         {data?.has_more && (
           <button type="button" onClick={() => setPages((p) => [...p, data.data.at(-1)?.id ?? ''])}>
             {t('more')}

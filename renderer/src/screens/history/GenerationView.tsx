@@ -29,7 +29,15 @@ function Reading({ repo }: { repo: string }) {
   const step = phase === 'downloading' || phase === 'verifying' || phase === 'opening' || phase === 'manifest' ? t(`phase_${phase}`) : t('phase_manifest');
   return (
     <div className="card" data-testid="generation-reading" aria-live="polite">
-      <ProgressBar label={t('reading', { repo })} value={{ fraction: done !== undefined && total ? done / total : null, step, ...(done !== undefined ? { bytesDone: done } : {}), ...(total !== undefined ? { bytesTotal: total } : {}) }} />
+      <ProgressBar
+        label={t('reading', { repo })}
+        value={{
+          fraction: done !== undefined && total ? done / total : null,
+          step,
+          ...(done !== undefined ? { bytesDone: done } : {}),
+          ...(total !== undefined ? { bytesTotal: total } : {}),
+        }}
+      />
     </div>
   );
 }
@@ -50,7 +58,14 @@ function Counts({ s }: { s: GenerationSummary }) {
     <section className="card" aria-labelledby="generation-holds">
       <h2 id="generation-holds">{t('holds')}</h2>
       <p className="muted">
-        {t('made', { date: formatDateTime(language, Date.parse(s.created_at) / 1000), host: s.host, version: s.app_version, store: s.store_version, snapshot: s.snapshot_id.slice(0, 8), repo: s.repo })}
+        {t('made', {
+          date: formatDateTime(language, Date.parse(s.created_at) / 1000),
+          host: s.host,
+          version: s.app_version,
+          store: s.store_version,
+          snapshot: s.snapshot_id.slice(0, 8),
+          repo: s.repo,
+        })}
       </p>
       <dl className="generation-counts" data-testid="generation-counts">
         {items.map(([k, v]) => (
@@ -102,34 +117,53 @@ function Responses({ repo, generation }: { repo: string; generation: number }) {
               <th scope="col">{t('answered')}</th>
               <th scope="col">{t('status')}</th>
               <th scope="col">{t('live')}</th>
-              <th scope="col"><span className="visually-hidden">{t('bringBack')}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t('bringBack')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {list.isPending && (
               <tr>
-                <td colSpan={5}><span className="skeleton" /></td>
+                <td colSpan={5}>
+                  <span className="skeleton" />
+                </td>
               </tr>
             )}
             {data?.data.length === 0 && (
               <tr>
-                <td colSpan={5} className="muted">{q ? t('none') : t('empty')}</td>
+                <td colSpan={5} className="muted">
+                  {q ? t('none') : t('empty')}
+                </td>
               </tr>
             )}
             {data?.data.map((r) => (
               <tr key={r.id} data-response={r.id} data-live={r.live}>
-                <td className="preview" title={r.input_preview}><bdi>{r.input_preview}</bdi><div className="muted small mono"><bdi dir="ltr">{r.id}</bdi> · {formatDateTime(language, r.created_at)}</div></td>
-                <td className="preview" title={r.output_preview}><bdi>{r.output_preview}</bdi></td>
+                <td className="preview" title={r.input_preview}>
+                  <bdi>{r.input_preview}</bdi>
+                  <div className="muted small mono">
+                    <bdi dir="ltr">{r.id}</bdi> · {formatDateTime(language, r.created_at)}
+                  </div>
+                </td>
+                <td className="preview" title={r.output_preview}>
+                  <bdi>{r.output_preview}</bdi>
+                </td>
                 <td>{statusOf(r.status)}</td>
                 <td className={r.live === 'deleted' ? 'warn' : r.live === 'absent' ? 'muted' : ''}>{t(`live_${r.live}`)}</td>
-                <td><BringBackButton repo={repo} generation={generation} item={r} /></td>
+                <td>
+                  <BringBackButton repo={repo} generation={generation} item={r} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       <div className="row">
-        {pages.length > 0 && <button type="button" onClick={() => setPages([])}>{t('first')}</button>}
+        {pages.length > 0 && (
+          <button type="button" onClick={() => setPages([])}>
+            {t('first')}
+          </button>
+        )}
         {data?.has_more && (
           <button type="button" data-testid="generation-more" onClick={() => setPages((p) => [...p, data.data.at(-1)?.id ?? ''])}>
             {t('more')}
@@ -147,7 +181,11 @@ function Compare({ repo, generation }: { repo: string; generation: number }) {
   return (
     <section className="card" aria-labelledby="generation-compare">
       <h2 id="generation-compare">{t('compare')}</h2>
-      {!shown && <button type="button" data-testid="generation-compare" onClick={() => setShown(true)}>{t('compareShow')}</button>}
+      {!shown && (
+        <button type="button" data-testid="generation-compare" onClick={() => setShown(true)}>
+          {t('compareShow')}
+        </button>
+      )}
       {diff.isFetching && <span className="skeleton" />}
       {diff.error && <ErrorNote error={diff.error} onRetry={() => void diff.refetch()} />}
       {diff.data && <DiffList diff={diff.data} />}
@@ -166,8 +204,19 @@ function Record() {
       <ul className="plain-list" data-testid="bring-back-record">
         {rows.data?.map((r, i) => (
           <li key={`${r.response_id}-${r.at}-${i}`}>
-            {t('recordLine', { id: r.response_id, date: formatDateTime(language, r.generation), repo: r.repo, by: r.by === 'gui' ? t('byGui') : r.by === 'cli' ? t('byCli') : r.by, when: formatRelative(language, r.at) })}
-            {r.undeleted && <> <span className="badge">{t('recordUndeleted')}</span></>}
+            {t('recordLine', {
+              id: r.response_id,
+              date: formatDateTime(language, r.generation),
+              repo: r.repo,
+              by: r.by === 'gui' ? t('byGui') : r.by === 'cli' ? t('byCli') : r.by,
+              when: formatRelative(language, r.at),
+            })}
+            {r.undeleted && (
+              <>
+                {' '}
+                <span className="badge">{t('recordUndeleted')}</span>
+              </>
+            )}
           </li>
         ))}
       </ul>

@@ -68,8 +68,13 @@ export function ProtectionTimeline() {
   const intervalHours = status.data?.interval_hours ?? 6;
   const target = formatNumber(language, backupTargetHours(intervalHours), { style: 'unit', unit: 'hour', unitDisplay: 'long' });
   const model: TimelineModel = timelineModel({
-    nowS, days: DAYS, intervalHours, repos,
-    drills: (drills.data ?? []).filter((d) => d.verdict !== null && d.finished_at !== null).map((d) => ({ at: d.finished_at ?? 0, verdict: d.verdict ?? 'UNVERIFIED', repo: d.repo })),
+    nowS,
+    days: DAYS,
+    intervalHours,
+    repos,
+    drills: (drills.data ?? [])
+      .filter((d) => d.verdict !== null && d.finished_at !== null)
+      .map((d) => ({ at: d.finished_at ?? 0, verdict: d.verdict ?? 'UNVERIFIED', repo: d.repo })),
   });
   const rtl = language === 'ar';
   const px = (x: number): number => LABEL + (rtl ? 1 - x : x) * (WIDTH - LABEL);
@@ -83,10 +88,12 @@ export function ProtectionTimeline() {
   };
   // One Tab stop (the mark last focused, else the first); the arrow keys move along every mark.
   const order = [
-    ...model.rows.flatMap((row) => [
-      ...row.gaps.map((g) => ({ x: g.x1, key: `x\u0000${row.repo}\u0000${g.from}\u0000${g.to}` })),
-      ...row.marks.map((m) => ({ x: m.x, key: `g\u0000${row.repo}\u0000${m.at}` })),
-    ].sort((p, q) => p.x - q.x)),
+    ...model.rows.flatMap((row) =>
+      [
+        ...row.gaps.map((g) => ({ x: g.x1, key: `x\u0000${row.repo}\u0000${g.from}\u0000${g.to}` })),
+        ...row.marks.map((m) => ({ x: m.x, key: `g\u0000${row.repo}\u0000${m.at}` })),
+      ].sort((p, q) => p.x - q.x),
+    ),
     ...model.drills.map((d) => ({ x: d.x, key: `d\u0000${d.verdict}\u0000${d.at}` })),
   ].map((o) => o.key);
   const [current, setCurrent] = useState<string | null>(null);
@@ -96,7 +103,16 @@ export function ProtectionTimeline() {
     const at = stop === null ? -1 : order.indexOf(stop);
     const forward = rtl ? 'ArrowLeft' : 'ArrowRight';
     const back = rtl ? 'ArrowRight' : 'ArrowLeft';
-    const to = e.key === forward || e.key === 'ArrowDown' ? at + 1 : e.key === back || e.key === 'ArrowUp' ? at - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? order.length - 1 : null;
+    const to =
+      e.key === forward || e.key === 'ArrowDown'
+        ? at + 1
+        : e.key === back || e.key === 'ArrowUp'
+          ? at - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? order.length - 1
+              : null;
     if (to === null || order.length === 0) return;
     e.preventDefault();
     const key = order[Math.max(0, Math.min(order.length - 1, to))] ?? null;
@@ -121,9 +137,22 @@ export function ProtectionTimeline() {
     <section className="card timeline" aria-labelledby="timeline-title" data-testid="protection-timeline">
       <h2 id="timeline-title">{t('title')}</h2>
       <p className="muted small">{t('summary', { target })}</p>
-      {pending && shown.length > 0 && <p className="muted" aria-live="polite">{t('loading')}</p>}
+      {pending && shown.length > 0 && (
+        <p className="muted" aria-live="polite">
+          {t('loading')}
+        </p>
+      )}
       {empty && <p className="warn">{t('none')}</p>}
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} width="100%" className="timeline-svg" aria-describedby="timeline-detail" data-rtl={rtl} direction="ltr" ref={svg} onKeyDown={onKeyDown}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        width="100%"
+        className="timeline-svg"
+        aria-describedby="timeline-detail"
+        data-rtl={rtl}
+        direction="ltr"
+        ref={svg}
+        onKeyDown={onKeyDown}
+      >
         <defs>
           <pattern id="gap-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
             <rect width="6" height="6" className="timeline-gap-fill" />
@@ -134,29 +163,64 @@ export function ProtectionTimeline() {
           const y = i * ROW + 4;
           return (
             <g key={row.repo} data-testid={`timeline-row-${row.repo}`}>
-              <text x={rtl ? WIDTH - 2 : 2} y={y + 9} className="timeline-label verbatim" textAnchor={rtl ? 'end' : 'start'}>{row.repo}</text>
+              <text x={rtl ? WIDTH - 2 : 2} y={y + 9} className="timeline-label verbatim" textAnchor={rtl ? 'end' : 'start'}>
+                {row.repo}
+              </text>
               <line x1={0} x2={WIDTH} y1={y + 18} y2={y + 18} className="timeline-axis" />
               {row.gaps.map((g) => {
                 const key = `x\u0000${row.repo}\u0000${g.from}\u0000${g.to}`;
                 const [x1, x2] = [px(g.x1), px(g.x2)].sort((p, q) => p - q);
-                return <rect key={key} data-testid="timeline-gap" x={x1} width={Math.max(2, (x2 ?? 0) - (x1 ?? 0))} y={y + 12} height={12} fill="url(#gap-hatch)" className={`timeline-gap${focused === key ? ' focused' : ''}`} {...focusable(key)} />;
+                return (
+                  <rect
+                    key={key}
+                    data-testid="timeline-gap"
+                    x={x1}
+                    width={Math.max(2, (x2 ?? 0) - (x1 ?? 0))}
+                    y={y + 12}
+                    height={12}
+                    fill="url(#gap-hatch)"
+                    className={`timeline-gap${focused === key ? ' focused' : ''}`}
+                    {...focusable(key)}
+                  />
+                );
               })}
               {row.marks.map((m) => {
                 const key = `g\u0000${row.repo}\u0000${m.at}`;
-                return <rect key={key} data-testid="timeline-mark" x={px(m.x) - 2} y={y + 11} width={4} height={14} className={`timeline-mark${focused === key ? ' focused' : ''}`} {...focusable(key)} />;
+                return (
+                  <rect
+                    key={key}
+                    data-testid="timeline-mark"
+                    x={px(m.x) - 2}
+                    y={y + 11}
+                    width={4}
+                    height={14}
+                    className={`timeline-mark${focused === key ? ' focused' : ''}`}
+                    {...focusable(key)}
+                  />
+                );
               })}
             </g>
           );
         })}
         <g data-testid="timeline-drills">
-          <text x={rtl ? WIDTH - 2 : 2} y={model.rows.length * ROW + 13} className="timeline-label" textAnchor={rtl ? 'end' : 'start'}>{t('drills')}</text>
+          <text x={rtl ? WIDTH - 2 : 2} y={model.rows.length * ROW + 13} className="timeline-label" textAnchor={rtl ? 'end' : 'start'}>
+            {t('drills')}
+          </text>
           {model.drills.map((d) => {
             const key = `d\u0000${d.verdict}\u0000${d.at}`;
             const y = model.rows.length * ROW + 16;
             return (
-              <g key={key} data-testid="timeline-drill" data-verdict={d.verdict} className={`timeline-drill ${d.verdict.toLowerCase()}${focused === key ? ' focused' : ''}`} {...focusable(key)}>
+              <g
+                key={key}
+                data-testid="timeline-drill"
+                data-verdict={d.verdict}
+                className={`timeline-drill ${d.verdict.toLowerCase()}${focused === key ? ' focused' : ''}`}
+                {...focusable(key)}
+              >
                 <circle cx={px(d.x)} cy={y + 8} r={7} />
-                <text x={px(d.x)} y={y + 12} textAnchor="middle" className="timeline-letter">{VERDICT_MARK[d.verdict]}</text>
+                <text x={px(d.x)} y={y + 12} textAnchor="middle" className="timeline-letter">
+                  {VERDICT_MARK[d.verdict]}
+                </text>
               </g>
             );
           })}
@@ -167,7 +231,9 @@ export function ProtectionTimeline() {
         <span>{t('daysAgo', { days: DAYS })}</span>
         <span>{t('today')}</span>
       </div>
-      <p id="timeline-detail" className="timeline-detail" aria-live="polite" data-testid="timeline-detail">{focused === null ? t('focusHint') : describe(focused)}</p>
+      <p id="timeline-detail" className="timeline-detail" aria-live="polite" data-testid="timeline-detail">
+        {focused === null ? t('focusHint') : describe(focused)}
+      </p>
     </section>
   );
 }

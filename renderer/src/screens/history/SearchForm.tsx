@@ -28,12 +28,24 @@ export function SearchForm({ label, hint, testId, foundTestId, found, onSearch }
       }}
     >
       <label>
-        {label}{' '}
-        {/* As wide as its hint (within the line), so the hint is never cut mid-word. */}
-        <input type="search" className="search-input" size={Math.min(48, Math.max(20, hint.length + 2))} value={typed} onChange={(e) => setTyped(e.target.value)} placeholder={hint} data-testid={testId} maxLength={200} />
+        {label} {/* As wide as its hint (within the line), so the hint is never cut mid-word. */}
+        <input
+          type="search"
+          className="search-input"
+          size={Math.min(48, Math.max(20, hint.length + 2))}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          placeholder={hint}
+          data-testid={testId}
+          maxLength={200}
+        />
       </label>
       <button type="submit">{t('searchButton')}</button>
-      {found !== null && <span className="muted" data-testid={foundTestId}>{t('found', { count: formatNumber(language, found) })}</span>}
+      {found !== null && (
+        <span className="muted" data-testid={foundTestId}>
+          {t('found', { count: formatNumber(language, found) })}
+        </span>
+      )}
     </form>
   );
 }

@@ -5,15 +5,35 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod/v3';
 import { api } from '../../api/http';
-import { BringBackEntry, BringBackResult, GenerationConversationPage, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../../../src/contract/history';
+import {
+  BringBackEntry,
+  BringBackResult,
+  GenerationConversationPage,
+  GenerationDiff,
+  GenerationResponsePage,
+  GenerationSummary,
+} from '../../../../src/contract/history';
 
-export type { BringBackEntry, BringBackResult, GenerationConversation, GenerationDiff, GenerationResponse, GenerationResponsePage, GenerationSummary } from '../../../../src/contract/history';
+export type {
+  BringBackEntry,
+  BringBackResult,
+  GenerationConversation,
+  GenerationDiff,
+  GenerationResponse,
+  GenerationResponsePage,
+  GenerationSummary,
+} from '../../../../src/contract/history';
 
 const base = (generation: number): string => `/admin/generations/${generation}`;
 const repoQuery = (repo: string): string => `repo=${encodeURIComponent(repo)}`;
 
 export const useGenerationSummary = (repo: string, generation: number) =>
-  useQuery({ queryKey: ['history', 'summary', repo, generation], queryFn: () => api('GET', `${base(generation)}?${repoQuery(repo)}`, GenerationSummary), staleTime: 60_000, retry: false });
+  useQuery({
+    queryKey: ['history', 'summary', repo, generation],
+    queryFn: () => api('GET', `${base(generation)}?${repoQuery(repo)}`, GenerationSummary),
+    staleTime: 60_000,
+    retry: false,
+  });
 
 export const useGenerationResponses = (repo: string, generation: number, q: string, after: string | null, enabled: boolean) =>
   useQuery({
@@ -37,10 +57,17 @@ export const useGenerationConversations = (repo: string, generation: number, q: 
   });
 
 export const useGenerationDiff = (repo: string, generation: number, enabled: boolean) =>
-  useQuery({ queryKey: ['history', 'diff', repo, generation], queryFn: () => api('GET', `${base(generation)}/diff?${repoQuery(repo)}&to=live`, GenerationDiff), enabled });
+  useQuery({
+    queryKey: ['history', 'diff', repo, generation],
+    queryFn: () => api('GET', `${base(generation)}/diff?${repoQuery(repo)}&to=live`, GenerationDiff),
+    enabled,
+  });
 
 export const useBringBacks = () =>
-  useQuery({ queryKey: ['history', 'bring-backs'], queryFn: () => api('GET', '/admin/bring-backs', z.object({ data: z.array(BringBackEntry) })).then((l) => l.data) });
+  useQuery({
+    queryKey: ['history', 'bring-backs'],
+    queryFn: () => api('GET', '/admin/bring-backs', z.object({ data: z.array(BringBackEntry) })).then((l) => l.data),
+  });
 
 export function useBringBack(repo: string, generation: number) {
   const client = useQueryClient();

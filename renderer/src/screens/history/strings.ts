@@ -26,7 +26,8 @@ export const historyStrings = defineStrings('history', {
     conversationsNone: 'No conversation of this generation matches.',
     untitled: 'Untitled conversation',
     conversationLine: '{{items}} messages · {{responses}} responses · last message {{date}}',
-    undeleteConversationQuestion: 'This conversation was deleted on purpose after this backup. Bring it back into the live data, with its messages and every response, and take it off the deletion journal?',
+    undeleteConversationQuestion:
+      'This conversation was deleted on purpose after this backup. Bring it back into the live data, with its messages and every response, and take it off the deletion journal?',
     openConversation: 'Open it in Chat',
     journal: 'Deletions its journal holds',
     search: 'Search its responses',
@@ -43,7 +44,8 @@ export const historyStrings = defineStrings('history', {
     live_absent: 'Not in the live data',
     bringBack: 'Bring back',
     undelete: 'Bring back the deleted one',
-    undeleteQuestion: 'This response was deleted on purpose after this backup. Bring it back into the live data, with its task and every event, and take it off the deletion journal? Nothing else changes.',
+    undeleteQuestion:
+      'This response was deleted on purpose after this backup. Bring it back into the live data, with its task and every event, and take it off the deletion journal? Nothing else changes.',
     undeleteConfirm: 'Bring it back',
     broughtBack: 'Brought back.',
     skipped_exists: 'The live data has it already.',

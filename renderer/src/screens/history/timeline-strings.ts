@@ -5,7 +5,8 @@ import { defineStrings } from '../../i18n/i18n';
 export const timelineStrings = defineStrings('timeline', {
   en: {
     title: 'Protection, last 30 days',
-    summary: 'Each mark is a backup; a gap longer than the backup target ({{target}}) is drawn in the warning colour; drills are marked ✓ PASS, ✗ FAIL or ? UNVERIFIED.',
+    summary:
+      'Each mark is a backup; a gap longer than the backup target ({{target}}) is drawn in the warning colour; drills are marked ✓ PASS, ✗ FAIL or ? UNVERIFIED.',
     generation: 'Backup of {{date}} in “{{repo}}”',
     gap: 'No backup in “{{repo}}” for {{duration}}, from {{from}} to {{to}} (the target is {{target}})',
     drill: 'Drill of {{date}}: {{verdict}}',

@@ -14,11 +14,33 @@ export interface TimelineInput {
   drills: ReadonlyArray<{ at: number; verdict: 'PASS' | 'FAIL' | 'UNVERIFIED'; repo: string | null }>;
 }
 
-export interface GenerationMark { at: number; x: number }
-export interface Gap { from: number; to: number; x1: number; x2: number }
-export interface DrillMark { at: number; x: number; verdict: 'PASS' | 'FAIL' | 'UNVERIFIED'; repo: string | null }
-export interface TimelineRow { repo: string; marks: GenerationMark[]; gaps: Gap[] }
-export interface TimelineModel { start: number; end: number; rows: TimelineRow[]; drills: DrillMark[] }
+export interface GenerationMark {
+  at: number;
+  x: number;
+}
+export interface Gap {
+  from: number;
+  to: number;
+  x1: number;
+  x2: number;
+}
+export interface DrillMark {
+  at: number;
+  x: number;
+  verdict: 'PASS' | 'FAIL' | 'UNVERIFIED';
+  repo: string | null;
+}
+export interface TimelineRow {
+  repo: string;
+  marks: GenerationMark[];
+  gaps: Gap[];
+}
+export interface TimelineModel {
+  start: number;
+  end: number;
+  rows: TimelineRow[];
+  drills: DrillMark[];
+}
 
 export function timelineModel(input: TimelineInput): TimelineModel {
   const end = input.nowS;

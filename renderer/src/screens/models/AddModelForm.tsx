@@ -44,7 +44,16 @@ export function AddModelForm() {
       <FormField label={t('path')} hint={t('pathHint')} error={errorForParams(add.error, ['path'])}>
         {(p) => (
           <div className="row">
-            <input {...p} className="model-path" value={path} onChange={(e) => changePath(e.target.value)} required spellCheck={false} dir="ltr" data-testid="model-path" />
+            <input
+              {...p}
+              className="model-path"
+              value={path}
+              onChange={(e) => changePath(e.target.value)}
+              required
+              spellCheck={false}
+              dir="ltr"
+              data-testid="model-path"
+            />
             {bridge && (
               <button type="button" onClick={() => void choose()} disabled={add.isPending}>
                 {t('choose')}

@@ -19,18 +19,41 @@ const PARAMS = ['uri', 'id'] as const;
 function PlanSaid({ plan }: { plan: PullPlanShown }) {
   const { t, language } = useStrings(modelStrings);
   const b = (n: number) => formatBytes(language, n);
-  if (plan.already_registered !== null) return <p role="status" className="ok">{t('planHave', { id: plan.already_registered })}</p>;
+  if (plan.already_registered !== null)
+    return (
+      <p role="status" className="ok">
+        {t('planHave', { id: plan.already_registered })}
+      </p>
+    );
   const lines: string[] = [];
   if (plan.chosen_quant !== null) lines.push(t('planChose', { quant: plan.chosen_quant, count: String(plan.offered.length) }));
-  lines.push(plan.disk_free === null ? t('planSizeNoDisk', { file: plan.file_name, size: b(plan.size_bytes) }) : t('planSize', { file: plan.file_name, size: b(plan.size_bytes), free: b(plan.disk_free) }));
+  lines.push(
+    plan.disk_free === null
+      ? t('planSizeNoDisk', { file: plan.file_name, size: b(plan.size_bytes) })
+      : t('planSize', { file: plan.file_name, size: b(plan.size_bytes), free: b(plan.disk_free) }),
+  );
   if (plan.memory_needed !== null && plan.memory_total !== null && plan.context_size !== null) {
-    lines.push(t(plan.fits_memory ? 'planFits' : 'planTight', { need: b(plan.memory_needed), total: b(plan.memory_total), context: String(plan.context_size) }));
+    lines.push(
+      t(plan.fits_memory ? 'planFits' : 'planTight', { need: b(plan.memory_needed), total: b(plan.memory_total), context: String(plan.context_size) }),
+    );
   } else lines.push(t('planMemoryUnknown'));
-  lines.push(plan.sha256_from === 'hub' ? t('planShaHub', { sha: plan.sha256?.slice(0, 12) ?? '' }) : plan.sha256_from === 'given' ? t('planShaGiven') : t('planShaNone'));
+  lines.push(
+    plan.sha256_from === 'hub'
+      ? t('planShaHub', { sha: plan.sha256?.slice(0, 12) ?? '' })
+      : plan.sha256_from === 'given'
+        ? t('planShaGiven')
+        : t('planShaNone'),
+  );
   return (
     <ul className="pull-plan" data-testid="pull-plan">
       <li>
-        <bdi dir="ltr" className="mono">{plan.uri}</bdi> → <bdi dir="ltr"><strong>{plan.model_id}</strong></bdi>
+        <bdi dir="ltr" className="mono">
+          {plan.uri}
+        </bdi>{' '}
+        →{' '}
+        <bdi dir="ltr">
+          <strong>{plan.model_id}</strong>
+        </bdi>
       </li>
       {lines.map((l) => (
         <li key={l}>{l}</li>
@@ -74,8 +97,16 @@ export function GetModelForm() {
       <ul className="curated" aria-label={t('curatedTitle')}>
         {CURATED_MODELS.map((m) => (
           <li key={m.uri}>
-            <button type="button" className={uri === m.uri ? 'selected' : undefined} aria-pressed={uri === m.uri} onClick={() => change(m.uri)} data-testid="curated-model">
-              <strong dir="ltr"><Verbatim>{m.name}</Verbatim></strong>
+            <button
+              type="button"
+              className={uri === m.uri ? 'selected' : undefined}
+              aria-pressed={uri === m.uri}
+              onClick={() => change(m.uri)}
+              data-testid="curated-model"
+            >
+              <strong dir="ltr">
+                <Verbatim>{m.name}</Verbatim>
+              </strong>
               <span className="muted">
                 <Verbatim>{m.quant}</Verbatim> · {t('about', { size: formatBytes(language, m.size) })} · <Verbatim>{m.license}</Verbatim>
               </span>
@@ -84,7 +115,19 @@ export function GetModelForm() {
         ))}
       </ul>
       <FormField label={t('uri')} hint={t('uriHint')} error={errorForParams(error, ['uri'])}>
-        {(p) => <input {...p} className="model-path" value={uri} onChange={(e) => change(e.target.value)} required spellCheck={false} dir="ltr" placeholder="hf:OWNER/REPO:Q4_K_M" data-testid="pull-uri" />}
+        {(p) => (
+          <input
+            {...p}
+            className="model-path"
+            value={uri}
+            onChange={(e) => change(e.target.value)}
+            required
+            spellCheck={false}
+            dir="ltr"
+            placeholder="hf:OWNER/REPO:Q4_K_M"
+            data-testid="pull-uri"
+          />
+        )}
       </FormField>
       <FormField label={t('id')} hint={t('idHint')} error={errorForParams(error, ['id'])}>
         {(p) => <input {...p} value={id} onChange={(e) => setId(e.target.value)} spellCheck={false} dir="ltr" data-testid="pull-id" />}

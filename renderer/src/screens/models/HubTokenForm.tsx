@@ -31,9 +31,13 @@ export function HubTokenForm() {
   return (
     <form className="card" onSubmit={submit} aria-labelledby="hub-token-title" data-testid="hub-token">
       <h2 id="hub-token-title">{t('tokenTitle')}</h2>
-      <p className="muted" data-testid="hub-token-state">{saved.data?.saved ? t('tokenSaved') : t('tokenNone')}</p>
+      <p className="muted" data-testid="hub-token-state">
+        {saved.data?.saved ? t('tokenSaved') : t('tokenNone')}
+      </p>
       <FormField label={t('tokenLabel')} hint={t('tokenHint')}>
-        {(p) => <input {...p} type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} dir="ltr" data-testid="hub-token-input" />}
+        {(p) => (
+          <input {...p} type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} dir="ltr" data-testid="hub-token-input" />
+        )}
       </FormField>
       <div className="row">
         <button type="submit" disabled={change.isPending || token.trim().length < 8} data-testid="hub-token-save">

@@ -8,7 +8,15 @@ import { ModelSettingsForm } from './ModelSettingsForm';
 afterEach(cleanup);
 
 const base = (id: string, pulled: boolean): ModelInfo => ({
-  id, path: `/models/${id}.gguf`, size_bytes: 2 * 1024 ** 3, sha256: 'ab'.repeat(32), status: 'available', created: 1_800_000_000, object: 'model', owned_by: 'local', format: 'gguf',
+  id,
+  path: `/models/${id}.gguf`,
+  size_bytes: 2 * 1024 ** 3,
+  sha256: 'ab'.repeat(32),
+  status: 'available',
+  created: 1_800_000_000,
+  object: 'model',
+  owned_by: 'local',
+  format: 'gguf',
   source: pulled ? { uri: `hf:o/r/${id}.gguf`, revision: 'abc' } : null,
   backup: 'include',
   settings: { context_size: 4096, gpu_layers: 'auto', temperature: null, max_output_tokens: null, trained_context: 32768 },

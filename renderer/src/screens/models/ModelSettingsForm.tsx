@@ -29,7 +29,12 @@ function SettingsOf({ model }: { model: ModelInfo }) {
     const g = gpu.trim();
     if (g !== '' && g !== 'auto' && !/^\d+$/.test(g)) return setLocal(t('gpuBad'));
     setLocal(null);
-    const patch: SettingsPatch = { context_size: num(context), gpu_layers: g === '' ? null : g === 'auto' ? 'auto' : Number(g), temperature: num(temperature), max_output_tokens: num(maxOut) };
+    const patch: SettingsPatch = {
+      context_size: num(context),
+      gpu_layers: g === '' ? null : g === 'auto' ? 'auto' : Number(g),
+      temperature: num(temperature),
+      max_output_tokens: num(maxOut),
+    };
     if (model.source) patch.backup = backup;
     save.mutate(patch);
   };
@@ -54,13 +59,18 @@ function SettingsOf({ model }: { model: ModelInfo }) {
         <fieldset className="backup-choice">
           <legend>{t('backupTitle')}</legend>
           <p className="muted">
-            {t('fromSource')} <bdi dir="ltr" className="mono">{model.source.uri}</bdi>
+            {t('fromSource')}{' '}
+            <bdi dir="ltr" className="mono">
+              {model.source.uri}
+            </bdi>
           </p>
           <label>
-            <input type="radio" name={`backup-${model.id}`} checked={backup === 'include'} onChange={() => setBackup('include')} /> {t('backupInclude', { size })}
+            <input type="radio" name={`backup-${model.id}`} checked={backup === 'include'} onChange={() => setBackup('include')} />{' '}
+            {t('backupInclude', { size })}
           </label>
           <label>
-            <input type="radio" name={`backup-${model.id}`} checked={backup === 'source'} onChange={() => setBackup('source')} data-testid="backup-source" /> {t('backupSource', { size })}
+            <input type="radio" name={`backup-${model.id}`} checked={backup === 'source'} onChange={() => setBackup('source')} data-testid="backup-source" />{' '}
+            {t('backupSource', { size })}
           </label>
         </fieldset>
       )}

@@ -8,7 +8,17 @@ import { ModelTable } from './ModelTable';
 afterEach(cleanup);
 
 const SHA = 'ab'.repeat(32);
-const model = (id: string, status: string): ModelInfo => ({ id, path: `/models/${id}.gguf`, size_bytes: 4 * 1024 ** 3, sha256: SHA, status, created: 1_800_000_000, object: 'model', owned_by: 'local', format: 'gguf' });
+const model = (id: string, status: string): ModelInfo => ({
+  id,
+  path: `/models/${id}.gguf`,
+  size_bytes: 4 * 1024 ** 3,
+  sha256: SHA,
+  status,
+  created: 1_800_000_000,
+  object: 'model',
+  owned_by: 'local',
+  format: 'gguf',
+});
 
 function renderTable(models: ModelInfo[] | undefined) {
   return render(

@@ -30,7 +30,9 @@ function ModelRow({ model }: { model: ModelInfo }) {
     <tr data-testid={`model-row-${model.id}`}>
       <td className="model-id">
         <bdi dir="ltr">
-          <strong><Verbatim>{model.id}</Verbatim></strong>
+          <strong>
+            <Verbatim>{model.id}</Verbatim>
+          </strong>
         </bdi>
       </td>
       <td>
@@ -39,7 +41,10 @@ function ModelRow({ model }: { model: ModelInfo }) {
         </bdi>
         {model.source && (
           <div className="model-help" data-testid="model-source">
-            {t('fromSource')} <bdi dir="ltr" className="mono">{model.source.uri}</bdi>
+            {t('fromSource')}{' '}
+            <bdi dir="ltr" className="mono">
+              {model.source.uri}
+            </bdi>
             {model.backup === 'source' && <> · {t('backupBySource')}</>}
           </div>
         )}

@@ -25,7 +25,9 @@ function PullRow({ pull }: { pull: Pull }) {
   return (
     <li className="pull" data-testid={`pull-${pull.status}`} data-pull={pull.id}>
       <div className="row">
-        <bdi dir="ltr" className="mono">{pull.uri}</bdi>
+        <bdi dir="ltr" className="mono">
+          {pull.uri}
+        </bdi>
         {pullIsLive(pull) && (
           <button type="button" onClick={() => cancel.mutate(pull.id)} disabled={cancel.isPending} data-testid="pull-cancel">
             {t('pullCancel')}

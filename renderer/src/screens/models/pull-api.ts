@@ -35,7 +35,8 @@ export function usePulls() {
       const list = await api('GET', '/admin/models/pulls', PullList);
       // A pull that just ended registered a model (or not): the model list is read again.
       const previous = client.getQueryData<Pull[]>(pullsKey) ?? [];
-      if (previous.some((p) => live(p) && list.data.some((q) => q.id === p.id && !live(q)))) void client.invalidateQueries({ queryKey: ['models', 'registry'] });
+      if (previous.some((p) => live(p) && list.data.some((q) => q.id === p.id && !live(q))))
+        void client.invalidateQueries({ queryKey: ['models', 'registry'] });
       return list.data;
     },
     refetchInterval: (q) => ((q.state.data ?? []).some(live) ? 1000 : false),

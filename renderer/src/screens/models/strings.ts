@@ -4,7 +4,8 @@ import { defineStrings } from '../../i18n/i18n';
 export const modelStrings = defineStrings('screen-models', {
   en: {
     title: 'Models',
-    intro: 'Models are GGUF files: downloaded here from a hub, or added from where you keep them. Sanad remembers each file by its size and fingerprint (SHA-256) and checks it before use.',
+    intro:
+      'Models are GGUF files: downloaded here from a hub, or added from where you keep them. Sanad remembers each file by its size and fingerprint (SHA-256) and checks it before use.',
     addTitle: 'Add a model',
     path: 'Model file (GGUF)',
     pathHint: 'The full path of the `.gguf` file on this computer.',
@@ -29,12 +30,14 @@ export const modelStrings = defineStrings('screen-models', {
     missing: 'Missing',
     missingHelp: 'There is no file at this path any more. Put it back, or remove the model and add it from where it is now.',
     changed: 'Changed',
-    changedHelp: 'The file is not the one that was added (its fingerprint differs), so Sanad will not run it. If you replaced it on purpose, remove the model and add it again.',
+    changedHelp:
+      'The file is not the one that was added (its fingerprint differs), so Sanad will not run it. If you replaced it on purpose, remove the model and add it again.',
     unknown: 'Unknown ({{status}})',
     remove: 'Remove',
     removeConfirm: 'Remove the model',
     getTitle: 'Get a model',
-    getIntro: 'Download a model from Hugging Face. It is resumed if the connection drops, checked against the fingerprint the hub publishes, and only then registered. Pick a small one to start with, or type any address.',
+    getIntro:
+      'Download a model from Hugging Face. It is resumed if the connection drops, checked against the fingerprint the hub publishes, and only then registered. Pick a small one to start with, or type any address.',
     curatedTitle: 'Small models to start with',
     about: 'about {{size}}',
     uri: 'Model address',
@@ -48,7 +51,8 @@ export const modelStrings = defineStrings('screen-models', {
     planSize: '{{file}} is {{size}}; {{free}} is free on the disk it goes to.',
     planSizeNoDisk: '{{file}} is {{size}}; the free space could not be read.',
     planFits: 'It needs about {{need}} of memory with a {{context}}-token context; this computer has {{total}}, so it fits.',
-    planTight: 'It needs about {{need}} of memory with a {{context}}-token context, more than this computer’s {{total}} can spare: it may not load. A smaller quantization would fit better.',
+    planTight:
+      'It needs about {{need}} of memory with a {{context}}-token context, more than this computer’s {{total}} can spare: it may not load. A smaller quantization would fit better.',
     planMemoryUnknown: 'Its memory needs could not be estimated.',
     planShaHub: 'It will be checked against the fingerprint the hub publishes ({{sha}}…) before it is registered.',
     planShaGiven: 'It will be checked against the fingerprint you gave.',
@@ -82,7 +86,8 @@ export const modelStrings = defineStrings('screen-models', {
     setMaxOutHint: 'Used when a request gives none. Empty: the service’s limit.',
     backupTitle: 'In backups',
     backupInclude: 'Keep the file in every backup ({{size}} in each repository, uploaded once to each offsite; a restore needs no network).',
-    backupSource: 'Keep only where it came from (saves {{size}} per repository; a restore downloads it again and checks it, which needs the network, and the hub may have removed the file).',
+    backupSource:
+      'Keep only where it came from (saves {{size}} per repository; a restore downloads it again and checks it, which needs the network, and the hub may have removed the file).',
     setSave: 'Save settings',
     setSaved: 'Saved; the next answer uses them.',
     tokenTitle: 'Hugging Face token',
@@ -92,7 +97,8 @@ export const modelStrings = defineStrings('screen-models', {
     tokenHint: 'Make one at `huggingface.co/settings/tokens`. It is kept in the keychain and never shown again.',
     tokenSave: 'Save token',
     tokenRemove: 'Remove token',
-    removeQuestion: 'Remove “{{id}}” from Sanad? The file itself is not deleted: it stays at {{path}}. Clients can no longer use this model until you add it again.',
+    removeQuestion:
+      'Remove “{{id}}” from Sanad? The file itself is not deleted: it stays at {{path}}. Clients can no longer use this model until you add it again.',
   },
   ar: {
     title: 'النماذج',
@@ -126,7 +132,8 @@ export const modelStrings = defineStrings('screen-models', {
     remove: 'إزالة',
     removeConfirm: 'إزالة النموذج',
     getTitle: 'احصل على نموذج',
-    getIntro: 'نزِّل نموذجًا من Hugging Face. يُستأنف التنزيل إن انقطع الاتصال، ويُتحقَّق منه ببصمته التي ينشرها المستودع، ثم يُسجَّل. ابدأ بنموذج صغير، أو اكتب أي عنوان.',
+    getIntro:
+      'نزِّل نموذجًا من Hugging Face. يُستأنف التنزيل إن انقطع الاتصال، ويُتحقَّق منه ببصمته التي ينشرها المستودع، ثم يُسجَّل. ابدأ بنموذج صغير، أو اكتب أي عنوان.',
     curatedTitle: 'نماذج صغيرة للبداية',
     about: 'نحو {{size}}',
     uri: 'عنوان النموذج',

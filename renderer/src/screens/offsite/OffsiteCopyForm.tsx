@@ -16,7 +16,12 @@ const PARAMS = ['offsite_copy_destination', 'offsite_copy_keep', 'offsite_copy_r
 function CopyState({ saved }: { saved: CopySettings }) {
   const { t, language } = useStrings(offsiteStrings);
   const dest = saved.offsite_copy_destination;
-  if (dest === null) return <p className="muted" data-testid="copy-state">{t('copyOff')}</p>;
+  if (dest === null)
+    return (
+      <p className="muted" data-testid="copy-state">
+        {t('copyOff')}
+      </p>
+    );
   return (
     <p className="ok" data-testid="copy-state">
       {saved.offsite_copy_keep === 0 ? t('copyOnAll', { dest }) : t('copyOn', { dest, keep: formatNumber(language, saved.offsite_copy_keep) })}
@@ -51,8 +56,31 @@ function CopyForm({ saved }: { saved: CopySettings }) {
       <FormField label={t('copyDest')} hint={t('copyDestHint')} error={errorForParams(save.error, ['offsite_copy_destination'])}>
         {(p) => <input {...p} value={dest} onChange={(e) => setDest(e.target.value)} spellCheck={false} dir="ltr" data-testid="copy-destination" />}
       </FormField>
-      <FormField label={t('copyKeep')} hint={t('copyKeepHint')} error={keepRefused || errorForParams(save.error, ['offsite_copy_keep']) !== null ? t('copyKeepInvalid', { max: formatNumber(language, MAX_KEEP) }) : null}>
-        {(p) => <input {...p} type="number" inputMode="numeric" min={0} max={MAX_KEEP} step={1} required value={keep} onChange={(e) => { setKeep(e.target.value); setKeepRefused(false); }} className="copy-keep" data-testid="copy-keep" />}
+      <FormField
+        label={t('copyKeep')}
+        hint={t('copyKeepHint')}
+        error={
+          keepRefused || errorForParams(save.error, ['offsite_copy_keep']) !== null ? t('copyKeepInvalid', { max: formatNumber(language, MAX_KEEP) }) : null
+        }
+      >
+        {(p) => (
+          <input
+            {...p}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={MAX_KEEP}
+            step={1}
+            required
+            value={keep}
+            onChange={(e) => {
+              setKeep(e.target.value);
+              setKeepRefused(false);
+            }}
+            className="copy-keep"
+            data-testid="copy-keep"
+          />
+        )}
       </FormField>
       <FormField label={t('copyConfig')} hint={t('copyConfigHint')} error={errorForParams(save.error, ['offsite_copy_rclone_config'])}>
         {(p) => <input {...p} value={config} onChange={(e) => setConfig(e.target.value)} spellCheck={false} dir="ltr" data-testid="copy-config" />}
@@ -78,9 +106,21 @@ export function OffsiteCopySection() {
   return (
     <section className="card offsite-copy" aria-labelledby="copy-title" data-testid="offsite-copy">
       <h2 id="copy-title">{t('copyTitle')}</h2>
-      <p className="muted"><WithCode text={t('copyIntro')} /></p>
+      <p className="muted">
+        <WithCode text={t('copyIntro')} />
+      </p>
       {settings.isError && <ErrorNote error={settings.error} onRetry={() => void settings.refetch()} />}
-      {settings.data === undefined ? !settings.isError && <div className="copy-skeleton" aria-hidden="true"><span className="skeleton" /><span className="skeleton" /><span className="skeleton" /></div> : <CopyForm saved={settings.data} />}
+      {settings.data === undefined ? (
+        !settings.isError && (
+          <div className="copy-skeleton" aria-hidden="true">
+            <span className="skeleton" />
+            <span className="skeleton" />
+            <span className="skeleton" />
+          </div>
+        )
+      ) : (
+        <CopyForm saved={settings.data} />
+      )}
     </section>
   );
 }

@@ -16,9 +16,12 @@ import { TargetForm } from './TargetForm';
 
 function When({ at }: { at: number }) {
   const { language } = useStrings(offsiteStrings);
-  return <time dateTime={new Date(at * 1000).toISOString()} title={formatDateTime(language, at)}>{formatRelative(language, at)}</time>;
+  return (
+    <time dateTime={new Date(at * 1000).toISOString()} title={formatDateTime(language, at)}>
+      {formatRelative(language, at)}
+    </time>
+  );
 }
-
 
 /** Which disk a folder target is on, and whether it is connected now (as the server found it). */
 function diskLine(repo: Repository, t: (key: 'diskMounted' | 'diskAway' | 'diskInternal', o?: { mount: string }) => string): string {
@@ -38,7 +41,9 @@ export function TargetCard({ repo }: { repo: Repository }) {
     <article className="card target-card" aria-labelledby={`target-${repo.name}`} data-testid={`target-card-${repo.name}`}>
       <header className="row target-head">
         <h3 id={`target-${repo.name}`}>
-          <bdi dir="ltr" translate="no">{repo.name}</bdi>
+          <bdi dir="ltr" translate="no">
+            {repo.name}
+          </bdi>
         </h3>
         <span className="badge">{t(`type-${targetTypeOf(repo.type)}`)}</span>
         <span className={repo.enabled ? 'badge ok' : 'badge warn'} data-testid="target-enabled-state">
@@ -100,7 +105,13 @@ export function TargetCard({ repo }: { repo: Repository }) {
         )}
         {test.data?.ok === false && (
           <p className="fail" data-result="failed">
-            {test.data.said ? <Said said={test.data.said} /> : <>{t('testFailed', { detail: test.data.detail })} {t('testFailedHelp')}</>}
+            {test.data.said ? (
+              <Said said={test.data.said} />
+            ) : (
+              <>
+                {t('testFailed', { detail: test.data.detail })} {t('testFailedHelp')}
+              </>
+            )}
           </p>
         )}
         {test.isError && <ErrorNote error={test.error} />}

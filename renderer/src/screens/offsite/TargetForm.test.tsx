@@ -28,8 +28,16 @@ describe('target form rules (pure)', () => {
     expect(FIELDS.folder).toEqual(['name', 'location']);
   });
 
-  test('a folder target is edited as one, and its disk (the server\'s to find) is never sent back', () => {
-    const usb: Repository = { ...NAS, name: 'usb', type: 'folder', location: '/media/me/disk/sanad', options: { mount_point: '/media/me/disk' }, has_secret: false, connected: false };
+  test("a folder target is edited as one, and its disk (the server's to find) is never sent back", () => {
+    const usb: Repository = {
+      ...NAS,
+      name: 'usb',
+      type: 'folder',
+      location: '/media/me/disk/sanad',
+      options: { mount_point: '/media/me/disk' },
+      has_secret: false,
+      connected: false,
+    };
     const draft = draftFrom(usb);
     expect(draft.type).toBe('folder');
     expect(patchBody(draft)).toEqual({ location: '/media/me/disk/sanad', options: {}, enabled: true });

@@ -122,7 +122,12 @@ export function TargetForm({ mode, initial, hasSecret = false, busy, error, onSu
       )}
       {mode === 'edit' && (
         <label className="check">
-          <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft((d) => ({ ...d, enabled: e.target.checked }))} data-testid="target-enabled" />{' '}
+          <input
+            type="checkbox"
+            checked={draft.enabled}
+            onChange={(e) => setDraft((d) => ({ ...d, enabled: e.target.checked }))}
+            data-testid="target-enabled"
+          />{' '}
           {t('enabledLabel')}
         </label>
       )}

@@ -4,7 +4,8 @@ import { defineStrings } from '../../i18n/i18n';
 export const offsiteStrings = defineStrings('screen-offsite', {
   en: {
     title: 'Offsite targets',
-    intro: 'Copies of your backups somewhere else (a cloud bucket, a NAS, any rclone remote, an external disk), so losing this computer (or its disk) does not lose your data. Credentials go into Sanad’s encrypted vault and are never shown again.',
+    intro:
+      'Copies of your backups somewhere else (a cloud bucket, a NAS, any rclone remote, an external disk), so losing this computer (or its disk) does not lose your data. Credentials go into Sanad’s encrypted vault and are never shown again.',
     localElsewhere: 'The local repository is on the Backups screen.',
     listTitle: 'Targets',
     empty: 'No offsite target yet. Add one below.',
@@ -38,20 +39,23 @@ export const offsiteStrings = defineStrings('screen-offsite', {
     saved: 'Saved.',
     remove: 'Remove',
     removeConfirm: 'Remove the target',
-    removeQuestion: 'Remove “{{name}}” from Sanad? The data at the remote is not deleted: backups already there stay until you delete them yourself. Its credentials are deleted from the vault.',
+    removeQuestion:
+      'Remove “{{name}}” from Sanad? The data at the remote is not deleted: backups already there stay until you delete them yourself. Its credentials are deleted from the vault.',
     addTitle: 'Add an offsite target',
     editTitle: 'Edit “{{name}}”',
     type: 'Type',
     name: 'Name',
     nameHint: 'Lowercase letters, digits, `-` or `_`, up to 32; for example `r2` or `nas`.',
     'location-s3': 'Bucket URL',
-    'locationHint-s3': '`https://HOST/BUCKET/PREFIX`. R2: `https://ACCOUNT_ID.r2.cloudflarestorage.com/BUCKET/sanad`. B2: `https://s3.REGION.backblazeb2.com/BUCKET/sanad`.',
+    'locationHint-s3':
+      '`https://HOST/BUCKET/PREFIX`. R2: `https://ACCOUNT_ID.r2.cloudflarestorage.com/BUCKET/sanad`. B2: `https://s3.REGION.backblazeb2.com/BUCKET/sanad`.',
     'location-rest': 'Server URL',
     'locationHint-rest': '`http(s)://HOST:PORT/PATH/` of a restic REST server. No user or password in the URL.',
     'location-rclone': 'rclone remote and path',
     'locationHint-rclone': '`REMOTE:PATH`, using a remote you set up with `rclone config`; for example `backup:sanad`.',
     'location-folder': 'Folder',
-    'locationHint-folder': 'The whole path of a folder, for example `/media/you/disk/sanad` on an external disk. Connect the disk first: Sanad notes which disk it is and never backs up while it is not connected.',
+    'locationHint-folder':
+      'The whole path of a folder, for example `/media/you/disk/sanad` on an external disk. Connect the disk first: Sanad notes which disk it is and never backs up while it is not connected.',
     diskFact: 'Disk',
     diskMounted: 'Connected at {{mount}}',
     diskAway: 'Not connected (expected at {{mount}})',
@@ -74,7 +78,8 @@ export const offsiteStrings = defineStrings('screen-offsite', {
     add: 'Add target',
     added: 'Added “{{name}}”. Test it to be sure it accepts backups.',
     copyTitle: 'Compressed offsite copy',
-    copyIntro: 'Optional. After each backup Sanad also packs the whole backup into one compressed file, encrypts it with age using your backup passphrase (the one in your recovery kit) and uploads it with rclone. It opens without Sanad: `age -d FILE | tar xz`, then type the passphrase.',
+    copyIntro:
+      'Optional. After each backup Sanad also packs the whole backup into one compressed file, encrypts it with age using your backup passphrase (the one in your recovery kit) and uploads it with rclone. It opens without Sanad: `age -d FILE | tar xz`, then type the passphrase.',
     copyDest: 'rclone folder',
     copyDestHint: '`REMOTE:FOLDER`, a remote from `rclone config`. Leave blank to turn the copy off.',
     copyKeep: 'Copies to keep',
@@ -90,7 +95,8 @@ export const offsiteStrings = defineStrings('screen-offsite', {
   },
   ar: {
     title: 'الوجهات الخارجية',
-    intro: 'نسخ من نسخك الاحتياطية في مكان آخر (حاوية سحابية، خادم NAS، أي وجهة rclone، قرص خارجي)، كي لا تضيع بياناتك إن ضاع هذا الحاسوب (أو قرصه). تُحفظ بيانات الاعتماد في خزنة سند المشفّرة ولا تُعرض مرة أخرى.',
+    intro:
+      'نسخ من نسخك الاحتياطية في مكان آخر (حاوية سحابية، خادم NAS، أي وجهة rclone، قرص خارجي)، كي لا تضيع بياناتك إن ضاع هذا الحاسوب (أو قرصه). تُحفظ بيانات الاعتماد في خزنة سند المشفّرة ولا تُعرض مرة أخرى.',
     localElsewhere: 'المستودع المحلي في شاشة النسخ الاحتياطي.',
     listTitle: 'الوجهات',
     empty: 'لا توجد وجهة خارجية بعد. أضف واحدة من الأسفل.',
@@ -124,20 +130,23 @@ export const offsiteStrings = defineStrings('screen-offsite', {
     saved: 'حُفظ.',
     remove: 'إزالة',
     removeConfirm: 'إزالة الوجهة',
-    removeQuestion: 'إزالة «{{name}}» من سند؟ لن تُحذف البيانات الموجودة في الوجهة: تبقى النسخ الاحتياطية هناك حتى تحذفها بنفسك. تُحذف بيانات اعتمادها من الخزنة.',
+    removeQuestion:
+      'إزالة «{{name}}» من سند؟ لن تُحذف البيانات الموجودة في الوجهة: تبقى النسخ الاحتياطية هناك حتى تحذفها بنفسك. تُحذف بيانات اعتمادها من الخزنة.',
     addTitle: 'إضافة وجهة خارجية',
     editTitle: 'تعديل «{{name}}»',
     type: 'النوع',
     name: 'الاسم',
     nameHint: 'أحرف لاتينية صغيرة وأرقام و`-` أو `_`، حتى ٣٢ محرفًا؛ مثل `r2` أو `nas`.',
     'location-s3': 'عنوان الحاوية (URL)',
-    'locationHint-s3': '`https://HOST/BUCKET/PREFIX`. لـ R2: ‏`https://ACCOUNT_ID.r2.cloudflarestorage.com/BUCKET/sanad`. لـ B2: ‏`https://s3.REGION.backblazeb2.com/BUCKET/sanad`.',
+    'locationHint-s3':
+      '`https://HOST/BUCKET/PREFIX`. لـ R2: ‏`https://ACCOUNT_ID.r2.cloudflarestorage.com/BUCKET/sanad`. لـ B2: ‏`https://s3.REGION.backblazeb2.com/BUCKET/sanad`.',
     'location-rest': 'عنوان الخادم (URL)',
     'locationHint-rest': '`http(s)://HOST:PORT/PATH/` لخادم restic REST. لا تضع اسم المستخدم أو كلمة المرور في العنوان.',
     'location-rclone': 'وجهة rclone والمسار',
     'locationHint-rclone': '`REMOTE:PATH`، باستخدام وجهة أعددتها بالأمر `rclone config`؛ مثل `backup:sanad`.',
     'location-folder': 'المجلد',
-    'locationHint-folder': 'المسار الكامل لمجلد، مثل `/media/you/disk/sanad` على قرص خارجي. صِل القرص أولًا: يسجّل سند أيّ قرص هو، ولا ينسخ احتياطيًا ما دام غير موصول.',
+    'locationHint-folder':
+      'المسار الكامل لمجلد، مثل `/media/you/disk/sanad` على قرص خارجي. صِل القرص أولًا: يسجّل سند أيّ قرص هو، ولا ينسخ احتياطيًا ما دام غير موصول.',
     diskFact: 'القرص',
     diskMounted: 'موصول على {{mount}}',
     diskAway: 'غير موصول (يُنتظر على {{mount}})',
@@ -160,7 +169,8 @@ export const offsiteStrings = defineStrings('screen-offsite', {
     add: 'إضافة الوجهة',
     added: 'أُضيفت «{{name}}». اختبرها لتتأكّد من أنها تقبل النسخ الاحتياطية.',
     copyTitle: 'النسخة الخارجية المضغوطة',
-    copyIntro: 'اختياري. بعد كل نسخة احتياطية يحزم سند النسخة كاملة في ملف مضغوط واحد، ويشفّره بصيغة age بعبارة مرور النسخ الاحتياطي (الموجودة في مجموعة الاسترداد)، ثم يرفعه عبر rclone. يُفتح دون سند بالأمر: `age -d FILE | tar xz` ثم تكتب عبارة المرور.',
+    copyIntro:
+      'اختياري. بعد كل نسخة احتياطية يحزم سند النسخة كاملة في ملف مضغوط واحد، ويشفّره بصيغة age بعبارة مرور النسخ الاحتياطي (الموجودة في مجموعة الاسترداد)، ثم يرفعه عبر rclone. يُفتح دون سند بالأمر: `age -d FILE | tar xz` ثم تكتب عبارة المرور.',
     copyDest: 'مجلد rclone',
     copyDestHint: '`REMOTE:FOLDER`، وجهة من `rclone config`. اتركه فارغًا لإيقاف النسخة.',
     copyKeep: 'عدد النسخ المحفوظة',

@@ -38,7 +38,15 @@ function worded(key: string): { text: Worded | 'alert_offsite_failed'; name?: st
 
 /** A sentence with `commands` in backticks: the commands as code, never raw backticks. */
 export function withCode(text: string): ReactNode[] {
-  return text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i} dir="ltr">{part}</code> : part));
+  return text.split('`').map((part, i) =>
+    i % 2 === 1 ? (
+      <code key={i} dir="ltr">
+        {part}
+      </code>
+    ) : (
+      part
+    ),
+  );
 }
 
 /** Unresolved alerts, the most recently seen first. */
@@ -61,7 +69,11 @@ export function AlertsCard({ nowS }: { nowS: number }) {
       {alerts.isPending && <SkeletonLines lines={3} />}
       {alerts.isError && <ErrorNote error={alerts.error} onRetry={() => void alerts.refetch()} />}
       {alerts.data && open.length === 0 && <p className="muted">{t('noAlerts')}</p>}
-      {ack.isError && <p className="error-note" role="alert">{t('ackFailed', { error: ack.error.message })}</p>}
+      {ack.isError && (
+        <p className="error-note" role="alert">
+          {t('ackFailed', { error: ack.error.message })}
+        </p>
+      )}
       {open.length > 0 && (
         <ul className="alert-list" data-testid="overview-alerts">
           {open.map((a) => (
@@ -69,11 +81,15 @@ export function AlertsCard({ nowS }: { nowS: number }) {
               <span className={`badge ${TONE[a.severity]}`}>{t(`severity_${a.severity}`)}</span>{' '}
               {a.accepted_at !== null && <span className="badge muted">{t('acceptedBadge')}</span>}{' '}
               {headline(a) === null ? (
-                <span><Said said={{ ...a, detail: a.message }} /></span>
+                <span>
+                  <Said said={{ ...a, detail: a.message }} />
+                </span>
               ) : (
                 <>
                   <span>{withCode(headline(a) ?? '')}</span>
-                  <div className="muted small alert-cause"><Said said={{ ...a, detail: a.message }} /></div>
+                  <div className="muted small alert-cause">
+                    <Said said={{ ...a, detail: a.message }} />
+                  </div>
                 </>
               )}
               <div className="muted small">
@@ -83,14 +99,43 @@ export function AlertsCard({ nowS }: { nowS: number }) {
               </div>
               <div className="alert-actions">
                 {a.accepted_at !== null || a.snoozed_until !== null ? (
-                  <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'clear' } })}>{t('undoAck')}</button>
+                  <button
+                    type="button"
+                    className="small-button"
+                    disabled={ack.isPending}
+                    onClick={() => ack.mutate({ key: a.key, request: { action: 'clear' } })}
+                  >
+                    {t('undoAck')}
+                  </button>
                 ) : (
                   <>
                     {a.severity !== 'critical' && (
-                      <button type="button" className="small-button" title={t('acceptHint')} disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'accept' } })}>{t('accept')}</button>
+                      <button
+                        type="button"
+                        className="small-button"
+                        title={t('acceptHint')}
+                        disabled={ack.isPending}
+                        onClick={() => ack.mutate({ key: a.key, request: { action: 'accept' } })}
+                      >
+                        {t('accept')}
+                      </button>
                     )}
-                    <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 24 } })}>{t('snoozeDay')}</button>
-                    <button type="button" className="small-button" disabled={ack.isPending} onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 7 * 24 } })}>{t('snoozeWeek')}</button>
+                    <button
+                      type="button"
+                      className="small-button"
+                      disabled={ack.isPending}
+                      onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 24 } })}
+                    >
+                      {t('snoozeDay')}
+                    </button>
+                    <button
+                      type="button"
+                      className="small-button"
+                      disabled={ack.isPending}
+                      onClick={() => ack.mutate({ key: a.key, request: { action: 'snooze', hours: 7 * 24 } })}
+                    >
+                      {t('snoozeWeek')}
+                    </button>
                   </>
                 )}
               </div>

@@ -22,7 +22,9 @@ function RepositoryRow({ repo, intervalHours, nowS }: { repo: RepositoryStatus; 
   else state = age.state === 'stale' ? { text: t('stale'), tone: 'warn' } : { text: t('onTarget'), tone: 'ok' };
   return (
     <tr data-testid={`overview-repo-${repo.name}`}>
-      <th scope="row"><Verbatim>{repo.name}</Verbatim></th>
+      <th scope="row">
+        <Verbatim>{repo.name}</Verbatim>
+      </th>
       <td>
         {repo.last_ok_at === null ? (
           <span className="muted">—</span>

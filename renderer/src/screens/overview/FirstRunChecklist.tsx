@@ -8,7 +8,14 @@ import { href } from '../../app/routes';
 import { useStrings } from '../../i18n/i18n';
 import { overviewStrings } from './strings';
 
-export const FirstRun = z.object({ model: z.boolean().default(true), kit: z.boolean(), offsite: z.boolean(), backup: z.boolean(), drill: z.boolean(), done: z.boolean() });
+export const FirstRun = z.object({
+  model: z.boolean().default(true),
+  kit: z.boolean(),
+  offsite: z.boolean(),
+  backup: z.boolean(),
+  drill: z.boolean(),
+  done: z.boolean(),
+});
 
 // Each step's own screen is where it is done (and where its progress shows).
 const STEPS = [
@@ -32,7 +39,11 @@ export function FirstRunChecklist() {
         {STEPS.map(({ key, screen }) => (
           <li key={key} data-step={key} data-done={items[key] ? 'yes' : 'no'} className={items[key] ? 'done' : undefined}>
             <span aria-hidden="true">{items[key] ? '✓' : '○'}</span> {t(`firstRun_${key}`)}{' '}
-            {!items[key] && <a className="button" href={href(screen)}>{t(`firstRunDo_${key}`)}</a>}
+            {!items[key] && (
+              <a className="button" href={href(screen)}>
+                {t(`firstRunDo_${key}`)}
+              </a>
+            )}
             {items[key] && <span className="visually-hidden">{t('firstRunDone')}</span>}
           </li>
         ))}

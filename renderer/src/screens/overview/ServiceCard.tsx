@@ -22,12 +22,20 @@ export function ServiceCard() {
           <dd>
             {/* One line, never broken mid-port: the whole address on hover and in the copy. */}
             <span className="one-line-value">
-              <code className="ellipsis" title={status.data.service.address} dir="ltr">{status.data.service.address}</code>
+              <code className="ellipsis" title={status.data.service.address} dir="ltr">
+                {status.data.service.address}
+              </code>
               <CopyButton value={status.data.service.address} />
             </span>
           </dd>
           <dt>{t('loadedModel')}</dt>
-          <dd>{status.data.service.loaded_model !== null ? <Verbatim>{status.data.service.loaded_model}</Verbatim> : <span className="muted">{t('noModelLoaded')}</span>}</dd>
+          <dd>
+            {status.data.service.loaded_model !== null ? (
+              <Verbatim>{status.data.service.loaded_model}</Verbatim>
+            ) : (
+              <span className="muted">{t('noModelLoaded')}</span>
+            )}
+          </dd>
           <dt>{t('running')}</dt>
           <dd data-testid="overview-running">{formatNumber(language, status.data.tasks.running)}</dd>
           <dt>{t('queued')}</dt>

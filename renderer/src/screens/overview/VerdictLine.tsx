@@ -28,7 +28,7 @@ export function useReasonText(nowS: number): (reason: Reason) => string {
 export function VerdictLine({ verdict, failed, nowS }: { verdict: Verdict | null; failed: boolean; nowS: number }) {
   const { t } = useStrings(overviewStrings);
   const reasonText = useReasonText(nowS);
-  const level = failed ? 'unknown' : verdict?.level ?? 'loading';
+  const level = failed ? 'unknown' : (verdict?.level ?? 'loading');
   let text: string;
   if (failed) text = t('unknown');
   else if (!verdict) text = t('checking');

@@ -20,7 +20,8 @@ const TASK_COUNTS_REFRESH_MS = 10_000;
 export const useAdminStatus = () =>
   useQuery({ queryKey: ['status', 'overview'], queryFn: () => api('GET', '/admin/status', AdminStatus), refetchInterval: TASK_COUNTS_REFRESH_MS });
 
-export const useBackupStatus = () => useQuery({ queryKey: ['backups', 'status', 'overview'], queryFn: () => api('GET', '/admin/backups/status', BackupStatus) });
+export const useBackupStatus = () =>
+  useQuery({ queryKey: ['backups', 'status', 'overview'], queryFn: () => api('GET', '/admin/backups/status', BackupStatus) });
 
 export const useDrillStatus = () => useQuery({ queryKey: ['drills', 'status', 'overview'], queryFn: () => api('GET', '/admin/drills/status', DrillStatus) });
 
@@ -30,7 +31,8 @@ export const useAlerts = () => useQuery({ queryKey: ['alerts', 'overview'], quer
 export function useAcknowledgeAlert() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { key: string; request: AlertAckRequest }) => api('POST', `/admin/alerts/${encodeURIComponent(input.key)}/acknowledge`, Alert, input.request),
+    mutationFn: (input: { key: string; request: AlertAckRequest }) =>
+      api('POST', `/admin/alerts/${encodeURIComponent(input.key)}/acknowledge`, Alert, input.request),
     onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['alerts'] }), client.invalidateQueries({ queryKey: ['backups'] })]),
   });
 }

@@ -25,7 +25,8 @@ export const overviewStrings = defineStrings('screen-overview', {
     r_warning_alerts: 'warnings open: {{count}}',
     r_kit_unconfirmed: 'the recovery kit is not confirmed',
     kitTitle: 'Your recovery kit is not confirmed',
-    kitBody: 'Without the backup passphrase in the recovery kit, no backup can be read if this machine is lost. Export the kit, store it off this machine, then confirm it.',
+    kitBody:
+      'Without the backup passphrase in the recovery kit, no backup can be read if this machine is lost. Export the kit, store it off this machine, then confirm it.',
     kitLink: 'Open the recovery kit in Settings',
     service: 'Service',
     address: 'Address',
@@ -71,7 +72,8 @@ export const overviewStrings = defineStrings('screen-overview', {
     firstRunDone: 'done',
     alert_disk_full: 'The disk holding your data is full. Free some space on it: Sanad carries on by itself, and nothing already saved is lost.',
     alert_disk_low: 'The disk holding your data is nearly full, and the next backup may not fit. Free some space on it.',
-    alert_keychain_unavailable: 'The OS keychain is not answering, so backups and passphrase changes wait. Unlock the keyring (or start your desktop session); Sanad notices by itself.',
+    alert_keychain_unavailable:
+      'The OS keychain is not answering, so backups and passphrase changes wait. Unlock the keyring (or start your desktop session); Sanad notices by itself.',
     alert_secrets_in_file: 'Your keys are in a file, not in the OS keychain. When a keychain is available, move them with `sanad secrets move-to-keychain`.',
     alert_backup_failed: 'The last backup failed.',
     alert_offsite_failed: 'Backups to the offsite target “{{name}}” are failing; the local backups go on.',
@@ -117,7 +119,8 @@ export const overviewStrings = defineStrings('screen-overview', {
     r_warning_alerts: 'تحذيرات مفتوحة: {{count}}',
     r_kit_unconfirmed: 'لم تُؤكَّد مجموعة الاسترداد',
     kitTitle: 'لم تُؤكِّد مجموعة الاسترداد بعد',
-    kitBody: 'من دون عبارة مرور النسخ الاحتياطي الموجودة في مجموعة الاسترداد، لا يمكن قراءة أي نسخة احتياطية إذا فُقد هذا الجهاز. صدّر المجموعة واحفظها خارج هذا الجهاز ثم أكّد ذلك.',
+    kitBody:
+      'من دون عبارة مرور النسخ الاحتياطي الموجودة في مجموعة الاسترداد، لا يمكن قراءة أي نسخة احتياطية إذا فُقد هذا الجهاز. صدّر المجموعة واحفظها خارج هذا الجهاز ثم أكّد ذلك.',
     kitLink: 'افتح مجموعة الاسترداد في الإعدادات',
     service: 'الخدمة',
     address: 'العنوان',
@@ -165,7 +168,8 @@ export const overviewStrings = defineStrings('screen-overview', {
     firstRunDone: 'تمّ',
     alert_disk_full: 'القرص الذي يحمل بياناتك ممتلئ. أفرِغ بعض المساحة فيه: سيتابع سَنَد عمله وحده، ولن يضيع شيء مما حُفظ.',
     alert_disk_low: 'القرص الذي يحمل بياناتك يكاد يمتلئ، وقد لا تتسع له النسخة الاحتياطية التالية. أفرِغ بعض المساحة فيه.',
-    alert_keychain_unavailable: 'سلسلة مفاتيح النظام لا تستجيب، فتنتظر النسخ الاحتياطية وتغيير عبارة المرور. افتح قفل سلسلة المفاتيح (أو ابدأ جلسة سطح المكتب)؛ سيلاحظ سَنَد ذلك وحده.',
+    alert_keychain_unavailable:
+      'سلسلة مفاتيح النظام لا تستجيب، فتنتظر النسخ الاحتياطية وتغيير عبارة المرور. افتح قفل سلسلة المفاتيح (أو ابدأ جلسة سطح المكتب)؛ سيلاحظ سَنَد ذلك وحده.',
     alert_secrets_in_file: 'مفاتيحك في ملف، لا في سلسلة مفاتيح النظام. حين تتوفر سلسلة مفاتيح، انقلها إليها بالأمر ‎`sanad secrets move-to-keychain`‎.',
     alert_backup_failed: 'فشلت آخر نسخة احتياطية.',
     alert_offsite_failed: 'النسخ الاحتياطي إلى الوجهة الخارجية «{{name}}» يفشل؛ النسخ المحلية مستمرة.',

@@ -49,7 +49,11 @@ describe('overall verdict', () => {
     const atTarget = good({ repositories: [{ name: 'local', enabled: true, last_ok_at: NOW - 12 * H, failing: false }] });
     expect(overallVerdict(atTarget).level).toBe('protected');
     const late = good({ repositories: [{ name: 'local', enabled: true, last_ok_at: NOW - 12 * H - 1, failing: false }] });
-    expect(overallVerdict(late)).toEqual({ level: 'attention', accepted: 0, reasons: [{ level: 'attention', code: 'backup_stale', repo: 'local', ageS: 12 * H + 1 }] });
+    expect(overallVerdict(late)).toEqual({
+      level: 'attention',
+      accepted: 0,
+      reasons: [{ level: 'attention', code: 'backup_stale', repo: 'local', ageS: 12 * H + 1 }],
+    });
     // A longer interval makes the same age fine.
     expect(overallVerdict({ ...late, intervalHours: 24 }).level).toBe('protected');
   });
@@ -84,7 +88,9 @@ describe('overall verdict', () => {
     const bothFailed = good({ drills: { daily: { verdict: 'FAIL', finished_at: NOW }, deep: { verdict: 'FAIL', finished_at: NOW } } });
     expect(codes(bothFailed)).toEqual(['drill_failed', 'drill_failed']);
     // A failure is what counts; "unverified" beside it adds nothing.
-    expect(codes(good({ drills: { daily: { verdict: 'FAIL', finished_at: NOW }, deep: { verdict: 'UNVERIFIED', finished_at: NOW } } }))).toEqual(['drill_failed']);
+    expect(codes(good({ drills: { daily: { verdict: 'FAIL', finished_at: NOW }, deep: { verdict: 'UNVERIFIED', finished_at: NOW } } }))).toEqual([
+      'drill_failed',
+    ]);
   });
 
   test('open alerts: critical is a risk, warning needs attention, info and resolved ones do not count', () => {
@@ -103,7 +109,16 @@ describe('overall verdict', () => {
         { level: 'attention', code: 'warning_alerts', count: 1 },
       ],
     });
-    expect(overallVerdict(good({ alerts: [{ severity: 'info', resolved_at: null, accepted_at: null, snoozed_until: null }, { severity: 'warning', resolved_at: NOW, accepted_at: null, snoozed_until: null }] })).level).toBe('protected');
+    expect(
+      overallVerdict(
+        good({
+          alerts: [
+            { severity: 'info', resolved_at: null, accepted_at: null, snoozed_until: null },
+            { severity: 'warning', resolved_at: NOW, accepted_at: null, snoozed_until: null },
+          ],
+        }),
+      ).level,
+    ).toBe('protected');
   });
 
   test('a warning accepted or snoozed is counted apart: listed and said, no longer a reason; a critical one always counts', () => {
@@ -112,14 +127,24 @@ describe('overall verdict', () => {
     const snoozed = { severity: 'warning', ...open, snoozed_until: NOW + 3600 } as const;
     expect(overallVerdict(good({ alerts: [accepted, snoozed] }))).toEqual({ level: 'protected', accepted: 2, reasons: [] });
     expect(overallVerdict(good({ alerts: [accepted, { severity: 'warning', ...open }] }))).toEqual({
-      level: 'attention', accepted: 1, reasons: [{ level: 'attention', code: 'warning_alerts', count: 1 }],
+      level: 'attention',
+      accepted: 1,
+      reasons: [{ level: 'attention', code: 'warning_alerts', count: 1 }],
     });
     const criticalSnoozed = { severity: 'critical', ...open, snoozed_until: NOW + 3600 } as const;
-    expect(overallVerdict(good({ alerts: [criticalSnoozed] }))).toEqual({ level: 'risk', accepted: 0, reasons: [{ level: 'risk', code: 'critical_alerts', count: 1 }] });
+    expect(overallVerdict(good({ alerts: [criticalSnoozed] }))).toEqual({
+      level: 'risk',
+      accepted: 0,
+      reasons: [{ level: 'risk', code: 'critical_alerts', count: 1 }],
+    });
   });
 
   test('an unconfirmed recovery kit and paused schedules need attention', () => {
-    expect(overallVerdict(good({ recoveryKitConfirmed: false }))).toEqual({ level: 'attention', accepted: 0, reasons: [{ level: 'attention', code: 'kit_unconfirmed' }] });
+    expect(overallVerdict(good({ recoveryKitConfirmed: false }))).toEqual({
+      level: 'attention',
+      accepted: 0,
+      reasons: [{ level: 'attention', code: 'kit_unconfirmed' }],
+    });
     expect(codes(good({ backupsPaused: true, drillsPaused: true }))).toEqual(['backups_paused', 'drills_paused']);
   });
 

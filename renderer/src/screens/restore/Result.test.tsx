@@ -14,9 +14,19 @@ afterEach(() => {
 
 function doneWith(outcome: RestoreOutcome): FlowState {
   return {
-    step: 'done', repo: 'local', passphrase: null, passphraseAttempt: 0, passphraseRefused: false, generation: 1_700_000_000,
-    target: '/data/restored', targetCheck: { status: 'ok', target: '/data/restored', path: '/data/restored', state: 'absent' },
-    keepClients: false, jobId: 1, startError: null, outcome, open: { status: 'idle' },
+    step: 'done',
+    repo: 'local',
+    passphrase: null,
+    passphraseAttempt: 0,
+    passphraseRefused: false,
+    generation: 1_700_000_000,
+    target: '/data/restored',
+    targetCheck: { status: 'ok', target: '/data/restored', path: '/data/restored', state: 'absent' },
+    keepClients: false,
+    jobId: 1,
+    startError: null,
+    outcome,
+    open: { status: 'idle' },
   };
 }
 
@@ -41,8 +51,21 @@ const renderDone = (outcome: RestoreOutcome) =>
 describe('the end of a restore', () => {
   test('a failed restore shows where it stopped, the checklist with the failure, no way to open it, and starts over', async () => {
     renderDone({
-      ok: false, generation: 1_700_000_000, snapshotTime: '2026-12-01T10:00:00Z', repo: 'local', target: '/data/restored',
-      checks: [{ name: 'target:empty', ok: true, code: 'said.text', params: { text: 'absent' }, detail: 'absent' }, { name: 'item:sanad.db', ok: false, code: 'said.text', params: { text: 'sha256 differs from the manifest' }, detail: 'sha256 differs from the manifest' }],
+      ok: false,
+      generation: 1_700_000_000,
+      snapshotTime: '2026-12-01T10:00:00Z',
+      repo: 'local',
+      target: '/data/restored',
+      checks: [
+        { name: 'target:empty', ok: true, code: 'said.text', params: { text: 'absent' }, detail: 'absent' },
+        {
+          name: 'item:sanad.db',
+          ok: false,
+          code: 'said.text',
+          params: { text: 'sha256 differs from the manifest' },
+          detail: 'sha256 differs from the manifest',
+        },
+      ],
       error: 'item:sanad.db: sha256 differs; /data/restored was removed again.',
     });
     expect(screen.getByRole('heading', { name: 'The restore failed, and the folder was put back as it was.' })).toBeTruthy();
@@ -56,7 +79,15 @@ describe('the end of a restore', () => {
   });
 
   test('a verified restore offers to open it, only after a confirmation that starts on Cancel', () => {
-    renderDone({ ok: true, generation: 1_700_000_000, snapshotTime: '2026-12-01T10:00:00Z', repo: 'local', target: '/data/restored', checks: [{ name: 'store:located', ok: true, code: 'said.text', params: { text: 'found' }, detail: 'found' }], error: null });
+    renderDone({
+      ok: true,
+      generation: 1_700_000_000,
+      snapshotTime: '2026-12-01T10:00:00Z',
+      repo: 'local',
+      target: '/data/restored',
+      checks: [{ name: 'store:located', ok: true, code: 'said.text', params: { text: 'found' }, detail: 'found' }],
+      error: null,
+    });
     expect(screen.getByRole('heading', { name: 'Restored and verified.' })).toBeTruthy();
     // The summary first, in words; the rows behind Details, closed.
     const summary = screen.getByTestId('restore-summary');

@@ -43,9 +43,22 @@ export function RepositoryStep({ state, dispatch }: StepProps) {
         {status.data && repos.length === 0 && <p className="muted">{t('noRepositories')}</p>}
         {repos.map((r) => (
           <label key={r.name} className="choice">
-            <input type="radio" name="repository" value={r.name} checked={selected === r.name} onChange={() => setChosen(r.name)} data-testid={`restore-repo-${r.name}`} />
+            <input
+              type="radio"
+              name="repository"
+              value={r.name}
+              checked={selected === r.name}
+              onChange={() => setChosen(r.name)}
+              data-testid={`restore-repo-${r.name}`}
+            />
             <span>
-              <strong><Verbatim>{r.name}</Verbatim></strong> <span className="muted">(<Verbatim>{r.type}</Verbatim>)</span> <bdi dir="ltr" className="muted mono">
+              <strong>
+                <Verbatim>{r.name}</Verbatim>
+              </strong>{' '}
+              <span className="muted">
+                (<Verbatim>{r.type}</Verbatim>)
+              </span>{' '}
+              <bdi dir="ltr" className="muted mono">
                 {r.location}
               </bdi>
             </span>
@@ -91,7 +104,14 @@ export function GenerationStep({ state, dispatch }: StepProps) {
         {q.data?.length === 0 && <p className="muted">{t('noGenerations')}</p>}
         {list.map((g, i) => (
           <label key={`${g.generation}-${g.snapshot_id}`} className="choice">
-            <input type="radio" name="generation" value={g.generation} checked={selected === g.generation} onChange={() => setChosen(g.generation)} data-testid={`restore-generation-${i}`} />
+            <input
+              type="radio"
+              name="generation"
+              value={g.generation}
+              checked={selected === g.generation}
+              onChange={() => setChosen(g.generation)}
+              data-testid={`restore-generation-${i}`}
+            />
             <span>
               <strong>{t('dataFrom', { date: formatDateTime(language, g.generation) })}</strong> {i === 0 && <span className="badge ok">{t('newest')}</span>}{' '}
               <span className="muted">
@@ -134,7 +154,16 @@ export function PassphraseStep({ state, dispatch }: StepProps) {
       )}
       <div className="field">
         <label htmlFor={`${id}-input`}>{t('passphrase')}</label>
-        <input id={`${id}-input`} type="password" autoComplete="off" spellCheck={false} className="path-input" value={value} onChange={(e) => setValue(e.target.value)} data-testid="restore-passphrase" />
+        <input
+          id={`${id}-input`}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          className="path-input"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          data-testid="restore-passphrase"
+        />
       </div>
       <div className="row">
         <button type="button" onClick={() => dispatch({ type: 'back' })}>
@@ -166,9 +195,17 @@ function TargetStatus({ state }: { state: FlowState }) {
   if (state.target.trim() === '') return null;
   switch (c.status) {
     case 'idle':
-      return <p className="muted" data-testid="target-status" data-state="checking">{t('checking')}</p>;
+      return (
+        <p className="muted" data-testid="target-status" data-state="checking">
+          {t('checking')}
+        </p>
+      );
     case 'ok':
-      return <p className="ok" data-testid="target-status" data-state="ok">{c.state === 'absent' ? t('okAbsent') : t('okEmpty')}</p>;
+      return (
+        <p className="ok" data-testid="target-status" data-state="ok">
+          {c.state === 'absent' ? t('okAbsent') : t('okEmpty')}
+        </p>
+      );
     case 'refused':
       return (
         <div className="fail" data-testid="target-status" data-state="refused" data-refusal={c.refusal} role="alert">
@@ -181,7 +218,11 @@ function TargetStatus({ state }: { state: FlowState }) {
         </div>
       );
     case 'error':
-      return <p className="fail" data-testid="target-status" data-state="error" role="alert">{t('checkFailed', { message: c.message })}</p>;
+      return (
+        <p className="fail" data-testid="target-status" data-state="error" role="alert">
+          {t('checkFailed', { message: c.message })}
+        </p>
+      );
   }
 }
 
@@ -245,7 +286,12 @@ export function TargetStep({ state, dispatch, onRestore }: StepProps & { onResto
       </div>
       <div className="field">
         <label>
-          <input type="checkbox" checked={state.keepClients} onChange={(e) => dispatch({ type: 'setKeepClients', keep: e.target.checked })} data-testid="restore-keep-clients" />{' '}
+          <input
+            type="checkbox"
+            checked={state.keepClients}
+            onChange={(e) => dispatch({ type: 'setKeepClients', keep: e.target.checked })}
+            data-testid="restore-keep-clients"
+          />{' '}
           {t('keepClients')}
         </label>
         <p className="muted">{t('keepClientsHelp')}</p>

@@ -30,11 +30,9 @@ export const useRestoreJob = (id: number | null) =>
 export const startRestore = (body: { target: string; generation: number; repo: string; passphrase?: string }) =>
   api('POST', '/admin/restore', RestoreStarted, body);
 
-export const openRestored = (id: number) =>
-  api('POST', `/admin/restore/${id}/open`, OpenRestored);
+export const openRestored = (id: number) => api('POST', `/admin/restore/${id}/open`, OpenRestored);
 
-export const useServiceStatus = () =>
-  useQuery({ queryKey: ['status'], queryFn: () => api('GET', '/admin/status', AdminStatus) });
+export const useServiceStatus = () => useQuery({ queryKey: ['status'], queryFn: () => api('GET', '/admin/status', AdminStatus) });
 
 /** The generations for the flow: this machine's passphrase first (shared with the Backups screen), the kit's once given. */
 export function useFlowGenerations(s: FlowState) {
@@ -50,4 +48,5 @@ export function useFlowGenerations(s: FlowState) {
 }
 
 /** The newest restores (their folders, for the run table). */
-export const useRestores = () => useQuery({ queryKey: ['restore', 'list'], queryFn: () => api('GET', '/admin/restore', listOf(RestoreJob)).then((l) => l.data) });
+export const useRestores = () =>
+  useQuery({ queryKey: ['restore', 'list'], queryFn: () => api('GET', '/admin/restore', listOf(RestoreJob)).then((l) => l.data) });

@@ -8,7 +8,13 @@ const atTarget = run([
   { type: 'pickRepository', repo: 'local' },
   { type: 'pickGeneration', generation: 1_700_000_000 },
 ]);
-const ready = run([{ type: 'setTarget', target: ' /data/restored ' }, { type: 'targetChecked', target: '/data/restored', ...OK_ABSENT }], atTarget);
+const ready = run(
+  [
+    { type: 'setTarget', target: ' /data/restored ' },
+    { type: 'targetChecked', target: '/data/restored', ...OK_ABSENT },
+  ],
+  atTarget,
+);
 
 const outcome = (ok: boolean): RestoreOutcome => ({
   ok,
@@ -17,8 +23,14 @@ const outcome = (ok: boolean): RestoreOutcome => ({
   repo: null,
   target: '/data/restored',
   checks: ok
-    ? [{ name: 'target:empty', ok: true, code: 'said.text', params: { text: 'absent' }, detail: 'absent' }, { name: 'store:located', ok: true, code: 'said.text', params: { text: 'found' }, detail: 'found' }]
-    : [{ name: 'target:empty', ok: true, code: 'said.text', params: { text: 'absent' }, detail: 'absent' }, { name: 'item:sanad.db', ok: false, code: 'said.text', params: { text: 'sha256 differs' }, detail: 'sha256 differs' }],
+    ? [
+        { name: 'target:empty', ok: true, code: 'said.text', params: { text: 'absent' }, detail: 'absent' },
+        { name: 'store:located', ok: true, code: 'said.text', params: { text: 'found' }, detail: 'found' },
+      ]
+    : [
+        { name: 'target:empty', ok: true, code: 'said.text', params: { text: 'absent' }, detail: 'absent' },
+        { name: 'item:sanad.db', ok: false, code: 'said.text', params: { text: 'sha256 differs' }, detail: 'sha256 differs' },
+      ],
   error: ok ? null : 'item:sanad.db: sha256 differs; the folder was removed again.',
 });
 
@@ -82,7 +94,9 @@ describe('restore flow', () => {
   test('a failed restore ends in the checklist with its failure; it cannot be opened; start again', () => {
     const done = run([{ type: 'start' }, { type: 'started', id: 7 }, { type: 'finished', id: 7, outcome: outcome(false) }], ready);
     expect(done.step).toBe('done');
-    expect(failedChecks(done.outcome)).toEqual([{ name: 'item:sanad.db', ok: false, code: 'said.text', params: { text: 'sha256 differs' }, detail: 'sha256 differs' }]);
+    expect(failedChecks(done.outcome)).toEqual([
+      { name: 'item:sanad.db', ok: false, code: 'said.text', params: { text: 'sha256 differs' }, detail: 'sha256 differs' },
+    ]);
     expect(flowReducer(done, { type: 'openRequested' })).toBe(done);
     expect(flowReducer(done, { type: 'reset' })).toEqual(initialFlow);
   });
@@ -130,7 +144,12 @@ describe('restore flow', () => {
     expect(canRestore(g)).toBe(false);
     const r = flowReducer(g, { type: 'back' });
     expect(r.step).toBe('repository');
-    const withKit = run([{ type: 'pickRepository', repo: 'r2' }, { type: 'passphraseNeeded' }, { type: 'submitPassphrase', passphrase: 'kit' }, { type: 'back' }]);
+    const withKit = run([
+      { type: 'pickRepository', repo: 'r2' },
+      { type: 'passphraseNeeded' },
+      { type: 'submitPassphrase', passphrase: 'kit' },
+      { type: 'back' },
+    ]);
     expect(withKit).toMatchObject({ step: 'repository', passphrase: 'kit' });
     expect(flowReducer(withKit, { type: 'pickRepository', repo: 'r2' }).passphrase).toBe('kit');
     expect(flowReducer(withKit, { type: 'pickRepository', repo: 'local' }).passphrase).toBeNull();

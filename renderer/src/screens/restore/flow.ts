@@ -122,7 +122,13 @@ export function canRestore(s: FlowState): boolean {
 /** The body of POST /admin/restore for this state (the passphrase only when one was given). */
 export function restoreRequest(s: FlowState): { target: string; generation: number; repo: string; passphrase?: string; keep_clients?: true } | null {
   if (!canRestore(s) || s.repo === null || s.generation === null) return null;
-  return { target: s.target.trim(), generation: s.generation, repo: s.repo, ...(s.passphrase !== null ? { passphrase: s.passphrase } : {}), ...(s.keepClients ? { keep_clients: true } : {}) };
+  return {
+    target: s.target.trim(),
+    generation: s.generation,
+    repo: s.repo,
+    ...(s.passphrase !== null ? { passphrase: s.passphrase } : {}),
+    ...(s.keepClients ? { keep_clients: true } : {}),
+  };
 }
 
 export function failedChecks(outcome: RestoreOutcome | null): RestoreCheck[] {
@@ -134,7 +140,12 @@ export function flowReducer(s: FlowState, a: FlowAction): FlowState {
     case 'pickRepository':
       if (s.step !== 'repository') return s;
       // Another repository: a passphrase given for the previous one is not carried over.
-      return { ...initialFlow, step: 'generation', repo: a.repo, ...(a.repo === s.repo ? { passphrase: s.passphrase, passphraseAttempt: s.passphraseAttempt } : {}) };
+      return {
+        ...initialFlow,
+        step: 'generation',
+        repo: a.repo,
+        ...(a.repo === s.repo ? { passphrase: s.passphrase, passphraseAttempt: s.passphraseAttempt } : {}),
+      };
     case 'passphraseNeeded':
       if (s.step !== 'generation') return s;
       return { ...s, step: 'passphrase', passphraseRefused: s.passphrase !== null, passphrase: null, generation: null };
@@ -156,9 +167,8 @@ export function flowReducer(s: FlowState, a: FlowAction): FlowState {
     case 'targetChecked': {
       // Answers about a folder no longer shown are dropped (the user kept typing).
       if (s.step !== 'target' || a.target !== s.target.trim()) return s;
-      const targetCheck: TargetCheck = a.ok && a.path !== null && a.state !== null
-        ? { status: 'ok', target: a.target, path: a.path, state: a.state }
-        : refusedCheck(a);
+      const targetCheck: TargetCheck =
+        a.ok && a.path !== null && a.state !== null ? { status: 'ok', target: a.target, path: a.path, state: a.state } : refusedCheck(a);
       return { ...s, targetCheck };
     }
     case 'targetCheckFailed':

@@ -39,8 +39,29 @@ describe('restore checklist, progress and the wait for the restart', () => {
   });
 
   test('every check name the restore reports (src/restore) has words in both languages', () => {
-    const server = ['target:outside_live', 'target:empty', 'keychain:available', 'snapshot:found', 'manifest:valid', 'snapshot:restored', 'files:placed', 'sqlite:integrity',
-      'sqlite:tables', 'registry:updated', 'vault:decrypt', 'store:located', 'deletions:reapplied', 'store:sanad', 'exposure:reset', 'target:layout', 'keychain:stored', 'restore:completed', 'restore:cancelled', 'item:vault.key', 'models:tiny'];
+    const server = [
+      'target:outside_live',
+      'target:empty',
+      'keychain:available',
+      'snapshot:found',
+      'manifest:valid',
+      'snapshot:restored',
+      'files:placed',
+      'sqlite:integrity',
+      'sqlite:tables',
+      'registry:updated',
+      'vault:decrypt',
+      'store:located',
+      'deletions:reapplied',
+      'store:sanad',
+      'exposure:reset',
+      'target:layout',
+      'keychain:stored',
+      'restore:completed',
+      'restore:cancelled',
+      'item:vault.key',
+      'models:tiny',
+    ];
     for (const lng of ['en', 'ar'] as const) {
       const t = i18next.getFixedT(lng, restoreCheckStrings.name);
       for (const name of server) {
@@ -60,7 +81,12 @@ describe('restore checklist, progress and the wait for the restart', () => {
     render(<Grab />);
     const t = holder.t;
     if (!t) throw new Error('no t');
-    expect(restoreProgressValue({ id: 'r', phase: 'restoring', percent: 0.5, bytes_done: 10, bytes_total: 20 }, t)).toEqual({ fraction: 0.5, step: 'Restoring the files', bytesDone: 10, bytesTotal: 20 });
+    expect(restoreProgressValue({ id: 'r', phase: 'restoring', percent: 0.5, bytes_done: 10, bytes_total: 20 }, t)).toEqual({
+      fraction: 0.5,
+      step: 'Restoring the files',
+      bytesDone: 10,
+      bytesTotal: 20,
+    });
     expect(restoreProgressValue({ id: 'r', phase: 'verifying' }, t)).toEqual({ fraction: null, step: 'Verifying every file against the manifest' });
     expect(restoreProgressValue({ id: 'r', phase: 'new_phase' }, t)).toEqual({ fraction: null, step: 'Restoring' });
     expect(restoreProgressValue(null, t)).toBeNull();
@@ -75,7 +101,12 @@ describe('restore checklist, progress and the wait for the restart', () => {
     const answers = ['old', 'old', 'down', 'down', 'new'] as const;
     let i = 0;
     let clock = 0;
-    const back = await waitForRestart(async () => answers[i++] ?? 'new', { intervalMs: 100, timeoutMs: 10_000, now: () => clock, sleep: async (ms) => void (clock += ms) });
+    const back = await waitForRestart(async () => answers[i++] ?? 'new', {
+      intervalMs: 100,
+      timeoutMs: 10_000,
+      now: () => clock,
+      sleep: async (ms) => void (clock += ms),
+    });
     expect(back).toBe(true);
     expect(i).toBe(5);
     const never = await waitForRestart(async () => 'down', { intervalMs: 100, timeoutMs: 1_000, now: () => clock, sleep: async (ms) => void (clock += ms) });

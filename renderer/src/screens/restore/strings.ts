@@ -4,7 +4,8 @@ import { defineStrings } from '../../i18n/i18n';
 export const restoreStrings = defineStrings('screen-restore', {
   en: {
     title: 'Restore',
-    intro: 'A restore makes a complete Sanad data folder from one generation, in a folder that is empty or does not exist yet, and proves it before you use it. The data Sanad is using now is never changed.',
+    intro:
+      'A restore makes a complete Sanad data folder from one generation, in a folder that is empty or does not exist yet, and proves it before you use it. The data Sanad is using now is never changed.',
     serving: 'Sanad is using the data in {{dir}}',
     steps: 'Steps',
     recent: 'Recent restores',
@@ -35,7 +36,8 @@ export const restoreStrings = defineStrings('screen-restore', {
     target: 'Folder to restore into',
     chooseFolder: 'Choose folder…',
     keepClients: 'Keep the paired clients of this backup',
-    keepClientsHelp: 'Only if you made this backup yourself and trust it. Otherwise they are switched off and you pair your apps again; devices on the network come back off either way.',
+    keepClientsHelp:
+      'Only if you made this backup yourself and trust it. Otherwise they are switched off and you pair your apps again; devices on the network come back off either way.',
     checking: 'Checking the folder…',
     okAbsent: 'Good: the folder does not exist yet; Sanad will create it.',
     okEmpty: 'Good: the folder is empty.',
@@ -65,7 +67,8 @@ export const restoreStrings = defineStrings('screen-restore', {
     retry: 'Try again',
     open: 'Open the restored data',
     openTitle: 'Switch Sanad to the restored data?',
-    openText: 'Sanad will stop using {{current}} (running tasks stop and resume under their own restart rules) and start again on {{target}}, at the same address. This window then signs in again by itself. The old data stays where it is.',
+    openText:
+      'Sanad will stop using {{current}} (running tasks stop and resume under their own restart rules) and start again on {{target}}, at the same address. This window then signs in again by itself. The old data stays where it is.',
     openConfirm: 'Stop and open the restored data',
     cancel: 'Cancel',
     opening: 'Asking Sanad to switch…',
@@ -74,7 +77,8 @@ export const restoreStrings = defineStrings('screen-restore', {
   },
   ar: {
     title: 'الاستعادة',
-    intro: 'تُنشئ الاستعادة مجلد بيانات سند كاملًا من جيل واحد، في مجلد فارغ أو غير موجود بعد، وتُثبت سلامته قبل أن تستخدمه. لا تتغير البيانات التي يستخدمها سند الآن أبدًا.',
+    intro:
+      'تُنشئ الاستعادة مجلد بيانات سند كاملًا من جيل واحد، في مجلد فارغ أو غير موجود بعد، وتُثبت سلامته قبل أن تستخدمه. لا تتغير البيانات التي يستخدمها سند الآن أبدًا.',
     serving: 'يستخدم سند البيانات الموجودة في {{dir}}',
     steps: 'الخطوات',
     recent: 'آخر عمليات الاستعادة',
@@ -135,7 +139,8 @@ export const restoreStrings = defineStrings('screen-restore', {
     retry: 'أعد المحاولة',
     open: 'افتح البيانات المستعادة',
     openTitle: 'هل تريد تحويل سند إلى البيانات المستعادة؟',
-    openText: 'سيتوقف سند عن استخدام {{current}} (تتوقف المهام الجارية وتُستأنف وفق قواعد إعادة التشغيل الخاصة بها) ثم يبدأ من جديد على {{target}} بالعنوان نفسه. بعدها تسجّل هذه النافذة الدخول من تلقاء نفسها. تبقى البيانات القديمة في مكانها.',
+    openText:
+      'سيتوقف سند عن استخدام {{current}} (تتوقف المهام الجارية وتُستأنف وفق قواعد إعادة التشغيل الخاصة بها) ثم يبدأ من جديد على {{target}} بالعنوان نفسه. بعدها تسجّل هذه النافذة الدخول من تلقاء نفسها. تبقى البيانات القديمة في مكانها.',
     openConfirm: 'أوقف وافتح البيانات المستعادة',
     cancel: 'إلغاء',
     opening: 'جارٍ طلب التحويل من سند…',

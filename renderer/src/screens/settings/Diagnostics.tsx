@@ -39,14 +39,18 @@ export function Diagnostics() {
   return (
     <section className="card" aria-labelledby="settings-diagnostics">
       <h2 id="settings-diagnostics">{t('diagnostics')}</h2>
-      <p className="muted small"><WithCode text={t('diagnosticsHelp')} /></p>
+      <p className="muted small">
+        <WithCode text={t('diagnosticsHelp')} />
+      </p>
       {checks.isPending && <p className="muted">{t('diagnosticsRunning')}</p>}
       {checks.isError && <ErrorNote error={checks.error} onRetry={() => void checks.refetch()} />}
       {checks.data && (
         <ul className="diagnostics" data-testid="diagnostics">
           {checks.data.data.map((c) => (
             <li key={c.name} className={`diag diag-${c.status}`} data-check={c.name} data-status={c.status}>
-              <span className={`badge ${TONE[c.status]}`} aria-label={t(`diag_status_${c.status}`)}>{MARK[c.status]}</span>{' '}
+              <span className={`badge ${TONE[c.status]}`} aria-label={t(`diag_status_${c.status}`)}>
+                {MARK[c.status]}
+              </span>{' '}
               <strong>{label(c.name)}</strong>: <Said said={c} />
               {c.fix_said !== null && (
                 <div className="muted small">

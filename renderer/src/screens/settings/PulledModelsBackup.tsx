@@ -24,7 +24,8 @@ export function PulledModelsBackup({ value }: { value: 'include' | 'source' }) {
           <input type="radio" name="pulled-models-backup" checked={value === 'include'} onChange={() => save.mutate('include')} /> {t('pulledInclude')}
         </label>
         <label>
-          <input type="radio" name="pulled-models-backup" checked={value === 'source'} onChange={() => save.mutate('source')} data-testid="pulled-source" /> {t('pulledSource')}
+          <input type="radio" name="pulled-models-backup" checked={value === 'source'} onChange={() => save.mutate('source')} data-testid="pulled-source" />{' '}
+          {t('pulledSource')}
         </label>
       </fieldset>
       {save.isError && <ErrorNote error={save.error} />}

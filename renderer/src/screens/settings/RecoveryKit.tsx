@@ -33,7 +33,13 @@ export function RecoveryKit() {
   const [shown, setShown] = useState(false);
   const [stored, setStored] = useState(false);
   const status = useKitStatus();
-  const kit = useQuery({ queryKey: ['recovery-kit', 'settings-screen'], queryFn: () => api('GET', '/admin/recovery-kit', Kit), enabled: shown, gcTime: 0, staleTime: 0 });
+  const kit = useQuery({
+    queryKey: ['recovery-kit', 'settings-screen'],
+    queryFn: () => api('GET', '/admin/recovery-kit', Kit),
+    enabled: shown,
+    gcTime: 0,
+    staleTime: 0,
+  });
   const confirm = useMutation({
     mutationFn: () => api('POST', '/admin/recovery-kit/confirm', KitConfirmed),
     onSuccess: () => {

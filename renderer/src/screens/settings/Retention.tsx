@@ -16,7 +16,12 @@ import { settingsStrings } from './strings';
 
 const KEYS = ['retention_keep_hourly', 'retention_keep_daily', 'retention_keep_weekly', 'retention_keep_monthly'] as const;
 type Key = (typeof KEYS)[number];
-const LABEL = { retention_keep_hourly: 'keepHourly', retention_keep_daily: 'keepDaily', retention_keep_weekly: 'keepWeekly', retention_keep_monthly: 'keepMonthly' } as const;
+const LABEL = {
+  retention_keep_hourly: 'keepHourly',
+  retention_keep_daily: 'keepDaily',
+  retention_keep_weekly: 'keepWeekly',
+  retention_keep_monthly: 'keepMonthly',
+} as const;
 // The ranges of src/contract/settings.ts: at least one daily backup is always kept.
 const MAX = 1000;
 const MIN: Record<Key, number> = { retention_keep_hourly: 0, retention_keep_daily: 1, retention_keep_weekly: 0, retention_keep_monthly: 0 };
@@ -32,7 +37,9 @@ function countsOf(draft: Draft): Record<Key, number> | null {
     out[k] = Number(v);
   }
   const { retention_keep_hourly: h, retention_keep_daily: d, retention_keep_weekly: w, retention_keep_monthly: m } = out;
-  return h === undefined || d === undefined || w === undefined || m === undefined ? null : { retention_keep_hourly: h, retention_keep_daily: d, retention_keep_weekly: w, retention_keep_monthly: m };
+  return h === undefined || d === undefined || w === undefined || m === undefined
+    ? null
+    : { retention_keep_hourly: h, retention_keep_daily: d, retention_keep_weekly: w, retention_keep_monthly: m };
 }
 
 function PreviewSaid({ preview }: { preview: RetentionPreview }) {
@@ -41,17 +48,29 @@ function PreviewSaid({ preview }: { preview: RetentionPreview }) {
   return (
     // The live region around the list, not on it: role="status" on a <ul> hides its items from the list (axe).
     <div role="status" data-testid="retention-preview">
-    <ul className="retention-preview">
-      {preview.repositories.map((r) => (
-        <li key={r.name} data-repo={r.name} data-remove={r.remove.length}>
-          {r.error !== null
-            ? r.error_said ? <Said said={r.error_said} /> : t('previewError', { repo: isolate(r.name), error: r.error })
-            : r.remove.length === 0
-              ? t('previewNone', { repo: isolate(r.name) })
-              : t('previewRemove', { count: r.remove.length, n: formatNumber(language, r.remove.length), repo: isolate(r.name), oldest: at(r.remove[0]?.time ?? ''), newest: at(r.remove.at(-1)?.time ?? '') })}
-        </li>
-      ))}
-    </ul>
+      <ul className="retention-preview">
+        {preview.repositories.map((r) => (
+          <li key={r.name} data-repo={r.name} data-remove={r.remove.length}>
+            {r.error !== null ? (
+              r.error_said ? (
+                <Said said={r.error_said} />
+              ) : (
+                t('previewError', { repo: isolate(r.name), error: r.error })
+              )
+            ) : r.remove.length === 0 ? (
+              t('previewNone', { repo: isolate(r.name) })
+            ) : (
+              t('previewRemove', {
+                count: r.remove.length,
+                n: formatNumber(language, r.remove.length),
+                repo: isolate(r.name),
+                oldest: at(r.remove[0]?.time ?? ''),
+                newest: at(r.remove.at(-1)?.time ?? ''),
+              })
+            )}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -88,7 +107,12 @@ export function Retention({ saved }: { saved: Settings }) {
     <form className="card" onSubmit={submit} noValidate aria-labelledby="settings-retention" data-testid="settings-retention-form">
       <h2 id="settings-retention">{t('retention')}</h2>
       <p data-testid="settings-retention">
-        {t('retentionText', { hourly: formatNumber(language, saved.retention_keep_hourly), daily: formatNumber(language, saved.retention_keep_daily), weekly: formatNumber(language, saved.retention_keep_weekly), monthly: formatNumber(language, saved.retention_keep_monthly) })}
+        {t('retentionText', {
+          hourly: formatNumber(language, saved.retention_keep_hourly),
+          daily: formatNumber(language, saved.retention_keep_daily),
+          weekly: formatNumber(language, saved.retention_keep_weekly),
+          monthly: formatNumber(language, saved.retention_keep_monthly),
+        })}
       </p>
       <fieldset className="retention-counts" aria-describedby={invalid ? 'retention-invalid' : undefined}>
         <legend>{t('retentionKeep')}</legend>

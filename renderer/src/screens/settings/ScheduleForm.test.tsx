@@ -40,7 +40,9 @@ afterEach(() => {
 
 describe('settings form: where errors are shown (simulated server answers)', () => {
   test('an error the server ties to backup_interval_hours is shown under that field, linked to it, and not for the form', async () => {
-    const { sent } = renderWith(answer(400, invalid('backup_interval_hours', 'Invalid value for backup_interval_hours: Number must be greater than or equal to 1.')));
+    const { sent } = renderWith(
+      answer(400, invalid('backup_interval_hours', 'Invalid value for backup_interval_hours: Number must be greater than or equal to 1.')),
+    );
     const input = screen.getByLabelText('Hours between backups');
     fireEvent.change(input, { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -106,6 +108,9 @@ describe('the PATCH body', () => {
     const daily = Settings.parse({ ...SAVED, backup_time_of_day: '03:15' });
     expect(draftFrom(daily).backup_when).toBe('daily');
     expect(patchFrom({ ...draftFrom(daily), backup_when: 'interval' }, daily)).toEqual({ backup_time_of_day: null });
-    expect(patchFrom({ ...base, backup_skip_on_battery: true, backup_skip_on_metered: true }, SAVED)).toEqual({ backup_skip_on_battery: true, backup_skip_on_metered: true });
+    expect(patchFrom({ ...base, backup_skip_on_battery: true, backup_skip_on_metered: true }, SAVED)).toEqual({
+      backup_skip_on_battery: true,
+      backup_skip_on_metered: true,
+    });
   });
 });

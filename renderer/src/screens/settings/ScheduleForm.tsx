@@ -59,7 +59,14 @@ export function ScheduleForm({ saved }: { saved: Settings }) {
       <fieldset className="field plain" {...described('backup_time_of_day')}>
         <legend>{t('backupWhen')}</legend>
         <label className="check">
-          <input type="radio" name="backup-when" value="interval" checked={draft.backup_when === 'interval'} onChange={() => change({ backup_when: 'interval' })} data-testid="settings-when-interval" />
+          <input
+            type="radio"
+            name="backup-when"
+            value="interval"
+            checked={draft.backup_when === 'interval'}
+            onChange={() => change({ backup_when: 'interval' })}
+            data-testid="settings-when-interval"
+          />
           {t('whenInterval')}
         </label>
         {draft.backup_when === 'interval' && (
@@ -78,11 +85,22 @@ export function ScheduleForm({ saved }: { saved: Settings }) {
             <div id="settings-interval-help" className="muted small">
               {t('intervalHelp')}
             </div>
-            <FieldNote id={errorId('backup_interval_hours')} error={errorFor(placed, 'backup_interval_hours')} text={t('intervalInvalid', { min: formatNumber(language, MIN_HOURS), max: formatNumber(language, MAX_HOURS) })} />
+            <FieldNote
+              id={errorId('backup_interval_hours')}
+              error={errorFor(placed, 'backup_interval_hours')}
+              text={t('intervalInvalid', { min: formatNumber(language, MIN_HOURS), max: formatNumber(language, MAX_HOURS) })}
+            />
           </div>
         )}
         <label className="check">
-          <input type="radio" name="backup-when" value="daily" checked={draft.backup_when === 'daily'} onChange={() => change({ backup_when: 'daily' })} data-testid="settings-when-daily" />
+          <input
+            type="radio"
+            name="backup-when"
+            value="daily"
+            checked={draft.backup_when === 'daily'}
+            onChange={() => change({ backup_when: 'daily' })}
+            data-testid="settings-when-daily"
+          />
           {t('whenDaily')}
         </label>
         {draft.backup_when === 'daily' && (
@@ -104,11 +122,23 @@ export function ScheduleForm({ saved }: { saved: Settings }) {
       </fieldset>
       <div className="field">
         <label className="check">
-          <input type="checkbox" checked={draft.backup_skip_on_battery} onChange={(e) => change({ backup_skip_on_battery: e.target.checked })} {...described('backup_skip_on_battery', 'settings-conditions-help')} data-testid="settings-skip-battery" />
+          <input
+            type="checkbox"
+            checked={draft.backup_skip_on_battery}
+            onChange={(e) => change({ backup_skip_on_battery: e.target.checked })}
+            {...described('backup_skip_on_battery', 'settings-conditions-help')}
+            data-testid="settings-skip-battery"
+          />
           {t('skipOnBattery')}
         </label>
         <label className="check">
-          <input type="checkbox" checked={draft.backup_skip_on_metered} onChange={(e) => change({ backup_skip_on_metered: e.target.checked })} {...described('backup_skip_on_metered', 'settings-conditions-help')} data-testid="settings-skip-metered" />
+          <input
+            type="checkbox"
+            checked={draft.backup_skip_on_metered}
+            onChange={(e) => change({ backup_skip_on_metered: e.target.checked })}
+            {...described('backup_skip_on_metered', 'settings-conditions-help')}
+            data-testid="settings-skip-metered"
+          />
           {t('skipOnMetered')}
         </label>
         <div id="settings-conditions-help" className="muted small">

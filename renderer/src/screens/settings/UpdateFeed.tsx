@@ -35,12 +35,26 @@ export function UpdateFeed({ value }: { value: string | null }) {
       <p className="muted">{t('updatesHelp')}</p>
       <label>
         {t('updateFeed')}
-        <input type="url" dir="ltr" value={draft} placeholder="https://updates.example.com/sanad/" aria-invalid={invalid} aria-describedby={invalid ? 'update-feed-error' : undefined}
-          onChange={(e) => setDraft(e.target.value)} data-testid="update-feed" />
+        <input
+          type="url"
+          dir="ltr"
+          value={draft}
+          placeholder="https://updates.example.com/sanad/"
+          aria-invalid={invalid}
+          aria-describedby={invalid ? 'update-feed-error' : undefined}
+          onChange={(e) => setDraft(e.target.value)}
+          data-testid="update-feed"
+        />
       </label>
-      {invalid && <p id="update-feed-error" className="field-error" role="alert">{t('updateFeedInvalid')}</p>}
+      {invalid && (
+        <p id="update-feed-error" className="field-error" role="alert">
+          {t('updateFeedInvalid')}
+        </p>
+      )}
       <p className="muted">{value === null ? t('updatesOff') : t('updatesOn')}</p>
-      <button type="submit" disabled={save.isPending}>{t('updateFeedSave')}</button>
+      <button type="submit" disabled={save.isPending}>
+        {t('updateFeedSave')}
+      </button>
       {save.isError && <ErrorNote error={save.error} />}
     </form>
   );

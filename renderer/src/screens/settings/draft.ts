@@ -17,7 +17,15 @@ export interface Draft {
   default_on_restart: OnRestart;
 }
 
-export const FORM_FIELDS = ['backup_interval_hours', 'backup_time_of_day', 'backup_skip_on_battery', 'backup_skip_on_metered', 'backup_paused', 'drill_paused', 'default_on_restart'] as const;
+export const FORM_FIELDS = [
+  'backup_interval_hours',
+  'backup_time_of_day',
+  'backup_skip_on_battery',
+  'backup_skip_on_metered',
+  'backup_paused',
+  'drill_paused',
+  'default_on_restart',
+] as const;
 
 /** Where a daily schedule starts when the person switches to one: a night hour a laptop is often on. */
 const FIRST_TIME_OF_DAY = '02:00';

@@ -4,7 +4,8 @@ import { defineStrings } from '../../i18n/i18n';
 export const settingsStrings = defineStrings('screen-settings', {
   en: {
     updates: 'Updates',
-    updatesHelp: 'The desktop app can look for a newer Sanad at an address you give (your organisation’s update folder). It downloads a newer version, checks it, and offers it in the tray menu; it installs only when you choose Restart to update. Packages from your system’s package manager (.deb, .rpm) are updated there instead.',
+    updatesHelp:
+      'The desktop app can look for a newer Sanad at an address you give (your organisation’s update folder). It downloads a newer version, checks it, and offers it in the tray menu; it installs only when you choose Restart to update. Packages from your system’s package manager (.deb, .rpm) are updated there instead.',
     updateFeed: 'Update address',
     updateFeedSave: 'Save address',
     updateFeedInvalid: 'Give an https:// address (http:// only for localhost or 127.0.0.1), or leave it empty to never look.',
@@ -12,9 +13,11 @@ export const settingsStrings = defineStrings('screen-settings', {
     updatesOn: 'Sanad looks for updates at this address when it starts and every 6 hours.',
     pulledModels: 'Models pulled from a hub, in backups',
     pulledInclude: 'Keep their files in every backup (the default: a restore works with no network; each model’s size goes to every repository).',
-    pulledSource: 'Keep only where they came from (backups stay small; a restore downloads them again and checks them, which needs the network, and the hub may have removed a file). Each model can differ, on the Models screen.',
+    pulledSource:
+      'Keep only where they came from (backups stay small; a restore downloads them again and checks them, which needs the network, and the hub may have removed a file). Each model can differ, on the Models screen.',
     diagnostics: 'Diagnostics',
-    diagnosticsHelp: 'The checks of `sanad doctor`: programs, the keychain, the data folder and its disk, the port, each repository (read only), the last backup and drill, the recovery kit.',
+    diagnosticsHelp:
+      'The checks of `sanad doctor`: programs, the keychain, the data folder and its disk, the port, each repository (read only), the last backup and drill, the recovery kit.',
     diagnosticsRunning: 'Running the checks…',
     diagnosticsAgain: 'Run the checks again',
     diagnosticsSave: 'Save diagnostics',
@@ -46,7 +49,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     timeOfDayInvalid: 'Enter a time as hours and minutes, such as 02:30.',
     skipOnBattery: 'Not while this computer runs on battery',
     skipOnMetered: 'Not on a metered connection (a phone’s hotspot, a data plan)',
-    conditionsHelp: 'A scheduled backup waits, and runs as soon as the computer is plugged in or on another network. “Back up now” always runs. Where the computer does not say (no battery, no NetworkManager), backups do not wait.',
+    conditionsHelp:
+      'A scheduled backup waits, and runs as soon as the computer is plugged in or on another network. “Back up now” always runs. Where the computer does not say (no battery, no NetworkManager), backups do not wait.',
     interval: 'Hours between backups',
     intervalHelp: 'A backup runs when the last one is this old. The Overview warns when a repository’s last good backup is older.',
     intervalInvalid: 'Enter a whole number of hours from {{min}} to {{max}} (one week).',
@@ -62,7 +66,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     saved: 'Saved.',
     nothingChanged: 'Nothing to save: no setting was changed.',
     retention: 'Backup retention',
-    retentionText: 'Each repository keeps the last {{hourly}} hourly, {{daily}} daily, {{weekly}} weekly and {{monthly}} monthly backups; older ones are removed by maintenance.',
+    retentionText:
+      'Each repository keeps the last {{hourly}} hourly, {{daily}} daily, {{weekly}} weekly and {{monthly}} monthly backups; older ones are removed by maintenance.',
     retentionKeep: 'Keep the newest',
     keepHourly: 'Hourly',
     keepDaily: 'Daily',
@@ -81,7 +86,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     rotationHelp: 'The passphrase encrypts every backup. Rotate it if it may have been seen by someone else.',
     rotate: 'Rotate the passphrase…',
     rotateTitle: 'Rotate the backup passphrase?',
-    rotateConsequences: 'Sanad makes a new passphrase, adds it to every repository, then removes the old one. The recovery kit you stored stops working: export a new one and store it off this machine. Offsite copies made before now stay encrypted with the old passphrase, so keep the old kit until they are pruned. No backup may run meanwhile.',
+    rotateConsequences:
+      'Sanad makes a new passphrase, adds it to every repository, then removes the old one. The recovery kit you stored stops working: export a new one and store it off this machine. Offsite copies made before now stay encrypted with the old passphrase, so keep the old kit until they are pruned. No backup may run meanwhile.',
     rotateConfirm: 'Rotate now',
     rotating: 'Rotating…',
     cancel: 'Cancel',
@@ -98,7 +104,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     kitShow: 'Show the recovery kit',
     kitHide: 'Hide',
     kitLabel: 'Recovery kit text',
-    kitWarning: 'This text contains your backup passphrase. Anyone with it and a copy of your backups can read them. Keep it in a password manager or print it and lock it away; do not leave the file on this machine.',
+    kitWarning:
+      'This text contains your backup passphrase. Anyone with it and a copy of your backups can read them. Keep it in a password manager or print it and lock it away; do not leave the file on this machine.',
     kitDownload: 'Download',
     kitStored: 'I stored it off this machine',
     kitConfirm: 'Confirm',
@@ -109,17 +116,21 @@ export const settingsStrings = defineStrings('screen-settings', {
   },
   ar: {
     updates: 'التحديثات',
-    updatesHelp: 'يمكن لتطبيق سطح المكتب أن يبحث عن إصدار أحدث من سند في عنوان تحدده (مجلد التحديثات لدى مؤسستك). ينزّل الإصدار الأحدث ويتحقق منه ثم يعرضه في قائمة الأيقونة، ولا يُثبَّت إلا حين تختار «أعد التشغيل للتحديث». أما الحزم من مدير حزم نظامك فتُحدَّث من هناك.',
+    updatesHelp:
+      'يمكن لتطبيق سطح المكتب أن يبحث عن إصدار أحدث من سند في عنوان تحدده (مجلد التحديثات لدى مؤسستك). ينزّل الإصدار الأحدث ويتحقق منه ثم يعرضه في قائمة الأيقونة، ولا يُثبَّت إلا حين تختار «أعد التشغيل للتحديث». أما الحزم من مدير حزم نظامك فتُحدَّث من هناك.',
     updateFeed: 'عنوان التحديثات',
     updateFeedSave: 'حفظ العنوان',
-    updateFeedInvalid: 'اكتب عنوانًا يبدأ بـ \u2068https://\u2069 (أو \u2068http://\u2069 لهذا الحاسوب فقط: \u2068localhost\u2069 أو \u2068127.0.0.1\u2069)، أو اتركه فارغًا كي لا يبحث أبدًا.',
+    updateFeedInvalid:
+      'اكتب عنوانًا يبدأ بـ \u2068https://\u2069 (أو \u2068http://\u2069 لهذا الحاسوب فقط: \u2068localhost\u2069 أو \u2068127.0.0.1\u2069)، أو اتركه فارغًا كي لا يبحث أبدًا.',
     updatesOff: 'لا يبحث سند عن تحديثات.',
     updatesOn: 'يبحث سند عن التحديثات في هذا العنوان عند بدئه وكل ٦ ساعات.',
     pulledModels: 'النماذج المنزَّلة من مستودع، في النسخ الاحتياطية',
     pulledInclude: 'احفظ ملفاتها في كل نسخة احتياطية (الافتراضي: تعمل الاستعادة بلا شبكة؛ ويذهب حجم كل نموذج إلى كل مستودع).',
-    pulledSource: 'احفظ مصادرها فقط (تبقى النسخ صغيرة؛ تنزّلها الاستعادة من جديد وتتحقّق منها، وهذا يحتاج إلى الشبكة، وقد يكون المستودع حذف ملفًا). يمكن أن يختلف كل نموذج، من شاشة النماذج.',
+    pulledSource:
+      'احفظ مصادرها فقط (تبقى النسخ صغيرة؛ تنزّلها الاستعادة من جديد وتتحقّق منها، وهذا يحتاج إلى الشبكة، وقد يكون المستودع حذف ملفًا). يمكن أن يختلف كل نموذج، من شاشة النماذج.',
     diagnostics: 'التشخيص',
-    diagnosticsHelp: 'فحوص ‎`sanad doctor`‎: البرامج، وسلسلة المفاتيح، ومجلد البيانات وقرصه، والمنفذ، وكل مستودع (قراءة فقط)، وآخر نسخة احتياطية واختبار استعادة، ومجموعة الاسترداد.',
+    diagnosticsHelp:
+      'فحوص ‎`sanad doctor`‎: البرامج، وسلسلة المفاتيح، ومجلد البيانات وقرصه، والمنفذ، وكل مستودع (قراءة فقط)، وآخر نسخة احتياطية واختبار استعادة، ومجموعة الاسترداد.',
     diagnosticsRunning: 'تجري الفحوص…',
     diagnosticsAgain: 'أعِد الفحوص',
     diagnosticsSave: 'احفظ التشخيصات',
@@ -151,7 +162,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     timeOfDayInvalid: 'أدخل وقتًا بالساعات والدقائق، مثل 02:30.',
     skipOnBattery: 'ليس حين يعمل هذا الحاسوب على البطارية',
     skipOnMetered: 'ليس على اتصال محدود البيانات (نقطة اتصال هاتف، باقة بيانات)',
-    conditionsHelp: 'ينتظر النسخ الاحتياطي المجدول، ويبدأ حالما يوصَل الحاسوب بالكهرباء أو بشبكة أخرى. أمّا «انسخ احتياطيًا الآن» فيعمل دائمًا. وحيث لا يخبر الحاسوب بذلك (لا بطارية، لا \u2068NetworkManager\u2069)، لا ينتظر النسخ الاحتياطي.',
+    conditionsHelp:
+      'ينتظر النسخ الاحتياطي المجدول، ويبدأ حالما يوصَل الحاسوب بالكهرباء أو بشبكة أخرى. أمّا «انسخ احتياطيًا الآن» فيعمل دائمًا. وحيث لا يخبر الحاسوب بذلك (لا بطارية، لا \u2068NetworkManager\u2069)، لا ينتظر النسخ الاحتياطي.',
     interval: 'عدد الساعات بين النسخ الاحتياطية',
     intervalHelp: 'تُنشأ نسخة احتياطية عندما تبلغ آخر نسخة هذا العمر. تحذّر النظرة العامة عندما تكون آخر نسخة سليمة في أحد المستودعات أقدم من ذلك.',
     intervalInvalid: 'أدخل عددًا صحيحًا من الساعات بين {{min}} و{{max}} (أسبوع).',
@@ -167,7 +179,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     saved: 'حُفظت الإعدادات.',
     nothingChanged: 'لا شيء للحفظ: لم يتغيّر أي إعداد.',
     retention: 'الاحتفاظ بالنسخ الاحتياطية',
-    retentionText: 'يحتفظ كل مستودع بآخر {{hourly}} نسخة كل ساعة و{{daily}} نسخة يومية و{{weekly}} نسخ أسبوعية و{{monthly}} نسخة شهرية؛ وتحذف الصيانة ما هو أقدم.',
+    retentionText:
+      'يحتفظ كل مستودع بآخر {{hourly}} نسخة كل ساعة و{{daily}} نسخة يومية و{{weekly}} نسخ أسبوعية و{{monthly}} نسخة شهرية؛ وتحذف الصيانة ما هو أقدم.',
     retentionKeep: 'احتفظ بأحدث',
     keepHourly: 'نسخ كل ساعة',
     keepDaily: 'النسخ اليومية',
@@ -189,7 +202,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     rotationHelp: 'تُشفِّر عبارة المرور كل النسخ الاحتياطية. غيّرها إن كان أحد قد اطّلع عليها.',
     rotate: 'تغيير عبارة المرور…',
     rotateTitle: 'هل تريد تغيير عبارة مرور النسخ الاحتياطي؟',
-    rotateConsequences: 'ينشئ سند عبارة مرور جديدة ويضيفها إلى كل مستودع ثم يزيل القديمة. ستتوقف مجموعة الاسترداد التي حفظتها عن العمل: صدّر مجموعة جديدة واحفظها خارج هذا الجهاز. تبقى النسخ الخارجية المُنشأة قبل الآن مشفّرة بعبارة المرور القديمة، فاحتفظ بالمجموعة القديمة حتى تُحذف تلك النسخ. ولا يمكن تشغيل نسخ احتياطي أثناء ذلك.',
+    rotateConsequences:
+      'ينشئ سند عبارة مرور جديدة ويضيفها إلى كل مستودع ثم يزيل القديمة. ستتوقف مجموعة الاسترداد التي حفظتها عن العمل: صدّر مجموعة جديدة واحفظها خارج هذا الجهاز. تبقى النسخ الخارجية المُنشأة قبل الآن مشفّرة بعبارة المرور القديمة، فاحتفظ بالمجموعة القديمة حتى تُحذف تلك النسخ. ولا يمكن تشغيل نسخ احتياطي أثناء ذلك.',
     rotateConfirm: 'غيّرها الآن',
     rotating: 'جارٍ التغيير…',
     cancel: 'إلغاء',
@@ -206,7 +220,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     kitShow: 'اعرض مجموعة الاسترداد',
     kitHide: 'إخفاء',
     kitLabel: 'نص مجموعة الاسترداد',
-    kitWarning: 'يحتوي هذا النص على عبارة مرور نسخك الاحتياطية. من يملكه مع نسخة من نسخك الاحتياطية يستطيع قراءتها. احفظه في مدير كلمات مرور أو اطبعه واحفظه في مكان مقفل، ولا تترك الملف على هذا الجهاز.',
+    kitWarning:
+      'يحتوي هذا النص على عبارة مرور نسخك الاحتياطية. من يملكه مع نسخة من نسخك الاحتياطية يستطيع قراءتها. احفظه في مدير كلمات مرور أو اطبعه واحفظه في مكان مقفل، ولا تترك الملف على هذا الجهاز.',
     kitDownload: 'تنزيل',
     kitStored: 'حفظتها خارج هذا الجهاز',
     kitConfirm: 'تأكيد',

@@ -61,7 +61,11 @@ export function TaskList() {
         </label>
         <label>
           {t('filterModel')}{' '}
-          <select data-testid="tasks-filter-model" value={view.model ?? ''} onChange={(e) => setView(withFilter(view, { model: e.target.value === '' ? null : e.target.value }))}>
+          <select
+            data-testid="tasks-filter-model"
+            value={view.model ?? ''}
+            onChange={(e) => setView(withFilter(view, { model: e.target.value === '' ? null : e.target.value }))}
+          >
             <option value="">{t('any')}</option>
             {(models.data?.data ?? []).map((m) => (
               <option key={m.id} value={m.id} translate="no">
@@ -102,7 +106,9 @@ export function TaskList() {
                   {task.prompt ? <Verbatim className="task-prompt-line">{task.prompt}</Verbatim> : <code>{task.id}</code>}
                 </a>
               </td>
-              <td><Verbatim>{task.model}</Verbatim></td>
+              <td>
+                <Verbatim>{task.model}</Verbatim>
+              </td>
               <td>
                 <StatusBadge status={task.status} />
               </td>

@@ -19,7 +19,12 @@ import { Verbatim } from '../../components/Verbatim';
 
 /** A prompt's first non-empty line, for the heading. */
 function firstLine(prompt: string): string {
-  return prompt.split('\n').find((l) => l.trim() !== '')?.trim() ?? prompt;
+  return (
+    prompt
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? prompt
+  );
 }
 
 const CONNECTION_KEY = { connecting: 'streamConnecting', open: 'streamOpen', closed: 'streamClosed' } as const;
@@ -31,36 +36,36 @@ function EventList({ stream }: { stream: StreamState }) {
     <section aria-labelledby="task-events-title">
       {/* The raw event log is for the curious: behind a toggle, under the text it makes. */}
       <details className="task-events-details" data-testid="task-events-toggle">
-      <summary>
-        <h2 id="task-events-title">{t('events')}</h2>
-      </summary>
-      {stream.total > stream.events.length && (
-        <p className="muted">{t('eventsShown', { shown: formatNumber(language, stream.events.length), total: formatNumber(language, stream.total) })}</p>
-      )}
-      <div className="task-events-wrap" tabIndex={0} role="region" aria-labelledby="task-events-title">
-        <table className="task-events" data-testid="task-events">
-          <thead>
-            <tr>
-              <th scope="col">{t('seq')}</th>
-              <th scope="col">{t('type')}</th>
-              <th scope="col">{t('time')}</th>
-              <th scope="col">{t('detail')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {newestFirst.map((e) => (
-              <tr key={e.seq}>
-                <td>{formatNumber(language, e.seq)}</td>
-                <td>
-                  <code>{e.type}</code>
-                </td>
-                <td>{e.at === null ? '' : formatDateTime(language, e.at)}</td>
-                <td>{e.detail === null ? '' : <code>{JSON.stringify(e.detail)}</code>}</td>
+        <summary>
+          <h2 id="task-events-title">{t('events')}</h2>
+        </summary>
+        {stream.total > stream.events.length && (
+          <p className="muted">{t('eventsShown', { shown: formatNumber(language, stream.events.length), total: formatNumber(language, stream.total) })}</p>
+        )}
+        <div className="task-events-wrap" tabIndex={0} role="region" aria-labelledby="task-events-title">
+          <table className="task-events" data-testid="task-events">
+            <thead>
+              <tr>
+                <th scope="col">{t('seq')}</th>
+                <th scope="col">{t('type')}</th>
+                <th scope="col">{t('time')}</th>
+                <th scope="col">{t('detail')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {newestFirst.map((e) => (
+                <tr key={e.seq}>
+                  <td>{formatNumber(language, e.seq)}</td>
+                  <td>
+                    <code>{e.type}</code>
+                  </td>
+                  <td>{e.at === null ? '' : formatDateTime(language, e.at)}</td>
+                  <td>{e.detail === null ? '' : <code>{JSON.stringify(e.detail)}</code>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </details>
     </section>
   );
@@ -81,7 +86,9 @@ function Tokens({ task }: { task: Task }) {
   return (
     <span data-testid="task-tokens">
       {words}
-      {seconds >= 2 && count > 0 && <span className="muted"> · {t('rate', { rate: formatNumber(language, count / seconds, { maximumFractionDigits: 1 }) })}</span>}
+      {seconds >= 2 && count > 0 && (
+        <span className="muted"> · {t('rate', { rate: formatNumber(language, count / seconds, { maximumFractionDigits: 1 }) })}</span>
+      )}
     </span>
   );
 }
@@ -96,7 +103,9 @@ function Facts({ task }: { task: Task }) {
         <StatusBadge status={task.status} testId="task-status" />
       </dd>
       <dt>{t('model')}</dt>
-      <dd><Verbatim>{task.model}</Verbatim></dd>
+      <dd>
+        <Verbatim>{task.model}</Verbatim>
+      </dd>
       <dt>{t('created')}</dt>
       <dd>{formatDateTime(language, task.created_at)}</dd>
       {task.generation_started_at != null && (
@@ -121,9 +130,7 @@ function Facts({ task }: { task: Task }) {
         <code data-testid="task-id">{task.id}</code>
       </dd>
       <dt>{t('onRestart')}</dt>
-      <dd>
-        {t(`restart_${task.on_restart}`)}
-      </dd>
+      <dd>{t(`restart_${task.on_restart}`)}</dd>
       {task.error && (
         <>
           <dt>{t('error')}</dt>

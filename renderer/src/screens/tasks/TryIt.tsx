@@ -22,7 +22,7 @@ export function TryIt() {
   const [prompt, setPrompt] = useState('');
   const [maxTokens, setMaxTokens] = useState('64');
   const available = (models.data?.data ?? []).filter((m) => m.status === 'available');
-  const chosen = model !== '' ? model : available[0]?.id ?? '';
+  const chosen = model !== '' ? model : (available[0]?.id ?? '');
   const send = useMutation({
     mutationFn: () =>
       api('POST', '/v1/responses', CreatedResponse, {
@@ -62,7 +62,15 @@ export function TryIt() {
         </div>
         <div className="field">
           <label htmlFor="try-max">{t('tryMax')}</label>
-          <input id="try-max" type="number" inputMode="numeric" min={1} value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} {...invalid('max_output_tokens')} />
+          <input
+            id="try-max"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            value={maxTokens}
+            onChange={(e) => setMaxTokens(e.target.value)}
+            {...invalid('max_output_tokens')}
+          />
           <FieldNote id="try-max_output_tokens-error" error={errorFor(placed, 'max_output_tokens')} />
         </div>
       </div>

@@ -1,5 +1,13 @@
 // A task's failure (the API's `{code, message}`, with the message in English) in the reader's words.
-const FAILURES = ['server_restarted', 'context_length_exceeded', 'model_not_found', 'engine_error', 'previous_response_not_found', 'conversation_not_found', 'invalid_json_schema'] as const;
+const FAILURES = [
+  'server_restarted',
+  'context_length_exceeded',
+  'model_not_found',
+  'engine_error',
+  'previous_response_not_found',
+  'conversation_not_found',
+  'invalid_json_schema',
+] as const;
 type Failure = (typeof FAILURES)[number];
 const isFailure = (code: string): code is Failure => FAILURES.some((f) => f === code);
 
@@ -8,4 +16,3 @@ const isFailure = (code: string): code is Failure => FAILURES.some((f) => f === 
 export function failureWords(error: { code: string; message: string }, language: string, t: (key: `failure_${Failure}`) => string): string {
   return language !== 'en' && isFailure(error.code) ? t(`failure_${error.code}`) : error.message;
 }
-

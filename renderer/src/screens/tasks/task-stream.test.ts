@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { changesState, initialStream, MAX_EVENTS, streamReducer, type StreamEvent, type StreamState } from './task-stream';
 
-const ev = (sequence_number: number, type: string, extra: Partial<StreamEvent> = {}): StreamEvent => ({ type, sequence_number, created_at: 1000 + sequence_number, ...extra });
+const ev = (sequence_number: number, type: string, extra: Partial<StreamEvent> = {}): StreamEvent => ({
+  type,
+  sequence_number,
+  created_at: 1000 + sequence_number,
+  ...extra,
+});
 const delta = (seq: number, text: string) => ev(seq, 'response.output_text.delta', { delta: text });
 const apply = (state: StreamState, ...events: StreamEvent[]) => streamReducer(state, { kind: 'events', events });
 

@@ -55,7 +55,7 @@ export function streamReducer(state: StreamState, action: StreamAction): StreamS
     if (e.type === 'response.queued') text = '';
     else if (e.type === 'response.output_text.delta' && e.delta !== undefined) text += e.delta;
     else if (e.type === 'response.output_text.done' && e.text !== undefined) text = e.text;
-    events.push({ seq: e.sequence_number, type: e.type, at: e.created_at ?? null, detail: e.type === 'response.output_text.delta' ? e.delta ?? null : null });
+    events.push({ seq: e.sequence_number, type: e.type, at: e.created_at ?? null, detail: e.type === 'response.output_text.delta' ? (e.delta ?? null) : null });
     lastSeq = e.sequence_number;
     total++;
     ended ||= TERMINAL_EVENTS.includes(e.type);
