@@ -10,6 +10,7 @@
 // Only what runs inside asBookkeeping is left out, so a write this misses can cost a copy, never
 // hide a change; a mark lives as long as its connection (a restart copies again).
 import type { Db } from './open.js';
+import { cachedStatement } from './statements.js';
 
 export interface ContentMark {
   readonly db: Db;
@@ -22,8 +23,11 @@ export interface ContentMark {
 /** Changes each connection made inside asBookkeeping: not content. */
 const bookkept = new WeakMap<Db, number>();
 
+// Read twice around every bookkeeping write: prepared once per connection.
+const totalChangesOf = cachedStatement<[], { n: number }>('SELECT total_changes() AS n');
+
 function totalChanges(db: Db): number {
-  const n: unknown = db.prepare('SELECT total_changes()').pluck().get();
+  const n: unknown = totalChangesOf(db).get()?.n;
   if (typeof n !== 'number') throw new Error('SQLite did not answer total_changes() with a number.');
   return n;
 }

@@ -26,8 +26,15 @@ test('back up now during a backup: the API attaches or queues, the CLI follows i
   writeFileSync(big, Buffer.concat([readFileSync(model), randomBytes(128 * 1024 * 1024)]));
   assert.equal((await api.post('/admin/models', { path: big, id: 'big' })).status, 201);
 
-  assert.deepEqual((await api.post('/admin/backups')).body, { started: true, attached: false, queued: false });
-  assert.deepEqual((await api.post('/admin/backups')).body, { started: false, attached: true, queued: false });
+  const first = (await api.post('/admin/backups')).body;
+  const firstId = Number(field(first, 'run_id'));
+  assert.deepEqual(first, { run_id: firstId, started: true, attached: false, queued: false }, 'the start route answers its run id');
+  assert.deepEqual(
+    (await api.post('/admin/backups')).body,
+    { run_id: firstId, started: false, attached: true, queued: false },
+    'attached to the same run, by its id',
+  );
+  assert.equal(field((await api.get(`/admin/runs/${firstId}`)).body, 'status'), 'running');
   // The CLI beside the service, while that backup runs (restic is frozen meanwhile, so it surely
   // still runs when the CLI asks): it attaches, says so, and reports that run.
   const restic = await resticUploading(t.appliance.ctx);
@@ -49,6 +56,8 @@ test('back up now during a backup: the API attaches or queues, the CLI follows i
   const runsAfterFirst = (await api.get('/admin/backups')).body;
   const reported: unknown = JSON.parse(out);
   assert.equal(field(reported, 'generation'), field(runsAfterFirst, 'data', 0, 'generation'), 'the CLI reported the run it attached to');
+  assert.equal(field(runsAfterFirst, 'data', 0, 'id'), firstId);
+  assert.equal(field((await api.get(`/admin/runs/${firstId}`)).body, 'generation'), field(reported, 'generation'), 'the one record says the same generation');
   assert.equal(field(runsAfterFirst, 'data', 0, 'trigger'), 'manual', 'no second run was started for the CLI');
   const live = t.appliance.ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM temporary_clients WHERE revoked_at IS NULL').get();
   assert.equal(live?.n, 0, 'the CLI revoked its temporary admin client');
@@ -60,18 +69,23 @@ test('back up now during a backup: the API attaches or queues, the CLI follows i
   }
 
   // With a backup running, {"queue": true} runs exactly one more right after it.
-  const before = Number(field(runsAfterFirst, 'data', 0, 'id'));
-  assert.equal(field((await api.post('/admin/backups')).body, 'started'), true);
-  assert.deepEqual((await api.post('/admin/backups', { queue: true })).body, { started: false, attached: false, queued: true });
+  const second = (await api.post('/admin/backups')).body;
+  assert.equal(field(second, 'started'), true);
+  const secondId = Number(field(second, 'run_id'));
+  const queued = (await api.post('/admin/backups', { queue: true })).body;
+  const queuedId = Number(field(queued, 'run_id'));
+  assert.deepEqual(queued, { run_id: queuedId, started: false, attached: false, queued: true });
+  assert.ok(queuedId > secondId, 'the queued backup is a run of its own');
+  assert.equal(field((await api.get(`/admin/runs/${queuedId}`)).body, 'status'), 'queued', 'recorded as waiting its turn');
+  assert.equal(field((await api.post('/admin/backups', { queue: true })).body, 'run_id'), queuedId, 'asking again answers the one already queued');
+  const statusOf = async (id: number): Promise<unknown> => field((await api.get(`/admin/runs/${id}`)).body, 'status');
   await waitFor(
-    async () => {
-      const runs = (await api.get('/admin/backups')).body;
-      return field((await api.get('/admin/backups/status')).body, 'running') === false && Number(field(runs, 'data', 0, 'id')) === before + 2;
-    },
+    async () => (await statusOf(queuedId)) === 'ok' && field((await api.get('/admin/backups/status')).body, 'running') === false,
     240_000,
     'the running backup and the queued one',
   );
+  assert.equal(await statusOf(secondId), 'ok');
   const runs = (await api.get('/admin/backups')).body;
-  assert.deepEqual([field(runs, 'data', 0, 'status'), field(runs, 'data', 1, 'status')], ['ok', 'ok']);
+  assert.deepEqual([field(runs, 'data', 0, 'id'), field(runs, 'data', 1, 'id')], [queuedId, secondId], 'exactly one more ran');
   assert.equal((await api.post('/admin/backups', { queue: 'yes' })).status, 400, 'a wrong body is refused');
 });
