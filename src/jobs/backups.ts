@@ -120,7 +120,8 @@ export class BackupJobs {
    *  runs); null if none runs. */
   attach(): { runId: number; done: Promise<BackupOutcome> } | null {
     const job = this.current();
-    return job && { runId: job.runId, done: job.done };
+    // A "Copy to offsite now" is a backup job with no run of its own: nothing to follow by id.
+    return job?.run ? { runId: job.runId, done: job.done } : null;
   }
 
   /** A backup waiting behind another backup (asked for with `queue`), if any. */
@@ -140,6 +141,9 @@ export class BackupJobs {
   async copyOffsite(): Promise<OffsiteCatchUp> {
     const { db, dataDir, clock, logger, store } = this.deps;
     const alertsBefore = alertKeys(db);
+    // Never queued behind a backup (the job table would let it wait): that backup sends its
+    // generation to every target itself.
+    if (this.current() !== null) throw new BackupBusyError();
     let job: Job<OffsiteCatchUp, BackupPhase>;
     try {
       job = this.deps.jobs.start<OffsiteCatchUp, BackupPhase>('backup', async (control) => {

@@ -28,7 +28,8 @@ async function finished(api: Api, id: string): Promise<unknown> {
     async () => {
       const res = await api.get(`/admin/restore/${id}`);
       assert.equal(res.status, 200, res.text);
-      return field(res.body, 'status') === 'running' ? undefined : res.body;
+      const status = field(res.body, 'status');
+      return status === 'running' || status === 'queued' ? undefined : res.body;
     },
     120_000,
     'the restore to finish',
@@ -80,7 +81,8 @@ test('admin restore: list, refuse with 400, one at a time, progress events, the 
   const started = await api.post('/admin/restore', { target });
   assert.equal(started.status, 202, started.text);
   assert.equal(field(started.body, 'status'), 'running');
-  const id = str(started.body, 'id');
+  const runId = num(started.body, 'id');
+  const id = String(runId);
   const second = await api.post('/admin/restore', { target: join(tempDir('sanad-restore-'), 'other') });
   assert.equal(second.status, 409, second.text);
   assert.equal(field(second.body, 'error', 'code'), 'restore_running');
@@ -94,7 +96,7 @@ test('admin restore: list, refuse with 400, one at a time, progress events, the 
   assert.deepEqual(readdirSync(join(target, 'models')).sort(), ['big.gguf', 'tiny-1.gguf']);
   assert.notEqual((await keychainEntries(target)).vaultKey, null);
 
-  const mine = events.filter((e) => e.data.id === id);
+  const mine = events.filter((e) => e.data.run_id === runId);
   const phases = [...new Set(mine.filter((e) => e.type === 'restore.progress').map((e) => String(e.data.phase)))];
   assert.deepEqual(phases, ['opening', 'reading_manifest', 'restoring', 'verifying', 'assembling', 'checking', 'storing_secrets', 'cleaning_up', 'done']);
   const restoring = mine.filter((e) => e.data.phase === 'restoring').map((e) => e.data);
@@ -116,7 +118,7 @@ test('admin restore: list, refuse with 400, one at a time, progress events, the 
   const empty = tempDir('sanad-restore-empty-');
   const bad = await api.post('/admin/restore', { target: empty, generation: 12345 });
   assert.equal(bad.status, 202, bad.text);
-  const failed = await finished(api, str(bad.body, 'id'));
+  const failed = await finished(api, String(num(bad.body, 'id')));
   assert.equal(field(failed, 'status'), 'failed');
   assert.match(String(field(failed, 'result', 'error')), /Generation 12345 is not in the repository "local".*emptied again/);
   assert.deepEqual(readdirSync(empty), []);

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireInstanceLock } from '../../src/appliance/instance-lock.js';
-import { field, str, waitFor, type Api } from '../harness/api.js';
+import { field, num, str, waitFor, type Api } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { treePicture } from './kit.js';
@@ -23,7 +23,8 @@ async function restoreFinished(api: Api, id: string): Promise<unknown> {
   return waitFor(
     async () => {
       const res = await api.get(`/admin/restore/${id}`);
-      return field(res.body, 'status') === 'running' ? undefined : res.body;
+      const status = field(res.body, 'status');
+      return status === 'running' || status === 'queued' ? undefined : res.body;
     },
     120_000,
     'the restore to finish',
@@ -81,16 +82,16 @@ test('check the target before the click; open the restored data: same process an
   // Only a restore that succeeded can be opened.
   assert.equal((await api.post('/admin/restore/restore_nope/open')).status, 404);
   const bad = await api.post('/admin/restore', { target: empty, generation: 12345 });
-  const failed = await restoreFinished(api, str(bad.body, 'id'));
+  const failed = await restoreFinished(api, String(num(bad.body, 'id')));
   assert.equal(field(failed, 'status'), 'failed');
-  const refused = await api.post(`/admin/restore/${str(bad.body, 'id')}/open`);
+  const refused = await api.post(`/admin/restore/${String(num(bad.body, 'id'))}/open`);
   assert.equal(refused.status, 409);
   assert.equal(field(refused.body, 'error', 'code'), 'restore_not_succeeded');
 
   // keep_clients: this test made the backup, and its admin token shows when the new instance serves.
   const started = await api.post('/admin/restore', { target, keep_clients: true });
   assert.equal(started.status, 202, started.text);
-  const id = str(started.body, 'id');
+  const id = String(num(started.body, 'id'));
   assert.equal(field(await restoreFinished(api, id), 'status'), 'ok');
 
   // Another Sanad holding the restored dir: refused before this one stops.

@@ -32,7 +32,7 @@ test('an offsite that was down at the backup gets the same generation by Copy to
 
   // Nothing to copy before the first backup: said, not an error.
   const early = await t.api.post('/admin/backups/offsite-copy', {});
-  assert.equal(early.status, 200);
+  assert.equal(early.status, 200, early.text);
   assert.equal(OffsiteCatchUp.parse(early.body).said?.code, 'copy.no_local');
 
   const first = await ctx.backups.run('manual');
