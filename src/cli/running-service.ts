@@ -188,8 +188,9 @@ async function followEvents(url: string, token: string, onEvent: (event: Streame
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const frame = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const type = /^event: (.*)$/m.exec(frame)?.[1];
-        if (type === undefined) continue; // a heartbeat comment
+        // A comment (the service's heartbeat, every 15 s) is passed on as a tick.
+        const type = /^event: (.*)$/m.exec(frame)?.[1] ?? (frame.startsWith(':') ? 'heartbeat' : undefined);
+        if (type === undefined) continue;
         const data = /^data: (.*)$/m.exec(frame)?.[1];
         if (await onEvent({ type, data: data === undefined ? null : parseJson(data) })) return;
       }

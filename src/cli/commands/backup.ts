@@ -14,7 +14,7 @@ import { backupHere } from '../../jobs/run-here.js';
 import { openRunOf } from '../../jobs/runs.js';
 import { RunDetails } from '../../contract/run-details.js';
 import { systemClock } from '../../clock.js';
-import { BackupPhase, BackupStarted, type BackupCopySummary } from '../../contract/backups.js';
+import { BackupPhase, BackupStarted, BackupStatus, type BackupCopySummary } from '../../contract/backups.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { secretStoreFor } from '../secrets-access.js';
 import { CliError, usageError } from '../cli-error.js';
@@ -130,18 +130,29 @@ async function inService(call: AdminCall, stream: AdminStream, io: Io, queue: bo
   };
   const show = progressPrinter(io);
   const ended: { run: RunDetails | null } = { run: null };
-  // Subscribed first (`ready`), then read: an end between the two is in the stream or in the read.
+  // The command ends when the backup and the maintenance after it have (`backup.finished`, sent
+  // after both), so the next command does not meet restic's exclusive lock. Subscribed first
+  // (`ready`), then read: an end before the subscription is seen in the run's record and the idle
+  // status; the heartbeat reads them again, in case `backup.finished` went out before it.
   await stream(`/admin/events?run=${id}`, async (event) => {
     if (event.type === 'backup.progress') {
       const p = BackupPhase.safeParse(event.data !== null && typeof event.data === 'object' && 'data' in event.data ? event.data.data : null);
       if (p.success) show(p.data);
       return false;
     }
-    if (event.type !== 'ready' && event.type !== 'run.finished') return false;
-    const run = await read();
-    if (run.status === 'queued' || run.status === 'running') return false;
-    ended.run = run;
-    return true;
+    if (event.type === 'backup.finished') {
+      ended.run = await read();
+      return true;
+    }
+    if (event.type !== 'ready' && event.type !== 'run.finished' && event.type !== 'heartbeat') return false;
+    if (ended.run === null) {
+      const run = await read();
+      if (run.status === 'queued' || run.status === 'running') return false;
+      ended.run = run;
+    }
+    if (event.type === 'run.finished') return false;
+    const status = await call('GET', '/admin/backups/status');
+    return status.status === 200 && BackupStatus.parse(status.body).running === false;
   });
   const run = ended.run;
   if (run === null) throw new CliError(`Backup run ${id} did not end while followed; see the GUI's Backups screen.`);
