@@ -5,7 +5,8 @@
 // once), SIGKILL of restic in the middle of a backup, the offsite server killed and started again.
 // The same seed draws the same schedule. At the end it checks, in the store itself, that every
 // response a client saw acknowledged (a 202, or a completed answer) is there with a gap-free event
-// log and a terminal task, or was deleted on purpose and is in the deletion journal; that the newest
+// log and a terminal task, or was deleted on purpose (the client asked; the journal says so until its
+// own retention drops the entry); that the newest
 // generation restores, verified, and holds every response acknowledged before that backup began;
 // that a drill passes; and how RSS, open files and the store's size moved (no growth over the last
 // third). It prints a table and exits 1 if anything was lost.
@@ -101,6 +102,10 @@ async function main(): Promise<number> {
 
   const acked: Acked[] = [];
   const deleted = new Set<string>();
+  // A delete the client asked for, answered or not (a kill may cut the answer of a delete that
+  // committed): its response may be gone. The journal alone cannot say so: its own retention
+  // (jobs/journal-retention.ts) drops entries older than the oldest generation left anywhere.
+  const deleteAsked = new Set<string>();
   const faultCounts: Record<Fault, number> = { 'kill-service': 0, 'kill-restic': 0, 'offsite-down': 0 };
   const counts = {
     cycles: 0,
@@ -168,7 +173,10 @@ async function main(): Promise<number> {
           if (target) await api.post(`/v1/responses/${target.id}/cancel`);
         } else if (r < 0.85) {
           const target = acked[Math.floor(rand() * acked.length)];
-          if (target && !deleted.has(target.id) && (await api.request('DELETE', `/v1/responses/${target.id}`)).status === 200) deleted.add(target.id);
+          if (target && !deleted.has(target.id)) {
+            deleteAsked.add(target.id);
+            if ((await api.request('DELETE', `/v1/responses/${target.id}`)).status === 200) deleted.add(target.id);
+          }
         } else if (r < 0.95) {
           const res = await api.post('/admin/backups', {});
           if (res.status === 202) {
@@ -239,7 +247,7 @@ async function main(): Promise<number> {
       )
       .get(a.id);
     if (!task) {
-      if (!journal.has(a.id)) {
+      if (!journal.has(a.id) && !deleteAsked.has(a.id)) {
         lost++;
         const kill = kills.map((k) => k - a.at).filter((d) => d >= 0)[0];
         lostIds.push(
@@ -281,7 +289,7 @@ async function main(): Promise<number> {
       restoreVerified++;
       const copy = new Database(storePath(target), { readonly: true });
       for (const a of acked) {
-        if (a.at >= lastAskedAt || journal.has(a.id)) continue;
+        if (a.at >= lastAskedAt || journal.has(a.id) || deleteAsked.has(a.id)) continue;
         if (!copy.prepare<[string], { id: string }>('SELECT id FROM responses WHERE id = ?').get(a.id)) missingInRestore++;
       }
       copy.close();
