@@ -28,5 +28,3 @@ export type Run = z.infer<typeof Run>;
 
 export const Runs = listOf(Run);
 export type Runs = z.infer<typeof Runs>;
-
-export const openStatuses: readonly RunStatus[] = ['queued', 'running'];
