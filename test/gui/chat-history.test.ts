@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { storePath } from '../../src/store/open.js';
-import { field, str, waitFor, type Api } from '../harness/api.js';
+import { field, str, type Api } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { addDemoModel, newAdminToken, prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { runSanad } from '../harness/run-sanad.js';
 import { backupNow, restoreCli } from '../restore/kit.js';
 import { openGui, SCREENSHOT_DIR, type Gui } from './browser.js';
+import { turnsOver } from './chat-page.js';
 
 let app: TestAppliance | null = null;
 let gui: Gui | null = null;
@@ -22,8 +23,6 @@ after(async () => {
   await gui?.close();
   await app?.close();
 });
-
-const stored = (page: Page) => page.locator('[data-testid=chat-message]:not([data-pending])');
 
 async function itemIds(api: Api, conv: string): Promise<string[]> {
   const res = await api.get(`/v1/conversations/${conv}/items?order=asc&limit=100`);
@@ -40,14 +39,14 @@ async function talk(page: Page, first: string, second: string): Promise<string> 
   await page.getByTestId('chat-input').fill(first);
   await page.getByTestId('chat-input').press('Enter');
   await page.waitForURL((u) => /^#\/chat\/conv_/.test(u.hash));
-  await waitFor(async () => (await stored(page).count()) === 2, 30_000, 'the first turn').catch(async (e: unknown) => {
+  await turnsOver(page, 2, 30_000, 'the first turn').catch(async (e: unknown) => {
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-history-first-turn-failed.png') });
     console.error(`the page at ${page.url()} showed:\n${await page.locator('main').innerText()}`);
     throw e;
   });
   await page.getByTestId('chat-input').fill(second);
   await page.getByTestId('chat-input').press('Enter');
-  await waitFor(async () => (await stored(page).count()) === 4, 30_000, 'the second turn').catch(async (e: unknown) => {
+  await turnsOver(page, 4, 30_000, 'the second turn').catch(async (e: unknown) => {
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-history-second-turn-failed.png') });
     console.error(`the page at ${page.url()} showed:\n${await page.locator('main').innerText()}`);
     throw e;
@@ -97,7 +96,7 @@ test('chat conversations: in the next generation, deleted for good through a res
 
   // Deleted in the GUI (after the question), then that generation restored: it stays deleted.
   await page.goto(`${app.appliance.url}/#/chat/${doomed}`);
-  await waitFor(async () => (await stored(page).count()) === 4, 15_000, 'the conversation to delete');
+  await turnsOver(page, 4, 15_000, 'the conversation to delete');
   await page.getByTestId('chat-delete').click();
   await page.getByTestId('chat-delete-confirm').click();
   await page.waitForURL((u) => u.hash === '#/chat');
@@ -132,10 +131,10 @@ test('chat conversations: in the next generation, deleted for good through a res
   app = await startTestAppliance({ dataDir, adminToken });
   gui = await openGui(app.appliance.loginUrl());
   await gui.page.goto(`${app.appliance.url}/#/chat/${doomed}`);
-  await waitFor(async () => (await stored(gui?.page ?? page).count()) === 4, 15_000, 'the conversation after a restart');
+  await turnsOver(gui?.page ?? page, 4, 15_000, 'the conversation after a restart');
   await gui.page.getByTestId('chat-input').fill('Do you still remember?');
   await gui.page.getByTestId('chat-input').press('Enter');
-  await waitFor(async () => (await stored(gui?.page ?? page).count()) === 6, 30_000, 'a turn after the restart');
+  await turnsOver(gui?.page ?? page, 6, 30_000, 'a turn after the restart');
   assert.equal((await itemIds(app.api, doomed)).length, 6);
   await gui.close();
   await app.close();
@@ -144,8 +143,8 @@ test('chat conversations: in the next generation, deleted for good through a res
   app = await startTestAppliance({ dataDir: here, adminToken: newAdminToken(here) });
   gui = await openGui(app.appliance.loginUrl());
   await gui.page.goto(`${app.appliance.url}/#/chat/${kept}`);
-  await waitFor(async () => (await stored(gui?.page ?? page).count()) === 4, 15_000, 'the kept conversation in the restored data');
+  await turnsOver(gui?.page ?? page, 4, 15_000, 'the kept conversation in the restored data');
   await gui.page.getByTestId('chat-input').fill('Hello from the restored data');
   await gui.page.getByTestId('chat-input').press('Enter');
-  await waitFor(async () => (await stored(gui?.page ?? page).count()) === 6, 30_000, 'a turn in the restored data');
+  await turnsOver(gui?.page ?? page, 6, 30_000, 'a turn in the restored data');
 });

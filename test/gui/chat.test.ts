@@ -18,6 +18,7 @@ import { startServiceProcess, type ServiceProcess } from '../harness/service-pro
 import { tinyModelPath } from '../fixtures/tiny-model.js';
 import { axeViolations } from './axe.js';
 import { openGui, type Gui } from './browser.js';
+import { send, storedMessages, turnsOver } from './chat-page.js';
 
 let service: ServiceProcess | null = null;
 let gui: Gui | null = null;
@@ -41,13 +42,7 @@ async function items(api: Api, conv: string): Promise<Item[]> {
   return data.filter((d): d is Item => typeof d === 'object' && d !== null && 'id' in d);
 }
 
-const storedMessages = (page: Page) => page.locator('[data-testid=chat-message]:not([data-pending])');
 const convOf = (page: Page): string => decodeURIComponent(new URL(page.url()).hash.replace('#/chat/', ''));
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByTestId('chat-input').fill(text);
-  await page.getByTestId('chat-input').press('Enter');
-}
 
 /** The computed direction of the stored message whose text is `text`. */
 async function directionOf(page: Page, text: string): Promise<string> {
@@ -79,9 +74,9 @@ test('chat: turns continue a conversation, survive a reload, stop, wait for a lo
   await send(page, 'Hello, who are you?');
   await page.waitForURL((u) => /^#\/chat\/conv_/.test(u.hash));
   const conv = convOf(page);
-  await waitFor(async () => (await storedMessages(page).count()) === 2, 30_000, 'the first turn stored and shown');
+  await turnsOver(page, 2, 30_000, 'the first turn stored and shown');
   await send(page, 'And then?');
-  await waitFor(async () => (await storedMessages(page).count()) === 4, 30_000, 'the second turn stored and shown');
+  await turnsOver(page, 4, 30_000, 'the second turn stored and shown');
 
   // On the wire: each turn names the conversation and sends only its new message.
   assert.equal(creates.length, 2);
@@ -113,12 +108,12 @@ test('chat: turns continue a conversation, survive a reload, stop, wait for a lo
 
   // A reload: the conversation is still there, from the store.
   await page.reload();
-  await waitFor(async () => (await storedMessages(page).count()) === 4, 15_000, 'the conversation after a reload');
+  await turnsOver(page, 4, 15_000, 'the conversation after a reload');
   assert.equal(await page.getByTestId('chat-title').textContent(), 'Hello, who are you?');
 
   // An Arabic message inside the English GUI reads right to left; the English ones left to right.
   await send(page, 'مرحبا، كيف حالك اليوم؟');
-  await waitFor(async () => (await storedMessages(page).count()) === 6, 30_000, 'the Arabic turn');
+  await turnsOver(page, 6, 30_000, 'the Arabic turn');
   assert.equal(await page.evaluate('document.documentElement.dir'), 'ltr');
   assert.equal(await directionOf(page, 'مرحبا، كيف حالك اليوم؟'), 'rtl');
   assert.equal(await directionOf(page, 'And then?'), 'ltr');
@@ -204,7 +199,7 @@ test('chat: turns continue a conversation, survive a reload, stop, wait for a lo
   // The Arabic GUI: the English message reads left to right inside it.
   await page.goto(`${service.url}/#/chat/${conv}`);
   await page.getByTestId('language-switch').click();
-  await waitFor(async () => (await storedMessages(page).count()) === 8, 15_000, 'the conversation in Arabic');
+  await turnsOver(page, 8, 15_000, 'the conversation in Arabic');
   assert.equal(await page.evaluate('document.documentElement.dir'), 'rtl');
   assert.equal(await directionOf(page, 'And then?'), 'ltr');
   assert.equal(await directionOf(page, 'مرحبا، كيف حالك اليوم؟'), 'rtl');
