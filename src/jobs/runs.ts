@@ -8,7 +8,7 @@
 // open SQLite transaction (store/file-lock.ts), so the OS drops it when that process dies, even by
 // SIGKILL: a row that is still open while its lock is free was cut short, and settleRuns() settles
 // it, for every kind the same way (a kind may add its own undo: leftovers.ts).
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { asBookkeeping } from '../store/content-mark.js';
 import { tryFileLock, type FileLock } from '../store/file-lock.js';
@@ -46,7 +46,6 @@ function write<T>(db: Db, kind: RunKind, fn: () => T): T {
 
 /** Records a run asked for now and takes its lock. */
 export function openRun(db: Db, dataDir: string, input: { kind: RunKind; trigger: string; status: 'queued' | 'running'; nowMs: number }): OpenRun {
-  mkdirSync(join(dataDir, 'runs'), { recursive: true, mode: 0o700 });
   const id = write(db, input.kind, () =>
     Number(
       db.prepare('INSERT INTO runs(kind, trigger, status, started_at) VALUES (?, ?, ?, ?)').run(input.kind, input.trigger, input.status, input.nowMs)
@@ -143,7 +142,6 @@ export async function settleRuns(db: Db, dataDir: string, nowMs: number, hooks: 
   const open = db.prepare<[], RunRow>("SELECT * FROM runs WHERE status IN ('queued','running') ORDER BY id").all();
   const settled: Settled[] = [];
   for (const row of open) {
-    mkdirSync(join(dataDir, 'runs'), { recursive: true, mode: 0o700 });
     const lock = tryFileLock(runLockPath(dataDir, row.id));
     // Held: another process runs it right now, and its row is its own.
     if (!lock) continue;
