@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// `npm run soak [-- --minutes N] [--seed S]`: the compiled soak (soak/soak.ts), with a real keychain
-// even on a machine without a desktop session (it starts `sanad serve`, which needs one).
+// `npm run soak [-- --minutes N] [--seed S]`: the compiled soak (soak/soak.ts). It starts a keychain
+// of its own (a private D-Bus session and gnome-keyring daemon), so it runs the same with or
+// without a desktop session.
 import { spawnSync } from 'node:child_process';
-import { ensureKeyringSession } from './keyring-session.mjs';
 
-ensureKeyringSession();
 const run = spawnSync(process.execPath, [new URL('../dist/soak/soak.js', import.meta.url).pathname, ...process.argv.slice(2)], { stdio: 'inherit' });
 process.exit(run.status ?? 1);
