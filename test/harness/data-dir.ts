@@ -16,9 +16,15 @@ export interface PreparedDataDir {
   cleanup(): void;
 }
 
+// One exit listener for every temp dir (one each would pass Node's limit of ten and warn).
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'sanad-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  made.push(dir);
   return dir;
 }
 
