@@ -33,12 +33,28 @@ import { client, SoakLedger } from './workload.js';
 /** The data dir's tmpfs: room for the store and the local repository of an hour's run. */
 const DISK_MIB = 2048;
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' } } });
+/** The run's length and seed from the command line, or the sentence that says what to type. */
+function options(): { minutes: number; seed: number } | string {
+  let values: { minutes?: string; seed?: string };
+  try {
+    values = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' } } }).values;
+  } catch (err) {
+    return `${err instanceof Error ? err.message : String(err)}. Use: npm run soak -- [--minutes N] [--seed S]`;
+  }
   const minutes = Number(values.minutes);
-  if (!(minutes > 0)) throw new Error('--minutes takes a positive number, such as --minutes 10.');
+  if (!(minutes > 0)) return `--minutes takes a positive number, such as --minutes 10 (not "${values.minutes ?? ''}").`;
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
-  if (!Number.isInteger(seed)) throw new Error('--seed takes a whole number, as an earlier run printed it.');
+  if (!Number.isInteger(seed)) return `--seed takes a whole number, as an earlier run printed it (not "${values.seed ?? ''}").`;
+  return { minutes, seed };
+}
+
+async function main(): Promise<number> {
+  const parsed = options();
+  if (typeof parsed === 'string') {
+    console.error(parsed);
+    return 2;
+  }
+  const { minutes, seed } = parsed;
   const totalMs = minutes * 60_000;
   const plan = schedule(seed, totalMs);
   console.log(`soak: ${minutes} min, seed ${seed}, ${plan.length} faults planned`);
