@@ -75,7 +75,7 @@ test('Settings: a backup once a day at a time, not on battery; a cleared time re
 
   await page.getByTestId('nav-backups').click();
   const schedule = page.getByTestId('backups-schedule');
-  await schedule.waitFor();
+  await schedule.filter({ hasText: 'A backup every day at 3:15 AM' }).waitFor({ timeout: 10_000 });
   assert.equal(await schedule.textContent(), 'A backup every day at 3:15 AM');
   assert.equal(await page.getByTestId('backups-holds').textContent(), 'Scheduled backups wait while this computer runs on battery.');
   await gui.screenshot('backups-schedule-en');
@@ -96,7 +96,7 @@ test('Settings: a backup once a day at a time, not on battery; a cleared time re
   await gui.screenshot('settings-schedule-ar');
 
   await page.getByTestId('nav-backups').click();
-  await schedule.waitFor();
+  await schedule.filter({ hasText: 'نسخة احتياطية كل يوم' }).waitFor({ timeout: 10_000 });
   // Digits as the rest of the Arabic GUI writes them (Intl's `ar`: Latin or Arabic-Indic, by ICU version).
   assert.match((await schedule.textContent()) ?? '', /^نسخة احتياطية كل يوم في (3|٣):(15|١٥) ص$/);
 });

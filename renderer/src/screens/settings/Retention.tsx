@@ -90,7 +90,8 @@ export function Retention({ saved }: { saved: Settings }) {
     mutationFn: (counts: Record<Key, number>) => api('PATCH', '/admin/settings', Settings, counts),
     onSuccess: (next) => {
       client.setQueryData(SETTINGS_KEY, next);
-      void client.invalidateQueries({ queryKey: ['settings'] });
+      // The Backups screen's copy too, though it is not open now (ScheduleForm says why).
+      void client.invalidateQueries({ queryKey: ['settings'], refetchType: 'all' });
     },
   });
   const checked = (): Record<Key, number> | null => {

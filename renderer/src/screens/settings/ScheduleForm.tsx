@@ -30,8 +30,11 @@ export function ScheduleForm({ saved }: { saved: Settings }) {
     onSuccess: (next) => {
       client.setQueryData(SETTINGS_KEY, next);
       setOutcome('saved');
-      // The schedules show in the backup and drill status and the Overview's verdict.
-      for (const key of [['settings'], ['backups'], ['drills'], ['status'], ['diagnostics']]) void client.invalidateQueries({ queryKey: key });
+      // The schedules show in the backup and drill status and the Overview's verdict. Screens not
+      // open now are fetched again too, so the next one opened shows the new schedule at once
+      // rather than the old one until its own refetch returns.
+      for (const key of [['settings'], ['backups'], ['drills'], ['status'], ['diagnostics']])
+        void client.invalidateQueries({ queryKey: key, refetchType: 'all' });
     },
   });
   const placed = placeError(save.error, FORM_FIELDS);
