@@ -24,7 +24,7 @@ export interface JobsBenchResult {
 
 export async function jobsBench(tasks: number, modelMiB: number, runs: number): Promise<JobsBenchResult> {
   const data = await backupDataSet(tasks, modelMiB);
-  const jobs = new Jobs({ clock: systemClock, logger: silentLogger });
+  const jobs = new Jobs({ clock: systemClock, logger: silentLogger, store: { db: data.db, dataDir: data.dataDir } });
   const backups = new BackupJobs({
     db: data.db,
     dataDir: data.dataDir,
