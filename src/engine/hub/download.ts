@@ -94,18 +94,29 @@ export async function downloadVerified(input: DownloadInput): Promise<{ path: st
       phase: 'downloading',
     });
   });
-  const onAbort = (): void => void engine.close();
+  // A cancel removes the partial folder once this throws: ipull must have stopped writing by then,
+  // or its last write would make the folder again after it was removed (CI saw one left behind).
+  let closing: Promise<void> = Promise.resolve();
+  const onAbort = (): void => {
+    closing = engine.close().catch(() => undefined);
+  };
   input.signal.addEventListener('abort', onAbort, { once: true });
   try {
     await engine.download();
   } catch (err) {
-    if (input.signal.aborted) throw input.signal.reason;
+    if (input.signal.aborted) {
+      await closing;
+      throw input.signal.reason;
+    }
     const why = err instanceof Error ? err.message : String(err);
     throw new DownloadError(`The download stopped after its retries (${why}); what arrived is kept, and pulling again resumes it.`, 'download_failed');
   } finally {
     input.signal.removeEventListener('abort', onAbort);
   }
-  if (input.signal.aborted) throw input.signal.reason;
+  if (input.signal.aborted) {
+    await closing;
+    throw input.signal.reason;
+  }
   const whole = await stat(target).catch(() => null);
   if (!whole || whole.size !== input.size) {
     throw new DownloadError(`The download ended with ${whole?.size ?? 0} of ${input.size} bytes; pulling again resumes it.`, 'download_failed');
