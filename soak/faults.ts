@@ -2,12 +2,13 @@
 // again at once), restic under it (SIGKILL mid-backup), the REST offsite server (killed, started
 // again), the gnome-keyring daemon (stopped, started again), the data dir's tmpfs (filled to the
 // last byte, freed again) and the service's clock (moved forward through its offset file).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrivateKeyring } from '../test/harness/private-keyring.js';
 import type { SmallDisk } from '../test/harness/small-disk.js';
 import type { RestServer } from '../test/backup/run/rest-server.js';
 import { startServiceProcess, type ServiceProcess } from '../test/harness/service-process.js';
+import { descendantsOf } from '../test/harness/process-tree.js';
 import { holdMs, jumpHours, type Fault, type PlannedFault } from './plan.js';
 
 const HOUR = 3_600_000;
@@ -49,27 +50,6 @@ export class ServiceSlot {
 }
 
 export const startService = (dataDir: string, adminToken: string, env: Record<string, string>) => () => startServiceProcess(dataDir, adminToken, env);
-
-function descendantsOf(pid: number): Array<{ pid: number; args: string[] }> {
-  const children = childrenOf(pid);
-  return [...children, ...children.flatMap((c) => descendantsOf(c.pid))];
-}
-
-function childrenOf(pid: number): Array<{ pid: number; args: string[] }> {
-  const out: Array<{ pid: number; args: string[] }> = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) {
-        out.push({ pid: Number(entry), args: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean) });
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 export interface FaultTargets {
   service: ServiceSlot;

@@ -6,7 +6,7 @@
 // of Sanad's own left in the way). Each run is followed by the id its start route answered.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -17,24 +17,9 @@ import { field, num, str, waitFor } from '../harness/api.js';
 import { tempDir } from '../harness/data-dir.js';
 import { killAllServices, prepareCrashDataDir, startService } from '../crash/crash-kit.js';
 import type { ServiceProcess } from '../harness/service-process.js';
+import { childrenOf } from '../harness/process-tree.js';
 
 after(killAllServices);
-
-/** The children of a process, with their command lines (from /proc). */
-function childrenOf(pid: number): Array<{ pid: number; args: string[] }> {
-  const out: Array<{ pid: number; args: string[] }> = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push({ pid: Number(entry), args: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean) });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 /** Freezes the service's restic child running `sub` (so the run is surely mid-way), then kills both. */
 async function powerCut(service: ServiceProcess, sub: string): Promise<void> {
