@@ -23,6 +23,7 @@ export const LAYERS = [
   ['src/secrets'],
   ['src/engine'],
   ['src/tasks'],
+  ['src/turns'],
   ['src/schedule'],
   ['src/backup'],
   ['src/restore'],

@@ -22,6 +22,7 @@ import { serviceBaseUrl } from '../service/base-url.js';
 import { DiskState } from '../store/disk-state.js';
 import { openStore, storePath } from '../store/open.js';
 import { readSettings, writeSettings, type Settings } from '../store/settings.js';
+import { Turns } from '../turns/turns.js';
 import { CreateBatcher } from '../tasks/create-batcher.js';
 import { DurableCommits, type Fsync } from '../store/durable-commits.js';
 import { EventHub } from '../tasks/event-hub.js';
@@ -165,6 +166,19 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     let jobsWaitMs = 15_000;
     const lan = new LanListener(() => ctx, logger, options.lan);
     watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));
+    const deletions = DeletionJournal.of(dataDir);
+    const turns = new Turns({
+      db,
+      writer: db,
+      ledger,
+      creates: new CreateBatcher(ledger, (fn) => durable.afterSync(fn)),
+      runner,
+      hub,
+      models,
+      deletions,
+      clock,
+      settings: () => settings,
+    });
     const ctx: ServiceContext = {
       db,
       writer: db,
@@ -177,8 +191,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       bootId,
       proofKey: randomBytes(32),
       disk,
-      deletions: DeletionJournal.of(dataDir),
-      creates: new CreateBatcher(ledger, (fn) => durable.afterSync(fn)),
+      deletions,
+      turns,
       durable,
       dataDir,
       secrets: { store: secretStore, master, vault },

@@ -3,7 +3,7 @@
 // chat.completion / chat.completion.chunk objects. It runs on the same tasks and store as
 // /v1/responses; src/service/chat-request.ts turns a request into a response's input.
 import { z } from 'zod/v3';
-import { GenerationSchema, Metadata, NAME } from './responses.js';
+import { GenerationSchema, MAX_OUTPUT_TOKENS_BOUND, Metadata, NAME } from './responses.js';
 
 const refusedValue = (message: string) => z.unknown().superRefine((_, ctx) => ctx.addIssue({ code: z.ZodIssueCode.custom, message }));
 
@@ -173,73 +173,71 @@ export const CHAT_PARAMETERS = {
   refused: ['top_logprobs', 'logit_bias', 'functions', 'function_call', 'audio', 'prediction', 'web_search_options'],
 } as const;
 
-export function createChatCompletionBody(maxOutputTokens: number) {
-  const tokens = z.number().int().min(1).max(maxOutputTokens).nullable().optional();
-  return z
-    .object({
-      model: z.string().min(1).max(256),
-      messages: z.array(ChatMessage).min(1),
-      max_tokens: tokens,
-      max_completion_tokens: tokens,
-      temperature: z.number().min(0).max(2).nullable().optional(),
-      top_p: z.number().gt(0).max(1).nullable().optional(),
-      stop: z
-        .union([z.string().min(1), z.array(z.string().min(1)).max(4)])
-        .nullable()
-        .optional(),
-      stream: z.boolean().nullable().optional(),
-      stream_options: z
-        .object({
-          include_usage: z.boolean().optional(),
-          include_obfuscation: z.literal(false, { errorMap: () => ({ message: 'streams are never obfuscated here; leave it out or set false' }) }).optional(),
-        })
-        .strict()
-        .nullable()
-        .optional(),
-      response_format: ResponseFormat.nullable().optional(),
-      store: z.boolean().nullable().optional(),
-      metadata: Metadata.nullable().optional(),
-      seed: z.number().int().nullable().optional(),
-      n: z
-        .literal(1, { errorMap: () => ({ message: 'only one choice (n: 1) is generated here' }) })
-        .nullable()
-        .optional(),
-      user: z.string().max(256).nullable().optional(),
-      safety_identifier: z.string().max(256).nullable().optional(),
-      prompt_cache_key: z.string().max(256).nullable().optional(),
-      service_tier: z.enum(['auto', 'default']).nullable().optional(),
-      parallel_tool_calls: z.boolean().nullable().optional(),
-      tool_choice: ChatToolChoice.nullable().optional(),
-      tools: z.array(ChatTool).max(128).nullable().optional(),
-      logprobs: z
-        .literal(false, { errorMap: () => ({ message: 'log probabilities are not available' }) })
-        .nullable()
-        .optional(),
-      frequency_penalty: zeroOnly('a frequency penalty').nullable().optional(),
-      presence_penalty: zeroOnly('a presence penalty').nullable().optional(),
-      reasoning_effort: z
-        .literal('none', { errorMap: () => ({ message: 'this model does not reason; leave it out or send none' }) })
-        .nullable()
-        .optional(),
-      verbosity: z
-        .literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) })
-        .nullable()
-        .optional(),
-      modalities: z
-        .array(z.literal('text', { errorMap: () => ({ message: 'only text is generated here' }) }))
-        .nullable()
-        .optional(),
-      top_logprobs: refusedValue('log probabilities are not available').optional(),
-      logit_bias: refusedValue('logit bias is not available here').optional(),
-      functions: refusedValue(LEGACY_FUNCTIONS).optional(),
-      function_call: refusedValue(LEGACY_FUNCTIONS).optional(),
-      audio: refusedValue('audio is not supported: Sanad runs text models').optional(),
-      prediction: refusedValue('predicted outputs are not available here').optional(),
-      web_search_options: refusedValue('web search is not available: Sanad runs offline').optional(),
-    })
-    .strict();
-}
-export type CreateChatCompletionBody = z.infer<ReturnType<typeof createChatCompletionBody>>;
+const tokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS_BOUND).nullable().optional();
+export const createChatCompletionBody = z
+  .object({
+    model: z.string().min(1).max(256),
+    messages: z.array(ChatMessage).min(1),
+    max_tokens: tokens,
+    max_completion_tokens: tokens,
+    temperature: z.number().min(0).max(2).nullable().optional(),
+    top_p: z.number().gt(0).max(1).nullable().optional(),
+    stop: z
+      .union([z.string().min(1), z.array(z.string().min(1)).max(4)])
+      .nullable()
+      .optional(),
+    stream: z.boolean().nullable().optional(),
+    stream_options: z
+      .object({
+        include_usage: z.boolean().optional(),
+        include_obfuscation: z.literal(false, { errorMap: () => ({ message: 'streams are never obfuscated here; leave it out or set false' }) }).optional(),
+      })
+      .strict()
+      .nullable()
+      .optional(),
+    response_format: ResponseFormat.nullable().optional(),
+    store: z.boolean().nullable().optional(),
+    metadata: Metadata.nullable().optional(),
+    seed: z.number().int().nullable().optional(),
+    n: z
+      .literal(1, { errorMap: () => ({ message: 'only one choice (n: 1) is generated here' }) })
+      .nullable()
+      .optional(),
+    user: z.string().max(256).nullable().optional(),
+    safety_identifier: z.string().max(256).nullable().optional(),
+    prompt_cache_key: z.string().max(256).nullable().optional(),
+    service_tier: z.enum(['auto', 'default']).nullable().optional(),
+    parallel_tool_calls: z.boolean().nullable().optional(),
+    tool_choice: ChatToolChoice.nullable().optional(),
+    tools: z.array(ChatTool).max(128).nullable().optional(),
+    logprobs: z
+      .literal(false, { errorMap: () => ({ message: 'log probabilities are not available' }) })
+      .nullable()
+      .optional(),
+    frequency_penalty: zeroOnly('a frequency penalty').nullable().optional(),
+    presence_penalty: zeroOnly('a presence penalty').nullable().optional(),
+    reasoning_effort: z
+      .literal('none', { errorMap: () => ({ message: 'this model does not reason; leave it out or send none' }) })
+      .nullable()
+      .optional(),
+    verbosity: z
+      .literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) })
+      .nullable()
+      .optional(),
+    modalities: z
+      .array(z.literal('text', { errorMap: () => ({ message: 'only text is generated here' }) }))
+      .nullable()
+      .optional(),
+    top_logprobs: refusedValue('log probabilities are not available').optional(),
+    logit_bias: refusedValue('logit bias is not available here').optional(),
+    functions: refusedValue(LEGACY_FUNCTIONS).optional(),
+    function_call: refusedValue(LEGACY_FUNCTIONS).optional(),
+    audio: refusedValue('audio is not supported: Sanad runs text models').optional(),
+    prediction: refusedValue('predicted outputs are not available here').optional(),
+    web_search_options: refusedValue('web search is not available: Sanad runs offline').optional(),
+  })
+  .strict();
+export type CreateChatCompletionBody = z.infer<typeof createChatCompletionBody>;
 
 // ---- The objects ------------------------------------------------------------------------------
 

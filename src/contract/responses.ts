@@ -250,72 +250,73 @@ export const PARAMETERS = {
   refused: ['prompt', 'prompt_cache_retention', 'context_management'],
 } as const;
 
-export function createResponseBody(maxOutputTokens: number) {
-  return z
-    .object({
-      model: z.string().min(1).max(256),
-      input: z.union([z.string().min(1), z.array(InputItem).min(1)]),
-      instructions: z.string().nullable().optional(),
-      max_output_tokens: z.number().int().min(1).max(maxOutputTokens).nullable().optional(),
-      temperature: z.number().min(0).max(2).nullable().optional(),
-      top_p: z.number().gt(0).max(1).nullable().optional(),
-      stream: z.boolean().nullable().optional(),
-      background: z.boolean().nullable().optional(),
-      store: z.boolean().nullable().optional(),
-      metadata: Metadata.nullable().optional(),
-      on_restart: z.enum(['fail', 'retry', 'resume']).optional(),
-      previous_response_id: z.string().min(1).max(200).nullable().optional(),
-      conversation: ConversationParam.nullable().optional(),
-      truncation: z.enum(TRUNCATION).nullable().optional(),
-      // Only the defaults, echoed back (tools come with function calling).
-      include: z.array(z.string()).max(0, { message: 'no include value is available from a local model' }).nullable().optional(),
-      parallel_tool_calls: z.boolean().nullable().optional(),
-      tool_choice: ToolChoice.nullable().optional(),
-      tools: z.array(Tool).max(128).nullable().optional(),
-      text: z
-        .object({
-          format: TextFormat.optional(),
-          verbosity: z
-            .literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) })
-            .nullable()
-            .optional(),
-        })
-        .strict()
-        .nullable()
-        .optional(),
-      reasoning: z
-        .object({
-          effort: z
-            .literal('none', { errorMap: () => ({ message: 'this model does not reason; leave reasoning out or use effort none' }) })
-            .nullable()
-            .optional(),
-          summary: z.null().optional(),
-        })
-        .strict()
-        .nullable()
-        .optional(),
-      service_tier: z.enum(['auto', 'default']).nullable().optional(),
-      top_logprobs: z
-        .literal(0, { errorMap: () => ({ message: 'log probabilities are not available' }) })
-        .nullable()
-        .optional(),
-      max_tool_calls: z.number().int().min(1).nullable().optional(),
-      user: z.string().max(256).nullable().optional(),
-      safety_identifier: z.string().max(256).nullable().optional(),
-      prompt_cache_key: z.string().max(256).nullable().optional(),
-      stream_options: z
-        .object({
-          include_obfuscation: z.literal(false, { errorMap: () => ({ message: 'streams are never obfuscated here; leave it out or set false' }) }).optional(),
-        })
-        .strict()
-        .nullable()
-        .optional(),
-      prompt: refused('stored prompts are not available here; send the text as input').optional(),
-      prompt_cache_retention: refused('prompt cache retention is not available here').optional(),
-    })
-    .strict();
-}
-export type CreateResponseBody = z.infer<ReturnType<typeof createResponseBody>>;
+/** The output limit is checked against the model's own context when the turn is accepted. */
+export const MAX_OUTPUT_TOKENS_BOUND = 1_000_000;
+
+export const createResponseBody = z
+  .object({
+    model: z.string().min(1).max(256),
+    input: z.union([z.string().min(1), z.array(InputItem).min(1)]),
+    instructions: z.string().nullable().optional(),
+    max_output_tokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS_BOUND).nullable().optional(),
+    temperature: z.number().min(0).max(2).nullable().optional(),
+    top_p: z.number().gt(0).max(1).nullable().optional(),
+    stream: z.boolean().nullable().optional(),
+    background: z.boolean().nullable().optional(),
+    store: z.boolean().nullable().optional(),
+    metadata: Metadata.nullable().optional(),
+    on_restart: z.enum(['fail', 'retry', 'resume']).optional(),
+    previous_response_id: z.string().min(1).max(200).nullable().optional(),
+    conversation: ConversationParam.nullable().optional(),
+    truncation: z.enum(TRUNCATION).nullable().optional(),
+    // Only the defaults, echoed back (tools come with function calling).
+    include: z.array(z.string()).max(0, { message: 'no include value is available from a local model' }).nullable().optional(),
+    parallel_tool_calls: z.boolean().nullable().optional(),
+    tool_choice: ToolChoice.nullable().optional(),
+    tools: z.array(Tool).max(128).nullable().optional(),
+    text: z
+      .object({
+        format: TextFormat.optional(),
+        verbosity: z
+          .literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) })
+          .nullable()
+          .optional(),
+      })
+      .strict()
+      .nullable()
+      .optional(),
+    reasoning: z
+      .object({
+        effort: z
+          .literal('none', { errorMap: () => ({ message: 'this model does not reason; leave reasoning out or use effort none' }) })
+          .nullable()
+          .optional(),
+        summary: z.null().optional(),
+      })
+      .strict()
+      .nullable()
+      .optional(),
+    service_tier: z.enum(['auto', 'default']).nullable().optional(),
+    top_logprobs: z
+      .literal(0, { errorMap: () => ({ message: 'log probabilities are not available' }) })
+      .nullable()
+      .optional(),
+    max_tool_calls: z.number().int().min(1).nullable().optional(),
+    user: z.string().max(256).nullable().optional(),
+    safety_identifier: z.string().max(256).nullable().optional(),
+    prompt_cache_key: z.string().max(256).nullable().optional(),
+    stream_options: z
+      .object({
+        include_obfuscation: z.literal(false, { errorMap: () => ({ message: 'streams are never obfuscated here; leave it out or set false' }) }).optional(),
+      })
+      .strict()
+      .nullable()
+      .optional(),
+    prompt: refused('stored prompts are not available here; send the text as input').optional(),
+    prompt_cache_retention: refused('prompt cache retention is not available here').optional(),
+  })
+  .strict();
+export type CreateResponseBody = z.infer<typeof createResponseBody>;
 
 // ---- The response object -------------------------------------------------------------------------
 

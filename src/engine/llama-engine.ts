@@ -17,6 +17,7 @@ import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResul
 import { NotGgufError, readGgufHeader } from './gguf-header.js';
 import { chatFunctions, forcedCall, forcedCallSchema } from './tool-calls.js';
 import { ModelSlot } from './model-slot.js';
+import { DEFAULT_MAX_CONTEXT } from './model-settings.js';
 
 /** A model file that llama.cpp cannot use; the message is one sentence meant for the user. */
 export class ModelLoadError extends Error {
@@ -28,8 +29,6 @@ class SupersededError extends Error {
   override name = 'SupersededError';
 }
 
-/** Without an explicit size, "auto" could pick a 128k context and eat the RAM of a small machine. */
-const DEFAULT_MAX_CONTEXT = 8192;
 /**
  * node-llama-cpp 3.21 leaks a dispose guard when a model fails to load and its object is garbage
  * collected before the backend is disposed: `llama.dispose()` then never settles. close() waits

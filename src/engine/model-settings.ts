@@ -11,6 +11,10 @@ export interface SettingsChange {
   max_output_tokens?: number | null;
 }
 
+/** A model's context when nothing sets one: "auto" could pick a 128k context and eat the RAM of a
+ *  small machine. */
+export const DEFAULT_MAX_CONTEXT = 8192;
+
 /** Without a trained context in the metadata, no context above this is accepted. */
 const MAX_UNKNOWN_CONTEXT = 131_072;
 const MIN_CONTEXT = 256;

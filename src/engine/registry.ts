@@ -20,7 +20,7 @@ import {
 } from '../store/models.js';
 import type { Db } from '../store/open.js';
 import { ModelUnavailableError, type ModelResolver, type RunSettings } from './model-resolver.js';
-import { checkModelSettings, type SettingsChange } from './model-settings.js';
+import { checkModelSettings, DEFAULT_MAX_CONTEXT, type SettingsChange } from './model-settings.js';
 import { readGgufHeader } from './gguf-header.js';
 import { sha256File } from '../files/hash-file.js';
 
@@ -178,6 +178,14 @@ export class ModelRegistry implements ModelResolver {
 
   exists(id: string): boolean {
     return getModel(this.db, id) !== undefined;
+  }
+
+  /** The most tokens this model's context can hold as it will be loaded (its own setting, else its
+   *  training up to the engine's default), or null for a model not registered. */
+  contextCap(id: string): number | null {
+    const row = getModel(this.db, id);
+    if (!row) return null;
+    return row.context_size ?? Math.min(row.context_length ?? DEFAULT_MAX_CONTEXT, DEFAULT_MAX_CONTEXT);
   }
 
   remove(id: string): boolean {

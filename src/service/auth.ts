@@ -70,11 +70,11 @@ export function cookie(req: Pick<FastifyRequest, 'headers'>, name: string): stri
 export function checkHostAndOrigin(listener: ListenerPolicy, req: FastifyRequest): void {
   const host = (req.headers.host ?? '').toLowerCase();
   if (!listener.hosts().includes(host)) {
-    throw new ApiError(403, 'permission_error', 'forbidden_host', `This request names a host other than the Sanad service; ${listener.hostHint}.`);
+    throw new ApiError('forbidden_host', `This request names a host other than the Sanad service; ${listener.hostHint}.`);
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !listener.origins().includes(origin.toLowerCase())) {
-    throw new ApiError(403, 'permission_error', 'forbidden_origin', 'Requests from other web pages are not allowed.');
+    throw new ApiError('forbidden_origin', 'Requests from other web pages are not allowed.');
   }
 }
 
@@ -91,8 +91,7 @@ export function authenticate(ctx: ServiceContext, listener: ListenerPolicy, req:
   const token = bearer(req);
   if (token) {
     const client = findClientByToken(ctx.db, token, unixSeconds(ctx.clock));
-    if (!client)
-      throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'The API key is unknown or was revoked; pair again or ask for a new token.');
+    if (!client) throw new ApiError('invalid_api_key', 'The API key is unknown or was revoked; pair again or ask for a new token.');
     try {
       touchClient(ctx.writer, client, unixSeconds(ctx.clock), remoteAddress(req));
     } catch (err) {
@@ -105,14 +104,9 @@ export function authenticate(ctx: ServiceContext, listener: ListenerPolicy, req:
   // The GUI's session belongs to this machine: on the network listener it is no credential at all.
   if (session !== null && listener.kind === 'local') {
     if (ctx.login.isSession(session)) return { kind: 'session', token: session };
-    throw new ApiError(
-      401,
-      'authentication_error',
-      'session_expired',
-      'This window is no longer signed in (signed out, idle for 12 hours, or Sanad restarted); open a new login link.',
-    );
+    throw new ApiError('session_expired', 'This window is no longer signed in (signed out, idle for 12 hours, or Sanad restarted); open a new login link.');
   }
-  throw new ApiError(401, 'authentication_error', 'invalid_api_key', 'No API key was given; send Authorization: Bearer <token>.');
+  throw new ApiError('invalid_api_key', 'No API key was given; send Authorization: Bearer <token>.');
 }
 
 export interface GuardKit {
@@ -130,7 +124,7 @@ export function guard(kit: GuardKit, scope: Scope | Scope[]) {
   return async (req: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const principal = authenticate(ctx, listener, req);
     if (!needed.some((s) => hasScope(principal, s))) {
-      throw new ApiError(403, 'permission_error', 'insufficient_scope', `This token lacks the scope this needs (${needed.join(' or ')}).`);
+      throw new ApiError('insufficient_scope', `This token lacks the scope this needs (${needed.join(' or ')}).`);
     }
     req.principal = principal;
     if (principal.kind === 'client') limiter.hit(principal.client.id, kit.requestsPerMinute());

@@ -7,9 +7,10 @@ import type { FunctionTool, InputItem, OutputFormat, StoredItem, ToolChoice } fr
 import { checkTools } from './response-request.js';
 import type { ResponseRequest } from '../tasks/types.js';
 import { badRequest } from './errors.js';
-import { parseBody, perLimit } from './validate.js';
-
-const schemaFor = perLimit(createChatCompletionBody);
+import { parseBody } from './validate.js';
+import { clientIdOf, type Principal } from './auth.js';
+import { readerOf } from './access.js';
+import type { TurnAsk } from '../turns/turns.js';
 
 export interface ParsedChat {
   model: string;
@@ -52,8 +53,8 @@ function toolChoice(b: CreateChatCompletionBody): ToolChoice | null {
   return typeof c === 'string' ? c : { type: 'function', name: c.function.name };
 }
 
-export function parseChatCompletion(body: unknown, maxOutputTokens: number): ParsedChat {
-  const b = parseBody(schemaFor(maxOutputTokens), body);
+export function parseChatCompletion(body: unknown): ParsedChat {
+  const b = parseBody(createChatCompletionBody, body);
   if (b.max_tokens != null && b.max_completion_tokens != null && b.max_tokens !== b.max_completion_tokens) {
     throw badRequest('Send max_completion_tokens or max_tokens, not two different limits (max_tokens is its older name).', 'max_tokens');
   }
@@ -102,5 +103,25 @@ export function storedChatRequest(parsed: ParsedChat, input: StoredItem[]): Resp
       ...(b.safety_identifier != null ? { safety_identifier: b.safety_identifier } : {}),
       ...(b.prompt_cache_key != null ? { prompt_cache_key: b.prompt_cache_key } : {}),
     },
+  };
+}
+
+/** The turn this completion asks for: a chat completion is a response underneath, on the one path. */
+export function chatTurnAsk(parsed: ParsedChat, principal: Principal, onRestart: TurnAsk['onRestart']): Omit<TurnAsk, 'inCommit'> {
+  const b = parsed.body;
+  return {
+    clientId: clientIdOf(principal),
+    mayRead: readerOf(principal),
+    model: parsed.model,
+    input: parsed.input,
+    keep: (input) => storedChatRequest(parsed, input),
+    maxOutputTokens: b.max_completion_tokens ?? b.max_tokens ?? null,
+    maxOutputParam: b.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens',
+    metadata: parsed.metadata,
+    previousResponseId: null,
+    conversationId: null,
+    background: false,
+    store: parsed.store,
+    onRestart,
   };
 }

@@ -18,7 +18,7 @@ import type { DeletionJournal } from '../store/deletion-journal.js';
 import type { DiskState } from '../store/disk-state.js';
 import type { ReadableDB, WritableDB } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
-import type { CreateBatcher } from '../tasks/create-batcher.js';
+import type { Turns } from '../turns/turns.js';
 import type { DurableCommits } from '../store/durable-commits.js';
 import type { EventHub } from '../tasks/event-hub.js';
 import type { TaskLedger } from '../tasks/ledger.js';
@@ -68,8 +68,8 @@ export interface ServiceContext {
   clock: Clock;
   logger: Logger;
   ledger: TaskLedger;
-  /** New tasks go through here: concurrent creates share one commit. */
-  creates: CreateBatcher;
+  /** The one path of every model request: checks, create with its commit, queue, wait, cancel. */
+  turns: Turns;
   /** When the commits made so far are on the disk: every answer and streamed event waits for it. */
   durable: Pick<DurableCommits, 'settled'>;
   hub: EventHub;

@@ -1,33 +1,28 @@
 // Every error a client sees has the contract's shape:
 // {"error": {"type", "code", "message", "param"}}, one clear sentence, never a stack or a secret.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { errorEntry, type ErrorCode, type ErrorType } from '../contract/error-codes.js';
 import type { Logger } from '../log/logger.js';
 import { KeychainUnavailableError } from '../secrets/errors.js';
 import { diskFullSentence, isOutOfSpace } from '../store/disk.js';
-import { TurnInputError } from '../tasks/turn-context.js';
+import { TurnError } from '../turns/errors.js';
 
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found_error'
-  | 'conflict_error'
-  | 'rate_limit_error'
-  | 'server_error'
-  | 'insufficient_storage_error'
-  | 'service_unavailable_error';
+export type { ErrorType } from '../contract/error-codes.js';
 
+/** An error in the contract's shape; its status and type come from the catalog (contract/error-codes.ts). */
 export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
   constructor(
-    readonly status: number,
-    readonly type: ErrorType,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
-    readonly param: string | null = null,
+    readonly param: string | null = errorEntry(code).param,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';
+    this.status = errorEntry(code).status;
+    this.type = errorEntry(code).type;
   }
 
   toBody(): { error: { type: ErrorType; code: string; message: string; param: string | null } } {
@@ -35,10 +30,10 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, param: string | null = null, code = 'invalid_request_error'): ApiError =>
-  new ApiError(400, 'invalid_request_error', code, message, param);
+export const badRequest = (message: string, param: string | null = null, code: ErrorCode = 'invalid_request_error'): ApiError =>
+  new ApiError(code, message, param);
 
-export const notFound = (what: string, code = 'not_found'): ApiError => new ApiError(404, 'not_found_error', code, `${what} was not found.`);
+export const notFound = (what: string, code: ErrorCode = 'not_found'): ApiError => new ApiError(code, `${what} was not found.`, null);
 
 /**
  * A 4xx that asking again cannot change (a bad body, a missing thing, a refused scope, a state that
@@ -59,26 +54,22 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
 
 /** 507: a write failed because the disk holding `path` is full (a state the user can fix). */
 export function insufficientStorage(path: string): ApiError {
-  return new ApiError(507, 'insufficient_storage_error', 'insufficient_storage', diskFullSentence(path), null, { 'retry-after': '30' });
+  return new ApiError('insufficient_storage', diskFullSentence(path), null, { 'retry-after': '30' });
 }
 
 /** Maps anything thrown in a route to the contract's shape; `dataDir` names the disk when it is full. */
 export function toApiError(err: unknown, dataDir?: string): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof TurnInputError) {
-    const type: ErrorType = err.status === 404 ? 'not_found_error' : err.status === 409 ? 'conflict_error' : 'invalid_request_error';
-    return new ApiError(err.status, type, err.code, err.message, err.param);
-  }
+  if (err instanceof TurnError) return new ApiError(err.code, err.message, err.param);
   if (dataDir !== undefined && isOutOfSpace(err)) return insufficientStorage(dataDir);
   // The keychain went away under a running service: what needs a secret waits for it.
-  if (err instanceof KeychainUnavailableError)
-    return new ApiError(503, 'service_unavailable_error', 'keychain_unavailable', err.message, null, { 'retry-after': '30' });
+  if (err instanceof KeychainUnavailableError) return new ApiError('keychain_unavailable', err.message, null, { 'retry-after': '30' });
   if (isFastifyError(err) && err.statusCode !== undefined && err.statusCode < 500) {
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return new ApiError(413, 'invalid_request_error', 'request_too_large', 'The request body is too large (the limit is 1 MiB).');
+        return new ApiError('request_too_large', 'The request body is too large (the limit is 1 MiB).');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the request body as application/json.');
+        return new ApiError('unsupported_media_type', 'Send the request body as application/json.');
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return badRequest('The Content-Length header does not match the body.');
       default:
@@ -91,7 +82,7 @@ export function toApiError(err: unknown, dataDir?: string): ApiError {
         );
     }
   }
-  return new ApiError(500, 'server_error', 'internal_error', 'Sanad hit an unexpected error; the details are in its log.');
+  return new ApiError('internal_error', 'Sanad hit an unexpected error; the details are in its log.');
 }
 
 function isFastifyError(err: unknown): err is FastifyError {
@@ -115,7 +106,5 @@ export function installErrorHandlers(
       logger.error('request failed', { method: req.method, url: req.routeOptions.url, error: err instanceof Error ? err.stack : String(err) });
     return sendError(reply, api);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendError(reply, new ApiError(404, 'not_found_error', 'not_found', `There is no route ${req.method} ${req.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler((req, reply) => sendError(reply, new ApiError('not_found', `There is no route ${req.method} ${req.url.split('?')[0]}.`)));
 }

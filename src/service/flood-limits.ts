@@ -11,14 +11,9 @@ export const HEARTBEAT_MS = 15_000;
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 const tooMany = (what: string, limit: number, setting: string, retryS: number): ApiError =>
-  new ApiError(
-    429,
-    'rate_limit_error',
-    'rate_limited',
-    `This client already has ${limit} ${what} (the ${setting} setting); close one or wait, then try again.`,
-    null,
-    { 'retry-after': String(retryS) },
-  );
+  new ApiError('rate_limited', `This client already has ${limit} ${what} (the ${setting} setting); close one or wait, then try again.`, null, {
+    'retry-after': String(retryS),
+  });
 
 const open = new WeakMap<ServiceContext, Map<string, number>>();
 /** How to end each open stream, by owner: a revoked client's streams end with its token. */

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unixSeconds } from '../clock.js';
 import { ANSWER_UNSTORED } from '../store/idempotency-forget.js';
+import { completeKey, completeKeyUnstored, findKey, releaseKey, releaseStaleKeys, reserveKey } from '../store/idempotency-keys.js';
 import type { Db } from '../store/open.js';
 import { principalKey } from './auth.js';
 import { canonicalJson } from './canonical-json.js';
@@ -29,14 +30,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency: IdempotencyReservation | null;
   }
-}
-
-interface KeyRow {
-  fingerprint: string;
-  state: 'in_progress' | 'done';
-  status_code: number | null;
-  body: string | null;
-  expires_at: number;
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -65,8 +58,6 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
   if (header === undefined) return null;
   if (NOT_REPLAYABLE.has(req.routeOptions.url ?? '')) {
     throw new ApiError(
-      409,
-      'conflict_error',
       'not_replayable',
       'This answer holds a secret, so Sanad never stores it for replay; send the request without Idempotency-Key (and check first whether the earlier one took effect).',
       'Idempotency-Key',
@@ -82,39 +73,18 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
   const now = unixSeconds(ctx.clock);
   const ttl = ctx.settings().idempotency_ttl_hours * 3600;
   return ctx.writer.transaction((): Replay | null => {
-    const row = ctx.writer
-      .prepare<[string, string], KeyRow>('SELECT fingerprint, state, status_code, body, expires_at FROM idempotency_keys WHERE client_id = ? AND key = ?')
-      .get(clientKey, key);
+    const row = findKey(ctx.writer, { clientKey, key });
     if (row && row.expires_at > now) {
       if (row.state === 'done' && row.body === null) throw forgottenAnswer(row.status_code);
       if (row.fingerprint !== fp) {
-        throw new ApiError(
-          409,
-          'conflict_error',
-          'idempotency_key_reused',
-          'This Idempotency-Key was already used for a different request; use a new key.',
-          'Idempotency-Key',
-        );
+        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request; use a new key.', 'Idempotency-Key');
       }
       if (row.state === 'in_progress') {
-        throw new ApiError(
-          409,
-          'conflict_error',
-          'idempotency_key_in_progress',
-          'A request with this Idempotency-Key is still being processed; retry shortly.',
-          'Idempotency-Key',
-        );
+        throw new ApiError('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', 'Idempotency-Key');
       }
       return { status: row.status_code ?? 200, body: row.body ?? '' };
     }
-    ctx.writer
-      .prepare(
-        `INSERT INTO idempotency_keys(client_id, key, fingerprint, state, boot_id, created_at, expires_at)
-         VALUES (?, ?, ?, 'in_progress', ?, ?, ?)
-         ON CONFLICT(client_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress',
-           status_code = NULL, body = NULL, boot_id = excluded.boot_id, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-      )
-      .run(clientKey, key, fp, ctx.bootId, now, now + ttl);
+    reserveKey(ctx.writer, { clientKey, key }, fp, ctx.bootId, now, now + ttl);
     req.idempotency = { clientKey, key, completed: false };
     return null;
   })();
@@ -124,16 +94,12 @@ export function reserveOrReplay(ctx: ServiceContext, req: FastifyRequest): Repla
 function forgottenAnswer(status: number | null): ApiError {
   if (status === ANSWER_UNSTORED) {
     return new ApiError(
-      409,
-      'conflict_error',
       'idempotent_answer_not_stored',
       'The request sent with this Idempotency-Key had store: false, so its answer was never kept and cannot be replayed; send it again with a new key.',
       'Idempotency-Key',
     );
   }
   return new ApiError(
-    409,
-    'conflict_error',
     'idempotent_answer_deleted',
     'What the request with this Idempotency-Key made has since been deleted, and so was its answer; send it again with a new key to make it anew.',
     'Idempotency-Key',
@@ -151,26 +117,17 @@ function subjectOf(body: string): string | null {
 /** Stores the result. Call inside the route's own transaction when the route writes. */
 export function completeReservation(db: Db, r: IdempotencyReservation, status: number, body: string): void {
   const subject = r.subjectId ?? subjectOf(body);
-  if (r.unstored) {
-    // store: false: neither the answer nor a fingerprint of the request is kept.
-    db.prepare(
-      "UPDATE idempotency_keys SET state = 'done', status_code = ?, body = NULL, fingerprint = '', subject_id = ? WHERE client_id = ? AND key = ?",
-    ).run(ANSWER_UNSTORED, subject, r.clientKey, r.key);
-  } else {
-    db.prepare("UPDATE idempotency_keys SET state = 'done', status_code = ?, body = ?, subject_id = ? WHERE client_id = ? AND key = ?").run(
-      status,
-      body,
-      subject,
-      r.clientKey,
-      r.key,
-    );
-  }
+  // store: false: neither the answer nor a fingerprint of the request is kept.
+  if (r.unstored) completeKeyUnstored(db, r, subject);
+  else completeKey(db, r, status, body, subject);
   r.completed = true;
 }
 
-/** Releases a reservation whose request failed in a way worth retrying (5xx, 429, aborted). */
-export function releaseReservation(db: Db, r: IdempotencyReservation): void {
-  db.prepare("DELETE FROM idempotency_keys WHERE client_id = ? AND key = ? AND state = 'in_progress'").run(r.clientKey, r.key);
+/** Releases a reservation whose request failed in a way worth retrying (5xx, 429, aborted), or
+ *  (`withdrawn`) whose answer no longer stands: its task was cancelled because its client left, so
+ *  the client's retry runs anew instead of replaying a cancelled fragment. */
+export function releaseReservation(db: Db, r: IdempotencyReservation, withdrawn = false): void {
+  releaseKey(db, r, withdrawn);
   r.completed = true;
 }
 
@@ -184,5 +141,5 @@ export function storeOnSend(ctx: ServiceContext, req: FastifyRequest, reply: Fas
 
 /** At start: reservations of a process that died never completed; let their keys be used again. */
 export function releaseStaleReservations(db: Db, bootId: string): number {
-  return db.prepare("DELETE FROM idempotency_keys WHERE state = 'in_progress' AND boot_id != ?").run(bootId).changes;
+  return releaseStaleKeys(db, bootId);
 }

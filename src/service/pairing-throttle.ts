@@ -59,8 +59,6 @@ export function addressBackoff(clock: Clock): PairingThrottle {
       if (!r || now - r.last > FORGET_AFTER_MS || r.until <= now) return;
       const retry = Math.max(1, Math.ceil((r.until - now) / 1000));
       throw new ApiError(
-        429,
-        'rate_limit_error',
         'pairing_backoff',
         `Too many wrong pairing codes came from this device; try again in ${retry} s with the code the Sanad window shows.`,
         null,

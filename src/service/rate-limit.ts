@@ -32,7 +32,7 @@ export class RateLimiter {
 
   private tooMany(start: number, now: number): ApiError {
     const retry = Math.max(1, Math.ceil((start + this.windowMs - now) / 1000));
-    return new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests; try again in ${retry} s.`, null, {
+    return new ApiError('rate_limited', `Too many requests; try again in ${retry} s.`, null, {
       'retry-after': String(retry),
     });
   }

@@ -4,9 +4,10 @@
 import { createResponseBody, type CreateResponseBody, type FunctionTool, type InputItem, type StoredItem, type ToolChoice } from '../contract/responses.js';
 import type { OnRestart, ResponseRequest } from '../tasks/types.js';
 import { badRequest } from './errors.js';
-import { parseBody, perLimit } from './validate.js';
-
-const schemaFor = perLimit(createResponseBody);
+import { parseBody } from './validate.js';
+import { clientIdOf, type Principal } from './auth.js';
+import { readerOf } from './access.js';
+import type { TurnAsk } from '../turns/turns.js';
 
 export interface ParsedCreate {
   model: string;
@@ -21,8 +22,8 @@ export interface ParsedCreate {
   body: CreateResponseBody;
 }
 
-export function parseCreateResponse(body: unknown, maxOutputTokens: number): ParsedCreate {
-  const b = parseBody(schemaFor(maxOutputTokens), body);
+export function parseCreateResponse(body: unknown): ParsedCreate {
+  const b = parseBody(createResponseBody, body);
   const background = b.background ?? false;
   const store = b.store ?? true;
   if (background && !store) throw badRequest('Background responses must be stored; drop store: false.', 'store');
@@ -67,6 +68,25 @@ export function storedRequest(parsed: ParsedCreate, input: StoredItem[]): Respon
       ...(b.safety_identifier != null ? { safety_identifier: b.safety_identifier } : {}),
       ...(b.prompt_cache_key != null ? { prompt_cache_key: b.prompt_cache_key } : {}),
     },
+  };
+}
+
+/** The turn this create asks for, as the one path of model requests takes it (turns/). */
+export function turnAsk(parsed: ParsedCreate, principal: Principal): Omit<TurnAsk, 'inCommit'> {
+  return {
+    clientId: clientIdOf(principal),
+    mayRead: readerOf(principal),
+    model: parsed.model,
+    input: parsed.input,
+    keep: (input) => storedRequest(parsed, input),
+    maxOutputTokens: parsed.body.max_output_tokens ?? null,
+    maxOutputParam: 'max_output_tokens',
+    metadata: parsed.metadata,
+    previousResponseId: parsed.previousResponseId,
+    conversationId: parsed.conversationId,
+    background: parsed.background,
+    store: parsed.store,
+    onRestart: parsed.onRestart,
   };
 }
 

@@ -62,10 +62,7 @@ function createApp(ctx: ServiceContext, maxConnections: number, reserved: number
     keepAliveTimeout: REQUEST_WAIT_MS,
     // A path that is not a valid URL (a stray %) never reaches a route: answer it in the contract's shape too.
     frameworkErrors: (_error, _req, reply) => {
-      void sendError(
-        reply,
-        new ApiError(400, 'invalid_request_error', 'invalid_url', 'The request path is not a valid URL (an unencoded "%"?); encode it and try again.'),
-      );
+      void sendError(reply, new ApiError('invalid_url', 'The request path is not a valid URL (an unencoded "%"?); encode it and try again.'));
     },
   });
   // All connections together (a flood of sockets); past it Node refuses new ones. Read at start.
@@ -76,8 +73,6 @@ function createApp(ctx: ServiceContext, maxConnections: number, reserved: number
       if (guard.roomFor(req.url)) return;
       void reply.header('connection', 'close');
       throw new ApiError(
-        503,
-        'service_unavailable_error',
         'connection_limit',
         'Sanad is at its connection limit; the last connections are kept for its own window. Close connections you do not use, or raise max_connections in Settings.',
       );
@@ -124,7 +119,7 @@ function createApp(ctx: ServiceContext, maxConnections: number, reserved: number
     } catch (err) {
       ctx.logger.error('the store could not be made durable', { error: String(err) });
       void reply.code(503).header('content-type', 'application/json; charset=utf-8');
-      return JSON.stringify(new ApiError(503, 'service_unavailable_error', 'store_not_durable', err instanceof Error ? err.message : String(err)).toBody());
+      return JSON.stringify(new ApiError('store_not_durable', err instanceof Error ? err.message : String(err)).toBody());
     }
     return payload;
   });

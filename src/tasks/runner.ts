@@ -2,7 +2,7 @@
 // itself: every change goes through the ledger's compare-and-set, so a cancel accepted at any
 // moment wins over a completion that arrives a moment later.
 import { checkJsonSchema } from '../contract/json-schema.js';
-import type { Engine, GenerateRequest, LoadSettings } from '../engine/engine.js';
+import type { ChatMessage, Engine, GenerateRequest, LoadSettings } from '../engine/engine.js';
 import { ModelUnavailableError, type ModelResolver, type RunSettings } from '../engine/model-resolver.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
@@ -15,7 +15,7 @@ import type { FunctionCallItem } from '../contract/responses.js';
 import { earlierItems, fitToContext, TurnFailure } from './turn-context.js';
 import { emittedText, getResponseRow, getTask, tasksInStatus } from './queries.js';
 import { parseRequest } from './response-object.js';
-import type { ResponseRequest, TaskRow } from './types.js';
+import type { ResponseRequest, ResponseRow, TaskRow } from './types.js';
 import { callEvents, startEvents, textDoneEvents } from './item-events.js';
 
 export interface RunnerOptions {
@@ -168,11 +168,14 @@ export class TaskRunner {
       await this.engine.load(task.model, path, signal, load);
       if (this.stopping) return;
       if (signal.aborted) return await this.finishCancelled(taskId);
+      // What can fail before the model begins (too long for its context, an earlier turn deleted
+      // meanwhile) fails before \`response.in_progress\`: a foreground door answers it as an HTTP error.
+      const prepared = this.prepare(task, settings);
       if (!resuming) {
         const running = await this.commit(taskId, { from: ['loading'], to: 'running', events: startEvents(this.db, task) });
         if (!running.ok) return await this.finishCancelled(taskId);
       }
-      await this.generate(task, path, settings, signal);
+      await this.generate(task, prepared, path, settings, signal);
     } catch (err) {
       if (this.stopping || err instanceof Stopping) return;
       const code = err instanceof ModelUnavailableError || err instanceof TurnFailure ? err.code : 'engine_error';
@@ -188,13 +191,13 @@ export class TaskRunner {
     }
   }
 
-  private async generate(task: TaskRow, path: string, settings: RunSettings, signal: AbortSignal): Promise<void> {
+  /** The request as it will run: its messages fitted into the model's context, its limit. */
+  private prepare(task: TaskRow, settings: RunSettings): Prepared {
     const response = getResponseRow(this.db, task.response_id);
     if (!response) throw new Error(`The response of task ${task.id} is missing from the store.`);
     const request = parseRequest(response);
     // The request's own values first, then the model's settings, then the appliance's default.
     const maxOutputTokens = request.max_output_tokens ?? settings.maxOutputTokens ?? this.options.defaultMaxOutputTokens;
-    const temperature = request.temperature ?? settings.temperature ?? null;
     // The earlier turns, then this one, fitted into the model's context (truncation).
     const { messages, dropped } = fitToContext({
       instructions: request.instructions,
@@ -204,7 +207,14 @@ export class TaskRunner {
       contextSize: this.engine.contextSize(task.model),
       maxOutputTokens,
       model: task.model,
+      door: request.api === 'chat.completions' ? 'chat' : 'responses',
     });
+    return { response, request, maxOutputTokens, messages, dropped };
+  }
+
+  private async generate(task: TaskRow, prepared: Prepared, path: string, settings: RunSettings, signal: AbortSignal): Promise<void> {
+    const { response, request, maxOutputTokens, messages, dropped } = prepared;
+    const temperature = request.temperature ?? settings.temperature ?? null;
     const continuation = emittedText(this.db, task.id);
     const usedTokens = continuation ? this.engine.countTokens(task.model, continuation) : 0;
     const budget = maxOutputTokens - usedTokens;
@@ -267,6 +277,14 @@ export class TaskRunner {
     if (this.stopping) return;
     await this.commit(taskId, CANCELLED);
   }
+}
+
+interface Prepared {
+  response: ResponseRow;
+  request: ResponseRequest;
+  maxOutputTokens: number;
+  messages: ChatMessage[];
+  dropped: number;
 }
 
 const CANCELLED: TransitionChange = { from: ['cancelling'], to: 'cancelled', events: [{ type: 'response.cancelled', withResponse: true }] };

@@ -1,33 +1,21 @@
-// A turn's context: on accept, what the client named is checked and resolved (item references to
-// the items they name, previous_response_id to a stored response the caller may read); when the
-// task runs, the earlier turns are read from the store (the previous responses' input and output,
-// in order, or the conversation's items) and fitted into the model's context by `truncation`.
-import type { InputItem, StoredItem, Truncation } from '../contract/responses.js';
+// A turn's context when its task runs: the earlier turns read from the store (the previous
+// responses' input and output, in order, or the conversation's items), fitted into the model's
+// context by `truncation`. What the client named was checked when the turn was accepted
+// (turns/resolve.ts).
+import type { StoredItem, Truncation } from '../contract/responses.js';
+import type { ErrorCode } from '../contract/error-codes.js';
 import type { ChatMessage } from '../engine/engine.js';
 import type { ReadableDB } from '../store/open.js';
-import { conversationItems, findConversationItem, getConversation } from './conversations.js';
-import { answerItems, asItem, inputItems, itemOwner, itemText, keptItem, outputCalls, outputMessage, toChatMessages } from './items.js';
-import { getResponseRow, getTaskByResponse } from './queries.js';
+import { conversationItems, getConversation } from './conversations.js';
+import { answerItems, asItem, inputItems, itemText, outputMessage, toChatMessages } from './items.js';
+import { getResponseRow } from './queries.js';
 import { parseRequest } from './response-object.js';
-import { isTerminal, type ResponseRow } from './types.js';
-
-/** Something the client named that cannot be used; the route makes it a 4xx naming `param`. */
-export class TurnInputError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409,
-    readonly code: string,
-    readonly param: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'TurnInputError';
-  }
-}
+import type { ResponseRow } from './types.js';
 
 /** A task that cannot run for a reason the client can act on: its response fails with this code. */
 export class TurnFailure extends Error {
   constructor(
-    readonly code: 'context_length_exceeded' | 'previous_response_not_found' | 'conversation_not_found' | 'invalid_json_schema',
+    readonly code: Extract<ErrorCode, 'context_length_exceeded' | 'previous_response_not_found' | 'conversation_not_found' | 'invalid_json_schema'>,
     message: string,
   ) {
     super(message);
@@ -35,99 +23,13 @@ export class TurnFailure extends Error {
   }
 }
 
-/** May the caller read what this client made? (service/access.ts decides.) */
-export type MayRead = (clientId: string | null) => boolean;
-/** Why a response id is gone, from the deletion journal ('unstored', 'deleted', 'retention'), if it is. */
-export type DeletedWhy = (id: string) => string | undefined;
-
-function answerOf(row: ResponseRow): StoredItem | undefined {
+export function answerOf(row: ResponseRow): StoredItem | undefined {
   return row.output_text === null ? undefined : asItem(outputMessage(row, row.output_text, row.incomplete_reason ? 'incomplete' : 'completed'));
 }
 
 /** The items a finished answer holds (none before it finished). */
 function finishedAnswer(row: ResponseRow): StoredItem[] {
   return row.output_text === null ? [] : answerItems(row, parseRequest(row), row.output_text, row.incomplete_reason ? 'incomplete' : 'completed');
-}
-
-/** The stored item with this id (an answer, an input item, a conversation's item), if the caller may read it. */
-function findItem(db: ReadableDB, id: string, mayRead: MayRead): StoredItem | undefined {
-  const owner = itemOwner(id);
-  const row = owner && getResponseRow(db, owner.responseId);
-  if (row && mayRead(row.client_id)) {
-    const found =
-      owner.call !== null
-        ? outputCalls(row)[owner.call]
-        : owner.position === null
-          ? row.item_id === id
-            ? answerOf(row)
-            : undefined
-          : inputItems(parseRequest(row))[owner.position];
-    if (found?.id === id) return found;
-  }
-  const kept = findConversationItem(db, id);
-  if (kept && mayRead(kept.clientId)) return kept.item;
-  // An answer of an older store, whose id was random (the partial index holds only those).
-  const older = db.prepare<[string], ResponseRow>("SELECT * FROM responses WHERE item_id = ? AND item_id <> 'msg_' || substr(id, 6)").get(id);
-  return older && mayRead(older.client_id) ? answerOf(older) : undefined;
-}
-
-/** This turn's input as kept: each reference resolved; a new message's id is '' until its store names it. */
-export function resolveInput(db: ReadableDB, input: string | InputItem[], mayRead: MayRead): StoredItem[] {
-  if (typeof input === 'string') return [{ type: 'message', id: '', status: 'completed', role: 'user', content: [{ type: 'input_text', text: input }] }];
-  return input.map((item, i) => {
-    if (item.type !== 'item_reference') return keptItem(item);
-    const found = findItem(db, item.id, mayRead);
-    if (!found)
-      throw new TurnInputError(
-        404,
-        'item_not_found',
-        `input[${i}].id`,
-        `No stored item has the id ${item.id} (or it is another client's); refer to an item of a stored response or conversation, or send its content.`,
-      );
-    return found;
-  });
-}
-
-/** The response a turn continues: stored, finished, and the caller's to read. */
-export function checkPrevious(db: ReadableDB, id: string, mayRead: MayRead, deletedWhy: DeletedWhy): ResponseRow {
-  const param = 'previous_response_id';
-  const row = getResponseRow(db, id);
-  const task = row && getTaskByResponse(db, id);
-  if (!row || !task || !mayRead(row.client_id)) {
-    const why = deletedWhy(id);
-    if (why === 'unstored')
-      throw new TurnInputError(
-        400,
-        'previous_response_not_stored',
-        param,
-        `Response ${id} was created with store: false, so it was not kept and cannot be continued; send the earlier turns as input, or create them with store: true.`,
-      );
-    if (why !== undefined)
-      throw new TurnInputError(
-        404,
-        'previous_response_not_found',
-        param,
-        `Response ${id} was deleted, so it cannot be continued; send the earlier turns as input instead.`,
-      );
-    throw new TurnInputError(404, 'previous_response_not_found', param, `No response ${id} was found; check the id (GET /v1/responses/{id}).`);
-  }
-  if (row.store === 0)
-    throw new TurnInputError(
-      400,
-      'previous_response_not_stored',
-      param,
-      `Response ${id} was created with store: false and cannot be continued; send the earlier turns as input, or create them with store: true.`,
-    );
-  if (!isTerminal(task.status))
-    throw new TurnInputError(409, 'previous_response_in_progress', param, `Response ${id} is still being generated; wait for it to finish, then continue it.`);
-  return row;
-}
-
-/** The conversation a turn belongs to: it exists and the caller may read it. */
-export function checkConversation(db: ReadableDB, id: string, mayRead: MayRead): void {
-  const row = getConversation(db, id);
-  if (!row || !mayRead(row.client_id))
-    throw new TurnInputError(404, 'conversation_not_found', 'conversation', `No conversation ${id} was found; create one with POST /v1/conversations.`);
 }
 
 /** One finished turn as context: its own input, then its answer (if it had one). */
@@ -164,6 +66,8 @@ export interface FitInput {
   contextSize: number;
   maxOutputTokens: number;
   model: string;
+  /** Which API asked: the advice names only parameters that exist there. */
+  door: 'responses' | 'chat';
 }
 
 /** The messages to run and how many of the oldest items were left out to fit. */
@@ -183,7 +87,11 @@ export function fitToContext(f: FitInput): { messages: ChatMessage[]; dropped: n
   if (f.truncation === 'disabled') {
     throw new TurnFailure(
       'context_length_exceeded',
-      `${tooLong('The input', tokens).message}; shorten it, or send truncation: "auto" to leave out the oldest items.`,
+      `${tooLong('The input', tokens).message}; ${
+        f.door === 'chat'
+          ? 'shorten the messages, leave out the oldest ones, or ask for fewer max_completion_tokens'
+          : 'shorten it, or send truncation: "auto" to leave out the oldest items'
+      }.`,
     );
   }
   // Leaving out more never makes the prompt longer: the fewest dropped that fit, by bisection.

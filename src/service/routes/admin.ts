@@ -75,8 +75,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
       return reply.code(201).send(await ctx.models.add(body.path, body.id));
     } catch (err) {
       if (!(err instanceof ModelRegistryError)) throw err;
-      const status = err.code === 'model_exists' ? 409 : 400;
-      throw new ApiError(status, status === 409 ? 'conflict_error' : 'invalid_request_error', err.code, err.message, err.code === 'invalid_id' ? 'id' : 'path');
+      throw new ApiError(err.code, err.message, err.code === 'invalid_id' ? 'id' : 'path');
     }
   });
 
@@ -108,13 +107,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
       // The switch stays where it was: a port in use must not leave "on" saved with nothing listening.
       ctx.updateSettings({ lan_enabled: before.lan_enabled, lan_port: before.lan_port });
       await ctx.lan.apply().catch(() => undefined);
-      throw new ApiError(
-        409,
-        'conflict_error',
-        'lan_unavailable',
-        err instanceof Error ? err.message : String(err),
-        patch.lan_port !== undefined ? 'lan_port' : 'lan_enabled',
-      );
+      throw new ApiError('lan_unavailable', err instanceof Error ? err.message : String(err), patch.lan_port !== undefined ? 'lan_port' : 'lan_enabled');
     }
     ctx.adminEvents.publish('lan.changed', { change: next.lan_enabled ? 'on' : 'off' });
     return next;

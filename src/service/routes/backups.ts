@@ -100,7 +100,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
         started.done.catch(failed);
         answer = { run_id: started.runId, started: !started.queued, attached: false, queued: started.queued };
       } catch (err) {
-        if (err instanceof BackupBusyError) throw new ApiError(409, 'conflict_error', 'backup_running', err.message, null);
+        if (err instanceof BackupBusyError) throw new ApiError('backup_running', err.message, null);
         throw err;
       }
     }
@@ -117,8 +117,6 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
     } catch (err) {
       if (err instanceof BackupBusyError)
         throw new ApiError(
-          409,
-          'conflict_error',
           'backup_running',
           'A backup is running; it sends the newest generation to every offsite target itself. Wait for it to finish, then copy again if a target is still behind.',
           null,
@@ -192,8 +190,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.patch('/admin/repositories/local', { preHandler: admin }, async (req) => {
     const body = z.object({ location: z.string().min(1).max(4096) }).safeParse(req.body);
     if (!body.success || !isAbsolute(body.data.location)) throw badRequest('Send {"location": "/absolute/path"} for the local repository.', 'location');
-    if (ctx.backups.status().running)
-      throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; move the repository when it has finished.');
+    if (ctx.backups.status().running) throw new ApiError('backup_running', 'A backup is running; move the repository when it has finished.');
     moveLocalRepository(ctx.writer, body.data.location);
     return getRepository(ctx.db, 'local');
   });
@@ -202,8 +199,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   // which reads the targets and their secrets as it goes.
   app.patch<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {
     const body = parseOptionalBody(RepoPatchBody, req.body);
-    if (ctx.backups.status().running)
-      throw new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; change the target when it has finished.');
+    if (ctx.backups.status().running) throw new ApiError('backup_running', 'A backup is running; change the target when it has finished.');
     const { location, options, enabled, secret } = body;
     try {
       const repo = updateRepository(ctx.writer, ctx.secrets.vault, req.params.name, {

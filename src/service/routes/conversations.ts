@@ -19,7 +19,7 @@ import {
   updateConversationMetadata,
   type ConversationRow,
 } from '../../tasks/conversations.js';
-import { resolveInput } from '../../tasks/turn-context.js';
+import { resolveInput } from '../../turns/resolve.js';
 import { principalOf, readerOf } from '../access.js';
 import { clientIdOf, hasScope } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
@@ -39,7 +39,7 @@ const limitOf = (value: string | undefined): number => wholeNumber(value, 'limit
 const listOf = (data: StoredItem[], hasMore: boolean): ItemList => cursorPage(data, hasMore);
 
 const notFound = (id: string): ApiError =>
-  new ApiError(404, 'not_found_error', 'conversation_not_found', `No conversation ${id} was found; see GET /v1/conversations.`, 'conversation_id');
+  new ApiError('conversation_not_found', `No conversation ${id} was found; see GET /v1/conversations.`, 'conversation_id');
 
 export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -55,7 +55,7 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
     const row = readable(req, id);
     const p = principalOf(req);
     if (!hasScope(p, 'admin') && (row.client_id === null || row.client_id !== clientIdOf(p))) {
-      throw new ApiError(403, 'permission_error', 'insufficient_scope', 'Only the client that created this conversation (or admin) may change it.');
+      throw new ApiError('insufficient_scope', 'Only the client that created this conversation (or admin) may change it.');
     }
     return row;
   };
@@ -130,14 +130,14 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
   app.get<{ Params: ItemParams }>('/v1/conversations/:id/items/:item', { preHandler: secured(kit, [...READ]) }, async (req) => {
     readable(req, req.params.id);
     const item = getItem(ctx.db, req.params.id, req.params.item);
-    if (!item) throw new ApiError(404, 'not_found_error', 'item_not_found', `No item ${req.params.item} is in conversation ${req.params.id}.`, 'item_id');
+    if (!item) throw new ApiError('item_not_found', `No item ${req.params.item} is in conversation ${req.params.id}.`, 'item_id');
     return item;
   });
 
   app.delete<{ Params: ItemParams }>('/v1/conversations/:id/items/:item', { preHandler: secured(kit, 'responses:write') }, async (req) => {
     const row = writable(req, req.params.id);
     if (!deleteItem(ctx.writer, req.params.id, req.params.item, ctx.deletions, now())) {
-      throw new ApiError(404, 'not_found_error', 'item_not_found', `No item ${req.params.item} is in conversation ${req.params.id}.`, 'item_id');
+      throw new ApiError('item_not_found', `No item ${req.params.item} is in conversation ${req.params.id}.`, 'item_id');
     }
     return conversationObject(row);
   });

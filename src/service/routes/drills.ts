@@ -12,7 +12,7 @@ import { secured, type RouteKit } from './route-kit.js';
 const StartBody = z.object({ deep: z.boolean().optional(), repo: z.string().min(1).max(64).optional() }).strict();
 const ListQuery = z.object({ limit: z.coerce.number().int().min(1).max(KEEP_RUNS).default(50) });
 
-const busy = (): ApiError => new ApiError(409, 'conflict_error', 'drill_running', 'A drill is already running; wait for it to finish.');
+const busy = (): ApiError => new ApiError('drill_running', 'A drill is already running; wait for it to finish.');
 
 export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -44,8 +44,7 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
       if (err instanceof DrillBusyError) throw busy();
       if (err instanceof UnknownRepositoryError) throw notFound(`Repository ${body.data.repo ?? ''}`, 'repository_not_found');
       // The keychain went away after start: the drill cannot read the backups, say so plainly.
-      if (err instanceof MissingSecretError || err instanceof KeychainUnavailableError)
-        throw new ApiError(503, 'service_unavailable_error', 'drill_unavailable', err.message);
+      if (err instanceof MissingSecretError || err instanceof KeychainUnavailableError) throw new ApiError('drill_unavailable', err.message);
       throw err;
     }
   });

@@ -56,11 +56,11 @@ function pageQuery(query: ListQuery, idName: string): PageQuery {
 }
 
 function historyError(err: unknown): never {
-  if (err instanceof GenerationNotFoundError) throw new ApiError(404, 'not_found_error', 'generation_not_found', err.message, 'generation');
-  if (err instanceof GenerationTooNewError) throw new ApiError(409, 'conflict_error', 'generation_too_new', err.message, 'generation');
-  if (err instanceof GenerationNotSanadError) throw new ApiError(409, 'conflict_error', 'generation_not_sanad', err.message, 'generation');
-  if (err instanceof GenerationUnreadableError) throw new ApiError(409, 'conflict_error', 'generation_unreadable', err.message, 'generation');
-  if (err instanceof JobsStoppedError) throw new ApiError(503, 'service_unavailable_error', 'stopping', err.message);
+  if (err instanceof GenerationNotFoundError) throw new ApiError('generation_not_found', err.message, 'generation');
+  if (err instanceof GenerationTooNewError) throw new ApiError('generation_too_new', err.message, 'generation');
+  if (err instanceof GenerationNotSanadError) throw new ApiError('generation_not_sanad', err.message, 'generation');
+  if (err instanceof GenerationUnreadableError) throw new ApiError('generation_unreadable', err.message, 'generation');
+  if (err instanceof JobsStoppedError) throw new ApiError('stopping', err.message);
   return repositoryError(err);
 }
 

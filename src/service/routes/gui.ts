@@ -58,12 +58,10 @@ export function registerGuiRoutes(app: FastifyInstance, kit: RouteKit, guiDir: s
     checkHostAndOrigin(kit.listener, req);
     const body = req.body;
     const code = typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : null;
-    if (code === null) throw new ApiError(400, 'invalid_request_error', 'missing_code', 'Send the login code as JSON: {"code": "…"}.', 'code');
+    if (code === null) throw new ApiError('missing_code', 'Send the login code as JSON: {"code": "…"}.', 'code');
     const session = ctx.login.redeem(code);
     if (!session)
       throw new ApiError(
-        403,
-        'permission_error',
         'login_code_invalid',
         'This login link was already used, is older than 10 minutes or is wrong; restart `sanad serve` for a new one (the desktop app signs in by itself).',
       );

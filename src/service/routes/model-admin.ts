@@ -36,29 +36,7 @@ const TokenBody = z.object({ token: z.string().trim().min(8).max(4096) }).strict
 
 function refusal(err: unknown): never {
   if (err instanceof PullRefusedError) {
-    const status =
-      err.code === 'no_space'
-        ? 507
-        : err.code === 'model_exists'
-          ? 409
-          : err.code === 'not_found'
-            ? 404
-            : err.code === 'unreachable'
-              ? 502
-              : err.code === 'needs_token'
-                ? 403
-                : 400;
-    const type =
-      status === 409
-        ? 'conflict_error'
-        : status === 404
-          ? 'not_found_error'
-          : status === 403
-            ? 'permission_error'
-            : status >= 500
-              ? 'server_error'
-              : 'invalid_request_error';
-    throw new ApiError(status, type, err.code, err.message, err.code === 'invalid_id' || err.code === 'model_exists' ? 'id' : 'uri');
+    throw new ApiError(err.code, err.message, err.code === 'invalid_id' || err.code === 'model_exists' ? 'id' : 'uri');
   }
   throw err;
 }
@@ -111,7 +89,7 @@ export function registerModelAdminRoutes(app: FastifyInstance, kit: RouteKit): v
     } catch (err) {
       if (!(err instanceof ModelRegistryError)) throw err;
       if (err.code === 'model_not_found') throw notFound(`Model ${req.params.id}`, 'model_not_found');
-      throw new ApiError(400, 'invalid_request_error', err.code, err.message);
+      throw new ApiError(err.code, err.message);
     }
   });
 

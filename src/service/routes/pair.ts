@@ -33,7 +33,7 @@ export function registerPairRoutes(app: FastifyInstance, kit: RouteKit): void {
     const made = redeemPairingCode(ctx.writer, parsed.data.code, parsed.data.client_name, unixSeconds(ctx.clock));
     if (!made) {
       pairing.failed(address);
-      throw new ApiError(403, 'permission_error', 'pairing_code_invalid', 'This pairing code is unknown, expired or already used; ask for a new one.');
+      throw new ApiError('pairing_code_invalid', 'This pairing code is unknown, expired or already used; ask for a new one.');
     }
     pairing.succeeded(address);
     touchClient(ctx.writer, made.client, unixSeconds(ctx.clock), address);

@@ -13,8 +13,8 @@ import { secured, type RouteKit } from './route-kit.js';
 
 const busy = (err: Error): ApiError =>
   err instanceof JobRefusedError && err.blocking === 'passphrase-rotation'
-    ? new ApiError(409, 'conflict_error', 'rotation_running', 'A passphrase rotation is already running; wait for it to finish.')
-    : new ApiError(409, 'conflict_error', 'backup_running', 'A backup is running; rotate the passphrase when it has finished.');
+    ? new ApiError('rotation_running', 'A passphrase rotation is already running; wait for it to finish.')
+    : new ApiError('backup_running', 'A backup is running; rotate the passphrase when it has finished.');
 
 export function registerPassphraseRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -34,9 +34,9 @@ export function registerPassphraseRoutes(app: FastifyInstance, kit: RouteKit): v
     } catch (err) {
       if (err instanceof RotationBusyError || err instanceof JobRefusedError) throw busy(err);
       if (err instanceof KeychainUnavailableError) throw err;
-      if (err instanceof PassphraseRotationError) throw new ApiError(500, 'server_error', 'passphrase_not_rotated', err.message);
+      if (err instanceof PassphraseRotationError) throw new ApiError('passphrase_not_rotated', err.message);
       if (err instanceof ResticError || err instanceof MissingSecretError) {
-        throw new ApiError(500, 'server_error', 'passphrase_not_rotated', `The passphrase was not rotated: ${err.message}`);
+        throw new ApiError('passphrase_not_rotated', `The passphrase was not rotated: ${err.message}`);
       }
       throw err;
     }

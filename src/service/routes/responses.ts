@@ -6,17 +6,17 @@ import { deleteTerminalResponse } from '../../tasks/retention.js';
 import { buildResponseObject, parseRequest } from '../../tasks/response-object.js';
 import { LMSP_EVENTS_HEADER } from '../../contract/responses.js';
 import { inputItems } from '../../tasks/items.js';
-import { checkConversation, checkPrevious, resolveInput } from '../../tasks/turn-context.js';
-import { cancellableResponse, canCancel, canDelete, principalOf, readableResponse, readerOf } from '../access.js';
+import { cancellableResponse, canCancel, canDelete, principalOf, readableResponse } from '../access.js';
 import { assertStreamRoom, checkQueuedTasks } from '../flood-limits.js';
 import { clientIdOf, principalKey } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
 import { completeReservation, type Replay } from '../idempotency.js';
 import { parseJsonObject } from '../json-object.js';
 import { cursorPage, orderOf, wholeNumber, type CursorPage } from '../paging.js';
-import { parseCreateResponse, storedRequest } from '../response-request.js';
+import { parseCreateResponse, turnAsk } from '../response-request.js';
 import { streamTaskEvents, type StreamOptions } from '../sse.js';
-import { currentResponse, waitForTerminal } from '../response-wait.js';
+import { currentResponse } from '../../turns/current-response.js';
+import { cancelWhenGone, startedOrError } from '../turn-door.js';
 import type { RouteKit } from './route-kit.js';
 import { secured } from './route-kit.js';
 
@@ -69,20 +69,8 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
   };
 
   app.post('/v1/responses', { preHandler: secured(kit, 'responses:write', replayCreate) }, async (req, reply) => {
-    const settings = ctx.settings();
-    const parsed = parseCreateResponse(req.body, settings.max_output_tokens_limit);
-    if (!ctx.models.exists(parsed.model)) {
-      throw new ApiError(404, 'not_found_error', 'model_not_found', `The model "${parsed.model}" is not registered here; see GET /v1/models.`, 'model');
-    }
+    const parsed = parseCreateResponse(req.body);
     const principal = principalOf(req);
-    const mayRead = readerOf(principal);
-    // What the turn names must exist and be the caller's to read, before anything is written.
-    if (parsed.previousResponseId !== null) {
-      const deletedWhy = (id: string): string | undefined => ctx.deletions.read().find((d) => d.kind === 'response' && d.id === id)?.why;
-      checkPrevious(ctx.db, parsed.previousResponseId, mayRead, deletedWhy);
-    }
-    if (parsed.conversationId !== null) checkConversation(ctx.db, parsed.conversationId, mayRead);
-    const input = resolveInput(ctx.db, parsed.input, mayRead);
     // A background task waits in the queue: one client may not fill it (a foreground one is the
     // client's own open request, held by its connection).
     if (parsed.background) checkQueuedTasks(ctx, clientIdOf(principal));
@@ -91,57 +79,31 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const idem = req.idempotency;
     // store: false: a replay must not hold the answer the store itself does not keep.
     if (idem && !parsed.store) idem.unstored = true;
-    let accepted = '';
-    const { task, response } = await ctx.creates.create(
-      {
-        clientId: clientIdOf(principal),
-        model: parsed.model,
-        request: storedRequest(parsed, input),
-        metadata: parsed.metadata,
-        previousResponseId: parsed.previousResponseId,
-        conversationId: parsed.conversationId,
-        background: parsed.background,
-        store: parsed.store,
-        onRestart: parsed.onRestart ?? settings.default_on_restart,
-      },
-      (t, r) => {
-        // The answer to an idempotent create is committed with the task itself (LMSP §11.2).
-        accepted = JSON.stringify(buildResponseObject(r, t, ''));
+    const turn = await ctx.turns.accept({
+      ...turnAsk(parsed, principal),
+      // The answer to an idempotent create is committed with the task itself (LMSP §11.2).
+      inCommit: (t, r) => {
         if (!idem) return;
         idem.subjectId = r.id;
         if (parsed.stream) completeReservation(ctx.writer, idem, 200, JSON.stringify({ stream_response_id: r.id }));
-        else if (parsed.background) completeReservation(ctx.writer, idem, 202, accepted);
+        else if (parsed.background) completeReservation(ctx.writer, idem, 202, JSON.stringify(buildResponseObject(r, t, '')));
       },
-    );
-    const waiter = !parsed.stream && !parsed.background ? waitForTerminal(ctx, task) : null;
-    ctx.runner.enqueue(task);
-
+    });
+    if (parsed.background && !parsed.stream) {
+      return reply.code(202).header('location', `/v1/tasks/${turn.task.id}`).type('application/json').send(JSON.stringify(turn.accepted));
+    }
+    if (!parsed.background) {
+      cancelWhenGone(ctx, req, reply, turn);
+      // Whatever fails before the model begins (too long for it, a model that will not load) is an
+      // HTTP error, before any stream header. A background task is the client's to follow: it is kept.
+      await startedOrError(req, turn);
+    }
     if (parsed.stream) {
-      const cancelIfForeground = parsed.background ? undefined : (): void => void cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
-      await streamTaskEvents(ctx, reply, task, {
-        after: 0,
-        owner: principalKey(principal),
-        view: responsesView(req),
-        ...(cancelIfForeground ? { onClientGone: cancelIfForeground } : {}),
-      });
+      await streamTaskEvents(ctx, reply, turn.task, { after: 0, owner: principalKey(principal), view: responsesView(req) });
+      void turn.finished();
       return reply;
     }
-    if (parsed.background) {
-      return reply.code(202).header('location', `/v1/tasks/${task.id}`).type('application/json').send(accepted);
-    }
-    if (!waiter) throw new Error('unreachable');
-    const onGone = (): void => {
-      if (!reply.sent) void cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
-    };
-    req.raw.once('close', onGone);
-    reply.raw.once('close', onGone);
-    const finished = await waiter.done;
-    if (!parsed.store) deleteTerminalResponse(ctx.writer, response.id, ctx.deletions, unixSeconds(ctx.clock), 'unstored');
-    // Too long for the model: OpenAI answers that with a 400 (the failed response stays stored).
-    if (finished.error?.code === 'context_length_exceeded') {
-      throw new ApiError(400, 'invalid_request_error', 'context_length_exceeded', `${finished.error.message} (response ${finished.id})`, 'input');
-    }
-    return reply.code(200).send(finished);
+    return reply.code(200).send(await turn.finished());
   });
 
   app.get<{ Params: IdParams; Querystring: { stream?: string; starting_after?: string } }>(
@@ -159,7 +121,7 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
         });
         return reply;
       }
-      return currentResponse(ctx, task);
+      return currentResponse(ctx.db, task);
     },
   );
 
@@ -178,26 +140,25 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     const { id } = req.params;
     const principal = principalOf(req);
     const task = cancellableResponse(ctx, principal, id);
-    if (!canCancel(principal, task)) throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not cancel this response.');
+    if (!canCancel(principal, task)) throw new ApiError('insufficient_scope', 'This token may not cancel this response.');
     const result = cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
-    if (result.outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'response_not_found', `Response ${id} was not found.`);
+    if (result.outcome === 'not_found') throw new ApiError('response_not_found', `Response ${id} was not found.`);
     if (result.outcome === 'not_cancellable') {
-      throw new ApiError(409, 'conflict_error', 'task_not_cancellable', `This response's task is already ${result.task.status} and cannot be cancelled.`);
+      throw new ApiError('task_not_cancellable', `This response's task is already ${result.task.status} and cannot be cancelled.`);
     }
-    return reply.code(result.outcome === 'cancelled' ? 200 : 202).send(currentResponse(ctx, result.task));
+    return reply.code(result.outcome === 'cancelled' ? 200 : 202).send(currentResponse(ctx.db, result.task));
   });
 
   app.delete<{ Params: IdParams }>('/v1/responses/:id', { preHandler: secured(kit, 'responses:write') }, async (req) => {
     const { id } = req.params;
     const principal = principalOf(req);
     const { task } = readableResponse(ctx, principal, id);
-    if (!canDelete(principal, task))
-      throw new ApiError(403, 'permission_error', 'insufficient_scope', 'Only the client that created this response (or admin) may delete it.');
+    if (!canDelete(principal, task)) throw new ApiError('insufficient_scope', 'Only the client that created this response (or admin) may delete it.');
     const outcome = deleteTerminalResponse(ctx.writer, id, ctx.deletions, unixSeconds(ctx.clock));
     if (outcome === 'not_terminal') {
-      throw new ApiError(409, 'conflict_error', 'response_not_terminal', 'This response is still being generated; cancel it first, then delete it.');
+      throw new ApiError('response_not_terminal', 'This response is still being generated; cancel it first, then delete it.');
     }
-    if (outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'response_not_found', `Response ${id} was not found.`);
+    if (outcome === 'not_found') throw new ApiError('response_not_found', `Response ${id} was not found.`);
     return { id, object: 'response.deleted', deleted: true };
   });
 }

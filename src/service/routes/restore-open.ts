@@ -14,13 +14,14 @@ import { inspectTarget } from '../../restore/target-dir.js';
 import { tryFileLock } from '../../store/file-lock.js';
 import { storePath } from '../../store/open.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import type { ErrorCode } from '../../contract/error-codes.js';
 import { serviceBaseUrl } from '../base-url.js';
 import { newLoginCode } from '../login-codes.js';
 import { secured, type RouteKit } from './route-kit.js';
 
 const CheckBody = z.object({ target: z.string().min(1).max(4096) });
 
-const conflict = (code: string, message: string): ApiError => new ApiError(409, 'conflict_error', code, message);
+const conflict = (code: ErrorCode, message: string): ApiError => new ApiError(code, message);
 
 export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;

@@ -45,11 +45,11 @@ async function sourceFor(ctx: ServiceContext, repo: string, passphrase: string |
 }
 
 export function repositoryError(err: unknown): never {
-  if (err instanceof UnknownRepositoryError) throw new ApiError(404, 'not_found_error', 'repository_not_found', err.message, 'repo');
+  if (err instanceof UnknownRepositoryError) throw new ApiError('repository_not_found', err.message, 'repo');
   if (err instanceof PassphraseNeededError || (err instanceof ResticError && err.kind === 'wrong_password')) {
     throw badRequest(err.message, 'passphrase', 'passphrase_refused');
   }
-  if (err instanceof ResticError) throw new ApiError(503, 'service_unavailable_error', `repository_${err.kind}`, err.message);
+  if (err instanceof ResticError) throw new ApiError(`repository_${err.kind}`, err.message);
   throw err;
 }
 
@@ -84,7 +84,7 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
   app.post('/admin/restore', { preHandler: admin }, async (req, reply) => {
     const body = parseOptionalBody(StartBody, req.body);
     if (!isAbsolute(body.target)) throw badRequest('The target must be an absolute path to an empty or absent folder.', 'target');
-    if (jobs.running) throw new ApiError(409, 'conflict_error', 'restore_running', 'A restore is already running; wait for it to finish.');
+    if (jobs.running) throw new ApiError('restore_running', 'A restore is already running; wait for it to finish.');
     const inspection = await inspectTarget(body.target, ctx.dataDir);
     const refused = inspection.checks.find((c) => !c.ok);
     if (refused) throw badRequest(refused.detail, 'target', 'target_refused');
@@ -117,7 +117,7 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
     try {
       job = start();
     } catch (err) {
-      if (err instanceof RestoreBusyError) throw new ApiError(409, 'conflict_error', 'restore_running', 'A restore is already running; wait for it to finish.');
+      if (err instanceof RestoreBusyError) throw new ApiError('restore_running', 'A restore is already running; wait for it to finish.');
       throw err;
     }
     const started: RestoreStarted = { id: job.id, status: job.status };

@@ -49,8 +49,7 @@ export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void 
       // A job of the owner: a backup (which copies the vault) waits for it, and it for a backup.
       job = ctx.jobs.start('vault-rotation', async () => rotateVaultKey(ctx.writer, ctx.secrets.store, ctx.secrets.master.vaultKey));
     } catch (err) {
-      if (err instanceof JobRefusedError)
-        throw new ApiError(409, 'conflict_error', 'rotation_running', 'A vault key rotation is already running; wait for it to finish.');
+      if (err instanceof JobRefusedError) throw new ApiError('rotation_running', 'A vault key rotation is already running; wait for it to finish.');
       throw err;
     }
     const key = await job.done;

@@ -53,12 +53,11 @@ export function registerTaskRoutes(app: FastifyInstance, kit: RouteKit): void {
   app.post<{ Params: IdParams }>('/v1/tasks/:id/cancel', { preHandler: secured(kit, ['tasks:write', 'responses:write']) }, async (req, reply) => {
     const principal = principalOf(req);
     const task = cancellableTask(ctx, principal, req.params.id);
-    if (!canCancel(principal, task))
-      throw new ApiError(403, 'permission_error', 'insufficient_scope', 'This token may not cancel this task (tasks:write is needed).');
+    if (!canCancel(principal, task)) throw new ApiError('insufficient_scope', 'This token may not cancel this task (tasks:write is needed).');
     const result = cancelTask(ctx.writer, ctx.ledger, ctx.runner, task.id);
-    if (result.outcome === 'not_found') throw new ApiError(404, 'not_found_error', 'task_not_found', `Task ${task.id} was not found.`);
+    if (result.outcome === 'not_found') throw new ApiError('task_not_found', `Task ${task.id} was not found.`);
     if (result.outcome === 'not_cancellable') {
-      throw new ApiError(409, 'conflict_error', 'task_not_cancellable', `The task is already ${result.task.status} and cannot be cancelled.`, null);
+      throw new ApiError('task_not_cancellable', `The task is already ${result.task.status} and cannot be cancelled.`, null);
     }
     return reply.code(result.outcome === 'cancelled' ? 200 : 202).send(toTaskObject(result.task));
   });

@@ -11,8 +11,6 @@ export function registerTlsRoutes(app: FastifyInstance, kit: RouteKit): void {
     const pem = await kit.ctx.lan.certificatePem();
     if (pem === null) {
       throw new ApiError(
-        404,
-        'not_found_error',
         'lan_off',
         'There is no certificate for devices yet: it is made when "Let devices on this network use Sanad" is first switched on in Settings (or with `sanad serve --lan`).',
       );

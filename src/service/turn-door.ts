@@ -1,0 +1,32 @@
+// What every generating door does around a turn in HTTP terms: a foreground request whose client
+// hangs up before its answer is cancelled (and its Idempotency-Key let go, so the retry runs anew),
+// and a turn that failed before the model began is answered as an HTTP error, never as a stream.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TurnError } from '../turns/errors.js';
+import type { Turn } from '../turns/turn.js';
+import type { ServiceContext } from './context.js';
+import { releaseReservation } from './idempotency.js';
+
+/** Cancels the turn if the connection closes before its answer was written in full. */
+export function cancelWhenGone(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, turn: Turn): void {
+  reply.raw.once('close', () => {
+    if (reply.raw.writableFinished) return;
+    if (turn.leave() && req.idempotency) releaseReservation(ctx.writer, req.idempotency, true);
+  });
+}
+
+/**
+ * Waits until the model began; a failure before it is thrown (a TurnError, answered as a 4xx/5xx).
+ * `params` renames the parameter it names to this door's own (Chat Completions has `messages`, not `input`).
+ */
+export async function startedOrError(req: FastifyRequest, turn: Turn, params: Record<string, string> = {}): Promise<void> {
+  try {
+    await turn.started();
+  } catch (err) {
+    // The key answers with this error from now on, not with the stream it was reserved for.
+    if (req.idempotency) req.idempotency.completed = false;
+    if (err instanceof TurnError && err.param !== null && params[err.param] !== undefined)
+      throw new TurnError(err.code, params[err.param] ?? null, err.message);
+    throw err;
+  }
+}
