@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
-export type IdPrefix = 'resp' | 'task' | 'client' | 'msg' | 'model' | 'pair' | 'conv' | 'call';
+export type IdPrefix = 'resp' | 'task' | 'client' | 'msg' | 'model' | 'pair' | 'conv' | 'call' | 'req';
 
 let lastTime = -1;
 let lastRandom: number[] = [];

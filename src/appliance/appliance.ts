@@ -55,7 +55,7 @@ import { assertStoreWhole } from '../restore/damaged-store.js';
 import { engineOptions } from './engine-options.js';
 import { startHousekeeping } from './housekeeping.js';
 import { removeServiceFile, writeServiceFile } from '../store/service-file.js';
-import { assertLoopbackHost, listenOrExplain } from './port.js';
+import { alsoOnIpv6Loopback, assertLoopbackHost, listenOrExplain } from './port.js';
 import { LanListener, type LanListenerOptions } from './lan/lan-listener.js';
 import type { SwitchDataDir } from '../service/switch-request.js';
 
@@ -256,6 +256,10 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : (options.port ?? 7437);
     ctx.address.port = port;
+    if (ctx.address.host === '127.0.0.1') {
+      const closeV6 = await alsoOnIpv6Loopback(app, port);
+      if (closeV6) cleanups.unshift(closeV6);
+    }
     const url = serviceBaseUrl(ctx);
     // After the main listener: a saved switch whose port is taken is said in status, not fatal.
     await lan.start();

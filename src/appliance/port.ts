@@ -1,6 +1,7 @@
 // Opening the port, with a sentence a person can act on when it is taken: which port, whether a
 // Sanad (on another data dir: one on this data dir is refused earlier by the instance lock) or
 // another program holds it, and `--port`.
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { bracketed } from '../service/listener.js';
 
@@ -50,4 +51,19 @@ export class NotLoopbackError extends Error {
 export function assertLoopbackHost(host: string): void {
   if (LOOPBACK.includes(host.toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return;
   throw new NotLoopbackError(host);
+}
+
+/**
+ * "localhost" is ::1 as often as 127.0.0.1 (a client that resolves it to IPv6 first must reach
+ * Sanad too): the IPv6 loopback on the same port hands its connections to the same server. A
+ * machine without IPv6 simply has no second listener.
+ */
+export async function alsoOnIpv6Loopback(app: FastifyInstance, port: number): Promise<(() => Promise<void>) | null> {
+  const v6 = createServer((socket) => app.server.emit('connection', socket));
+  const listening = await new Promise<boolean>((resolve) => {
+    v6.once('error', () => resolve(false));
+    v6.listen({ host: '::1', port, ipv6Only: true }, () => resolve(true));
+  });
+  if (!listening) return null;
+  return () => new Promise((resolve) => v6.close(() => resolve()));
 }

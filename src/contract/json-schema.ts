@@ -1,45 +1,92 @@
-// The JSON Schemas Sanad can generate under (structured output, function parameters): the subset
-// node-llama-cpp turns into a grammar. node-llama-cpp never refuses a schema; it silently reads
-// what it does not know as "any value" (an unknown `type`, a `pattern`, a dangling `$ref`). Then
-// the output would not satisfy the schema the client sent, so everything outside the subset is
-// refused here, naming where it is and why, before a task exists. `anyOf` is read as `oneOf`
-// (generating one alternative satisfies both), `definitions` as `$defs` and OpenAPI's `nullable`
-// as "or null", because the schemas clients send (zod through the openai SDK, the AI SDK,
-// pydantic) use them.
+// The JSON Schemas clients send for structured output and function parameters, as zod 4, Pydantic,
+// the AI SDK and the OpenAI SDKs write them. Each keyword falls in one of three kinds, and
+// docs/api.md has the same table (test/docs checks it):
+// - enforced while generating: node-llama-cpp turns it into the grammar, so the model cannot break it;
+// - checked after: the grammar cannot hold it (a number's bounds, a pattern, most formats), so the
+//   finished answer is validated against the whole schema (tasks/schema-check.ts) and one that
+//   breaks it fails, naming the JSON path, instead of ending `completed`;
+// - refused: nothing can make an answer honour it (a reference outside the schema, `not`, branches
+//   the grammar has no shape for), so the request is a 400 naming the keyword's path.
+// node-llama-cpp never refuses a schema; it silently reads what it does not know as "any value".
+// So the grammar is made from `grammar` below, which holds only what it enforces, and the answer is
+// checked against `full`. `anyOf` is read as `oneOf` in the grammar (generating one alternative
+// satisfies both), `definitions` as `$defs`, and OpenAPI's `nullable` as "or null".
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonSchemaObject = { [key: string]: JsonValue };
 
-export type SchemaCheck = { ok: true; schema: JsonSchemaObject } | { ok: false; path: string; reason: string };
+export type SchemaCheck = { ok: true; grammar: JsonSchemaObject; full: JsonSchemaObject } | { ok: false; path: string; reason: string };
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
-const FORMATS = new Set(['date-time', 'time', 'date']);
-/** Words that describe and constrain nothing: kept out of the grammar, never refused. */
-const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'strict']);
-const STRUCTURE = new Set([
-  'type',
-  'const',
-  'enum',
-  'oneOf',
-  'anyOf',
-  'properties',
-  'required',
-  'additionalProperties',
-  'minProperties',
-  'maxProperties',
-  'items',
-  'prefixItems',
-  'minItems',
-  'maxItems',
-  'minLength',
-  'maxLength',
-  'format',
-  '$ref',
-  '$defs',
-  'definitions',
-  'nullable',
-]);
-const COUNTS = ['minProperties', 'maxProperties', 'minItems', 'maxItems', 'minLength', 'maxLength'];
+/** Formats the grammar writes itself; the others are checked after generation. */
+export const GRAMMAR_FORMATS = ['date-time', 'time', 'date'] as const;
+/** Every format an answer can be checked against (ajv-formats' names). */
+export const CHECKED_FORMATS = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid', 'uri', 'uri-reference', 'regex'] as const;
+
+/** The keyword table of docs/api.md: what the grammar enforces, what is checked after, what is refused. */
+export const SCHEMA_KEYWORDS = {
+  enforced: [
+    'type',
+    'properties',
+    'required',
+    'additionalProperties',
+    'items',
+    'prefixItems',
+    'minItems',
+    'maxItems',
+    'minLength',
+    'maxLength',
+    'minProperties',
+    'maxProperties',
+    'enum',
+    'const',
+    'anyOf',
+    'oneOf',
+    '$ref',
+    '$defs',
+    'definitions',
+    'nullable',
+    'format',
+  ],
+  checked: [
+    'minimum',
+    'maximum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'multipleOf',
+    'pattern',
+    'format',
+    'uniqueItems',
+    'propertyNames',
+    'contains',
+    'minContains',
+    'maxContains',
+  ],
+  ignored: ['title', 'description', 'default', 'examples', '$schema', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'strict', 'discriminator'],
+  refused: [
+    'not',
+    'if',
+    'then',
+    'else',
+    'allOf',
+    'patternProperties',
+    'dependentSchemas',
+    'dependentRequired',
+    'unevaluatedProperties',
+    'unevaluatedItems',
+    '$dynamicRef',
+    '$anchor',
+  ],
+} as const;
+
+const ENFORCED = new Set<string>(SCHEMA_KEYWORDS.enforced);
+const REFUSED = new Set<string>(SCHEMA_KEYWORDS.refused);
+const CHECKABLE_FORMATS = new Set<string>(CHECKED_FORMATS);
+const GRAMMAR_FORMAT_SET = new Set<string>(GRAMMAR_FORMATS);
+const CHECKED = new Set<string>(SCHEMA_KEYWORDS.checked);
+const IGNORED = new Set<string>(SCHEMA_KEYWORDS.ignored);
+const COUNTS = new Set(['minProperties', 'maxProperties', 'minItems', 'maxItems', 'minLength', 'maxLength', 'minContains', 'maxContains']);
+const NUMBERS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
 /** Nesting deeper than this is a mistake or an attack, not a schema. */
 const MAX_DEPTH = 32;
 
@@ -65,7 +112,13 @@ function jsonValue(value: unknown, path: string): JsonValue {
   throw new Refusal(path, 'is not a JSON value');
 }
 
-/** Checks `schema` against the subset and returns it as the grammar is made from it. */
+/** One schema, as the grammar is made from it and as the answer is checked against it. */
+interface Pair {
+  grammar: JsonSchemaObject;
+  full: JsonSchemaObject;
+}
+
+/** Checks `schema` and returns its two readings, or where and why it cannot be honoured. */
 export function checkJsonSchema(schema: unknown): SchemaCheck {
   try {
     if (!isObject(schema)) throw new Refusal('', 'must be a JSON Schema object');
@@ -73,9 +126,11 @@ export function checkJsonSchema(schema: unknown): SchemaCheck {
     const names = new Set(Object.keys(defs));
     const out = node(schema, '', names, 0, true);
     if (names.size > 0) {
-      out.$defs = Object.fromEntries(Object.entries(defs).map(([name, def]) => [name, node(def, `.$defs.${name}`, names, 1, false)]));
+      const read = Object.entries(defs).map(([name, def]) => [name, node(def, `.$defs.${name}`, names, 1, false)] as const);
+      out.grammar.$defs = Object.fromEntries(read.map(([name, pair]) => [name, pair.grammar]));
+      out.full.$defs = Object.fromEntries(read.map(([name, pair]) => [name, pair.full]));
     }
-    return { ok: true, schema: out };
+    return { ok: true, grammar: out.grammar, full: out.full };
   } catch (err) {
     if (err instanceof Refusal) return { ok: false, path: err.path, reason: err.message };
     throw err;
@@ -88,20 +143,42 @@ function asDefs(value: unknown, key: string): Record<string, unknown> {
   return value;
 }
 
-function node(schema: unknown, path: string, defs: ReadonlySet<string>, depth: number, root: boolean): JsonSchemaObject {
+function wholeNumber(value: unknown, at: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new Refusal(at, 'must be a whole number of at least 0');
+  return value;
+}
+
+function node(schema: unknown, path: string, defs: ReadonlySet<string>, depth: number, root: boolean): Pair {
   if (depth > MAX_DEPTH) throw new Refusal(path, `nests deeper than ${MAX_DEPTH} levels`);
   // `true` / `{}` mean any value, which the grammar can make.
-  if (schema === true) return {};
+  if (schema === true) return { grammar: {}, full: {} };
   if (!isObject(schema)) throw new Refusal(path, 'must be a schema object');
-  const out: JsonSchemaObject = {};
-  const sub = (value: unknown, at: string): JsonSchemaObject => node(value, `${path}${at}`, defs, depth + 1, false);
+  const grammar: JsonSchemaObject = {};
+  const full: JsonSchemaObject = {};
+  const both = (key: string, value: JsonValue): void => {
+    grammar[key] = value;
+    full[key] = value;
+  };
+  const sub = (value: unknown, at: string): Pair => node(value, `${path}${at}`, defs, depth + 1, false);
+  const subs = (value: unknown, key: string): Pair[] => {
+    if (!Array.isArray(value) || value.length === 0) throw new Refusal(`${path}.${key}`, 'must be a non-empty array of schemas');
+    return value.map((v, i) => sub(v, `.${key}[${i}]`));
+  };
   for (const [key, value] of Object.entries(schema)) {
     const at = `${path}.${key}`;
-    if (ANNOTATIONS.has(key)) {
-      if (key === 'description' && typeof value === 'string') out.description = value;
+    if (IGNORED.has(key) || key.startsWith('x-')) {
+      if (key === 'description' && typeof value === 'string') both('description', value);
       continue;
     }
-    if (!STRUCTURE.has(key)) throw new Refusal(at, `"${key}" cannot be enforced while generating; leave it out or check it after`);
+    if (!ENFORCED.has(key) && !CHECKED.has(key)) {
+      const known = REFUSED.has(key);
+      throw new Refusal(
+        at,
+        known
+          ? `"${key}" cannot be honoured: the grammar has no shape for it and an answer would satisfy it only by chance; leave it out`
+          : `"${key}" is not a JSON Schema keyword Sanad knows; leave it out`,
+      );
+    }
     if ((key === '$defs' || key === 'definitions') && !root) throw new Refusal(at, 'definitions are read only at the top of the schema');
     switch (key) {
       case '$defs':
@@ -115,61 +192,108 @@ function node(schema: unknown, path: string, defs: ReadonlySet<string>, depth: n
         const types = Array.isArray(value) ? value : [value];
         for (const t of types)
           if (typeof t !== 'string' || !TYPES.has(t)) throw new Refusal(at, `"${String(t)}" is not a JSON Schema type (${[...TYPES].join(', ')})`);
-        out.type = jsonValue(value, at);
+        both('type', jsonValue(value, at));
         break;
       }
       case 'const':
-        out.const = jsonValue(value, at);
+        both('const', jsonValue(value, at));
         break;
       case 'enum':
         if (!Array.isArray(value) || value.length === 0) throw new Refusal(at, 'must be a non-empty array');
-        out.enum = jsonValue(value, at);
+        both('enum', jsonValue(value, at));
         break;
       case 'oneOf':
-      case 'anyOf':
-        if (!Array.isArray(value) || value.length === 0) throw new Refusal(at, 'must be a non-empty array of schemas');
-        out.oneOf = value.map((v, i) => sub(v, `.${key}[${i}]`));
+      case 'anyOf': {
+        const alternatives = subs(value, key);
+        grammar.oneOf = alternatives.map((a) => a.grammar);
+        full[key] = alternatives.map((a) => a.full);
         break;
-      case 'properties':
+      }
+      case 'properties': {
         if (!isObject(value)) throw new Refusal(at, 'must be an object of schemas');
-        out.properties = Object.fromEntries(Object.entries(value).map(([name, v]) => [name, sub(v, `.properties.${name}`)]));
+        const props = Object.entries(value).map(([name, v]) => [name, sub(v, `.properties.${name}`)] as const);
+        grammar.properties = Object.fromEntries(props.map(([name, p]) => [name, p.grammar]));
+        full.properties = Object.fromEntries(props.map(([name, p]) => [name, p.full]));
         break;
+      }
       case 'required':
         if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Refusal(at, 'must be an array of property names');
-        out.required = jsonValue(value, at);
+        both('required', jsonValue(value, at));
         break;
       case 'additionalProperties':
-        out.additionalProperties = typeof value === 'boolean' ? value : sub(value, '.additionalProperties');
+        if (typeof value === 'boolean') both(key, value);
+        else {
+          const p = sub(value, '.additionalProperties');
+          grammar[key] = p.grammar;
+          full[key] = p.full;
+        }
         break;
-      case 'items':
+      case 'items': {
         if (value === false) {
-          out.maxItems = 0;
+          both('maxItems', 0);
           break;
         }
-        out.items = sub(value, '.items');
+        // Draft 7's tuple form (an array of schemas) is 2020-12's prefixItems.
+        if (Array.isArray(value)) {
+          const tuple = subs(value, 'items');
+          grammar.prefixItems = tuple.map((t) => t.grammar);
+          full.prefixItems = tuple.map((t) => t.full);
+          break;
+        }
+        const p = sub(value, '.items');
+        grammar.items = p.grammar;
+        full.items = p.full;
         break;
-      case 'prefixItems':
-        if (!Array.isArray(value)) throw new Refusal(at, 'must be an array of schemas');
-        out.prefixItems = value.map((v, i) => sub(v, `.prefixItems[${i}]`));
+      }
+      case 'prefixItems': {
+        const tuple = subs(value, 'prefixItems');
+        grammar.prefixItems = tuple.map((t) => t.grammar);
+        full.prefixItems = tuple.map((t) => t.full);
         break;
+      }
       case 'format':
-        if (typeof value !== 'string' || !FORMATS.has(value))
-          throw new Refusal(at, `only the formats ${[...FORMATS].join(', ')} can be enforced while generating`);
-        out.format = value;
+        if (typeof value !== 'string' || !CHECKABLE_FORMATS.has(value))
+          throw new Refusal(at, `"${String(value)}" is not a format Sanad can check (${CHECKED_FORMATS.join(', ')})`);
+        full.format = value;
+        if (GRAMMAR_FORMAT_SET.has(value)) grammar.format = value;
         break;
       case '$ref': {
         const name = typeof value === 'string' ? /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(value)?.[1] : undefined;
+        if (value === '#') throw new Refusal(at, 'a schema that refers to itself as a whole cannot be made into a grammar; name the recursive part in $defs');
         if (name === undefined) throw new Refusal(at, "only references to the schema's own definitions (#/$defs/name) can be followed");
         if (!defs.has(name)) throw new Refusal(at, `points to "${name}", which the schema does not define`);
-        out.$ref = `#/$defs/${name}`;
+        both('$ref', `#/$defs/${name}`);
         break;
       }
+      case 'pattern':
+        if (typeof value !== 'string') throw new Refusal(at, 'must be a regular expression');
+        try {
+          new RegExp(value, 'u');
+        } catch {
+          throw new Refusal(at, 'is not a regular expression that can be checked');
+        }
+        full.pattern = value;
+        break;
+      case 'uniqueItems':
+        if (typeof value !== 'boolean') throw new Refusal(at, 'must be true or false');
+        full.uniqueItems = value;
+        break;
+      case 'propertyNames':
+      case 'contains':
+        full[key] = sub(value, `.${key}`).full;
+        break;
       default:
-        if (COUNTS.includes(key)) {
-          if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new Refusal(at, 'must be a whole number of at least 0');
-          out[key] = value;
+        if (NUMBERS.has(key)) {
+          if (typeof value !== 'number' || !Number.isFinite(value) || (key === 'multipleOf' && value <= 0))
+            throw new Refusal(at, key === 'multipleOf' ? 'must be a number above 0' : 'must be a number');
+          full[key] = value;
+        } else if (COUNTS.has(key)) {
+          const n = wholeNumber(value, at);
+          full[key] = n;
+          if (ENFORCED.has(key)) grammar[key] = n;
         }
     }
   }
-  return schema.nullable === true ? { oneOf: [out, { type: 'null' }] } : out;
+  if (schema.nullable !== true) return { grammar, full };
+  return { grammar: { oneOf: [grammar, { type: 'null' }] }, full: { anyOf: [full, { type: 'null' }] } };
 }

@@ -49,6 +49,12 @@ export const SettingsSchema = z.object({
   // Devices on the network (src/appliance/lan/): a second listener, TLS only, LMSP routes only.
   lan_enabled: z.boolean().default(false),
   lan_port: z.number().int().min(1).max(65535).default(7438),
+  // Browser apps on other origins that may call the model routes (/v1, never /admin or the GUI):
+  // none by default; each an origin exactly as a browser sends it ("http://localhost:3000").
+  allowed_origins: z
+    .array(z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'an origin such as http://localhost:3000 (scheme, host and port; no path)'))
+    .max(32)
+    .default([]),
   // The optional compressed offsite copy: an rclone folder ("remote:folder"), how many to keep
   // (0 = all), and the rclone config file to use (else rclone's default).
   offsite_copy_destination: z.string().min(3).max(4096).nullable().default(null),

@@ -15,7 +15,7 @@ import { firstLine, settleWithin, untilAborted } from './async-waits.js';
 import { chatWrapperFor, countPromptTokens, toHistory, toStopReason, type Loaded } from './chat-history.js';
 import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult, LoadSettings } from './engine.js';
 import { NotGgufError, readGgufHeader } from './gguf-header.js';
-import { chatFunctions, forcedCall, forcedCallSchema } from './tool-calls.js';
+import { callsOrAnswer, callsOrAnswerSchema, chatFunctions, forcedCall, forcedCallSchema } from './tool-calls.js';
 import { ModelSlot } from './model-slot.js';
 import { DEFAULT_MAX_CONTEXT } from './model-settings.js';
 
@@ -37,6 +37,9 @@ class SupersededError extends Error {
 const BACKEND_DISPOSE_TIMEOUT_MS = 1000;
 /** llama.cpp's log lines reach JS a moment after the failure they explain. */
 const NATIVE_LOG_GRACE_MS = 30;
+
+/** \`json_object\` as a schema, for the answer side of a calls-or-answer grammar. */
+const ANY_JSON_OBJECT = { type: 'object', additionalProperties: true } as const;
 
 export class LlamaEngine implements Engine {
   private llamaPromise: Promise<Llama> | null = null;
@@ -145,16 +148,21 @@ export class LlamaEngine implements Engine {
     const tools = request.tools;
     // A forced call is generated as JSON under its grammar; that text is the call, not an answer.
     const forced = tools ? forcedCallSchema(tools) : null;
-    const format = forced ? { type: 'json_schema' as const, schema: forced } : request.format;
+    // Tools the model may call and a format its answer must keep: one grammar for either.
+    const answerShape = request.format?.type === 'json_schema' ? request.format.schema : request.format ? ANY_JSON_OBJECT : null;
+    const either = tools && !forced && answerShape ? callsOrAnswerSchema(tools, answerShape) : null;
+    const shaped = forced ?? either;
+    const format = shaped ? { type: 'json_schema' as const, schema: shaped } : request.format;
     const grammar = format ? await this.grammarFor(format) : undefined;
-    const functions = tools && !forced ? chatFunctions(tools) : undefined;
+    const functions = tools && !shaped ? chatFunctions(tools) : undefined;
     const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: loaded.chatWrapper });
     let emitted = '';
     let outputTokens = 0;
     const emit = (delta: string): void => {
       if (delta === '') return;
       emitted += delta;
-      if (!forced) request.onText(delta);
+      // Under a call's grammar the text is JSON for the engine to read, not yet the answer.
+      if (!shaped) request.onText(delta);
     };
     try {
       // When the history ends with a model item, LlamaChat continues that response instead of
@@ -181,6 +189,13 @@ export class LlamaEngine implements Engine {
       if (result.response.startsWith(emitted)) emit(result.response.slice(emitted.length));
       const stopReason = toStopReason(result.metadata.stopReason);
       if (tools && forced) return { text: '', inputTokens, outputTokens, stopReason, calls: [forcedCall(tools, result.response)] };
+      if (either) {
+        const made = callsOrAnswer(emitted);
+        if ('calls' in made && made.calls.length > 0) return { text: '', inputTokens, outputTokens, stopReason, calls: made.calls };
+        const answer = 'answer' in made ? made.answer : '';
+        if (answer !== '') request.onText(answer);
+        return { text: answer, inputTokens, outputTokens, stopReason };
+      }
       const calls = (result.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: JSON.stringify(c.params ?? {}) }));
       return { text: emitted, inputTokens, outputTokens, stopReason, ...(calls.length > 0 ? { calls } : {}) };
     } catch (err) {

@@ -11,6 +11,7 @@ import type { ServiceContext } from './context.js';
 import { ApiError } from './errors.js';
 import type { ListenerPolicy } from './listener.js';
 import type { RateLimiter } from './rate-limit.js';
+import { allowedOrigin } from './browser-origins.js';
 
 /** `session`: the GUI, signed in with the session token `token` (its streams end at sign-out). */
 export type Principal = { kind: 'client'; client: Client } | { kind: 'session'; token: string };
@@ -48,11 +49,12 @@ export function clientIdOf(p: Principal): string | null {
   return p.kind === 'client' ? p.client.id : null;
 }
 
+/** The token: \`Authorization: Bearer\`, or \`x-api-key\` (Anthropic's SDKs, and tools that send only it). */
 function bearer(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
-  if (typeof h !== 'string') return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return m?.[1] ?? null;
+  if (typeof h === 'string') return /^Bearer\s+(\S+)\s*$/i.exec(h)?.[1] ?? null;
+  const key = req.headers['x-api-key'];
+  return typeof key === 'string' && /^\S+$/.test(key.trim()) ? key.trim() : null;
 }
 
 /** One cookie's value from a request's Cookie header (the GUI session, the recovery screen's). */
@@ -67,14 +69,17 @@ export function cookie(req: Pick<FastifyRequest, 'headers'>, name: string): stri
 }
 
 /** Rejects requests whose Host (and Origin, when sent) is not one of this listener's own names. */
-export function checkHostAndOrigin(listener: ListenerPolicy, req: FastifyRequest): void {
+export function checkHostAndOrigin(listener: ListenerPolicy, req: FastifyRequest, allowed: string | null = null): void {
   const host = (req.headers.host ?? '').toLowerCase();
   if (!listener.hosts().includes(host)) {
     throw new ApiError('forbidden_host', `This request names a host other than the Sanad service; ${listener.hostHint}.`);
   }
   const origin = req.headers.origin;
-  if (origin !== undefined && !listener.origins().includes(origin.toLowerCase())) {
-    throw new ApiError('forbidden_origin', 'Requests from other web pages are not allowed.');
+  if (origin !== undefined && origin !== allowed && !listener.origins().includes(origin.toLowerCase())) {
+    throw new ApiError(
+      'forbidden_origin',
+      `Requests from the web page ${origin} are not allowed; to let a browser app use the models, add its origin to "Allowed browser origins" in Settings.`,
+    );
   }
 }
 
@@ -87,7 +92,7 @@ export function remoteAddress(req: Pick<FastifyRequest, 'socket'>): string | nul
 
 /** Identifies the caller or throws 401. */
 export function authenticate(ctx: ServiceContext, listener: ListenerPolicy, req: FastifyRequest): Principal {
-  checkHostAndOrigin(listener, req);
+  checkHostAndOrigin(listener, req, allowedOrigin(ctx, req));
   const token = bearer(req);
   if (token) {
     const client = findClientByToken(ctx.db, token, unixSeconds(ctx.clock));
@@ -106,7 +111,7 @@ export function authenticate(ctx: ServiceContext, listener: ListenerPolicy, req:
     if (ctx.login.isSession(session)) return { kind: 'session', token: session };
     throw new ApiError('session_expired', 'This window is no longer signed in (signed out, idle for 12 hours, or Sanad restarted); open a new login link.');
   }
-  throw new ApiError('invalid_api_key', 'No API key was given; send Authorization: Bearer <token>.');
+  throw new ApiError('invalid_api_key', 'No API key was given; send Authorization: Bearer <token> (or x-api-key: <token>).');
 }
 
 export interface GuardKit {

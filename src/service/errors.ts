@@ -89,6 +89,9 @@ function isFastifyError(err: unknown): err is FastifyError {
   return err instanceof Error && 'code' in err;
 }
 
+/** The first segments of the routes under /v1/ (for the 404 of a base URL without /v1). */
+const V1_ROUTES = ['responses', 'chat', 'completions', 'embeddings', 'messages', 'models', 'conversations', 'tasks', 'pair', 'rerank'];
+
 export function installErrorHandlers(
   app: {
     setErrorHandler: (h: (err: unknown, req: FastifyRequest, reply: FastifyReply) => unknown) => unknown;
@@ -103,8 +106,19 @@ export function installErrorHandlers(
       disk?.noteFailure(err);
       logger.warn('write refused: the disk is full', { method: req.method, url: req.routeOptions.url });
     } else if (api.status >= 500)
-      logger.error('request failed', { method: req.method, url: req.routeOptions.url, error: err instanceof Error ? err.stack : String(err) });
+      logger.error('request failed', {
+        request_id: req.id,
+        method: req.method,
+        url: req.routeOptions.url,
+        error: err instanceof Error ? err.stack : String(err),
+      });
     return sendError(reply, api);
   });
-  app.setNotFoundHandler((req, reply) => sendError(reply, new ApiError('not_found', `There is no route ${req.method} ${req.url.split('?')[0]}.`)));
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    // A base URL set without /v1 (a common slip in a client's settings): say where the route is.
+    const under = path.startsWith('/v1/') ? undefined : V1_ROUTES.find((r) => path === `/${r}` || path.startsWith(`/${r}/`));
+    const hint = under ? `; the API is under /v1/, so this is ${req.method} /v1${path} (set the client's base URL to end in /v1)` : '';
+    return sendError(reply, new ApiError('not_found', `There is no route ${req.method} ${path}${hint}.`));
+  });
 }

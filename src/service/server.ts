@@ -5,6 +5,8 @@ import type { ServiceContext } from './context.js';
 import { ApiError, installErrorHandlers, badRequest, sendError } from './errors.js';
 import { guardConnections, REQUEST_WAIT_MS, RESERVED_FOR_ADMIN } from './connection-guard.js';
 import { storeOnSend } from './idempotency.js';
+import { installBrowserOrigins } from './browser-origins.js';
+import { newId } from '../ids.js';
 import { localListener, type ListenerPolicy } from './listener.js';
 import { addressBackoff, bothThrottles, sharedBudget } from './pairing-throttle.js';
 import { RateLimiter } from './rate-limit.js';
@@ -55,6 +57,9 @@ export function jsonDepth(value: unknown, limit: number): number {
 function createApp(ctx: ServiceContext, maxConnections: number, reserved: number): FastifyInstance {
   const app = Fastify({
     logger: false,
+    // Every answer names its request (x-request-id, as OpenAI's API does; the SDKs show it as
+    // request_id), and the log lines of that request carry the same id.
+    genReqId: () => newId('req'),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: true,
@@ -78,6 +83,11 @@ function createApp(ctx: ServiceContext, maxConnections: number, reserved: number
       );
     });
   }
+  app.addHook('onRequest', async (req, reply) => {
+    // On the raw answer, so a stream (which takes the reply over) carries it too.
+    reply.raw.setHeader('x-request-id', req.id);
+  });
+  installBrowserOrigins(app, ctx);
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
 
@@ -124,7 +134,7 @@ function createApp(ctx: ServiceContext, maxConnections: number, reserved: number
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {
-    ctx.logger.debug('request', { method: req.method, url: req.routeOptions.url, status: reply.statusCode });
+    ctx.logger.debug('request', { request_id: req.id, method: req.method, url: req.routeOptions.url, status: reply.statusCode });
   });
 
   return app;

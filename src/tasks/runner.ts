@@ -1,8 +1,8 @@
 // Runs queued tasks on the engine, a configurable number at a time. It never writes task state
 // itself: every change goes through the ledger's compare-and-set, so a cancel accepted at any
 // moment wins over a completion that arrives a moment later.
-import { checkJsonSchema } from '../contract/json-schema.js';
-import type { ChatMessage, Engine, GenerateRequest, LoadSettings } from '../engine/engine.js';
+import type { ChatMessage, Engine, LoadSettings } from '../engine/engine.js';
+import { generationShape, shapeBroken, type GenerationShape } from './generation-shape.js';
 import { ModelUnavailableError, type ModelResolver, type RunSettings } from '../engine/model-resolver.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
@@ -209,11 +209,11 @@ export class TaskRunner {
       model: task.model,
       door: request.api === 'chat.completions' ? 'chat' : 'responses',
     });
-    return { response, request, maxOutputTokens, messages, dropped };
+    return { response, request, maxOutputTokens, messages, dropped, shape: generationShape(request) };
   }
 
   private async generate(task: TaskRow, prepared: Prepared, path: string, settings: RunSettings, signal: AbortSignal): Promise<void> {
-    const { response, request, maxOutputTokens, messages, dropped } = prepared;
+    const { response, request, maxOutputTokens, messages, dropped, shape } = prepared;
     const temperature = request.temperature ?? settings.temperature ?? null;
     const continuation = emittedText(this.db, task.id);
     const usedTokens = continuation ? this.engine.countTokens(task.model, continuation) : 0;
@@ -227,10 +227,9 @@ export class TaskRunner {
             messages,
             ...(continuation ? { continuation } : {}),
             maxTokens: budget,
-            ...generationFormat(request.format),
+            ...shape.engine,
             ...(request.stop ? { stop: request.stop } : {}),
             ...(request.seed !== undefined ? { seed: request.seed } : {}),
-            ...toolUse(request),
             ...(temperature !== null ? { temperature } : {}),
             ...(request.top_p !== null ? { topP: request.top_p } : {}),
             signal,
@@ -242,6 +241,9 @@ export class TaskRunner {
     const text = continuation + result.text;
     const names = itemNames(response.id);
     const cutShort = result.stopReason === 'max_tokens';
+    // An answer cut short is `incomplete` anyway; a finished one must keep its schema.
+    const broken = cutShort ? null : shapeBroken(shape, { text, ...(result.calls ? { calls: result.calls } : {}) });
+    if (broken !== null) return this.failAfterGenerating(task.id, 'output_schema_mismatch', broken);
     const calls: FunctionCallItem[] = (result.calls ?? []).map((c, k) => ({
       type: 'function_call',
       id: names.call(k),
@@ -272,6 +274,18 @@ export class TaskRunner {
     if (!completed.ok) await this.finishCancelled(task.id);
   }
 
+  /** The answer was generated but cannot stand (it breaks its schema): the task fails with why. */
+  private async failAfterGenerating(taskId: string, code: 'output_schema_mismatch', message: string): Promise<void> {
+    this.ledger.flush();
+    const failed = await this.commit(taskId, {
+      from: ['running'],
+      to: 'failed',
+      error: { code, message },
+      events: [{ type: 'response.failed', withResponse: true }],
+    });
+    if (!failed.ok) await this.finishCancelled(taskId);
+  }
+
   /** A cancel was accepted while this worker ran: it ends `cancelled`, never `completed`. */
   private async finishCancelled(taskId: string): Promise<void> {
     if (this.stopping) return;
@@ -285,31 +299,10 @@ interface Prepared {
   maxOutputTokens: number;
   messages: ChatMessage[];
   dropped: number;
+  shape: GenerationShape;
 }
 
 const CANCELLED: TransitionChange = { from: ['cancelling'], to: 'cancelled', events: [{ type: 'response.cancelled', withResponse: true }] };
-
-/** The engine's view of `text.format`: the schema as the grammar is made from it (checked at create). */
-function generationFormat(format: ResponseRequest['format']): Pick<GenerateRequest, 'format'> {
-  if (!format || format.type === 'text') return {};
-  if (format.type === 'json_object') return { format: { type: 'json_object' } };
-  const checked = checkJsonSchema(format.schema);
-  if (!checked.ok) throw new TurnFailure('invalid_json_schema', `The schema of text.format cannot be used: ${checked.reason}.`);
-  return { format: { type: 'json_schema', schema: checked.schema } };
-}
-
-/** The engine's view of `tools` and `tool_choice`: nothing when there are none or the choice is `none`. */
-function toolUse(request: ResponseRequest): Pick<GenerateRequest, 'tools'> {
-  const tools = request.tools ?? [];
-  const choice = request.tool_choice ?? 'auto';
-  if (tools.length === 0 || choice === 'none') return {};
-  const functions = tools.map((t) => {
-    const checked = t.parameters ? checkJsonSchema(t.parameters) : null;
-    if (checked && !checked.ok) throw new TurnFailure('invalid_json_schema', `The parameters of tool ${t.name} cannot be used: ${checked.reason}.`);
-    return { name: t.name, ...(t.description ? { description: t.description } : {}), ...(checked?.ok ? { parameters: checked.schema } : {}) };
-  });
-  return { tools: { functions, choice: typeof choice === 'object' ? { name: choice.name } : choice, parallel: request.echo?.parallel_tool_calls ?? true } };
-}
 
 /** The part of a model's settings that decides how it is loaded. */
 function loadSettingsOf(settings: RunSettings): LoadSettings {

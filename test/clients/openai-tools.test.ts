@@ -129,7 +129,7 @@ test('refusals name the parameter: unknown tool types, a choice not in tools, a 
     [{ tools: [{ type: 'web_search' }] }, 'tools[0].type'],
     [{ tools: [weather], tool_choice: { type: 'function', name: 'nope' } }, 'tool_choice'],
     [{ tool_choice: 'required' }, 'tool_choice'],
-    [{ tools: [{ ...weather, parameters: { type: 'object', properties: { n: { type: 'number', minimum: 1 } } } }] }, 'tools[0].parameters'],
+    [{ tools: [{ ...weather, parameters: { type: 'object', properties: { n: { type: 'number', not: { const: 1 } } } } }] }, 'tools[0].parameters'],
     [{ tools: [weather, weather] }, 'tools[1].name'],
   ];
   for (const [extra, param] of cases) {

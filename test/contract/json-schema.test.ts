@@ -1,5 +1,6 @@
-// What a grammar can keep an answer to: the JSON Schema subset, each refusal naming where and why,
-// and the rewrites clients' schemas need (anyOf, definitions, nullable).
+// Each schema read twice: what the grammar keeps an answer to, and the whole schema the answer is
+// checked against after; each refusal naming where and why; the rewrites clients' schemas need
+// (anyOf, definitions, nullable, draft 7's tuple items).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkJsonSchema } from '../../src/contract/json-schema.js';
@@ -25,7 +26,7 @@ test('a schema inside the subset comes back as the grammar is made from it; anno
     definitions: { C: { type: 'array', items: { enum: ['x', 'y'] }, maxItems: 3 } },
   });
   assert.ok(checked.ok);
-  assert.deepEqual(checked.schema, {
+  assert.deepEqual(checked.grammar, {
     type: 'object',
     properties: { a: { type: 'string', description: 'kept' }, b: { oneOf: [{ type: 'integer' }, { type: 'null' }] }, c: { $ref: '#/$defs/C' } },
     required: ['a', 'b'],
@@ -37,14 +38,47 @@ test('a schema inside the subset comes back as the grammar is made from it; anno
 test('OpenAPI\'s nullable becomes "or null"', () => {
   const checked = checkJsonSchema({ type: 'object', properties: { n: { type: 'string', nullable: true } } });
   assert.ok(checked.ok);
-  assert.deepEqual(checked.schema.properties, { n: { oneOf: [{ type: 'string' }, { type: 'null' }] } });
+  assert.deepEqual(checked.grammar.properties, { n: { oneOf: [{ type: 'string' }, { type: 'null' }] } });
+  assert.deepEqual(checked.full.properties, { n: { anyOf: [{ type: 'string' }, { type: 'null' }] } });
 });
 
-test('what a grammar cannot enforce is refused, naming where', () => {
-  assert.deepEqual(refusal({ type: 'object', properties: { age: { type: 'integer', minimum: 0 } } }).path, '.properties.age.minimum');
-  assert.match(refusal({ type: 'string', pattern: '^a$' }).reason, /"pattern" cannot be enforced/);
+test('what the grammar cannot hold is kept for the check after, not refused (zod 4, Pydantic)', () => {
+  const checked = checkJsonSchema({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: {
+      n: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+      p: { type: 'number', exclusiveMinimum: 0, multipleOf: 0.5 },
+      e: { type: 'string', format: 'email', pattern: '^[^@]+@[^@]+$' },
+      d: { type: 'string', format: 'date-time' },
+      r: { type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'number' } },
+      t: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] },
+    },
+    required: ['n'],
+    additionalProperties: false,
+  });
+  assert.ok(checked.ok, JSON.stringify(checked));
+  assert.deepEqual(checked.grammar.properties, {
+    n: { type: 'integer' },
+    p: { type: 'number' },
+    e: { type: 'string' },
+    d: { type: 'string', format: 'date-time' },
+    r: { type: 'object', additionalProperties: { type: 'number' } },
+    t: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] },
+  });
+  const full = checked.full.properties;
+  assert.ok(typeof full === 'object' && full !== null && !Array.isArray(full));
+  assert.deepEqual(full.n, { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 });
+  assert.deepEqual(full.e, { type: 'string', format: 'email', pattern: '^[^@]+@[^@]+$' });
+  assert.deepEqual(full.r, { type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'number' } });
+});
+
+test('what nothing can honour is refused, naming where', () => {
+  assert.deepEqual(refusal({ type: 'object', properties: { age: { not: { type: 'integer' } } } }).path, '.properties.age.not');
+  assert.match(refusal({ type: 'string', pattern: '([' }).reason, /not a regular expression/);
   assert.match(refusal({ type: 'strin' }).reason, /"strin" is not a JSON Schema type/);
-  assert.match(refusal({ type: 'string', format: 'email' }).reason, /only the formats/);
+  assert.match(refusal({ type: 'string', format: 'binary' }).reason, /not a format Sanad can check/);
+  assert.match(refusal({ type: 'string', minLenght: 2 }).reason, /not a JSON Schema keyword/);
   assert.match(refusal({ properties: { a: { $ref: '#/$defs/missing' } } }).reason, /does not define/);
   assert.match(refusal({ $ref: 'https://example.com/s.json' }).reason, /own definitions/);
   assert.match(refusal({ allOf: [{ type: 'string' }] }).reason, /"allOf"/);

@@ -57,7 +57,7 @@ test('reads back what the tiny model generator wrote', async () => {
   assert.equal(header.version, 3);
   assert.equal(header.tensorCount, 21);
   assert.equal(header.metadata['general.name'], 'sanad-tiny');
-  assert.equal(header.metadata['llama.context_length'], 2048);
+  assert.equal(header.metadata['llama.context_length'], 8192);
   assert.equal(header.metadata['llama.rope.freq_base'], 10000);
   assert.ok(Math.abs(Number(header.metadata['llama.attention.layer_norm_rms_epsilon']) - 1e-5) < 1e-9);
   assert.equal(header.metadata['tokenizer.ggml.add_bos_token'], true);

@@ -27,6 +27,7 @@ const DEFAULTS: Settings = {
   retention_keep_monthly: 12,
   lan_enabled: false,
   lan_port: 7438,
+  allowed_origins: [],
   offsite_copy_destination: null,
   offsite_copy_keep: 7,
   offsite_copy_rclone_config: null,
