@@ -17,8 +17,8 @@ before(async () => {
   setDefaultOpenAIClient(new OpenAI({ baseURL: svc.baseURL, apiKey: svc.token, maxRetries: 0 }));
 });
 
-function weatherAgent(seen: string[]): Agent {
-  const getWeather = tool({
+function weatherTool(seen: string[]) {
+  return tool({
     name: 'get_weather',
     description: 'The weather in a city.',
     parameters: z.object({ city: z.string() }),
@@ -27,6 +27,10 @@ function weatherAgent(seen: string[]): Agent {
       return Promise.resolve(`It is 31 degrees in ${city}.`);
     },
   });
+}
+
+function weatherAgent(seen: string[]): Agent {
+  const getWeather = weatherTool(seen);
   // The demo model was not trained to call: the first turn is made to (the SDK then resets the
   // choice, so the next turn answers).
   return new Agent({ name: 'Weather', instructions: 'Answer with the weather.', tools: [getWeather], model: DEMO, modelSettings: { toolChoice: 'required' } });
@@ -47,5 +51,24 @@ for (const api of ['responses', 'chat_completions'] as const) {
     const result = await run(agent, 'Hello');
     assert.equal(result.finalOutput?.answer, TINY_MODEL_ANSWER);
     assert.equal(typeof result.finalOutput?.sure, 'boolean');
+  });
+
+  test(`an agent with a tool and a structured outputType: it calls, then answers in the type (${api})`, async () => {
+    setOpenAIAPI(api);
+    const seen: string[] = [];
+    const report = z.object({ city: z.string(), degrees: z.number().int() });
+    // After the forced first call the SDK sends tool_choice auto with the tools and the output
+    // format together: the answer is calls or the format, never free text.
+    const agent = new Agent({
+      name: 'TypedWeather',
+      instructions: 'Answer with the weather.',
+      tools: [weatherTool(seen)],
+      model: DEMO,
+      modelSettings: { toolChoice: 'required' },
+      outputType: report,
+    });
+    const result = await run(agent, 'Weather in Kuwait?', { maxTurns: 4 });
+    assert.equal(seen.length >= 1, true, 'the tool ran');
+    assert.ok(report.safeParse(result.finalOutput).success, JSON.stringify(result.finalOutput));
   });
 }
