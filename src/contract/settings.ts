@@ -2,6 +2,10 @@
 // the defaults), GET and PATCH /admin/settings answer with it, and the GUI parses the answer with it.
 import { z } from 'zod/v3';
 
+/** A browser origin as a browser sends it: scheme, host, maybe a port; nothing after. */
+export const ORIGIN_PATTERN = /^https?:\/\/[^/\s?#]+$/;
+export const MAX_ALLOWED_ORIGINS = 32;
+
 export const SettingsSchema = z.object({
   default_on_restart: z.enum(['fail', 'retry', 'resume']).default('fail'),
   retention_days: z.number().int().min(1).max(3650).default(30),
@@ -52,8 +56,8 @@ export const SettingsSchema = z.object({
   // Browser apps on other origins that may call the model routes (/v1, never /admin or the GUI):
   // none by default; each an origin exactly as a browser sends it ("http://localhost:3000").
   allowed_origins: z
-    .array(z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'an origin such as http://localhost:3000 (scheme, host and port; no path)'))
-    .max(32)
+    .array(z.string().regex(ORIGIN_PATTERN, 'an origin such as http://localhost:3000 (scheme, host and port; no path)'))
+    .max(MAX_ALLOWED_ORIGINS)
     .default([]),
   // The optional compressed offsite copy: an rclone folder ("remote:folder"), how many to keep
   // (0 = all), and the rclone config file to use (else rclone's default).

@@ -2,6 +2,7 @@
 // clear sentence plus what to do) or, for a network failure, what to check.
 import { ApiError } from '../api/http';
 import { defineStrings, useStrings } from '../i18n/i18n';
+import type { ErrorCode } from '../../../src/contract/error-codes';
 
 const ns = defineStrings('errors', {
   en: {
@@ -43,7 +44,7 @@ const WORDED_CODES = [
   'restore_running',
   'internal_error',
   'request_too_large',
-] as const;
+] as const satisfies readonly ErrorCode[];
 type WordedCode = (typeof WORDED_CODES)[number];
 const isWorded = (code: string | null): code is WordedCode => WORDED_CODES.some((c) => c === code);
 

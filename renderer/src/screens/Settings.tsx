@@ -12,6 +12,7 @@ import { PulledModelsBackup } from './settings/PulledModelsBackup';
 import { Retention } from './settings/Retention';
 import { ScheduleForm } from './settings/ScheduleForm';
 import { UpdateFeed } from './settings/UpdateFeed';
+import { BrowserOrigins } from './settings/BrowserOrigins';
 import { settingsStrings } from './settings/strings';
 import './settings.css';
 
@@ -42,6 +43,7 @@ export function SettingsScreen(_props: { id: string | null }) {
       >
         <NetworkDevices />
       </Suspense>
+      {settings.data && <BrowserOrigins value={settings.data.allowed_origins} />}
       {settings.data && <Retention saved={settings.data} />}
       {settings.data && <PulledModelsBackup value={settings.data.pulled_models_backup} />}
       <RecoveryKit />

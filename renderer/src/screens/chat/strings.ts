@@ -1,5 +1,6 @@
 // The Chat screen's words, in English and Arabic. A failed turn is told in the chosen language by
 // its error code; an unknown code falls back to the server's own sentence.
+import type { ErrorCode } from '../../../../src/contract/error-codes';
 import { defineStrings } from '../../i18n/i18n';
 
 export const chatStrings = defineStrings('chat', {
@@ -152,7 +153,7 @@ const WORDED = [
   'server_restarted',
   'engine_error',
   'unreachable',
-] as const;
+] as const satisfies readonly ErrorCode[];
 export type WordedFailure = `code_${(typeof WORDED)[number]}`;
 
 /** The key that tells a failure's code in words, or null for a code this screen does not know. */

@@ -3,6 +3,15 @@ import { defineStrings } from '../../i18n/i18n';
 
 export const settingsStrings = defineStrings('screen-settings', {
   en: {
+    origins: 'Browser apps',
+    originsHelp:
+      'Web pages on other addresses may not use your models unless you allow their origin here, one a line (such as http://localhost:3000). They reach only the model API under /v1, never this window or its settings. Leave it empty to allow none.',
+    originsLabel: 'Allowed browser origins',
+    originsSave: 'Save origins',
+    originsInvalid:
+      'Each line must be an origin: http:// or https://, a host and maybe a port, with nothing after it (such as http://localhost:3000). At most 32.',
+    originsNone: 'No browser app may use the models.',
+    originsSome: 'Allowed: {{list}}',
     updates: 'Updates',
     updatesHelp:
       'The desktop app can look for a newer Sanad at an address you give (your organisation’s update folder). It downloads a newer version, checks it, and offers it in the tray menu; it installs only when you choose Restart to update. Packages from your system’s package manager (.deb, .rpm) are updated there instead.',
@@ -115,6 +124,15 @@ export const settingsStrings = defineStrings('screen-settings', {
     languageLabel: 'Language of the app',
   },
   ar: {
+    origins: 'تطبيقات المتصفح',
+    originsHelp:
+      'لا يمكن لصفحات الويب على عناوين أخرى استخدام نماذجك إلا إذا سمحت بأصلها هنا، أصلًا في كل سطر (مثل \u2068http://localhost:3000\u2069). لا تصل إلا إلى واجهة النماذج تحت \u2068/v1\u2069، ولا تصل أبدًا إلى هذه النافذة أو إعداداتها. اتركه فارغًا كي لا تسمح لأي منها.',
+    originsLabel: 'أصول المتصفح المسموح بها',
+    originsSave: 'حفظ الأصول',
+    originsInvalid:
+      'يجب أن يكون كل سطر أصلًا: \u2068http://\u2069 أو \u2068https://\u2069 ثم اسم المضيف ومنفذ إن لزم، دون شيء بعده (مثل \u2068http://localhost:3000\u2069). 32 على الأكثر.',
+    originsNone: 'لا يُسمح لأي تطبيق متصفح باستخدام النماذج.',
+    originsSome: 'المسموح بها: {{list}}',
     updates: 'التحديثات',
     updatesHelp:
       'يمكن لتطبيق سطح المكتب أن يبحث عن إصدار أحدث من سند في عنوان تحدده (مجلد التحديثات لدى مؤسستك). ينزّل الإصدار الأحدث ويتحقق منه ثم يعرضه في قائمة الأيقونة، ولا يُثبَّت إلا حين تختار «أعد التشغيل للتحديث». أما الحزم من مدير حزم نظامك فتُحدَّث من هناك.',

@@ -1,4 +1,6 @@
 // A task's failure (the API's `{code, message}`, with the message in English) in the reader's words.
+// The codes are the contract's catalog (src/contract/error-codes.ts): renaming one breaks this build.
+import type { ErrorCode } from '../../../../src/contract/error-codes';
 const FAILURES = [
   'server_restarted',
   'context_length_exceeded',
@@ -7,7 +9,10 @@ const FAILURES = [
   'previous_response_not_found',
   'conversation_not_found',
   'invalid_json_schema',
-] as const;
+  'output_schema_mismatch',
+  'max_output_tokens_too_large',
+  'model_missing',
+] as const satisfies readonly ErrorCode[];
 type Failure = (typeof FAILURES)[number];
 const isFailure = (code: string): code is Failure => FAILURES.some((f) => f === code);
 
