@@ -18,9 +18,9 @@ export interface Run {
  * node-llama-cpp driven directly: one generation on a fresh sequence of a context kept open,
  * optionally under the grammar of a JSON schema (bench/structured.ts).
  */
-export async function openRaw(schema?: GbnfJsonSchema): Promise<{ run: (tokens: number) => Promise<Run>; close: () => Promise<void> }> {
+export async function openRaw(schema?: GbnfJsonSchema, modelPath?: string): Promise<{ run: (tokens: number) => Promise<Run>; close: () => Promise<void> }> {
   const llama = await getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: LlamaLogLevel.error });
-  const model = await llama.loadModel({ modelPath: await tinyModelPath(1) });
+  const model = await llama.loadModel({ modelPath: modelPath ?? (await tinyModelPath(1)) });
   // The same context size the engine picks for this model (its training size, at most 8192).
   const context = await model.createContext({ contextSize: { max: Math.min(model.trainContextSize || 8192, 8192) } });
   const grammar = schema ? await llama.createGrammarForJsonSchema<GbnfJsonSchema>(schema) : undefined;

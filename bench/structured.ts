@@ -13,6 +13,15 @@ import { median } from './stats.js';
 import { openRaw } from './streaming.js';
 
 const SCHEMA = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } as const;
+/** The same schema as zod 4 writes it (with its `$schema`), read through Sanad's two readings:
+ *  the grammar it makes is the raw side's. */
+const ZOD_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: { text: { type: 'string' } },
+  required: ['text'],
+  additionalProperties: false,
+} as const;
 
 /** Reads a streamed answer to its end; returns output tokens per second (from the usage it ends with). */
 async function streamed(url: string, token: string, path: string, body: unknown, end: string): Promise<number> {
@@ -49,29 +58,35 @@ export interface StructuredBench {
   chat: { responses: number; chat: number; pairedRatio: number };
 }
 
-export async function structuredBench(tokens: number, rounds: number): Promise<StructuredBench> {
-  const grammarRaw = await openRaw(SCHEMA);
+/** `model`: the endless tiny model, or (with its file) the mid-size one registered as `mid`. */
+export async function structuredBench(tokens: number, rounds: number, midSizePath?: string): Promise<StructuredBench> {
+  const grammarRaw = await openRaw(SCHEMA, midSizePath);
   const raw = { run: async (tokens: number): Promise<number> => (await grammarRaw.run(tokens)).rate, close: grammarRaw.close };
   const prepared = await prepareDataDir();
   const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
   const token = prepared.adminToken;
-  const format = { format: { type: 'json_schema', name: 'answer', schema: SCHEMA } };
+  const model = midSizePath ? 'mid' : 'tiny';
+  if (midSizePath) {
+    const added = await service.api.post('/admin/models', { path: midSizePath, id: 'mid' });
+    if (added.status !== 201) throw new Error(`adding the mid-size model: ${added.text}`);
+  }
+  const format = { format: { type: 'json_schema', name: 'answer', schema: ZOD_SCHEMA } };
   const underGrammar = (): Promise<number> =>
     streamed(
       service.url,
       token,
       '/v1/responses',
-      { model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true, text: format },
+      { model, input: 'Hello', max_output_tokens: tokens, stream: true, text: format },
       'event: response.incomplete',
     );
   const responsesPlain = (): Promise<number> =>
-    streamed(service.url, token, '/v1/responses', { model: 'tiny', input: 'Hello', max_output_tokens: tokens, stream: true }, 'event: response.incomplete');
+    streamed(service.url, token, '/v1/responses', { model, input: 'Hello', max_output_tokens: tokens, stream: true }, 'event: response.incomplete');
   const chatPlain = (): Promise<number> =>
     streamed(
       service.url,
       token,
       '/v1/chat/completions',
-      { model: 'tiny', messages: [{ role: 'user', content: 'Hello' }], max_tokens: tokens, stream: true, stream_options: { include_usage: true } },
+      { model, messages: [{ role: 'user', content: 'Hello' }], max_tokens: tokens, stream: true, stream_options: { include_usage: true } },
       'data: [DONE]',
     );
   const g: Record<'raw' | 'sanad' | 'ratio', number[]> = { raw: [], sanad: [], ratio: [] };

@@ -12,11 +12,23 @@
 //   and load tests predictable.
 import { writeFile } from 'node:fs/promises';
 
-const EMBEDDING = 64;
-const LAYERS = 2;
-const FEED_FORWARD = 128;
-const HEADS = 4;
-const HEAD_DIM = EMBEDDING / HEADS;
+/** A model's width and depth (llama's hyperparameters). */
+export interface ModelDims {
+  embedding: number;
+  layers: number;
+  feedForward: number;
+  heads: number;
+}
+
+/** The tiny model: a few hundred KB, thousands of tokens a second. */
+export const TINY_DIMS: ModelDims = { embedding: 64, layers: 2, feedForward: 128, heads: 4 };
+/**
+ * A mid-size model (~413 MB of f32 weights, about what a 0.5B quantized model costs per token here):
+ * ~30 tok/s for one stream on two cores. Speed measured on the tiny model hides what a real model costs.
+ */
+export const MID_SIZE_DIMS: ModelDims = { embedding: 1024, layers: 8, feedForward: 2816, heads: 16 };
+
+const EMBEDDING = TINY_DIMS.embedding;
 const ALIGNMENT = 32;
 
 // Vocabulary: <unk>, <s>, </s>, then the 256 byte tokens <0x00>..<0xFF>, then "▁".
@@ -53,6 +65,8 @@ export interface TinyModelOptions {
   contextLength?: number;
   /** Whether answers end by themselves ("OK,demo!" then `</s>`); false: they run to the limit. Default true. */
   finishes?: boolean;
+  /** Width and depth of an endless model (the finishing one is always tiny). Default TINY_DIMS. */
+  dims?: ModelDims;
 }
 
 /** What the finishing model answers, every time: distinct bytes, so each has one successor. */
@@ -84,13 +98,14 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
   const seed = options.seed ?? 1;
   const contextLength = options.contextLength ?? 2048;
   const random = mulberry32(seed);
-  const tensors = options.finishes === false ? buildTensors(random) : buildFinishingTensors(random);
+  const dims = options.finishes === false ? (options.dims ?? TINY_DIMS) : TINY_DIMS;
+  const tensors = options.finishes === false ? buildTensors(random, dims) : buildFinishingTensors(random);
   const out = new ByteWriter();
 
   out.bytes(Buffer.from('GGUF', 'latin1'));
   out.u32(3);
   out.u64(tensors.length);
-  const metadata = buildMetadata(contextLength);
+  const metadata = buildMetadata(contextLength, dims);
   out.u64(metadata.length);
   for (const write of metadata) write(out);
 
@@ -117,7 +132,7 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
 
 type MetadataWriter = (out: ByteWriter) => void;
 
-function buildMetadata(contextLength: number): MetadataWriter[] {
+function buildMetadata(contextLength: number, dims: ModelDims): MetadataWriter[] {
   const tokens: string[] = ['<unk>', '<s>', '</s>'];
   const types: number[] = [TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_CONTROL];
   for (let byte = 0; byte < 256; byte++) {
@@ -172,12 +187,12 @@ function buildMetadata(contextLength: number): MetadataWriter[] {
     u32('general.file_type', 0),
     u32('llama.vocab_size', VOCAB_SIZE),
     u32('llama.context_length', contextLength),
-    u32('llama.embedding_length', EMBEDDING),
-    u32('llama.block_count', LAYERS),
-    u32('llama.feed_forward_length', FEED_FORWARD),
-    u32('llama.attention.head_count', HEADS),
-    u32('llama.attention.head_count_kv', HEADS),
-    u32('llama.rope.dimension_count', HEAD_DIM),
+    u32('llama.embedding_length', dims.embedding),
+    u32('llama.block_count', dims.layers),
+    u32('llama.feed_forward_length', dims.feedForward),
+    u32('llama.attention.head_count', dims.heads),
+    u32('llama.attention.head_count_kv', dims.heads),
+    u32('llama.rope.dimension_count', dims.embedding / dims.heads),
     f32('llama.rope.freq_base', 10000),
     f32('llama.attention.layer_norm_rms_epsilon', 1e-5),
     str('tokenizer.ggml.model', 'llama'),
@@ -199,9 +214,14 @@ interface Tensor {
   data: Float32Array;
 }
 
-function buildTensors(random: () => number): Tensor[] {
+function buildTensors(random: () => number, dims: ModelDims): Tensor[] {
+  const { embedding: E, feedForward: F, layers: LAYERS } = dims;
+  // Wider models sum more random terms: their random parts shrink so the same lean still decides
+  // (the shared notes measured std ~0.02 for the output at width 1024; 0.5 made it emit nothing).
+  const narrow = TINY_DIMS.embedding / E;
+  const root = Math.sqrt(narrow);
   const small = (shape: number[], scale: number): Tensor['data'] => {
-    const data = new Float32Array(shape.reduce((a, b) => a * b, 1));
+    const data = new Float32Array(shape.reduce((x, y) => x * y, 1));
     for (let i = 0; i < data.length; i++) data[i] = (random() * 2 - 1) * scale;
     return data;
   };
@@ -209,39 +229,36 @@ function buildTensors(random: () => number): Tensor[] {
 
   // Channel 0 of every embedding is 1 and the other channels are small, so after the final RMS
   // norm channel 0 is about 4.7 at every position, and the rest spreads around ±1.4.
-  const embedding = small([EMBEDDING, VOCAB_SIZE], 0.3);
-  for (let token = 0; token < VOCAB_SIZE; token++) embedding[token * EMBEDDING] = 1;
+  const embedding = small([E, VOCAB_SIZE], 0.3 * root);
+  for (let token = 0; token < VOCAB_SIZE; token++) embedding[token * E] = 1;
 
   // Column 0 of the output projection then decides: +2 for printable bytes, -2 for everything else
   // (control tokens, `</s>`, other bytes, "▁"), a gap of about 19 logits against a random part
   // with a spread of about 1: even sampling at temperature 1 picks a non-printable token with odds
   // around 1e-8 per token. The random part is kept that large on purpose: clear gaps between the
   // top candidates keep greedy decoding stable against rounding (batched vs one-token evaluation).
-  const output = small([EMBEDDING, VOCAB_SIZE], 0.3);
+  const output = small([E, VOCAB_SIZE], 0.3 * narrow);
   for (let token = 0; token < VOCAB_SIZE; token++) {
     const byte = tinyModelByteOfToken(token);
-    output[token * EMBEDDING] = byte !== null && isTinyModelPrintable(byte) ? OUTPUT_LEAN : -OUTPUT_LEAN;
+    output[token * E] = byte !== null && isTinyModelPrintable(byte) ? OUTPUT_LEAN : -OUTPUT_LEAN;
   }
 
-  const tensors: Tensor[] = [{ name: 'token_embd.weight', shape: [EMBEDDING, VOCAB_SIZE], data: embedding }];
+  const tensors: Tensor[] = [{ name: 'token_embd.weight', shape: [E, VOCAB_SIZE], data: embedding }];
   for (let layer = 0; layer < LAYERS; layer++) {
     const p = `blk.${layer}.`;
     tensors.push(
-      { name: `${p}attn_norm.weight`, shape: [EMBEDDING], data: ones(EMBEDDING) },
-      { name: `${p}attn_q.weight`, shape: [EMBEDDING, EMBEDDING], data: small([EMBEDDING, EMBEDDING], 0.1) },
-      { name: `${p}attn_k.weight`, shape: [EMBEDDING, EMBEDDING], data: small([EMBEDDING, EMBEDDING], 0.1) },
-      { name: `${p}attn_v.weight`, shape: [EMBEDDING, EMBEDDING], data: small([EMBEDDING, EMBEDDING], 0.05) },
-      { name: `${p}attn_output.weight`, shape: [EMBEDDING, EMBEDDING], data: small([EMBEDDING, EMBEDDING], 0.05) },
-      { name: `${p}ffn_norm.weight`, shape: [EMBEDDING], data: ones(EMBEDDING) },
-      { name: `${p}ffn_gate.weight`, shape: [EMBEDDING, FEED_FORWARD], data: small([EMBEDDING, FEED_FORWARD], 0.05) },
-      { name: `${p}ffn_up.weight`, shape: [EMBEDDING, FEED_FORWARD], data: small([EMBEDDING, FEED_FORWARD], 0.05) },
-      { name: `${p}ffn_down.weight`, shape: [FEED_FORWARD, EMBEDDING], data: small([FEED_FORWARD, EMBEDDING], 0.05) },
+      { name: `${p}attn_norm.weight`, shape: [E], data: ones(E) },
+      { name: `${p}attn_q.weight`, shape: [E, E], data: small([E, E], 0.1 * root) },
+      { name: `${p}attn_k.weight`, shape: [E, E], data: small([E, E], 0.1 * root) },
+      { name: `${p}attn_v.weight`, shape: [E, E], data: small([E, E], 0.05 * root) },
+      { name: `${p}attn_output.weight`, shape: [E, E], data: small([E, E], 0.05 * root) },
+      { name: `${p}ffn_norm.weight`, shape: [E], data: ones(E) },
+      { name: `${p}ffn_gate.weight`, shape: [E, F], data: small([E, F], 0.05 * root) },
+      { name: `${p}ffn_up.weight`, shape: [E, F], data: small([E, F], 0.05 * root) },
+      { name: `${p}ffn_down.weight`, shape: [F, E], data: small([F, E], 0.05 * root) },
     );
   }
-  tensors.push(
-    { name: 'output_norm.weight', shape: [EMBEDDING], data: ones(EMBEDDING) },
-    { name: 'output.weight', shape: [EMBEDDING, VOCAB_SIZE], data: output },
-  );
+  tensors.push({ name: 'output_norm.weight', shape: [E], data: ones(E) }, { name: 'output.weight', shape: [E, VOCAB_SIZE], data: output });
   return tensors;
 }
 
@@ -252,6 +269,7 @@ function byteToken(byte: number): number {
 
 /** The bigram model of TINY_MODEL_ANSWER (see the top of this file). */
 function buildFinishingTensors(random: () => number): Tensor[] {
+  const { layers: LAYERS, feedForward: FEED_FORWARD } = TINY_DIMS;
   const chain = [...Buffer.from(TINY_MODEL_ANSWER, 'latin1')].map(byteToken);
   if (new Set(chain).size !== chain.length || chain.length + 1 > EMBEDDING) throw new Error('tiny-model: the answer needs distinct bytes');
   // Token -> its channel: chain tokens 1..n, everything else 0.
