@@ -46,6 +46,11 @@ export class Turn {
     private readonly store: boolean,
     private readonly background: boolean,
   ) {
+    // A background task is the client's to follow (its 202 is the answer): nothing here waits on it.
+    if (background) {
+      this.unsubscribe = () => undefined;
+      return;
+    }
     // Subscribed before the task is queued (Turns.accept), so no event can slip past.
     this.unsubscribe = world.hub.subscribe(task.id, (event) => {
       if (STARTED.has(event.type)) this.began = true;
@@ -87,8 +92,10 @@ export class Turn {
     throw new TurnError(code, errorEntry(code).param, ended.error_message ?? 'The request failed before the model began; see the service log.');
   }
 
-  /** The response once its task ended (a `store: false` one is forgotten right after it is read). */
+  /** The response once its task ended (a `store: false` one is forgotten right after it is read).
+   *  Only for a foreground turn: a background one is followed by its client. */
   async finished(): Promise<ResponseObject> {
+    if (this.background) throw new Error('internal: a background turn is not waited on');
     await this.until(() => this.ended !== null);
     const answer = currentResponse(this.world.db, this.ended ?? this.task);
     this.forget();

@@ -122,3 +122,33 @@ test('a streamed create replays the same task as a stream, without running it ag
   assert.deepEqual(ids(replay.frames), ids(first.frames), 'the replay is the same event log');
   assert.equal(countRows(db, 'tasks'), 1);
 });
+
+test('a foreground request whose client hung up is cancelled, and its key lets the retry run anew', async (t) => {
+  const ta = await startTestAppliance();
+  t.after(() => ta.close());
+  const db = ta.appliance.ctx.writer;
+  const body = { model: 'tiny', input: 'a long one', max_output_tokens: 4000 };
+  for (const stream of [false, true]) {
+    const key = `gone-${stream}`;
+    const leaving = new AbortController();
+    const first = fetch(`${ta.appliance.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ta.adminToken}`, 'content-type': 'application/json', [KEY]: key },
+      body: JSON.stringify({ ...body, stream }),
+      signal: leaving.signal,
+    }).then(async (res) => res.text());
+    const taskId = await waitFor(
+      () => db.prepare<[string], { id: string }>('SELECT id FROM tasks WHERE status = ?').get('running')?.id,
+      20_000,
+      'a running task',
+    );
+    leaving.abort();
+    await first.catch(() => undefined);
+    await waitForStatus(db, taskId, ['cancelled']);
+    assert.equal(keyRow(db, key), undefined, 'the key was let go with the cancelled answer');
+    // The retry runs (a new task), rather than replaying a cancelled fragment.
+    const retry = await ta.api.post('/v1/responses', { ...body, max_output_tokens: 4 }, { [KEY]: key });
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(retry.headers.get('idempotent-replayed'), null);
+  }
+});

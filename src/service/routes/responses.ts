@@ -100,7 +100,8 @@ export function registerResponseRoutes(app: FastifyInstance, kit: RouteKit): voi
     }
     if (parsed.stream) {
       await streamTaskEvents(ctx, reply, turn.task, { after: 0, owner: principalKey(principal), view: responsesView(req) });
-      void turn.finished();
+      // A foreground store: false answer is forgotten once its task ended.
+      if (!parsed.background) void turn.finished();
       return reply;
     }
     return reply.code(200).send(await turn.finished());
