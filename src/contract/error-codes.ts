@@ -41,6 +41,10 @@ export const ERROR_CATALOG = {
   request_too_large: { status: 413, type: 'invalid_request_error', param: null },
   unsupported_media_type: { status: 415, type: 'invalid_request_error', param: null },
   invalid_json_schema: bad(),
+  // The model's answer broke a schema the grammar could not hold. A 400, so no client retries it
+  // by itself (LangChain retries a 5xx six times, and a greedy model writes the same answer again):
+  // the request, a schema this model cannot meet, is what to change.
+  output_schema_mismatch: bad(),
   context_length_exceeded: bad('input'),
   max_output_tokens_too_large: bad('max_output_tokens'),
   missing_code: bad('code'),
@@ -115,7 +119,6 @@ export const ERROR_CATALOG = {
   internal_error: failed(),
   engine_error: failed(),
   passphrase_not_rotated: failed(),
-  output_schema_mismatch: failed(),
   server_restarted: failed(),
   model_missing: unavailable(),
   model_changed: unavailable(),
