@@ -44,6 +44,7 @@ export function BrowserOrigins({ value }: { value: string[] }) {
       <label>
         {t('originsLabel')}
         <textarea
+          className="lines"
           dir="ltr"
           rows={3}
           value={draft}
@@ -59,7 +60,19 @@ export function BrowserOrigins({ value }: { value: string[] }) {
           {t('originsInvalid')}
         </p>
       )}
-      <p className="muted">{value.length === 0 ? t('originsNone') : t('originsSome', { list: value.join(', ') })}</p>
+      <p className="muted" data-testid="origins-said">
+        {value.length === 0
+          ? t('originsNone')
+          : [
+              t('originsSome'),
+              ...value.flatMap((o, i) => [
+                i === 0 ? ' ' : t('originsComma'),
+                <bdi key={o} dir="ltr">
+                  {o}
+                </bdi>,
+              ]),
+            ]}
+      </p>
       <button type="submit" disabled={save.isPending}>
         {t('originsSave')}
       </button>

@@ -11,7 +11,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     originsInvalid:
       'Each line must be an origin: http:// or https://, a host and maybe a port, with nothing after it (such as http://localhost:3000). At most 32.',
     originsNone: 'No browser app may use the models.',
-    originsSome: 'Allowed: {{list}}',
+    originsSome: 'Allowed:',
+    originsComma: ', ',
     updates: 'Updates',
     updatesHelp:
       'The desktop app can look for a newer Sanad at an address you give (your organisation’s update folder). It downloads a newer version, checks it, and offers it in the tray menu; it installs only when you choose Restart to update. Packages from your system’s package manager (.deb, .rpm) are updated there instead.',
@@ -132,7 +133,8 @@ export const settingsStrings = defineStrings('screen-settings', {
     originsInvalid:
       'يجب أن يكون كل سطر أصلًا: \u2068http://\u2069 أو \u2068https://\u2069 ثم اسم المضيف ومنفذ إن لزم، دون شيء بعده (مثل \u2068http://localhost:3000\u2069). 32 على الأكثر.',
     originsNone: 'لا يُسمح لأي تطبيق متصفح باستخدام النماذج.',
-    originsSome: 'المسموح بها: {{list}}',
+    originsSome: 'المسموح بها:',
+    originsComma: '، ',
     updates: 'التحديثات',
     updatesHelp:
       'يمكن لتطبيق سطح المكتب أن يبحث عن إصدار أحدث من سند في عنوان تحدده (مجلد التحديثات لدى مؤسستك). ينزّل الإصدار الأحدث ويتحقق منه ثم يعرضه في قائمة الأيقونة، ولا يُثبَّت إلا حين تختار «أعد التشغيل للتحديث». أما الحزم من مدير حزم نظامك فتُحدَّث من هناك.',
