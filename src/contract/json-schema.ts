@@ -11,6 +11,7 @@
 // So the grammar is made from `grammar` below, which holds only what it enforces, and the answer is
 // checked against `full`. `anyOf` is read as `oneOf` in the grammar (generating one alternative
 // satisfies both), `definitions` as `$defs`, and OpenAPI's `nullable` as "or null".
+import { closest } from './closest-word.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonSchemaObject = { [key: string]: JsonValue };
@@ -143,6 +144,14 @@ function asDefs(value: unknown, key: string): Record<string, unknown> {
   return value;
 }
 
+const KNOWN_KEYWORDS = [...SCHEMA_KEYWORDS.enforced, ...SCHEMA_KEYWORDS.checked, ...SCHEMA_KEYWORDS.ignored];
+
+/** "did you mean minLength?" for a typo, else what to do. */
+function meant(key: string): string {
+  const near = closest(key, KNOWN_KEYWORDS);
+  return near ? `did you mean ${near}?` : 'leave it out';
+}
+
 function wholeNumber(value: unknown, at: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new Refusal(at, 'must be a whole number of at least 0');
   return value;
@@ -176,7 +185,7 @@ function node(schema: unknown, path: string, defs: ReadonlySet<string>, depth: n
         at,
         known
           ? `"${key}" cannot be honoured: the grammar has no shape for it and an answer would satisfy it only by chance; leave it out`
-          : `"${key}" is not a JSON Schema keyword Sanad knows; leave it out`,
+          : `"${key}" is not a JSON Schema keyword Sanad knows; ${meant(key)}`,
       );
     }
     if ((key === '$defs' || key === 'definitions') && !root) throw new Refusal(at, 'definitions are read only at the top of the schema');

@@ -2,30 +2,9 @@
 // and the first thing wrong with it is a 400 in the contract's shape that names it as `param`
 // (OpenAI's spelling: `input[2].content[0].type`), with `x-should-retry: false` (errors.ts).
 import { ZodObject, type z } from 'zod/v3';
+import { closest } from '../contract/closest-word.js';
 import { paramOf, whyOf } from '../contract/issue-words.js';
 import { badRequest } from './errors.js';
-
-/** Levenshtein distance, for "did you mean" on a misspelt field. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    row = next;
-  }
-  return row[b.length] ?? 0;
-}
-
-/** The known field a misspelt one most likely meant (at most two letters off). */
-export function closest(key: string, known: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = 3;
-  for (const k of known) {
-    const d = distance(key, k);
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return best;
-}
 
 function sentenceOf(issue: z.ZodIssue, topLevel: readonly string[]): { param: string | null; why: string } {
   if (issue.code === 'unrecognized_keys') {

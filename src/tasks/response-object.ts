@@ -1,6 +1,7 @@
 // The Responses-API object for a response, derived from its stored row and its task's state.
 // Every field of OpenAI's Response is there (strict typed clients validate the whole object);
 // parameters Sanad only echoes show the defaults they selected.
+import { errorEntry, isErrorCode } from '../contract/error-codes.js';
 import type { ErrorDetail, ResponseObject, ResponseStatus } from '../contract/responses.js';
 import { answersWithMessage, outputCalls, outputMessage } from './items.js';
 import type { ResponseRequest, ResponseRow, TaskRow, TaskStatus } from './types.js';
@@ -58,7 +59,8 @@ function errorOf(code: string, message: string): ErrorDetail {
     case 'model_changed':
       return { type: 'invalid_request_error', code, message, param: 'model' };
     default:
-      return { type: 'server_error', code, message, param: null };
+      // Any other code has the type the contract's catalog gives it.
+      return { type: isErrorCode(code) ? errorEntry(code).type : 'server_error', code, message, param: null };
   }
 }
 

@@ -78,7 +78,7 @@ test('what nothing can honour is refused, naming where', () => {
   assert.match(refusal({ type: 'string', pattern: '([' }).reason, /not a regular expression/);
   assert.match(refusal({ type: 'strin' }).reason, /"strin" is not a JSON Schema type/);
   assert.match(refusal({ type: 'string', format: 'binary' }).reason, /not a format Sanad can check/);
-  assert.match(refusal({ type: 'string', minLenght: 2 }).reason, /not a JSON Schema keyword/);
+  assert.match(refusal({ type: 'string', minLenght: 2 }).reason, /not a JSON Schema keyword Sanad knows; did you mean minLength\?/);
   assert.match(refusal({ properties: { a: { $ref: '#/$defs/missing' } } }).reason, /does not define/);
   assert.match(refusal({ $ref: 'https://example.com/s.json' }).reason, /own definitions/);
   assert.match(refusal({ allOf: [{ type: 'string' }] }).reason, /"allOf"/);
