@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHAT_PARAMETERS, createChatCompletionBody } from '../../src/contract/chat-completions.js';
 import { createResponseBody, PARAMETERS } from '../../src/contract/responses.js';
+import { CHECKED_FORMATS, SCHEMA_KEYWORDS } from '../../src/contract/json-schema.js';
 
 const docs = readFileSync(fileURLToPath(new URL('../../../docs/api.md', import.meta.url)), 'utf8');
 
@@ -32,4 +33,22 @@ test('Chat Completions: the schema takes exactly the listed parameters, and docs
   const table = docs.slice(start, docs.indexOf('\n## ', start));
   assert.ok(start > 0 && table.length > 100, 'the chat parameter table is missing');
   for (const k of listed) assert.ok(table.includes(`\`${k}\``), `docs/api.md's chat table does not name ${k}`);
+});
+
+test("docs/api.md's JSON Schema table puts every keyword in the column the schema reader does", () => {
+  const start = docs.indexOf('| keyword | enforced while generating | checked after | refused |');
+  const table = docs.slice(start, docs.indexOf('\n\n', start));
+  assert.ok(start > 0, 'the keyword table is missing');
+  const rows = table.split('\n').slice(2);
+  const rowOf = (k: string): string[] => {
+    const row = rows.find((r) => (r.split('|')[1] ?? '').includes(`\`${k}\``));
+    assert.ok(row, `the keyword table does not name ${k}`);
+    return row.split('|').map((c) => c.trim());
+  };
+  // Cells: ['', keyword, enforced, checked, refused, ''].
+  for (const k of SCHEMA_KEYWORDS.enforced) if (k !== 'format') assert.match(rowOf(k)[2] ?? '', /yes/, `${k} is enforced while generating`);
+  for (const k of SCHEMA_KEYWORDS.checked) if (k !== 'format') assert.match(rowOf(k)[3] ?? '', /yes/, `${k} is checked after`);
+  for (const k of SCHEMA_KEYWORDS.ignored) assert.match(rowOf(k)[2] ?? '', /ignored/, `${k} is ignored`);
+  for (const k of SCHEMA_KEYWORDS.refused) assert.match(rowOf(k)[4] ?? '', /yes/, `${k} is refused`);
+  for (const f of CHECKED_FORMATS) assert.ok(table.includes(`\`${f}\``), `the table names the format ${f}`);
 });
