@@ -11,7 +11,7 @@ import { generateObject, generateText, stepCountIs, streamText, tool } from 'ai'
 import { z } from 'zod';
 import { ChatOpenAI } from '@langchain/openai';
 import OpenAI from 'openai';
-import { zodTextFormat } from 'openai/helpers/zod';
+import { zodFunction, zodResponseFormat, zodTextFormat } from 'openai/helpers/zod';
 import { TINY_MODEL_ANSWER } from '../../src/demo/tiny-model.js';
 import { DEMO, startClientService, type ClientService } from './client-kit.js';
 
@@ -172,4 +172,33 @@ test('tools and a format together with tool_choice auto: calls or a message in t
     assert.ok(typeof parsed === 'object' && parsed !== null && 'ok' in parsed && typeof parsed.ok === 'boolean', JSON.stringify(parsed));
   }
   assert.ok(called || body.status === 'completed' || body.status === 'incomplete', JSON.stringify(body));
+});
+
+test('the openai SDK parse helpers with a tool and a format (auto): a call, or an answer that parses', async () => {
+  const client = new OpenAI({ baseURL: svc.baseURL, apiKey: svc.token });
+  const Weather = z.object({ city: z.string(), degrees: z.number().int() });
+  const lookup = {
+    type: 'function' as const,
+    name: 'lookup',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+    strict: true,
+  };
+  const r = await client.responses.parse({ model: DEMO, input: 'Weather in Kuwait?', tools: [lookup], text: { format: zodTextFormat(Weather, 'weather') } });
+  const called = r.output.some((item) => item.type === 'function_call');
+  assert.ok(called || (r.status === 'completed' && Weather.safeParse(r.output_parsed).success) || r.status === 'failed', JSON.stringify(r.output));
+  if (r.status === 'failed') assert.match(r.error?.message ?? '', /at \$/);
+
+  try {
+    const c = await client.chat.completions.parse({
+      model: DEMO,
+      messages: [{ role: 'user', content: 'Weather in Kuwait?' }],
+      tools: [zodFunction({ name: 'lookup', parameters: z.object({ city: z.string() }) })],
+      response_format: zodResponseFormat(Weather, 'weather'),
+    });
+    const message = c.choices[0]?.message;
+    assert.ok(message);
+    assert.ok((message.tool_calls?.length ?? 0) > 0 || Weather.safeParse(message.parsed).success, JSON.stringify(message));
+  } catch (err) {
+    satisfiedOrPath('weather (chat)', err);
+  }
 });
