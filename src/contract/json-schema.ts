@@ -90,6 +90,14 @@ const COUNTS = new Set(['minProperties', 'maxProperties', 'minItems', 'maxItems'
 const NUMBERS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
 /** Nesting deeper than this is a mistake or an attack, not a schema. */
 const MAX_DEPTH = 32;
+/**
+ * Subschemas in one schema, at most. Checking an answer compiles the schema once (Ajv, on the
+ * main thread): measured here at about 0.4–0.6 ms a part, so 256 parts hold the event loop ~100 ms
+ * once per new schema, while 1,500 parts overflowed the validator's stack. A model's answer needing
+ * more is not a schema a local grammar should run either.
+ */
+export const MAX_SCHEMA_PARTS = 256;
+let parts = 0;
 
 class Refusal extends Error {
   constructor(
@@ -123,6 +131,7 @@ interface Pair {
 export function checkJsonSchema(schema: unknown): SchemaCheck {
   try {
     if (!isObject(schema)) throw new Refusal('', 'must be a JSON Schema object');
+    parts = 0;
     const defs = { ...asDefs(schema.definitions, 'definitions'), ...asDefs(schema.$defs, '$defs') };
     const names = new Set(Object.keys(defs));
     const out = node(schema, '', names, 0, true);
@@ -159,6 +168,8 @@ function wholeNumber(value: unknown, at: string): number {
 
 function node(schema: unknown, path: string, defs: ReadonlySet<string>, depth: number, root: boolean): Pair {
   if (depth > MAX_DEPTH) throw new Refusal(path, `nests deeper than ${MAX_DEPTH} levels`);
+  if (++parts > MAX_SCHEMA_PARTS)
+    throw new Refusal(path, `makes the schema larger than ${MAX_SCHEMA_PARTS} parts (subschemas); split what you ask for over several requests`);
   // `true` / `{}` mean any value, which the grammar can make.
   if (schema === true) return { grammar: {}, full: {} };
   if (!isObject(schema)) throw new Refusal(path, 'must be a schema object');

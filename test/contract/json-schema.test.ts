@@ -88,4 +88,8 @@ test('what nothing can honour is refused, naming where', () => {
   let deep: Record<string, unknown> = { type: 'string' };
   for (let i = 0; i < 40; i++) deep = { type: 'array', items: deep };
   assert.match(refusal(deep).reason, /deeper than/);
+  // Wide: past the parts an answer can be checked against without holding the event loop.
+  const wide = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${i}`, { type: 'string', format: 'email' }]));
+  assert.match(refusal({ type: 'object', properties: wide }).reason, /larger than 256 parts/);
+  assert.ok(checkJsonSchema({ type: 'object', properties: Object.fromEntries(Object.entries(wide).slice(0, 200)) }).ok);
 });
