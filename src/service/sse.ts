@@ -14,8 +14,6 @@ export interface StreamOptions {
   after: number;
   /** Whose stream this is (principalKey): counted against max_streams_per_client. */
   owner: string;
-  /** Called if the client goes away before the terminal event (foreground requests cancel). */
-  onClientGone?: () => void;
   headers?: Record<string, string>;
   /**
    * 'responses' (what OpenAI's clients read): only OpenAI's event types with their fields. 'task'
@@ -83,13 +81,12 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
     const held: TaskEvent[] = [];
     let corked = false;
 
-    const finish = (clientGone: boolean): void => {
+    const finish = (): void => {
       if (finished) return;
       finished = true;
       unsubscribe();
       stopHeartbeat();
       release();
-      if (clientGone) options.onClientGone?.();
       if (!res.writableEnded) res.end();
       resolve();
     };
@@ -114,13 +111,13 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
         } catch {
           // The store can no longer promise anything (its fsync failed): end the stream, so the
           // client resumes (and hears the error) instead of reading text that may not be kept.
-          finish(true);
+          finish();
           break;
         }
         for (const event of batch) show(event);
       }
       draining = false;
-      if (endWhenShown) finish(false);
+      if (endWhenShown) finish();
     };
     const show = (event: TaskEvent): void => {
       if (finished || event.sequence_number <= last) return;
@@ -138,11 +135,11 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
       const text = options.render ? options.render(event) : framed(event);
       // A reader too far behind is dropped ('close' then ends this stream); it may resume later.
       if (text !== null && !writeOrDrop(res, text)) return;
-      if (terminal) finish(false);
+      if (terminal) finish();
     };
     const unsubscribe = ctx.hub.subscribe(task.id, (event) => (replaying ? held.push(event) : write(event)));
     const stopHeartbeat = heartbeatFor(res);
-    res.on('close', () => finish(true));
+    res.on('close', () => finish());
 
     // Its own cursor: `last` moves only as events are shown, after their fsync.
     let read = last;
@@ -159,7 +156,7 @@ export function streamTaskEvents(ctx: ServiceContext, reply: FastifyReply, task:
     const current = getTask(ctx.db, task.id);
     if (!current || isTerminal(current.status)) {
       if (draining) endWhenShown = true;
-      else finish(false);
+      else finish();
     }
   });
 }

@@ -35,19 +35,3 @@ export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: 
   const { param, why } = first ? sentenceOf(first, topLevel) : { param: null, why: 'is invalid' };
   throw badRequest(`Invalid value for ${param ?? 'the body'}: ${why}.`, param);
 }
-
-/**
- * A request schema built once per output-token limit (the setting rarely changes): building one
- * per request was a tenth of the accept path's CPU (bench/load.ts).
- */
-export function perLimit<S>(make: (maxOutputTokens: number) => S): (maxOutputTokens: number) => S {
-  const built = new Map<number, S>();
-  return (limit) => {
-    let schema = built.get(limit);
-    if (!schema) {
-      schema = make(limit);
-      built.set(limit, schema);
-    }
-    return schema;
-  };
-}
