@@ -13,5 +13,7 @@ export function engineOptions(settings: Settings, env: NodeJS.ProcessEnv = proce
     threads,
     gpu: env.SANAD_GPU === 'off' || env.SANAD_GPU === '0' ? false : 'auto',
     idleUnloadMs: settings.model_idle_unload_seconds * 1000,
+    ...(settings.model_memory_budget_mb !== null ? { memoryBudgetBytes: settings.model_memory_budget_mb * 1024 * 1024 } : {}),
+    tokenBudgetMs: settings.max_seconds_per_output_token * 1000,
   };
 }

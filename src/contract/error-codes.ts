@@ -45,6 +45,9 @@ export const ERROR_CATALOG = {
   // by itself (LangChain retries a 5xx six times, and a greedy model writes the same answer again):
   // the request, a schema this model cannot meet, is what to change.
   output_schema_mismatch: bad(),
+  // A generation that took longer than its time budget per output token (a grammar too costly for
+  // the model to follow, usually): a 400 too, since trying the same request again costs the same.
+  generation_too_slow: bad(),
   context_length_exceeded: bad('input'),
   max_output_tokens_too_large: bad('max_output_tokens'),
   missing_code: bad('code'),

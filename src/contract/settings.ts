@@ -15,8 +15,16 @@ export const SettingsSchema = z.object({
     .min(1)
     .max(24 * 30)
     .default(24),
-  max_concurrent_generations: z.number().int().min(1).max(16).default(1),
-  model_idle_unload_seconds: z.number().int().min(10).max(86_400).default(600),
+  // Generations at once: the runner's limit, and each model's context sequences (fewer when its
+  // memory needs them: src/engine/memory-plan.ts).
+  max_concurrent_generations: z.number().int().min(1).max(16).default(4),
+  // A model unused this long is unloaded (5 minutes, as Ollama's keep_alive).
+  model_idle_unload_seconds: z.number().int().min(10).max(86_400).default(300),
+  // Memory the loaded models and their contexts may take, in MiB; null: half of the computer's.
+  // Past it, loading another model unloads the least recently used.
+  model_memory_budget_mb: z.number().int().min(256).max(16_777_216).nullable().default(null),
+  // A generation slower than this per output token is stopped (failed, generation_too_slow).
+  max_seconds_per_output_token: z.number().min(0.01).max(3600).default(10),
   max_output_tokens_limit: z.number().int().min(16).max(1_000_000).default(8192),
   requests_per_minute_per_client: z.number().int().min(10).max(1_000_000).default(1200),
   // Floods (src/service/flood-limits.ts): what one client may hold open or waiting at once, and the

@@ -8,6 +8,7 @@ import {
   type ChatWrapper,
   type LlamaContext,
   type LlamaModel,
+  type Token,
 } from 'node-llama-cpp';
 import type { ChatMessage, StopReason } from './engine.js';
 
@@ -50,11 +51,11 @@ function parsedOr(text: string): unknown {
   }
 }
 
-/** Tokens of the rendered prompt, up to where the model starts writing (the continuation included). */
-export function countPromptTokens(loaded: Loaded, history: ChatHistoryItem[]): number {
+/** The rendered prompt's tokens, up to where the model starts writing (the continuation included). */
+export function promptTokensOf(loaded: Loaded, history: ChatHistoryItem[]): Token[] {
   // LlamaChat opens an empty model item when the history does not end with one; render it the same.
   const open: ChatHistoryItem[] = history.at(-1)?.type === 'model' ? history : [...history, { type: 'model', response: [] }];
-  return loaded.chatWrapper.generateContextState({ chatHistory: open }).contextText.tokenize(loaded.model.tokenizer).length;
+  return loaded.chatWrapper.generateContextState({ chatHistory: open }).contextText.tokenize(loaded.model.tokenizer);
 }
 
 export function toStopReason(reason: string): StopReason {

@@ -1,5 +1,6 @@
-// The Engine on llama.cpp through node-llama-cpp 3.21. One model in memory at a time, one context
-// with `concurrency` sequences; each generation borrows a sequence and gives it back cleared.
+// The Engine on llama.cpp through node-llama-cpp 3.21. Several models in memory, as the memory
+// budget allows (the least recently used is unloaded first); each has one context whose sequences
+// are kept between requests, so a conversation's next turn evaluates only its new tokens.
 import {
   getLlama,
   LlamaChat,
@@ -12,12 +13,26 @@ import {
   type LlamaModel,
 } from 'node-llama-cpp';
 import { firstLine, settleWithin, untilAborted } from './async-waits.js';
-import { chatWrapperFor, countPromptTokens, toHistory, toStopReason, type Loaded } from './chat-history.js';
-import type { ChatMessage, Engine, EngineOptions, GenerateRequest, GenerateResult, LoadSettings } from './engine.js';
+import { chatWrapperFor, promptTokensOf, toHistory, toStopReason, type Loaded } from './chat-history.js';
+import {
+  GenerationFailure,
+  type ChatMessage,
+  type Engine,
+  type EngineOptions,
+  type GenerateRequest,
+  type GenerateResult,
+  type LoadedModelInfo,
+  type LoadSettings,
+} from './engine.js';
 import { NotGgufError, readGgufHeader } from './gguf-header.js';
 import { callsOrAnswer, callsOrAnswerSchema, chatFunctions, forcedCall, forcedCallSchema } from './tool-calls.js';
 import { ModelSlot } from './model-slot.js';
 import { DEFAULT_MAX_CONTEXT } from './model-settings.js';
+import { defaultMemoryBudget, memoryNeed, sequencesThatFit } from './memory-plan.js';
+import { SequencePool } from './sequence-pool.js';
+import { sampleOneAtATime } from './serial-sampling.js';
+import { TokenBudget } from './token-budget.js';
+import { systemClock, unixSeconds } from '../clock.js';
 
 /** A model file that llama.cpp cannot use; the message is one sentence meant for the user. */
 export class ModelLoadError extends Error {
@@ -38,14 +53,22 @@ const BACKEND_DISPOSE_TIMEOUT_MS = 1000;
 /** llama.cpp's log lines reach JS a moment after the failure they explain. */
 const NATIVE_LOG_GRACE_MS = 30;
 
+/** A generation slower than this per output token is stopped (a setting overrides it). */
+export const DEFAULT_TOKEN_BUDGET_MS = 10_000;
+
 /** \`json_object\` as a schema, for the answer side of a calls-or-answer grammar. */
 const ANY_JSON_OBJECT = { type: 'object', additionalProperties: true } as const;
 
 export class LlamaEngine implements Engine {
   private llamaPromise: Promise<Llama> | null = null;
-  private slot: ModelSlot | null = null;
-  /** Disposal of the previous model; a new load waits for it so two models never overlap. */
+  /** The models in memory (or loading), by id. */
+  private readonly slots = new Map<string, ModelSlot>();
+  /** Disposal of unloaded models; a load waits for it so the memory it counts on is free. */
   private retiring: Promise<void> = Promise.resolve();
+  /** Loads run one at a time, so each sees what the previous one took. */
+  private loading: Promise<void> = Promise.resolve();
+  private uses = 0;
+  private loadsStarted = 0;
   private readonly closing = new AbortController();
   private closePromise: Promise<void> | null = null;
   /** Recent llama.cpp error lines, used to explain a failed load in one sentence. */
@@ -61,14 +84,37 @@ export class LlamaEngine implements Engine {
 
   async load(modelId: string, modelPath: string, signal?: AbortSignal, settings: LoadSettings = {}): Promise<void> {
     this.assertOpen();
-    let slot = this.slot;
-    if (slot === null || !slot.serves(modelId, modelPath, settings)) slot = this.replaceSlot(modelId, modelPath, settings);
+    let slot = this.slots.get(modelId);
+    if (!slot?.serves(modelId, modelPath, settings)) {
+      if (slot) this.retire(slot);
+      slot = this.newSlot(modelId, modelPath, settings);
+    }
     // The load itself is shared with other callers, so an abort only stops this caller's wait.
     await untilAborted(slot.ready, signal);
   }
 
+  async unload(modelId: string): Promise<boolean> {
+    const slot = this.slots.get(modelId);
+    if (!slot) return false;
+    this.retire(slot);
+    await this.retiring;
+    return true;
+  }
+
+  /** Model loads begun since the engine started (a bench and a test count reloads with it). */
+  loads(): number {
+    return this.loadsStarted;
+  }
+
+  loadedModels(): LoadedModelInfo[] {
+    return [...this.slots.values()]
+      .sort((a, b) => b.lastUsed - a.lastUsed)
+      .map((slot) => slot.info())
+      .filter((info) => info !== null);
+  }
+
   loadedModel(): string | null {
-    return this.slot?.loaded ? this.slot.modelId : null;
+    return this.loadedModels()[0]?.id ?? null;
   }
 
   countTokens(modelId: string, text: string): number {
@@ -77,7 +123,7 @@ export class LlamaEngine implements Engine {
   }
 
   promptTokens(modelId: string, messages: ChatMessage[]): number {
-    return countPromptTokens(this.loadedOf(modelId), toHistory(messages, undefined));
+    return promptTokensOf(this.loadedOf(modelId), toHistory(messages, undefined)).length;
   }
 
   contextSize(modelId: string): number {
@@ -85,7 +131,7 @@ export class LlamaEngine implements Engine {
   }
 
   private loadedOf(modelId: string): Loaded {
-    const loaded = this.slot?.modelId === modelId ? this.slot.loaded : null;
+    const loaded = this.slots.get(modelId)?.loaded;
     if (!loaded) throw new Error(`Model ${modelId} is not loaded, so its tokens cannot be counted.`);
     return loaded;
   }
@@ -93,33 +139,44 @@ export class LlamaEngine implements Engine {
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     this.assertOpen();
     const signal = AbortSignal.any([request.signal, this.closing.signal]);
-    const aborted = (text: string, inputTokens: number, outputTokens: number): GenerateResult => ({ text, inputTokens, outputTokens, stopReason: 'abort' });
+    const aborted = (inputTokens: number): GenerateResult => ({ text: '', inputTokens, outputTokens: 0, stopReason: 'abort' });
 
     let slot: ModelSlot;
     try {
       slot = await this.beginOn(request.modelId, request.modelPath, request.load ?? {}, signal);
     } catch (err) {
-      if (signal.aborted) return aborted('', 0, 0);
+      if (signal.aborted) return aborted(0);
       throw err;
     }
-    const { loaded } = slot;
+    const { loaded, pool } = slot;
     let sequence: LlamaContextSequence | null = null;
-    let holdsSequence = false;
     try {
-      if (!loaded) throw new Error('internal: model slot started without a loaded model');
+      if (!loaded || !pool) throw new Error('internal: model slot started without a loaded model');
       const history = toHistory(request.messages, request.continuation);
-      const inputTokens = countPromptTokens(loaded, history);
+      const prompt = promptTokensOf(loaded, history);
       // node-llama-cpp reads maxTokens 0 as "no limit".
-      if (request.maxTokens <= 0) return { text: '', inputTokens, outputTokens: 0, stopReason: 'max_tokens' };
+      if (request.maxTokens <= 0) return { text: '', inputTokens: prompt.length, outputTokens: 0, stopReason: 'max_tokens' };
 
-      holdsSequence = await slot.sequences.acquire(signal);
-      if (!holdsSequence) return aborted('', inputTokens, 0);
-      sequence = loaded.context.getSequence();
-      return await this.run(request, signal, loaded, sequence, history, inputTokens);
+      sequence = await pool.acquire(prompt, signal);
+      if (!sequence) return aborted(prompt.length);
+      // LlamaChat keeps what the sequence holds up to the first token that differs (and always
+      // evaluates the prompt's last token again, to have its logits).
+      const cachedTokens = Math.min(sequence.compareContextTokens(prompt).firstDifferentIndex, Math.max(0, prompt.length - 1));
+      // What differs is erased here, at once, rather than by LlamaChat after its own setup: an erase
+      // waits for the context's batch loop to go idle, and requests arriving together then all erase
+      // before the first of them starts that loop (else the last one waits for the others' answers).
+      if (sequence.nextTokenIndex > cachedTokens) await sequence.eraseContextTokenRanges([{ start: cachedTokens, end: sequence.nextTokenIndex }]);
+      const started = performance.now();
+      const meter = sequence.tokenMeter.usedInputTokens;
+      const result = await this.run(request, signal, loaded, sequence, history, prompt.length);
+      if (result.outputTokens > 0) slot.lastTokensPerSecond = result.outputTokens / ((performance.now() - started) / 1000);
+      return { ...result, cachedTokens, evaluatedTokens: sequence.tokenMeter.usedInputTokens - meter };
+    } catch (err) {
+      // What a failed evaluation left in the sequence is not trusted for the next request.
+      if (sequence) await sequence.clearHistory().catch(() => undefined);
+      throw err;
     } finally {
-      // Disposing the sequence erases its state in the context and returns its id to the pool.
-      if (sequence) await sequence.dispose().catch(() => undefined);
-      if (holdsSequence) slot.sequences.release();
+      if (sequence) pool?.release(sequence);
       this.end(slot);
     }
   }
@@ -127,9 +184,7 @@ export class LlamaEngine implements Engine {
   async close(): Promise<void> {
     this.closePromise ??= (async () => {
       this.closing.abort();
-      const slot = this.slot;
-      this.slot = null;
-      if (slot) this.retire(slot);
+      for (const slot of [...this.slots.values()]) this.retire(slot);
       await this.retiring;
       const llama = await this.llamaPromise?.catch(() => null);
       if (llama) await settleWithin(llama.dispose(), BACKEND_DISPOSE_TIMEOUT_MS);
@@ -156,6 +211,8 @@ export class LlamaEngine implements Engine {
     const grammar = format ? await this.grammarFor(format) : undefined;
     const functions = tools && !shaped ? chatFunctions(tools) : undefined;
     const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: loaded.chatWrapper });
+    const budget = new TokenBudget(this.options.tokenBudgetMs ?? DEFAULT_TOKEN_BUDGET_MS, inputTokens);
+    const stopped = AbortSignal.any([signal, budget.signal]);
     let emitted = '';
     let outputTokens = 0;
     const emit = (delta: string): void => {
@@ -164,6 +221,11 @@ export class LlamaEngine implements Engine {
       // Under a call's grammar the text is JSON for the engine to read, not yet the answer.
       if (!shaped) request.onText(delta);
     };
+    const tooSlow = (): GenerationFailure =>
+      new GenerationFailure(
+        `The generation took longer than its budget of ${budget.perTokenMs / 1000} s per output token and was stopped; a schema with fewer choices (enum values, alternatives) runs faster.`,
+        'generation_too_slow',
+      );
     try {
       // When the history ends with a model item, LlamaChat continues that response instead of
       // opening a new one, and `response` holds only the newly generated text.
@@ -171,8 +233,9 @@ export class LlamaEngine implements Engine {
         onTextChunk: emit,
         onToken: (tokens) => {
           outputTokens += tokens.length;
+          budget.tokens(tokens.length);
         },
-        signal,
+        signal: stopped,
         stopOnAbortSignal: true,
         maxTokens: request.maxTokens,
         temperature: request.temperature,
@@ -185,6 +248,7 @@ export class LlamaEngine implements Engine {
         ...(request.stop && request.stop.length > 0 ? { customStopTriggers: request.stop } : {}),
         ...(request.seed !== undefined ? { seed: request.seed } : {}),
       });
+      if (budget.spent && !signal.aborted) throw tooSlow();
       // Anything held back by stop-trigger detection and not streamed yet still reaches onText.
       if (result.response.startsWith(emitted)) emit(result.response.slice(emitted.length));
       const stopReason = toStopReason(result.metadata.stopReason);
@@ -199,15 +263,18 @@ export class LlamaEngine implements Engine {
       const calls = (result.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: JSON.stringify(c.params ?? {}) }));
       return { text: emitted, inputTokens, outputTokens, stopReason, ...(calls.length > 0 ? { calls } : {}) };
     } catch (err) {
+      if (err instanceof GenerationFailure) throw err;
       // Aborted before the first token, node-llama-cpp throws the abort reason instead.
       if (signal.aborted) return { text: emitted, inputTokens, outputTokens, stopReason: 'abort' };
+      if (budget.spent) throw tooSlow();
       throw new Error(`Generation with model ${request.modelId} failed: ${firstLine(err)}.`);
     } finally {
+      budget.stop();
       chat.dispose({ disposeSequence: false });
     }
   }
 
-  /** Makes the model current (loading it if needed) and counts a generation on it. */
+  /** Makes the model ready (loading it if needed) and counts a generation on it. */
   private async beginOn(modelId: string, modelPath: string, settings: LoadSettings, signal: AbortSignal): Promise<ModelSlot> {
     for (;;) {
       try {
@@ -216,10 +283,11 @@ export class LlamaEngine implements Engine {
         if (err instanceof SupersededError) continue;
         throw err;
       }
-      const slot = this.slot;
-      // Another caller may have switched models between the load and now: then load again.
-      if (slot !== null && slot.serves(modelId, modelPath, settings) && slot.loaded) {
+      const slot = this.slots.get(modelId);
+      // The model may have been unloaded between the load and now: then load it again.
+      if (slot?.serves(modelId, modelPath, settings) && slot.loaded) {
         slot.active++;
+        slot.lastUsed = ++this.uses;
         slot.clearIdleTimer();
         return slot;
       }
@@ -228,9 +296,11 @@ export class LlamaEngine implements Engine {
 
   private end(slot: ModelSlot): void {
     slot.active--;
+    slot.lastUsed = ++this.uses;
     if (slot.active > 0) return;
+    void slot.pool?.keepOneEmpty();
     slot.notifyDrained();
-    if (this.slot === slot) this.armIdleTimer(slot);
+    if (this.slots.get(slot.modelId) === slot) this.armIdleTimer(slot);
   }
 
   private armIdleTimer(slot: ModelSlot): void {
@@ -239,9 +309,7 @@ export class LlamaEngine implements Engine {
     slot.clearIdleTimer();
     slot.idleTimer = setTimeout(
       () => {
-        if (this.slot !== slot || slot.active > 0) return;
-        this.slot = null;
-        this.retire(slot);
+        if (this.slots.get(slot.modelId) === slot && slot.active === 0) this.retire(slot);
       },
       Math.max(0, ms),
     );
@@ -249,31 +317,71 @@ export class LlamaEngine implements Engine {
     slot.idleTimer.unref();
   }
 
-  private replaceSlot(modelId: string, modelPath: string, settings: LoadSettings): ModelSlot {
-    const previous = this.slot;
-    if (previous) this.retire(previous);
-    const retired = this.retiring;
-    const slot = new ModelSlot(modelId, modelPath, settings, this.options.concurrency);
+  private newSlot(modelId: string, modelPath: string, settings: LoadSettings): ModelSlot {
+    const slot = new ModelSlot(modelId, modelPath, settings);
+    const previous = this.loading;
     slot.ready = (async () => {
-      await retired;
-      const loaded = await this.loadModel(modelId, modelPath, settings);
-      if (this.slot !== slot || this.closing.signal.aborted) {
+      await previous.catch(() => undefined);
+      if (this.slots.get(modelId) !== slot || this.closing.signal.aborted) throw superseded(modelId);
+      const llama = await this.getLlamaOnce();
+      const contextSize = await this.contextSizeFor(modelPath, settings);
+      const gpuLayers = this.options.gpu === false ? 0 : settings.gpuLayers;
+      const need = await memoryNeed(llama, modelPath, contextSize, typeof gpuLayers === 'number' ? gpuLayers : 0).catch(() => null);
+      const budget = this.options.memoryBudgetBytes ?? defaultMemoryBudget();
+      const firstBytes = need ? need.modelBytes + (await need.contextBytes(1)) : 0;
+      this.makeRoom(slot, budget - firstBytes);
+      // Checked in the same tick as the wait below: a slot still in the map has no retirement of
+      // its own in that chain (retire() takes it out first), so the wait cannot wait for itself.
+      if (this.slots.get(modelId) !== slot || this.closing.signal.aborted) throw superseded(modelId);
+      await this.retiring;
+      const plan = need
+        ? await sequencesThatFit(need, budget - this.usedBytes(slot), this.options.concurrency)
+        : { sequences: this.options.concurrency, bytes: 0 };
+      this.loadsStarted++;
+      const loaded = await this.loadModel(modelId, modelPath, settings, contextSize, plan.sequences);
+      if (this.slots.get(modelId) !== slot || this.closing.signal.aborted) {
         await disposeLoaded(loaded);
-        throw new SupersededError(`Loading model ${modelId} was cancelled because another model was requested.`);
+        throw superseded(modelId);
       }
+      sampleOneAtATime(loaded.context);
+      const sequences = Array.from({ length: plan.sequences }, () => loaded.context.getSequence());
+      slot.pool = new SequencePool(sequences);
       slot.loaded = loaded;
+      slot.memoryBytes = plan.bytes;
+      slot.loadedAt = unixSeconds(systemClock);
+      slot.lastUsed = ++this.uses;
       this.armIdleTimer(slot);
     })();
+    this.loading = slot.ready.catch(() => undefined);
     slot.ready.catch(() => {
-      if (this.slot === slot) this.slot = null;
+      if (this.slots.get(modelId) === slot) this.slots.delete(modelId);
     });
-    this.slot = slot;
+    this.slots.set(modelId, slot);
     return slot;
   }
 
-  /** Unloads a slot that is no longer current, once its running generations are done. */
+  /** Bytes the other loaded models take. */
+  private usedBytes(except: ModelSlot): number {
+    let used = 0;
+    for (const slot of this.slots.values()) if (slot !== except && slot.loaded) used += slot.memoryBytes;
+    return used;
+  }
+
+  /** Unloads the least recently used other models (idle ones first) until `bytes` are left for `slot`. */
+  private makeRoom(slot: ModelSlot, bytes: number): void {
+    for (;;) {
+      if (this.usedBytes(slot) <= bytes) return;
+      const others = [...this.slots.values()].filter((s) => s !== slot && s.loaded);
+      const victim = others.filter((s) => s.active === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0] ?? others.sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!victim) return;
+      this.retire(victim);
+    }
+  }
+
+  /** Unloads a model, once its running generations are done. */
   private retire(slot: ModelSlot): void {
     slot.clearIdleTimer();
+    if (this.slots.get(slot.modelId) === slot) this.slots.delete(slot.modelId);
     const previous = this.retiring;
     this.retiring = (async () => {
       await previous;
@@ -281,11 +389,22 @@ export class LlamaEngine implements Engine {
       await slot.drained();
       const { loaded } = slot;
       slot.loaded = null;
+      slot.pool = null;
       if (loaded) await disposeLoaded(loaded);
     })();
   }
 
-  private async loadModel(modelId: string, modelPath: string, settings: LoadSettings): Promise<Loaded> {
+  /** The context a model gets: its own setting, else the appliance's, else up to 8192; never beyond its training. */
+  private async contextSizeFor(modelPath: string, settings: LoadSettings): Promise<number> {
+    const header = await readGgufHeader(modelPath).catch(() => null);
+    const arch = header?.metadata['general.architecture'];
+    const trained = typeof arch === 'string' ? header?.metadata[`${arch}.context_length`] : undefined;
+    const train = typeof trained === 'number' && trained > 0 ? trained : DEFAULT_MAX_CONTEXT;
+    const wanted = settings.contextSize ?? this.options.contextSize;
+    return wanted ? Math.min(wanted, train) : Math.min(train, DEFAULT_MAX_CONTEXT);
+  }
+
+  private async loadModel(modelId: string, modelPath: string, settings: LoadSettings, contextSize: number, sequences: number): Promise<Loaded> {
     const fail = (reason: string): ModelLoadError => new ModelLoadError(`Could not load model ${modelId}: ${reason}.`);
     try {
       await readGgufHeader(modelPath);
@@ -303,13 +422,7 @@ export class LlamaEngine implements Engine {
       throw fail(`llama.cpp rejected ${modelPath} (${await this.nativeReason(err)})`);
     }
     try {
-      const train = model.trainContextSize > 0 ? model.trainContextSize : DEFAULT_MAX_CONTEXT;
-      // The model's own setting, else the appliance's, else up to 8192; never beyond its training.
-      const wanted = settings.contextSize ?? this.options.contextSize;
-      const context = await model.createContext({
-        sequences: this.options.concurrency,
-        contextSize: wanted ? Math.min(wanted, train) : { max: Math.min(train, DEFAULT_MAX_CONTEXT) },
-      });
+      const context = await model.createContext({ sequences, contextSize });
       return { model, context, chatWrapper: chatWrapperFor(model) };
     } catch (err) {
       await model.dispose().catch(() => undefined);
@@ -376,6 +489,10 @@ export class LlamaEngine implements Engine {
   private assertOpen(): void {
     if (this.closing.signal.aborted) throw new Error('The engine is closed.');
   }
+}
+
+function superseded(modelId: string): SupersededError {
+  return new SupersededError(`Loading model ${modelId} was cancelled because it was unloaded meanwhile.`);
 }
 
 async function disposeLoaded(loaded: Loaded): Promise<void> {

@@ -1,25 +1,28 @@
-// The bookkeeping of the one model in memory: its load, the generations running on it, and the
-// context sequences they borrow (served first come, first served).
+// The bookkeeping of one model in memory: its load, its kept sequences, the generations running
+// on it, when it was last used (for the least-recently-used eviction) and how fast it last ran.
 import type { Loaded } from './chat-history.js';
-import type { LoadSettings } from './engine.js';
+import type { LoadedModelInfo, LoadSettings } from './engine.js';
+import type { SequencePool } from './sequence-pool.js';
 
-/** One model in memory, its context, and the generations running on it. */
 export class ModelSlot {
   ready: Promise<void> = Promise.resolve();
   loaded: Loaded | null = null;
+  pool: SequencePool | null = null;
+  /** Estimated bytes of the weights and the context, set once loaded. */
+  memoryBytes = 0;
   active = 0;
+  /** Larger is more recent (a counter the engine advances). */
+  lastUsed = 0;
+  lastTokensPerSecond: number | null = null;
+  loadedAt = 0;
   idleTimer: NodeJS.Timeout | null = null;
-  readonly sequences: FifoSemaphore;
   private drainWaiters: Array<() => void> = [];
 
   constructor(
     readonly modelId: string,
     readonly modelPath: string,
     readonly settings: LoadSettings,
-    concurrency: number,
-  ) {
-    this.sequences = new FifoSemaphore(concurrency);
-  }
+  ) {}
 
   /** The same model file loaded the same way (a changed context or GPU setting loads it again). */
   serves(modelId: string, modelPath: string, settings: LoadSettings): boolean {
@@ -29,6 +32,19 @@ export class ModelSlot {
       this.settings.contextSize === settings.contextSize &&
       this.settings.gpuLayers === settings.gpuLayers
     );
+  }
+
+  info(): LoadedModelInfo | null {
+    if (!this.loaded || !this.pool) return null;
+    return {
+      id: this.modelId,
+      memoryBytes: this.memoryBytes,
+      contextSize: this.loaded.context.contextSize,
+      sequences: this.pool.size,
+      busy: this.pool.busy,
+      lastTokensPerSecond: this.lastTokensPerSecond,
+      loadedAt: this.loadedAt,
+    };
   }
 
   clearIdleTimer(): void {
@@ -45,39 +61,5 @@ export class ModelSlot {
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();
-  }
-}
-
-/** Counts free context sequences; waiters are served first come, first served. */
-class FifoSemaphore {
-  private waiters: Array<() => void> = [];
-
-  constructor(private free: number) {}
-
-  /** Resolves true once a unit is held, or false if the signal aborts first. */
-  acquire(signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return Promise.resolve(false);
-    if (this.free > 0 && this.waiters.length === 0) {
-      this.free--;
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const grant = (): void => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(true);
-      };
-      const onAbort = (): void => {
-        this.waiters = this.waiters.filter((w) => w !== grant);
-        resolve(false);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(grant);
-    });
-  }
-
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.free++;
   }
 }

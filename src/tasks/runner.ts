@@ -1,9 +1,9 @@
 // Runs queued tasks on the engine, a configurable number at a time. It never writes task state
 // itself: every change goes through the ledger's compare-and-set, so a cancel accepted at any
 // moment wins over a completion that arrives a moment later.
-import type { ChatMessage, Engine, LoadSettings } from '../engine/engine.js';
+import { GenerationFailure, type ChatMessage, type Engine } from '../engine/engine.js';
 import { generationShape, shapeBroken, type GenerationShape } from './generation-shape.js';
-import { ModelUnavailableError, type ModelResolver, type RunSettings } from '../engine/model-resolver.js';
+import { loadSettingsOf, ModelUnavailableError, type ModelResolver, type RunSettings } from '../engine/model-resolver.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import { FairQueue } from './fair-queue.js';
@@ -178,7 +178,7 @@ export class TaskRunner {
       await this.generate(task, prepared, path, settings, signal);
     } catch (err) {
       if (this.stopping || err instanceof Stopping) return;
-      const code = err instanceof ModelUnavailableError || err instanceof TurnFailure ? err.code : 'engine_error';
+      const code = err instanceof ModelUnavailableError || err instanceof TurnFailure || err instanceof GenerationFailure ? err.code : 'engine_error';
       const message = err instanceof Error ? err.message : String(err);
       this.ledger.discardPending(taskId);
       const failed = await this.commit(taskId, {
@@ -260,6 +260,7 @@ export class TaskRunner {
         text,
         // The engine counts a resumed continuation as prompt; it is output already counted above.
         inputTokens: Math.max(0, result.inputTokens - usedTokens),
+        cachedTokens: Math.min(result.cachedTokens ?? 0, Math.max(0, result.inputTokens - usedTokens)),
         outputTokens: usedTokens + result.outputTokens,
         incompleteReason: result.stopReason === 'max_tokens' ? 'max_output_tokens' : null,
         truncatedItems: dropped,
@@ -303,11 +304,3 @@ interface Prepared {
 }
 
 const CANCELLED: TransitionChange = { from: ['cancelling'], to: 'cancelled', events: [{ type: 'response.cancelled', withResponse: true }] };
-
-/** The part of a model's settings that decides how it is loaded. */
-function loadSettingsOf(settings: RunSettings): LoadSettings {
-  return {
-    ...(settings.contextSize !== undefined ? { contextSize: settings.contextSize } : {}),
-    ...(settings.gpuLayers !== undefined ? { gpuLayers: settings.gpuLayers } : {}),
-  };
-}

@@ -39,7 +39,8 @@ async function background(api: Api): Promise<string> {
 }
 
 test('tasks list newest first, page by cursor, and filter by status', async (t) => {
-  const ta = await startTestAppliance();
+  // One generation at a time, so the two after the long task wait in the queue.
+  const ta = await startTestAppliance({ settings: { max_concurrent_generations: 1 } });
   t.after(() => ta.close());
   const db = ta.appliance.ctx.writer;
   const completed: string[] = [];

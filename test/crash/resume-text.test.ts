@@ -3,9 +3,6 @@
 // with `response.queued`, after which its deltas alone make the final text.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { systemClock, unixSeconds } from '../../src/clock.js';
-import { openStore, storePath } from '../../src/store/open.js';
-import { writeSettings } from '../../src/store/settings.js';
 import type { OnRestart } from '../../src/tasks/types.js';
 import { num, str, waitFor, type Api } from '../harness/api.js';
 import { readSse, type SseFrame } from '../harness/sse.js';
@@ -30,15 +27,6 @@ import {
 after(killAllServices);
 
 const MAX_TOKENS = 1000;
-
-function limitConcurrency(dataDir: string, n: number): void {
-  const db = openStore(storePath(dataDir));
-  try {
-    writeSettings(db, { max_concurrent_generations: n }, unixSeconds(systemClock));
-  } finally {
-    db.close();
-  }
-}
 
 function toEvents(frames: readonly SseFrame[]): WireEvent[] {
   return frames.map((f) => ({ type: str(f.data, 'type'), sequence_number: num(f.data, 'sequence_number'), data: asRecord(f.data) }));
@@ -109,12 +97,8 @@ test('resume continues after the committed text; retry starts over after respons
     assert.equal(deltaText(seen), deltaText(f.events.slice(0, seen.length)), `${w.policy}: streamed text is stored text`);
   }
 
-  // The second process runs the two recovered tasks one after the other. Batched together on a
-  // fresh context, llama.cpp (node-llama-cpp 3.21.1, CPU) was seen to hand one sequence's first
-  // token to the other about once in fifteen starts (a resume beside a fresh answer, both prompts
-  // in one batch),
-  // which would fail the exact-text check below for a reason that is not the resume's.
-  limitConcurrency(dataDir, 1);
+  // The second process runs the two recovered tasks together, batched on a fresh context: the
+  // case where node-llama-cpp's samplers once raced (src/engine/serial-sampling.ts).
   const second = await startService(dataDir, adminToken);
   try {
     // Each client reconnects where its stream broke, as the Responses API lets it.

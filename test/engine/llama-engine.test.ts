@@ -215,8 +215,8 @@ test('a GGUF whose tensors are cut off is rejected without native noise in the m
   assert.equal((await e.generate(await request({ maxTokens: 3 }))).outputTokens, 3);
 });
 
-test('loading another model waits for running generations, then replaces the first', async (t) => {
-  const e = engine();
+test('with memory for one model, loading another waits for running generations, then replaces the first', async (t) => {
+  const e = engine({ memoryBudgetBytes: 1 });
   t.after(() => e.close());
   const other = await tinyModelPath(2);
   let started: () => void = () => undefined;

@@ -1,7 +1,7 @@
 // The real llama.cpp engine with a hook at each point of a task's life where a fault test wants
 // to act: the test fills a real disk there, synchronously, before the runner's next write. The
 // model, the generation and the text are real; only the moment is the test's choice.
-import type { ChatMessage, Engine, GenerateRequest, GenerateResult, LoadSettings } from '../../src/engine/engine.js';
+import type { ChatMessage, Engine, GenerateRequest, GenerateResult, LoadedModelInfo, LoadSettings } from '../../src/engine/engine.js';
 
 export type FaultPoint = 'load' | 'delta' | 'abort' | 'done';
 
@@ -65,6 +65,14 @@ export class FaultEngine implements Engine {
 
   loadedModel(): string | null {
     return this.inner.loadedModel();
+  }
+
+  loadedModels(): LoadedModelInfo[] {
+    return this.inner.loadedModels();
+  }
+
+  unload(modelId: string): Promise<boolean> {
+    return this.inner.unload(modelId);
   }
 
   countTokens(modelId: string, text: string): number {

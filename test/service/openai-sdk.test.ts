@@ -14,7 +14,8 @@ let t: TestAppliance;
 let client: OpenAI;
 
 before(async () => {
-  t = await startTestAppliance({ settings: NO_RATE_LIMIT });
+  // One generation at a time: the cancel test needs a response that waits queued.
+  t = await startTestAppliance({ settings: { ...NO_RATE_LIMIT, max_concurrent_generations: 1 } });
   // No retries: the SDK retries 409/5xx by default, which would hide what the service answered.
   // This file reads LMSP's whole event log through the SDK's iterator (LMSP-Events: all); the SDK
   // on the default stream, helpers included, is test/clients/openai-node.test.ts.

@@ -1,0 +1,33 @@
+// Which registered models are in memory, and loading or unloading one by hand (the Models screen's
+// buttons, POST /admin/models/{id}/load and /unload). A load goes through the same checks as a
+// request's: a missing or changed file is refused before llama.cpp sees it.
+import type { Engine, LoadedModelInfo } from './engine.js';
+import { loadSettingsOf, type ModelResolver } from './model-resolver.js';
+
+export class ModelsInMemory {
+  constructor(
+    private readonly engine: Engine,
+    private readonly models: ModelResolver,
+  ) {}
+
+  /** The models in memory, most recently used first. */
+  list(): LoadedModelInfo[] {
+    return this.engine.loadedModels();
+  }
+
+  of(modelId: string): LoadedModelInfo | null {
+    return this.list().find((m) => m.id === modelId) ?? null;
+  }
+
+  /** Loads a registered model now (it stays until idle, evicted or unloaded). */
+  async load(modelId: string, signal?: AbortSignal): Promise<LoadedModelInfo | null> {
+    const { path, settings } = await this.models.resolveForRun(modelId);
+    await this.engine.load(modelId, path, signal, loadSettingsOf(settings));
+    return this.of(modelId);
+  }
+
+  /** Unloads a model once its running generations end; false if it was not in memory. */
+  unload(modelId: string): Promise<boolean> {
+    return this.engine.unload(modelId);
+  }
+}
