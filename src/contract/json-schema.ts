@@ -97,7 +97,16 @@ const MAX_DEPTH = 32;
  * more is not a schema a local grammar should run either.
  */
 export const MAX_SCHEMA_PARTS = 256;
+/**
+ * Enum values in one schema, at most, and the text of one long enum: OpenAI's own limits for
+ * Structured Outputs. Each value is an alternative the grammar checks at every step, so a
+ * 25,000-value enum held a sequence for over a minute per answer.
+ */
+export const MAX_ENUM_VALUES = 1000;
+const LONG_ENUM = 250;
+const MAX_LONG_ENUM_CHARS = 15_000;
 let parts = 0;
+let enumValues = 0;
 
 class Refusal extends Error {
   constructor(
@@ -132,6 +141,7 @@ export function checkJsonSchema(schema: unknown): SchemaCheck {
   try {
     if (!isObject(schema)) throw new Refusal('', 'must be a JSON Schema object');
     parts = 0;
+    enumValues = 0;
     const defs = { ...asDefs(schema.definitions, 'definitions'), ...asDefs(schema.$defs, '$defs') };
     const names = new Set(Object.keys(defs));
     const out = node(schema, '', names, 0, true);
@@ -220,6 +230,14 @@ function node(schema: unknown, path: string, defs: ReadonlySet<string>, depth: n
         break;
       case 'enum':
         if (!Array.isArray(value) || value.length === 0) throw new Refusal(at, 'must be a non-empty array');
+        enumValues += value.length;
+        if (enumValues > MAX_ENUM_VALUES)
+          throw new Refusal(
+            at,
+            `makes the schema's enum values more than ${MAX_ENUM_VALUES} in all; ask for fewer choices, or for a plain string you check yourself`,
+          );
+        if (value.length > LONG_ENUM && JSON.stringify(value).length > MAX_LONG_ENUM_CHARS)
+          throw new Refusal(at, `has ${value.length} values of more than ${MAX_LONG_ENUM_CHARS} characters together; ask for fewer or shorter choices`);
         both('enum', jsonValue(value, at));
         break;
       case 'oneOf':

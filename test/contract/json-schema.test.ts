@@ -92,4 +92,14 @@ test('what nothing can honour is refused, naming where', () => {
   const wide = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${i}`, { type: 'string', format: 'email' }]));
   assert.match(refusal({ type: 'object', properties: wide }).reason, /larger than 256 parts/);
   assert.ok(checkJsonSchema({ type: 'object', properties: Object.fromEntries(Object.entries(wide).slice(0, 200)) }).ok);
+  // Enums: the values of the whole schema together, and the text of one long enum, are capped
+  // before a grammar is made; the refusal names the keyword's path.
+  const values = (n: number, width = 4): string[] => Array.from({ length: n }, (_, i) => String(i).padStart(width, '0'));
+  assert.ok(checkJsonSchema({ enum: values(1000) }).ok);
+  const huge = checkJsonSchema({ type: 'object', properties: { city: { enum: values(25_000, 6) } } });
+  assert.ok(!huge.ok && huge.path === '.properties.city.enum' && /more than 1000 in all/.test(huge.reason), JSON.stringify(huge).slice(0, 200));
+  const split = checkJsonSchema({ type: 'object', properties: { a: { enum: values(600) }, b: { enum: values(600) } } });
+  assert.ok(!split.ok && split.path === '.properties.b.enum', 'the values of all enums count together');
+  const long = checkJsonSchema({ enum: values(300, 60) });
+  assert.ok(!long.ok && /15000 characters/.test(long.reason));
 });
