@@ -31,7 +31,7 @@ function usageOf(response: ResponseObject): ChatUsage {
     prompt_tokens: input,
     completion_tokens: output,
     total_tokens: input + output,
-    prompt_tokens_details: { cached_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: response.usage?.input_tokens_details.cached_tokens ?? 0 },
     completion_tokens_details: { reasoning_tokens: 0 },
   };
 }

@@ -42,7 +42,15 @@ export interface TransitionChange {
   events: EventSpec[];
   error?: TaskError | null;
   /** Set on completion; a turn of a conversation is added to it in the same transaction. */
-  output?: { text: string; inputTokens: number; outputTokens: number; incompleteReason: string | null; truncatedItems?: number; calls?: FunctionCallItem[] };
+  output?: {
+    text: string;
+    inputTokens: number;
+    cachedTokens?: number;
+    outputTokens: number;
+    incompleteReason: string | null;
+    truncatedItems?: number;
+    calls?: FunctionCallItem[];
+  };
   /** A retry: usage from the failed attempt is dropped. */
   resetOutput?: boolean;
 }
@@ -205,6 +213,7 @@ export class TaskLedger {
       output_text: null,
       incomplete_reason: null,
       input_tokens: null,
+      cached_tokens: null,
       output_tokens: null,
       created_at: now,
     };
@@ -263,11 +272,11 @@ export class TaskLedger {
         const o = change.output;
         const calls = o.calls && o.calls.length > 0 ? JSON.stringify(o.calls) : null;
         this.stmt(
-          'UPDATE responses SET output_text = ?, input_tokens = ?, output_tokens = ?, incomplete_reason = ?, truncated_items = ?, output_items = ? WHERE id = ?',
-        ).run(o.text, o.inputTokens, o.outputTokens, o.incompleteReason, o.truncatedItems ?? 0, calls, task.response_id);
+          'UPDATE responses SET output_text = ?, input_tokens = ?, cached_tokens = ?, output_tokens = ?, incomplete_reason = ?, truncated_items = ?, output_items = ? WHERE id = ?',
+        ).run(o.text, o.inputTokens, o.cachedTokens ?? 0, o.outputTokens, o.incompleteReason, o.truncatedItems ?? 0, calls, task.response_id);
         this.addTurnToConversation(task, o.text, o.incompleteReason, now);
       } else if (change.resetOutput) {
-        this.stmt('UPDATE responses SET input_tokens = NULL, output_tokens = NULL WHERE id = ?').run(task.response_id);
+        this.stmt('UPDATE responses SET input_tokens = NULL, cached_tokens = NULL, output_tokens = NULL WHERE id = ?').run(task.response_id);
       }
       const events = change.events.map((spec, i) => {
         const fields = spec.withResponse ? { ...spec.fields, response: this.responseObject(task) } : (spec.fields ?? {});

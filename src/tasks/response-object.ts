@@ -79,7 +79,7 @@ export function buildResponseObject(row: ResponseRow, task: TaskRow, text: strin
     row.input_tokens !== null && row.output_tokens !== null
       ? {
           input_tokens: row.input_tokens,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: row.cached_tokens ?? 0 },
           output_tokens: row.output_tokens,
           output_tokens_details: { reasoning_tokens: 0 },
           total_tokens: row.input_tokens + row.output_tokens,

@@ -92,6 +92,8 @@ export interface ResponseRow {
   output_text: string | null;
   incomplete_reason: string | null;
   input_tokens: number | null;
+  /** Of the input, tokens a kept sequence already held (null: not counted, before migration 22). */
+  cached_tokens: number | null;
   output_tokens: number | null;
   created_at: number;
 }

@@ -20,6 +20,7 @@ import { alertAcks } from './0018-alert-acks.js';
 import { alertSayings } from './0019-alert-sayings.js';
 import { folderTargets } from './0020-folder-targets.js';
 import { runs } from './0021-runs.js';
+import { cachedTokens } from './0022-cached-tokens.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   alertSayings,
   folderTargets,
   runs,
+  cachedTokens,
 ];
