@@ -13,6 +13,7 @@ import { systemClock, unixSeconds, type Clock } from '../clock.js';
 import type { Engine } from '../engine/engine.js';
 import { LlamaEngine } from '../engine/llama-engine.js';
 import { ModelRegistry } from '../engine/registry.js';
+import { ModelsInMemory } from '../engine/models-in-memory.js';
 import { createLogger, levelFromEnv, type Logger } from '../log/logger.js';
 import type { ServiceContext } from '../service/context.js';
 import { releaseStaleReservations } from '../service/idempotency.js';
@@ -239,7 +240,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       healthChecks: [],
       adminEvents,
       address: { host: options.host ?? '127.0.0.1', port: 0 },
-      loadedModel: () => engine.loadedModel(),
+      inMemory: new ModelsInMemory(engine, models),
       lan,
     };
     ctx.healthChecks.push(...coreHealthChecks(ctx), ...backupHealthChecks(ctx), ...drillHealthChecks(ctx));

@@ -43,6 +43,17 @@ export type TaskPage = z.infer<typeof TaskPage>;
 
 export const ModelStatus = z.enum(['available', 'missing', 'changed']);
 
+/** A model in memory: what it takes, how many generations it runs at once, how fast it last ran. */
+export const ModelInMemory = z.object({
+  memory_bytes: z.number(),
+  context_size: z.number(),
+  sequences: z.number(),
+  busy: z.number(),
+  last_tokens_per_second: z.number().nullable(),
+  loaded_at: z.number(),
+});
+export type ModelInMemory = z.infer<typeof ModelInMemory>;
+
 export const Model = z.object({
   id: z.string(),
   object: z.literal('model'),
@@ -69,6 +80,8 @@ export const Model = z.object({
       trained_context: z.number().nullable(),
     })
     .optional(),
+  /** Sanad's addition, admin only: the model in memory now (null: not loaded). */
+  loaded: ModelInMemory.nullable().optional(),
 });
 export type Model = z.infer<typeof Model>;
 export type ModelSettingsShown = NonNullable<Model['settings']>;

@@ -10,6 +10,7 @@ import type { SwitchDataDir } from './switch-request.js';
 import type { Clock } from '../clock.js';
 import type { LanStatus } from '../contract/lan.js';
 import type { ModelRegistry } from '../engine/registry.js';
+import type { ModelsInMemory } from '../engine/models-in-memory.js';
 import type { Logger } from '../log/logger.js';
 import type { MasterSecrets } from '../secrets/master-secrets.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -87,7 +88,8 @@ export interface ServiceContext {
   adminEvents: AdminEvents;
   /** Filled in once the server listens (for Host/Origin checks and status). */
   address: { host: string; port: number };
-  loadedModel: () => string | null;
+  /** Models in memory, and loading or unloading one by hand. */
+  inMemory: ModelsInMemory;
   lan: LanControl;
   /** Set when the host can restart this service on another data dir (appliance/data-dir-switch.ts). */
   switchDataDir?: SwitchDataDir;

@@ -114,7 +114,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   });
 
   app.get('/admin/status', { preHandler: admin }, async (): Promise<AdminStatus> => ({
-    service: { address: `http://${ctx.address.host}:${ctx.address.port}`, loaded_model: ctx.loadedModel(), data_dir: ctx.dataDir },
+    service: { address: `http://${ctx.address.host}:${ctx.address.port}`, loaded_model: ctx.inMemory.list()[0]?.id ?? null, data_dir: ctx.dataDir },
     secrets: { store: ctx.secrets.store.kind, recovery_kit_confirmed_at: recoveryKitConfirmedAt(ctx.db) },
     tasks: { running: ctx.runner.runningCount(), queued: ctx.runner.queuedCount(), by_status: countTasksByStatus(ctx.db) },
   }));

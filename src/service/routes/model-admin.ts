@@ -1,11 +1,15 @@
 // /admin/models/…: getting a model from a hub (plan, pull, follow, cancel), a model's run settings
-// and backup choice, and the hub token (saved to the keychain, never shown back).
+// and backup choice, loading and unloading it by hand, and the hub token (saved to the keychain,
+// never shown back).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
 import type { Pull, PullPlanShown } from '../../contract/pulls.js';
 import type { Model } from '../../contract/tasks.js';
 import { PullRefusedError } from '../../engine/hub/pull-plan.js';
 import { ModelRegistryError } from '../../engine/registry.js';
+import { ModelLoadError } from '../../engine/llama-engine.js';
+import { ModelUnavailableError } from '../../engine/model-resolver.js';
+import { withMemory } from './models.js';
 import { HUB_TOKEN } from '../../secrets/secret-store.js';
 import { ApiError, notFound } from '../errors.js';
 import { parseBody } from '../validate.js';
@@ -91,6 +95,31 @@ export function registerModelAdminRoutes(app: FastifyInstance, kit: RouteKit): v
       if (err.code === 'model_not_found') throw notFound(`Model ${req.params.id}`, 'model_not_found');
       throw new ApiError(err.code, err.message);
     }
+  });
+
+  // Loading and unloading by hand: the answer is the model with its `loaded` state.
+  const shown = async (id: string): Promise<Model> => {
+    const model = await ctx.models.get(id);
+    if (!model) throw notFound(`Model ${id}`, 'model_not_found');
+    return withMemory(model, ctx.inMemory);
+  };
+  app.post<{ Params: { id: string } }>('/admin/models/:id/load', { preHandler: admin }, async (req): Promise<Model> => {
+    try {
+      await ctx.inMemory.load(req.params.id);
+    } catch (err) {
+      if (err instanceof ModelUnavailableError) {
+        if (err.code === 'model_not_found') throw notFound(`Model ${req.params.id}`, 'model_not_found');
+        throw new ApiError(err.code, err.message);
+      }
+      if (err instanceof ModelLoadError) throw new ApiError('engine_error', err.message);
+      throw err;
+    }
+    return shown(req.params.id);
+  });
+  app.post<{ Params: { id: string } }>('/admin/models/:id/unload', { preHandler: admin }, async (req): Promise<Model> => {
+    const model = await shown(req.params.id);
+    await ctx.inMemory.unload(req.params.id);
+    return { ...model, loaded: null };
   });
 
   app.get('/admin/hub-token', { preHandler: admin }, async (): Promise<{ saved: boolean }> => ({

@@ -46,6 +46,22 @@ describe('ModelTable', () => {
     expect(short.textContent).toBe(`${SHA.slice(0, 12)}…`);
   });
 
+  test('in memory: what a loaded model takes and runs, with Unload; one not loaded offers Load now', () => {
+    const loaded: ModelInfo = {
+      ...model('warm', 'available'),
+      loaded: { memory_bytes: 1.5 * 1024 ** 3, context_size: 8192, sequences: 4, busy: 2, last_tokens_per_second: 31.26, loaded_at: 1_800_000_000 },
+    };
+    renderTable([loaded, { ...model('cold', 'available'), loaded: null }, { ...model('gone', 'missing'), loaded: null }]);
+    const memory = (id: string) => screen.getByTestId(`model-memory-${id}`);
+    expect(memory('warm').textContent).toMatch(/1\.5 GB · 4 at once · context 8,192/);
+    expect(memory('warm').textContent).toMatch(/2 running now · last answer 31\.3 tokens\/s/);
+    expect(within(memory('warm')).getByTestId('model-unload-warm')).toBeTruthy();
+    expect(memory('cold').textContent).toMatch(/Not loaded.*loads by itself on its first request/);
+    expect(within(memory('cold')).getByTestId('model-load-cold').textContent).toBe('Load now');
+    // A file that is not there cannot be loaded, so no button offers it.
+    expect(within(memory('gone')).queryByTestId('model-load-gone')).toBeNull();
+  });
+
   test('while loading, placeholder rows keep the table’s place; an empty list says what to do', () => {
     const { unmount } = renderTable(undefined);
     expect(document.querySelectorAll('.skeleton')).toHaveLength(2);

@@ -1,6 +1,6 @@
 // The registered models: size, fingerprint (short, with the whole value in a tooltip and a copy
-// button), whether the file on disk is still the one registered and what to do if not, and a
-// remove that asks first and says the file stays.
+// button), whether the file on disk is still the one registered and what to do if not, whether
+// it is in memory (with load and unload), and a remove that asks first and says the file stays.
 import { ErrorNote } from '../../components/ErrorNote';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { CopyButton } from '../../components/CopyButton';
@@ -9,6 +9,7 @@ import { useStrings } from '../../i18n/i18n';
 import { useRemoveModel, type ModelInfo } from './api';
 import { modelStrings } from './strings';
 import { Verbatim } from '../../components/Verbatim';
+import { MemoryCell } from './MemoryCell';
 
 const STATUS_CLASS: Record<string, string> = { available: 'ok', missing: 'fail', changed: 'warn' };
 
@@ -57,6 +58,7 @@ function ModelRow({ model }: { model: ModelInfo }) {
         <CopyButton value={model.sha256} label={t('copyFingerprint', { id: model.id })} />
       </td>
       <StatusCell status={model.status} />
+      <MemoryCell model={model} />
       <td>{formatDateTime(language, model.created)}</td>
       <td>
         <ConfirmAction
@@ -85,6 +87,7 @@ export function ModelTable({ models }: { models: ModelInfo[] | undefined }) {
           <th>{t('colSize')}</th>
           <th>{t('colFingerprint')}</th>
           <th>{t('colStatus')}</th>
+          <th>{t('colMemory')}</th>
           <th>{t('colAdded')}</th>
           <th>{t('colActions')}</th>
         </tr>
@@ -93,7 +96,7 @@ export function ModelTable({ models }: { models: ModelInfo[] | undefined }) {
         {models === undefined
           ? [0, 1].map((i) => (
               <tr key={i} aria-hidden="true">
-                <td colSpan={7}>
+                <td colSpan={8}>
                   <span className="skeleton" />
                 </td>
               </tr>
