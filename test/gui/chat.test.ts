@@ -77,6 +77,10 @@ test('chat: turns continue a conversation, survive a reload, stop, wait for a lo
   await turnsOver(page, 2, 30_000, 'the first turn stored and shown');
   await send(page, 'And then?');
   await turnsOver(page, 4, 30_000, 'the second turn stored and shown');
+  // Each reply this page watched says how long its first words took.
+  const figures = await page.getByTestId('chat-reply-figures').allTextContents();
+  assert.equal(figures.length, 2, JSON.stringify(figures));
+  for (const f of figures) assert.match(f, /^first words after \d+(\.\d)? s/);
 
   // On the wire: each turn names the conversation and sends only its new message.
   assert.equal(creates.length, 2);

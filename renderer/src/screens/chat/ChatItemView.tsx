@@ -6,6 +6,24 @@ import { useStrings } from '../../i18n/i18n';
 import { textOf, type ChatItem } from './api';
 import { Markdown } from './Markdown';
 import { chatStrings } from './strings';
+import { readReplyStats } from './reply-stats';
+import { formatNumber } from '../../i18n/format';
+
+/** How fast this reply came, when this tab watched it being written. */
+function ReplyFigures({ itemId }: { itemId: string }) {
+  const { t, language } = useStrings(chatStrings);
+  const stats = readReplyStats(itemId);
+  if (stats === null || (stats.firstTextMs === null && stats.tokensPerSecond === null)) return null;
+  const parts = [
+    ...(stats.firstTextMs === null ? [] : [t('firstWords', { seconds: formatNumber(language, stats.firstTextMs / 1000, { maximumFractionDigits: 1 }) })]),
+    ...(stats.tokensPerSecond === null ? [] : [t('rate', { rate: formatNumber(language, stats.tokensPerSecond, { maximumFractionDigits: 1 }) })]),
+  ];
+  return (
+    <span className="muted chat-figures" data-testid="chat-reply-figures">
+      {parts.join(' · ')}
+    </span>
+  );
+}
 
 export interface ChatItemProps {
   item: ChatItem;
@@ -53,6 +71,7 @@ export function ChatItemView({ item, onRetryCutOff, onContinueFrom, busy }: Chat
         </div>
       )}
       <div className="chat-actions row">
+        {role === 'assistant' && <ReplyFigures itemId={item.id} />}
         <CopyButton value={text} label={t('copyMessage')} />
         <button type="button" className="link-button" onClick={() => onContinueFrom(item.id)} disabled={busy} data-testid="chat-continue-here">
           {t('continueHere')}

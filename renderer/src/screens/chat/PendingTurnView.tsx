@@ -8,11 +8,17 @@ import { ApiError } from '../../api/http';
 import { useStrings } from '../../i18n/i18n';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/http';
+import { browserNow } from '../../clock';
 import { Task, taskKey, TERMINAL } from '../tasks/api';
 import { useTaskEvents } from '../tasks/use-task-events';
 import { Markdown } from './Markdown';
 import type { PendingTurn } from './pending-turn';
 import { chatStrings, failureKey } from './strings';
+import { measureReply, saveReplyStats } from './reply-stats';
+import { z } from 'zod/v3';
+
+/** Of a response, the ids of its output items (the reply's message among them). */
+const AnswerIds = z.object({ output: z.array(z.object({ type: z.string(), id: z.string() }).passthrough()) }).passthrough();
 
 export interface PendingTurnProps {
   turn: PendingTurn;
@@ -40,12 +46,30 @@ export function PendingTurnView({ turn, model, onCompleted, onGone, onRetry, onD
   });
   const { stream, connection } = useTaskEvents(turn.taskId, () => void task.refetch());
   const status = task.data?.status ?? 'queued';
+  // When the first words arrived while this page watched (not when it came back to a reply already
+  // half written, which would say nothing about the wait).
+  const firstTextAt = useRef<number | null>(null);
+  const watchedFromStart = useRef(stream.text === '');
+  useEffect(() => {
+    if (stream.text !== '' && firstTextAt.current === null && watchedFromStart.current) firstTextAt.current = browserNow();
+  }, [stream.text]);
   const told = useRef(false);
   useEffect(() => {
     if (status !== 'completed' || told.current) return;
     told.current = true;
-    onCompleted();
-  }, [status, onCompleted]);
+    const endedAt = browserNow();
+    // A reply that ended before its streamed text reached the page was first seen whole, now.
+    const firstSeen = firstTextAt.current ?? (watchedFromStart.current ? endedAt : null);
+    const stats = measureReply(turn.sentAt ?? null, firstSeen, endedAt, task.data?.output_tokens ?? null);
+    // Kept under the reply's item id before the stored items take this view's place.
+    void api('GET', `/v1/responses/${encodeURIComponent(turn.responseId)}`, AnswerIds)
+      .then((r) => {
+        const answer = r.output.find((item) => item.type === 'message');
+        if (answer) saveReplyStats(answer.id, stats);
+      })
+      .catch(() => undefined)
+      .finally(onCompleted);
+  }, [status, onCompleted, turn.sentAt, turn.responseId, task.data?.output_tokens]);
   useEffect(() => {
     if (task.error instanceof ApiError && task.error.status === 404) onGone();
   }, [task.error, onGone]);

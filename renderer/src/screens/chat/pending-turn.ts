@@ -10,6 +10,8 @@ export const PendingTurn = z.object({
   responseId: z.string(),
   /** What the person sent, to retry it. */
   text: z.string(),
+  /** When it was sent (ms since the epoch), for the time to the reply's first words. */
+  sentAt: z.number().optional(),
 });
 export type PendingTurn = z.infer<typeof PendingTurn>;
 

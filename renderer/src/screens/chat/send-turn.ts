@@ -3,11 +3,13 @@
 // appends this turn when it completes. The task to watch is remembered (pending-turn.ts) before the
 // caller hears of it, so a reload at any moment finds it.
 import { api } from '../../api/http';
+import { browserNow } from '../../clock';
 import { CreatedResponse } from '../../../../src/contract/tasks';
 import type { ChatSettings } from './chat-settings';
 import { writePending, type PendingTurn } from './pending-turn';
 
 export async function sendTurn(conversationId: string, text: string, settings: ChatSettings): Promise<PendingTurn> {
+  const sentAt = browserNow();
   const created = await api('POST', '/v1/responses', CreatedResponse, {
     model: settings.model,
     conversation: conversationId,
@@ -17,7 +19,7 @@ export async function sendTurn(conversationId: string, text: string, settings: C
     ...(settings.maxOutputTokens === null ? {} : { max_output_tokens: settings.maxOutputTokens }),
     background: true,
   });
-  const turn: PendingTurn = { conversationId, taskId: created.task_id, responseId: created.id, text };
+  const turn: PendingTurn = { conversationId, taskId: created.task_id, responseId: created.id, text, sentAt };
   writePending(turn);
   return turn;
 }
