@@ -23,6 +23,7 @@ import { streamingBench } from './streaming.js';
 import { SLOW_FLUSH_US, slowFlushEnv } from './slow-flush.js';
 import { streamsBench, TEXT_WINDOW_MS } from './streams.js';
 import { structuredBench } from './structured.js';
+import { engineSpeedBench } from './engine-speed.js';
 import { midSizeModelPath } from '../test/fixtures/tiny-model.js';
 
 process.env.SANAD_THREADS ??= '1';
@@ -262,6 +263,32 @@ if (want('structured')) {
     `  under a JSON-schema grammar: raw ${fmt(m.grammar.raw)} tok/s, sanad ${fmt(m.grammar.sanad)} tok/s -> ratio ${fmt(m.grammar.sanad / m.grammar.raw, 3)} of the medians, ${fmt(m.grammar.pairedRatio, 3)} paired (goal >= 0.9)`,
   );
   record('tokens/s under a JSON-schema grammar vs raw, mid-size model', m.grammar.sanad, m.grammar.raw, 'tok/s', '>= 0.9');
+}
+if (want('engine-speed')) {
+  const r = await engineSpeedBench(await midSizeModelPath(), 3, 100);
+  const c = r.conversation;
+  console.log(`engine-speed: mid-size model (embedding 1024, 8 layers, ~413 MB), 1 thread, raw node-llama-cpp in the same run`);
+  console.log(
+    `  conversation turn 2 after a ${c.turn1Tokens}-token turn 1, time to first text (median of ${c.rounds}): sanad ${fmt(c.sanadMs)} ms (${c.cachedTokens} input tokens cached), raw continuing its kept sequence ${fmt(c.rawWarmMs)} ms -> ratio ${fmt(c.sanadMs / c.rawWarmMs, 2)} (goal <= 1.2); a cold start of the same turn: raw ${fmt(c.rawColdMs)} ms`,
+  );
+  record('conversation turn 2: time to first text vs raw kept sequence', c.sanadMs, c.rawWarmMs, 'ms', '<= 1.2');
+  const f = r.fourClients;
+  const worst = Math.max(...f.sanadFirstMs);
+  console.log(
+    `  four clients, ${f.tokens} tokens each, default settings: sanad ${fmt(f.sanadTokPerS, 1)} tok/s together, raw 4 sequences on one context ${fmt(f.rawTokPerS, 1)} tok/s -> ratio ${fmt(f.sanadTokPerS / f.rawTokPerS, 3)} (goal >= 0.9)`,
+  );
+  console.log(
+    `    first token: sanad alone ${fmt(f.sanadAloneFirstMs)} ms, each of four ${f.sanadFirstMs.map((ms) => fmt(ms)).join(' / ')} ms -> worst ${fmt(worst / f.sanadAloneFirstMs, 2)}x alone (goal <= 1.5); raw alone ${fmt(f.rawAloneFirstMs)} ms, four ${f.rawFirstMs.map((ms) => fmt(ms)).join(' / ')} ms`,
+  );
+  record('four clients: aggregate tok/s vs raw 4 sequences', f.sanadTokPerS, f.rawTokPerS, 'tok/s', '>= 0.9');
+  record('four clients: slowest first token vs one alone', worst, f.sanadAloneFirstMs, 'ms', '<= 1.5');
+  console.log(
+    `  two models that fit, ${r.twoModels.requests} alternating requests: ${r.twoModels.reloads} loads after the first two (goal 0), median ${fmt(r.twoModels.medianMs)} ms a request`,
+  );
+  console.log(
+    `  memory with the model loaded and 4 sequences used: sanad service ${fmt(r.memory.sanadRssMiB)} MiB RSS, raw node-llama-cpp process ${fmt(r.memory.rawRssMiB)} MiB -> ratio ${fmt(r.memory.sanadRssMiB / r.memory.rawRssMiB, 2)}`,
+  );
+  record('RSS with the model and 4 sequences vs raw', r.memory.sanadRssMiB, r.memory.rawRssMiB, 'MiB');
 }
 if (want('backup')) {
   const r = await backupBench(5000, 100, 3);
