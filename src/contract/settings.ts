@@ -22,7 +22,7 @@ export const SettingsSchema = z.object({
   model_idle_unload_seconds: z.number().int().min(10).max(86_400).default(300),
   // Memory the loaded models and their contexts may take, in MiB; null: half of the computer's.
   // Past it, loading another model unloads the least recently used.
-  model_memory_budget_mb: z.number().int().min(256).max(16_777_216).nullable().default(null),
+  model_memory_budget_mb: z.number().int().min(16).max(16_777_216).nullable().default(null),
   // A generation slower than this per output token is stopped (failed, generation_too_slow).
   max_seconds_per_output_token: z.number().min(0.01).max(3600).default(10),
   max_output_tokens_limit: z.number().int().min(16).max(1_000_000).default(8192),

@@ -54,8 +54,9 @@ async function directionOf(page: Page, text: string): Promise<string> {
 }
 
 test('chat: turns continue a conversation, survive a reload, stop, wait for a loading model, retry, rename, delete; both directions; axe clean', async (t) => {
-  // Two generations at once, so a turn for a second model waits in `loading` while the first model drains.
-  const prepared = await prepareDataDir({ max_concurrent_generations: 2 });
+  // Two generations at once, and memory for one model only: a turn for a second model waits in
+  // `loading` while the first model drains.
+  const prepared = await prepareDataDir({ max_concurrent_generations: 2, model_memory_budget_mb: 16 });
   await addDemoModel(prepared.dataDir, 'demo');
   const db = openStore(storePath(prepared.dataDir));
   await new ModelRegistry(db, systemClock).add(await tinyModelPath(2), 'tiny-b');
