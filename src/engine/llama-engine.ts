@@ -24,10 +24,10 @@ import {
   type LoadedModelInfo,
   type LoadSettings,
 } from './engine.js';
-import { NotGgufError, readGgufHeader } from './gguf-header.js';
+import { NotGgufError, readGgufHeader, type GgufHeaderInfo } from './gguf-header.js';
 import { callsOrAnswer, callsOrAnswerSchema, chatFunctions, forcedCall, forcedCallSchema } from './tool-calls.js';
 import { ModelSlot } from './model-slot.js';
-import { DEFAULT_MAX_CONTEXT } from './model-settings.js';
+import { contextOf } from './model-settings.js';
 import { defaultMemoryBudget, memoryNeed, sequencesThatFit } from './memory-plan.js';
 import { SequencePool } from './sequence-pool.js';
 import { sampleOneAtATime } from './serial-sampling.js';
@@ -324,7 +324,8 @@ export class LlamaEngine implements Engine {
       await previous.catch(() => undefined);
       if (this.slots.get(modelId) !== slot || this.closing.signal.aborted) throw superseded(modelId);
       const llama = await this.getLlamaOnce();
-      const contextSize = await this.contextSizeFor(modelPath, settings);
+      // The header is read once: it says the file is a model and how long a context it was trained for.
+      const contextSize = contextOf(trainedContext(await this.checkedHeader(modelId, modelPath)), settings.contextSize ?? this.options.contextSize);
       const gpuLayers = this.options.gpu === false ? 0 : settings.gpuLayers;
       const need = await memoryNeed(llama, modelPath, contextSize, typeof gpuLayers === 'number' ? gpuLayers : 0).catch(() => null);
       const budget = this.options.memoryBudgetBytes ?? defaultMemoryBudget();
@@ -394,24 +395,18 @@ export class LlamaEngine implements Engine {
     })();
   }
 
-  /** The context a model gets: its own setting, else the appliance's, else up to 8192; never beyond its training. */
-  private async contextSizeFor(modelPath: string, settings: LoadSettings): Promise<number> {
-    const header = await readGgufHeader(modelPath).catch(() => null);
-    const arch = header?.metadata['general.architecture'];
-    const trained = typeof arch === 'string' ? header?.metadata[`${arch}.context_length`] : undefined;
-    const train = typeof trained === 'number' && trained > 0 ? trained : DEFAULT_MAX_CONTEXT;
-    const wanted = settings.contextSize ?? this.options.contextSize;
-    return wanted ? Math.min(wanted, train) : Math.min(train, DEFAULT_MAX_CONTEXT);
+  /** The file's GGUF header, or a one-sentence ModelLoadError saying why it is not a model. */
+  private async checkedHeader(modelId: string, modelPath: string): Promise<GgufHeaderInfo> {
+    try {
+      return await readGgufHeader(modelPath);
+    } catch (err) {
+      if (err instanceof NotGgufError) throw loadFailure(modelId, err.message.replace(/\.$/, ''));
+      throw loadFailure(modelId, `${modelPath} cannot be read (${firstLine(err)})`);
+    }
   }
 
   private async loadModel(modelId: string, modelPath: string, settings: LoadSettings, contextSize: number, sequences: number): Promise<Loaded> {
-    const fail = (reason: string): ModelLoadError => new ModelLoadError(`Could not load model ${modelId}: ${reason}.`);
-    try {
-      await readGgufHeader(modelPath);
-    } catch (err) {
-      if (err instanceof NotGgufError) throw fail(err.message.replace(/\.$/, ''));
-      throw fail(`${modelPath} cannot be read (${firstLine(err)})`);
-    }
+    const fail = (reason: string): ModelLoadError => loadFailure(modelId, reason);
     const llama = await this.getLlamaOnce();
     this.nativeErrors = [];
     let model: LlamaModel;
@@ -489,6 +484,17 @@ export class LlamaEngine implements Engine {
   private assertOpen(): void {
     if (this.closing.signal.aborted) throw new Error('The engine is closed.');
   }
+}
+
+function loadFailure(modelId: string, reason: string): ModelLoadError {
+  return new ModelLoadError(`Could not load model ${modelId}: ${reason}.`);
+}
+
+/** `{arch}.context_length` of a model's metadata, or null when it does not say. */
+function trainedContext(header: GgufHeaderInfo): number | null {
+  const arch = header.metadata['general.architecture'];
+  const trained = typeof arch === 'string' ? header.metadata[`${arch}.context_length`] : undefined;
+  return typeof trained === 'number' && trained > 0 ? trained : null;
 }
 
 function superseded(modelId: string): SupersededError {

@@ -15,6 +15,14 @@ export interface SettingsChange {
  *  small machine. */
 export const DEFAULT_MAX_CONTEXT = 8192;
 
+/** The context a model gets: the one wanted (its own setting), else up to DEFAULT_MAX_CONTEXT; never
+ *  beyond what it was trained for (null: its metadata does not say). The registry's limits and the
+ *  engine's load both read it here, so they cannot disagree. */
+export function contextOf(trained: number | null, wanted: number | null | undefined): number {
+  const train = trained ?? DEFAULT_MAX_CONTEXT;
+  return wanted ? Math.min(wanted, train) : Math.min(train, DEFAULT_MAX_CONTEXT);
+}
+
 /** Without a trained context in the metadata, no context above this is accepted. */
 const MAX_UNKNOWN_CONTEXT = 131_072;
 const MIN_CONTEXT = 256;

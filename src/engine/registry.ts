@@ -20,7 +20,7 @@ import {
 } from '../store/models.js';
 import type { Db } from '../store/open.js';
 import { ModelUnavailableError, type ModelResolver, type RunSettings } from './model-resolver.js';
-import { checkModelSettings, DEFAULT_MAX_CONTEXT, type SettingsChange } from './model-settings.js';
+import { checkModelSettings, contextOf, type SettingsChange } from './model-settings.js';
 import { readGgufHeader } from './gguf-header.js';
 import { sha256File } from '../files/hash-file.js';
 
@@ -185,7 +185,7 @@ export class ModelRegistry implements ModelResolver {
   contextCap(id: string): number | null {
     const row = getModel(this.db, id);
     if (!row) return null;
-    return row.context_size ?? Math.min(row.context_length ?? DEFAULT_MAX_CONTEXT, DEFAULT_MAX_CONTEXT);
+    return contextOf(row.context_length || null, row.context_size);
   }
 
   remove(id: string): boolean {
