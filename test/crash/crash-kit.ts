@@ -56,6 +56,30 @@ export async function cancelThenKill(service: ServiceProcess, token: string, tas
   }
 }
 
+/**
+ * Cancels every task at once and SIGKILLs the service as the *first* answer arrives. Cancels share
+ * one commit, so the others are usually `cancelling` on disk too; with kept sequences a cancel
+ * finishes within a token, and waiting for the last answer let the earlier ones reach `cancelled`.
+ * Returns each request's status, 0 for one the kill cut off.
+ */
+export async function cancelThenKillAtFirst(service: ServiceProcess, token: string, taskIds: readonly string[]): Promise<number[]> {
+  try {
+    return await Promise.all(
+      taskIds.map(async (id) => {
+        try {
+          const res = await fetch(`${service.url}/v1/tasks/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+          void service.kill();
+          return res.status;
+        } catch {
+          return 0;
+        }
+      }),
+    );
+  } finally {
+    await service.kill();
+  }
+}
+
 export const TERMINAL_TYPES = ['response.completed', 'response.failed', 'response.cancelled'];
 
 /** The task state an event reports (design doc, "Events"): a task's last event must match its row. */
