@@ -144,7 +144,9 @@ test('chat: turns continue a conversation, survive a reload, stop, wait for a lo
 
   // A model still loading: model "tiny" is busy with another client's long generation, so the turn
   // for "tiny-b" waits in `loading` until it drains; the page says so. Then it answers to its limit.
-  const blocker = await api.post('/v1/responses', { model: 'tiny', input: 'keep busy', max_output_tokens: 1900, background: true });
+  // The blocker is long (about 30 s here) and is cancelled below: a short one could end before the
+  // chat turn is sent on a fast machine, and the page would never show `loading` (a CI failure).
+  const blocker = await api.post('/v1/responses', { model: 'tiny', input: 'keep busy', max_output_tokens: 8000, background: true });
   assert.equal(blocker.status, 202, blocker.text);
   await waitFor(
     async () => str((await api.get(`/v1/tasks/${str(blocker.body, 'task_id')}`)).body, 'status') === 'running',
