@@ -11,6 +11,7 @@
 //   never `</s>`: every generation runs to its token limit, which makes cancel and crash timings
 //   and load tests predictable.
 import { writeFile } from 'node:fs/promises';
+import { THINKING_CHAT_TEMPLATE, THINKING_EXTRA_TOKENS, THINKING_MODEL_THOUGHT } from './thinking-model.js';
 
 /** A model's width and depth (llama's hyperparameters). */
 export interface ModelDims {
@@ -37,7 +38,15 @@ const BOS_ID = 1;
 const EOS_ID = 2;
 const FIRST_BYTE_ID = 3;
 const SPACE_PIECE = '\u2581';
-const VOCAB_SIZE = FIRST_BYTE_ID + 256 + 1;
+const BASE_VOCAB_SIZE = FIRST_BYTE_ID + 256 + 1;
+/** Ids of the thinking model's extra tokens (THINKING_EXTRA_TOKENS, in order). */
+const THINK_ID = BASE_VOCAB_SIZE + 2;
+const END_THINK_ID = BASE_VOCAB_SIZE + 3;
+const NEWLINE_PIECE_ID = BASE_VOCAB_SIZE + 4;
+const DOUBLE_NEWLINE_ID = BASE_VOCAB_SIZE + 5;
+/** The endless thinker's first own channel (channel 0 is the printable lean). */
+const THINK_CHANNEL = 1;
+const N_NEWLINE_ID = BASE_VOCAB_SIZE + 6;
 
 // llama.cpp token types.
 const TOKEN_NORMAL = 1;
@@ -67,6 +76,11 @@ export interface TinyModelOptions {
   finishes?: boolean;
   /** Width and depth of an endless model (the finishing one is always tiny). Default TINY_DIMS. */
   dims?: ModelDims;
+  /**
+   * A finishing model that thinks first, as node-llama-cpp sees a Qwen3 model (thinking-model.ts):
+   * `<think>` THINKING_MODEL_THOUGHT `</think>` then TINY_MODEL_ANSWER. Default false.
+   */
+  thinks?: boolean;
 }
 
 /** What the finishing model answers, every time: distinct bytes, so each has one successor. */
@@ -99,13 +113,15 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
   const contextLength = options.contextLength ?? 2048;
   const random = mulberry32(seed);
   const dims = options.finishes === false ? (options.dims ?? TINY_DIMS) : TINY_DIMS;
-  const tensors = options.finishes === false ? buildTensors(random, dims) : buildFinishingTensors(random);
+  const thinks = options.thinks === true;
+  const vocabSize = thinks ? BASE_VOCAB_SIZE + THINKING_EXTRA_TOKENS.length : BASE_VOCAB_SIZE;
+  const tensors = options.finishes === false ? buildTensors(random, dims, thinks, vocabSize) : buildFinishingTensors(random, thinks, vocabSize);
   const out = new ByteWriter();
 
   out.bytes(Buffer.from('GGUF', 'latin1'));
   out.u32(3);
   out.u64(tensors.length);
-  const metadata = buildMetadata(contextLength, dims);
+  const metadata = buildMetadata(contextLength, dims, thinks);
   out.u64(metadata.length);
   for (const write of metadata) write(out);
 
@@ -132,7 +148,7 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
 
 type MetadataWriter = (out: ByteWriter) => void;
 
-function buildMetadata(contextLength: number, dims: ModelDims): MetadataWriter[] {
+function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean): MetadataWriter[] {
   const tokens: string[] = ['<unk>', '<s>', '</s>'];
   const types: number[] = [TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_CONTROL];
   for (let byte = 0; byte < 256; byte++) {
@@ -141,6 +157,11 @@ function buildMetadata(contextLength: number, dims: ModelDims): MetadataWriter[]
   }
   tokens.push(SPACE_PIECE);
   types.push(TOKEN_NORMAL);
+  if (thinks)
+    for (const [text, type] of THINKING_EXTRA_TOKENS) {
+      tokens.push(text);
+      types.push(type);
+    }
 
   const u32 =
     (key: string, value: number): MetadataWriter =>
@@ -180,21 +201,23 @@ function buildMetadata(contextLength: number, dims: ModelDims): MetadataWriter[]
       for (let i = 0; i < count; i++) item(o, i);
     };
 
+  // A thinking model is a qwen3 one (node-llama-cpp offers QwenChatWrapper to that architecture only).
+  const arch = thinks ? 'qwen3' : 'llama';
   return [
-    str('general.architecture', 'llama'),
-    str('general.name', 'sanad-tiny'),
+    str('general.architecture', arch),
+    str('general.name', thinks ? 'sanad-thinker' : 'sanad-tiny'),
     u32('general.alignment', ALIGNMENT),
     u32('general.file_type', 0),
-    u32('llama.vocab_size', VOCAB_SIZE),
-    u32('llama.context_length', contextLength),
-    u32('llama.embedding_length', dims.embedding),
-    u32('llama.block_count', dims.layers),
-    u32('llama.feed_forward_length', dims.feedForward),
-    u32('llama.attention.head_count', dims.heads),
-    u32('llama.attention.head_count_kv', dims.heads),
-    u32('llama.rope.dimension_count', dims.embedding / dims.heads),
-    f32('llama.rope.freq_base', 10000),
-    f32('llama.attention.layer_norm_rms_epsilon', 1e-5),
+    u32(`${arch}.vocab_size`, tokens.length),
+    u32(`${arch}.context_length`, contextLength),
+    u32(`${arch}.embedding_length`, dims.embedding),
+    u32(`${arch}.block_count`, dims.layers),
+    u32(`${arch}.feed_forward_length`, dims.feedForward),
+    u32(`${arch}.attention.head_count`, dims.heads),
+    u32(`${arch}.attention.head_count_kv`, dims.heads),
+    u32(`${arch}.rope.dimension_count`, dims.embedding / dims.heads),
+    f32(`${arch}.rope.freq_base`, 10000),
+    f32(`${arch}.attention.layer_norm_rms_epsilon`, 1e-5),
     str('tokenizer.ggml.model', 'llama'),
     array('tokenizer.ggml.tokens', T_STRING, tokens.length, (o, i) => o.string(tokens[i] ?? '')),
     array('tokenizer.ggml.scores', T_FLOAT32, tokens.length, (o) => o.f32(0)),
@@ -204,6 +227,8 @@ function buildMetadata(contextLength: number, dims: ModelDims): MetadataWriter[]
     u32('tokenizer.ggml.unknown_token_id', UNK_ID),
     bool('tokenizer.ggml.add_bos_token', true),
     bool('tokenizer.ggml.add_eos_token', false),
+    // Qwen's text has no leading space; with one, "<think>\n" would tokenize as `<think>` "▁" "\n".
+    ...(thinks ? [bool('tokenizer.ggml.add_space_prefix', false), str('tokenizer.chat_template', THINKING_CHAT_TEMPLATE)] : []),
   ];
 }
 
@@ -214,7 +239,7 @@ interface Tensor {
   data: Float32Array;
 }
 
-function buildTensors(random: () => number, dims: ModelDims): Tensor[] {
+function buildTensors(random: () => number, dims: ModelDims, thinks: boolean, vocabSize: number): Tensor[] {
   const { embedding: E, feedForward: F, layers: LAYERS } = dims;
   // Wider models sum more random terms: their random parts shrink so the same lean still decides
   // (the shared notes measured std ~0.02 for the output at width 1024; 0.5 made it emit nothing).
@@ -229,36 +254,62 @@ function buildTensors(random: () => number, dims: ModelDims): Tensor[] {
 
   // Channel 0 of every embedding is 1 and the other channels are small, so after the final RMS
   // norm channel 0 is about 4.7 at every position, and the rest spreads around ±1.4.
-  const embedding = small([E, VOCAB_SIZE], 0.3 * root);
-  for (let token = 0; token < VOCAB_SIZE; token++) embedding[token * E] = 1;
+  const embedding = small([E, vocabSize], 0.3 * root);
+  for (let token = 0; token < vocabSize; token++) embedding[token * E] = 1;
 
   // Column 0 of the output projection then decides: +2 for printable bytes, -2 for everything else
   // (control tokens, `</s>`, other bytes, "▁"), a gap of about 19 logits against a random part
   // with a spread of about 1: even sampling at temperature 1 picks a non-printable token with odds
   // around 1e-8 per token. The random part is kept that large on purpose: clear gaps between the
   // top candidates keep greedy decoding stable against rounding (batched vs one-token evaluation).
-  const output = small([E, VOCAB_SIZE], 0.3 * narrow);
-  for (let token = 0; token < VOCAB_SIZE; token++) {
+  const output = small([E, vocabSize], 0.3 * narrow);
+  for (let token = 0; token < vocabSize; token++) {
     const byte = tinyModelByteOfToken(token);
     output[token * E] = byte !== null && isTinyModelPrintable(byte) ? OUTPUT_LEAN : -OUTPUT_LEAN;
   }
 
-  const tensors: Tensor[] = [{ name: 'token_embd.weight', shape: [E, VOCAB_SIZE], data: embedding }];
+  // The endless *thinker* opens a thought and then thinks forever: after the prompt's "\n" piece
+  // comes `<think>`, after it the "\n" byte, then printable bytes as above. Each of the two steps
+  // has a channel of its own that only its token has (zero everywhere else, and no layer writes to
+  // it), worth ~20 logits over the printable lean.
+  const thinkSteps: ReadonlyArray<readonly [number, number]> = thinks
+    ? [
+        [NEWLINE_PIECE_ID, THINK_ID],
+        [THINK_ID, byteToken(0x0a)],
+      ]
+    : [];
+  thinkSteps.forEach(([from, to], i) => {
+    const ch = THINK_CHANNEL + i;
+    for (let token = 0; token < vocabSize; token++) embedding[token * E + ch] = 0;
+    embedding[from * E + ch] = 4;
+    output[to * E + ch] = 3;
+  });
+  const quiet = (data: Float32Array, rows: number): Float32Array => {
+    // Rows are output channels of a [in, out] matrix stored out-major: zero the thinker's channels.
+    for (let i = 0; i < thinkSteps.length; i++) data.fill(0, (THINK_CHANNEL + i) * rows, (THINK_CHANNEL + i + 1) * rows);
+    return data;
+  };
+  const tensors: Tensor[] = [{ name: 'token_embd.weight', shape: [E, vocabSize], data: embedding }];
   for (let layer = 0; layer < LAYERS; layer++) {
     const p = `blk.${layer}.`;
+    if (thinks)
+      tensors.push(
+        { name: `${p}attn_q_norm.weight`, shape: [E / dims.heads], data: ones(E / dims.heads) },
+        { name: `${p}attn_k_norm.weight`, shape: [E / dims.heads], data: ones(E / dims.heads) },
+      );
     tensors.push(
       { name: `${p}attn_norm.weight`, shape: [E], data: ones(E) },
       { name: `${p}attn_q.weight`, shape: [E, E], data: small([E, E], 0.1 * root) },
       { name: `${p}attn_k.weight`, shape: [E, E], data: small([E, E], 0.1 * root) },
       { name: `${p}attn_v.weight`, shape: [E, E], data: small([E, E], 0.05 * root) },
-      { name: `${p}attn_output.weight`, shape: [E, E], data: small([E, E], 0.05 * root) },
+      { name: `${p}attn_output.weight`, shape: [E, E], data: quiet(small([E, E], 0.05 * root), E) },
       { name: `${p}ffn_norm.weight`, shape: [E], data: ones(E) },
       { name: `${p}ffn_gate.weight`, shape: [E, F], data: small([E, F], 0.05 * root) },
       { name: `${p}ffn_up.weight`, shape: [E, F], data: small([E, F], 0.05 * root) },
-      { name: `${p}ffn_down.weight`, shape: [F, E], data: small([F, E], 0.05 * root) },
+      { name: `${p}ffn_down.weight`, shape: [F, E], data: quiet(small([F, E], 0.05 * root), F) },
     );
   }
-  tensors.push({ name: 'output_norm.weight', shape: [E], data: ones(E) }, { name: 'output.weight', shape: [E, VOCAB_SIZE], data: output });
+  tensors.push({ name: 'output_norm.weight', shape: [E], data: ones(E) }, { name: 'output.weight', shape: [E, vocabSize], data: output });
   return tensors;
 }
 
@@ -267,19 +318,27 @@ function byteToken(byte: number): number {
   return FIRST_BYTE_ID + byte;
 }
 
-/** The bigram model of TINY_MODEL_ANSWER (see the top of this file). */
-function buildFinishingTensors(random: () => number): Tensor[] {
+/** The bigram model of TINY_MODEL_ANSWER (see the top of this file), or of a thought and it (thinking-model.ts). */
+function buildFinishingTensors(random: () => number, thinks: boolean, vocabSize: number): Tensor[] {
   const { layers: LAYERS, feedForward: FEED_FORWARD } = TINY_DIMS;
-  const chain = [...Buffer.from(TINY_MODEL_ANSWER, 'latin1')].map(byteToken);
+  const bytes = (text: string): number[] => [...Buffer.from(text, 'latin1')].map(byteToken);
+  const thought = bytes(THINKING_MODEL_THOUGHT);
+  // The thought's last byte is "n": the "n\n" piece is that byte and the newline before `</think>`.
+  if (thinks && THINKING_MODEL_THOUGHT.at(-1) !== 'n') throw new Error('tiny-model: the thought must end with "n"');
+  const chain = thinks
+    ? [THINK_ID, byteToken(0x0a), ...thought.slice(0, -1), N_NEWLINE_ID, END_THINK_ID, ...bytes(TINY_MODEL_ANSWER)]
+    : bytes(TINY_MODEL_ANSWER);
   if (new Set(chain).size !== chain.length || chain.length + 1 > EMBEDDING) throw new Error('tiny-model: the answer needs distinct bytes');
   // Token -> its channel: chain tokens 1..n, everything else 0.
   const channel = new Map(chain.map((token, i) => [token, i + 1]));
-  const embedding = new Float32Array(EMBEDDING * VOCAB_SIZE);
-  for (let token = 0; token < VOCAB_SIZE; token++) embedding[token * EMBEDDING + (channel.get(token) ?? 0)] = 1;
+  // A prompt that ends with an empty thought ("</think>\n\n") goes on as after `</think>`: the answer.
+  if (thinks) channel.set(DOUBLE_NEWLINE_ID, chain.indexOf(END_THINK_ID) + 1);
+  const embedding = new Float32Array(EMBEDDING * vocabSize);
+  for (let token = 0; token < vocabSize; token++) embedding[token * EMBEDDING + (channel.get(token) ?? 0)] = 1;
   // After the RMS norm a one-hot state is 8 in its channel: a weight of 3 is a logit of 24 against
   // 0 for every other token, so even sampling at temperature 2 follows the chain (odds ~1e-3 per
   // answer of a stray token; greedy never strays).
-  const output = new Float32Array(EMBEDDING * VOCAB_SIZE);
+  const output = new Float32Array(EMBEDDING * vocabSize);
   const first = chain[0] ?? EOS_ID;
   output[first * EMBEDDING] = FINISHING_LOGIT_WEIGHT;
   chain.forEach((token, i) => {
@@ -297,11 +356,18 @@ function buildFinishingTensors(random: () => number): Tensor[] {
   const zeros = (n: number): Float32Array => new Float32Array(n);
   const small = (n: number): Float32Array => Float32Array.from({ length: n }, () => (random() * 2 - 1) * 0.1);
   const ones = (n: number): Float32Array => new Float32Array(n).fill(1);
-  const tensors: Tensor[] = [{ name: 'token_embd.weight', shape: [EMBEDDING, VOCAB_SIZE], data: embedding }];
+  const tensors: Tensor[] = [{ name: 'token_embd.weight', shape: [EMBEDDING, vocabSize], data: embedding }];
   for (let layer = 0; layer < LAYERS; layer++) {
     const p = `blk.${layer}.`;
     const square = EMBEDDING * EMBEDDING;
     const wide = EMBEDDING * FEED_FORWARD;
+    // qwen3 normalizes each head's query and key.
+    const headDim = EMBEDDING / TINY_DIMS.heads;
+    if (thinks)
+      tensors.push(
+        { name: `${p}attn_q_norm.weight`, shape: [headDim], data: ones(headDim) },
+        { name: `${p}attn_k_norm.weight`, shape: [headDim], data: ones(headDim) },
+      );
     tensors.push(
       { name: `${p}attn_norm.weight`, shape: [EMBEDDING], data: ones(EMBEDDING) },
       { name: `${p}attn_q.weight`, shape: [EMBEDDING, EMBEDDING], data: small(square) },
@@ -318,7 +384,7 @@ function buildFinishingTensors(random: () => number): Tensor[] {
   }
   tensors.push(
     { name: 'output_norm.weight', shape: [EMBEDDING], data: ones(EMBEDDING) },
-    { name: 'output.weight', shape: [EMBEDDING, VOCAB_SIZE], data: output },
+    { name: 'output.weight', shape: [EMBEDDING, vocabSize], data: output },
   );
   return tensors;
 }
