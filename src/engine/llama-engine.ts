@@ -6,14 +6,18 @@ import {
   LlamaChat,
   LlamaLogLevel,
   type ChatHistoryItem,
+  type ChatWrapper,
   type GbnfJsonSchema,
   type Llama,
   type LlamaContextSequence,
   type LlamaGrammar,
+  type LlamaChatResponseChunk,
   type LlamaModel,
 } from 'node-llama-cpp';
 import { firstLine, settleWithin, untilAborted } from './async-waits.js';
 import { chatWrapperFor, promptTokensOf, toHistory, toStopReason, type Loaded } from './chat-history.js';
+import { ReasoningWrappers, THOUGHT_BUDGET, thoughtTokenCount } from './reasoning.js';
+import { ThinkingTally } from './thinking-tally.js';
 import {
   GenerationFailure,
   type ChatMessage,
@@ -23,6 +27,7 @@ import {
   type GenerateResult,
   type LoadedModelInfo,
   type LoadSettings,
+  type TokensOf,
 } from './engine.js';
 import { NotGgufError, readGgufHeader, type GgufHeaderInfo } from './gguf-header.js';
 import { callsOrAnswer, callsOrAnswerSchema, chatFunctions, forcedCall, forcedCallSchema } from './tool-calls.js';
@@ -58,6 +63,16 @@ export const DEFAULT_TOKEN_BUDGET_MS = 10_000;
 
 /** \`json_object\` as a schema, for the answer side of a calls-or-answer grammar. */
 const ANY_JSON_OBJECT = { type: 'object', additionalProperties: true } as const;
+
+/** What one generation runs on: its chat wrapper (per reasoning effort), sequence and prompt. */
+interface RunOn {
+  wrapper: ChatWrapper;
+  sequence: LlamaContextSequence;
+  history: ChatHistoryItem[];
+  inputTokens: number;
+  /** Whether the model thinks (its wrapper reads thought segments). */
+  thinks: boolean;
+}
 
 export class LlamaEngine implements Engine {
   private llamaPromise: Promise<Llama> | null = null;
@@ -117,9 +132,11 @@ export class LlamaEngine implements Engine {
     return this.loadedModels()[0]?.id ?? null;
   }
 
-  countTokens(modelId: string, text: string): number {
+  countTokens(modelId: string, text: string, as: TokensOf = 'text'): number {
+    const { model, chatWrapper } = this.loadedOf(modelId);
+    if (as !== 'text') return thoughtTokenCount(model, chatWrapper, text, as === 'ended-thought');
     // Counted as text inside the conversation, hence without the leading space SentencePiece adds.
-    return this.loadedOf(modelId).model.tokenize(text, false, 'trimLeadingSpace').length;
+    return model.tokenize(text, false, 'trimLeadingSpace').length;
   }
 
   promptTokens(modelId: string, messages: ChatMessage[]): number {
@@ -128,6 +145,10 @@ export class LlamaEngine implements Engine {
 
   contextSize(modelId: string): number {
     return this.loadedOf(modelId).context.contextSize;
+  }
+
+  thinks(modelId: string): boolean {
+    return this.loadedOf(modelId).reasoning.thinks;
   }
 
   private loadedOf(modelId: string): Loaded {
@@ -152,8 +173,9 @@ export class LlamaEngine implements Engine {
     let sequence: LlamaContextSequence | null = null;
     try {
       if (!loaded || !pool) throw new Error('internal: model slot started without a loaded model');
-      const history = toHistory(request.messages, request.continuation);
-      const prompt = promptTokensOf(loaded, history);
+      const history = toHistory(request.messages, request.continuation, request.continuationThought);
+      const wrapper = loaded.reasoning.wrapperFor(request.reasoningEffort);
+      const prompt = promptTokensOf(loaded, history, wrapper);
       // node-llama-cpp reads maxTokens 0 as "no limit".
       if (request.maxTokens <= 0) return { text: '', inputTokens: prompt.length, outputTokens: 0, stopReason: 'max_tokens' };
 
@@ -168,7 +190,7 @@ export class LlamaEngine implements Engine {
       if (sequence.nextTokenIndex > cachedTokens) await sequence.eraseContextTokenRanges([{ start: cachedTokens, end: sequence.nextTokenIndex }]);
       const started = performance.now();
       const meter = sequence.tokenMeter.usedInputTokens;
-      const result = await this.run(request, signal, loaded, sequence, history, prompt.length);
+      const result = await this.run(request, signal, { wrapper, sequence, history, inputTokens: prompt.length, thinks: loaded.reasoning.thinks });
       if (result.outputTokens > 0) slot.lastTokensPerSecond = result.outputTokens / ((performance.now() - started) / 1000);
       return { ...result, cachedTokens, evaluatedTokens: sequence.tokenMeter.usedInputTokens - meter };
     } catch (err) {
@@ -192,14 +214,8 @@ export class LlamaEngine implements Engine {
     return this.closePromise;
   }
 
-  private async run(
-    request: GenerateRequest,
-    signal: AbortSignal,
-    loaded: Loaded,
-    sequence: LlamaContextSequence,
-    history: ChatHistoryItem[],
-    inputTokens: number,
-  ): Promise<GenerateResult> {
+  private async run(request: GenerateRequest, signal: AbortSignal, on: RunOn): Promise<GenerateResult> {
+    const { wrapper, sequence, history, inputTokens } = on;
     const tools = request.tools;
     // A forced call is generated as JSON under its grammar; that text is the call, not an answer.
     const forced = tools ? forcedCallSchema(tools) : null;
@@ -210,17 +226,30 @@ export class LlamaEngine implements Engine {
     const format = shaped ? { type: 'json_schema' as const, schema: shaped } : request.format;
     const grammar = format ? await this.grammarFor(format) : undefined;
     const functions = tools && !shaped ? chatFunctions(tools) : undefined;
-    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: loaded.chatWrapper });
+    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: wrapper });
     const budget = new TokenBudget(this.options.tokenBudgetMs ?? DEFAULT_TOKEN_BUDGET_MS, inputTokens);
     const stopped = AbortSignal.any([signal, budget.signal]);
     let emitted = '';
     let outputTokens = 0;
+    const thinking = new ThinkingTally();
     const emit = (delta: string): void => {
       if (delta === '') return;
       emitted += delta;
       // Under a call's grammar the text is JSON for the engine to read, not yet the answer.
       if (!shaped) request.onText(delta);
     };
+    // Thought segments (and Harmony's comments) are thinking, never answer or call text.
+    const onResponseChunk = (chunk: LlamaChatResponseChunk): void => {
+      if (chunk.type === 'segment') {
+        thinking.add(chunk.text, chunk.tokens.length);
+        // onToken reports only the answer's tokens: thinking costs output tokens and time too.
+        outputTokens += chunk.tokens.length;
+        budget.tokens(chunk.tokens.length);
+        if (chunk.text !== '') request.onReasoning?.(chunk.text);
+      } else emit(chunk.text);
+    };
+    const effort = request.reasoningEffort;
+    const thoughtBudget = on.thinks && effort !== undefined ? THOUGHT_BUDGET[effort] : undefined;
     const tooSlow = (): GenerationFailure =>
       new GenerationFailure(
         `The generation took longer than its budget of ${budget.perTokenMs / 1000} s per output token and was stopped; a schema with fewer choices (enum values, alternatives) runs faster.`,
@@ -230,7 +259,8 @@ export class LlamaEngine implements Engine {
       // When the history ends with a model item, LlamaChat continues that response instead of
       // opening a new one, and `response` holds only the newly generated text.
       const result = await chat.generateResponse(history, {
-        onTextChunk: emit,
+        onResponseChunk,
+        ...(thoughtBudget !== undefined ? { budgets: { thoughtTokens: thoughtBudget, commentTokens: thoughtBudget } } : {}),
         onToken: (tokens) => {
           outputTokens += tokens.length;
           budget.tokens(tokens.length);
@@ -252,20 +282,21 @@ export class LlamaEngine implements Engine {
       // Anything held back by stop-trigger detection and not streamed yet still reaches onText.
       if (result.response.startsWith(emitted)) emit(result.response.slice(emitted.length));
       const stopReason = toStopReason(result.metadata.stopReason);
-      if (tools && forced) return { text: '', inputTokens, outputTokens, stopReason, calls: [forcedCall(tools, result.response)] };
+      const base = { inputTokens, outputTokens, stopReason, ...thinking.result() };
+      if (tools && forced) return { ...base, text: '', calls: [forcedCall(tools, result.response)] };
       if (either) {
         const made = callsOrAnswer(emitted);
-        if ('calls' in made && made.calls.length > 0) return { text: '', inputTokens, outputTokens, stopReason, calls: made.calls };
+        if ('calls' in made && made.calls.length > 0) return { ...base, text: '', calls: made.calls };
         const answer = 'answer' in made ? made.answer : '';
         if (answer !== '') request.onText(answer);
-        return { text: answer, inputTokens, outputTokens, stopReason };
+        return { ...base, text: answer };
       }
       const calls = (result.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: JSON.stringify(c.params ?? {}) }));
-      return { text: emitted, inputTokens, outputTokens, stopReason, ...(calls.length > 0 ? { calls } : {}) };
+      return { ...base, text: emitted, ...(calls.length > 0 ? { calls } : {}) };
     } catch (err) {
       if (err instanceof GenerationFailure) throw err;
       // Aborted before the first token, node-llama-cpp throws the abort reason instead.
-      if (signal.aborted) return { text: emitted, inputTokens, outputTokens, stopReason: 'abort' };
+      if (signal.aborted) return { text: emitted, inputTokens, outputTokens, stopReason: 'abort', ...thinking.result() };
       if (budget.spent) throw tooSlow();
       throw new Error(`Generation with model ${request.modelId} failed: ${firstLine(err)}.`);
     } finally {
@@ -418,7 +449,8 @@ export class LlamaEngine implements Engine {
     }
     try {
       const context = await model.createContext({ sequences, contextSize });
-      return { model, context, chatWrapper: chatWrapperFor(model) };
+      const chatWrapper = chatWrapperFor(model);
+      return { model, context, chatWrapper, reasoning: new ReasoningWrappers(model, chatWrapper) };
     } catch (err) {
       await model.dispose().catch(() => undefined);
       throw fail(`no context could be created (${await this.nativeReason(err)})`);

@@ -1,7 +1,7 @@
 // The real llama.cpp engine with a hook at each point of a task's life where a fault test wants
 // to act: the test fills a real disk there, synchronously, before the runner's next write. The
 // model, the generation and the text are real; only the moment is the test's choice.
-import type { ChatMessage, Engine, GenerateRequest, GenerateResult, LoadedModelInfo, LoadSettings } from '../../src/engine/engine.js';
+import type { ChatMessage, Engine, GenerateRequest, GenerateResult, LoadedModelInfo, LoadSettings, TokensOf } from '../../src/engine/engine.js';
 
 export type FaultPoint = 'load' | 'delta' | 'abort' | 'done';
 
@@ -75,8 +75,8 @@ export class FaultEngine implements Engine {
     return this.inner.unload(modelId);
   }
 
-  countTokens(modelId: string, text: string): number {
-    return this.inner.countTokens(modelId, text);
+  countTokens(modelId: string, text: string, as?: TokensOf): number {
+    return this.inner.countTokens(modelId, text, as);
   }
 
   promptTokens(modelId: string, messages: ChatMessage[]): number {
@@ -85,6 +85,10 @@ export class FaultEngine implements Engine {
 
   contextSize(modelId: string): number {
     return this.inner.contextSize(modelId);
+  }
+
+  thinks(modelId: string): boolean {
+    return this.inner.thinks(modelId);
   }
 
   close(): Promise<void> {
