@@ -4,6 +4,7 @@
 // /v1/responses; src/service/chat-request.ts turns a request into a response's input.
 import { z } from 'zod/v3';
 import { GenerationSchema, MAX_OUTPUT_TOKENS_BOUND, Metadata, NAME } from './responses.js';
+import { REASONING_EFFORTS } from './reasoning.js';
 
 const refusedValue = (message: string) => z.unknown().superRefine((_, ctx) => ctx.addIssue({ code: z.ZodIssueCode.custom, message }));
 
@@ -57,6 +58,8 @@ const AssistantMessage = z
     name: z.string().optional(),
     refusal: z.string().nullable().optional(),
     tool_calls: z.array(ToolCall).nullable().optional(),
+    // A reasoning model's thinking, sent back as clients received it (kept as a reasoning item).
+    reasoning_content: z.string().nullable().optional(),
     function_call: z.null().optional(),
     audio: z.null().optional(),
     annotations: z.array(z.unknown()).optional(),
@@ -157,19 +160,9 @@ export const CHAT_PARAMETERS = {
     'tools',
     'tool_choice',
     'parallel_tool_calls',
-  ],
-  echoed: [
-    'user',
-    'safety_identifier',
-    'prompt_cache_key',
-    'service_tier',
-    'logprobs',
-    'frequency_penalty',
-    'presence_penalty',
     'reasoning_effort',
-    'verbosity',
-    'modalities',
   ],
+  echoed: ['user', 'safety_identifier', 'prompt_cache_key', 'service_tier', 'logprobs', 'frequency_penalty', 'presence_penalty', 'verbosity', 'modalities'],
   refused: ['top_logprobs', 'logit_bias', 'functions', 'function_call', 'audio', 'prediction', 'web_search_options'],
 } as const;
 
@@ -216,10 +209,8 @@ export const createChatCompletionBody = z
       .optional(),
     frequency_penalty: zeroOnly('a frequency penalty').nullable().optional(),
     presence_penalty: zeroOnly('a presence penalty').nullable().optional(),
-    reasoning_effort: z
-      .literal('none', { errorMap: () => ({ message: 'this model does not reason; leave it out or send none' }) })
-      .nullable()
-      .optional(),
+    // Whether the model can think is known once it is loaded: one that cannot refuses more than none then.
+    reasoning_effort: z.enum(REASONING_EFFORTS).nullable().optional(),
     verbosity: z
       .literal('medium', { errorMap: () => ({ message: 'only the default verbosity (medium) is available' }) })
       .nullable()
@@ -258,7 +249,15 @@ export interface ChatCompletion {
   model: string;
   choices: Array<{
     index: 0;
-    message: { role: 'assistant'; content: string | null; refusal: null; annotations: unknown[]; tool_calls?: ChatToolCall[] };
+    message: {
+      role: 'assistant';
+      content: string | null;
+      /** What a reasoning model thought (llama-server's, LM Studio's and DeepSeek's field). */
+      reasoning_content?: string;
+      refusal: null;
+      annotations: unknown[];
+      tool_calls?: ChatToolCall[];
+    };
     logprobs: null;
     finish_reason: ChatFinishReason;
   }>;
@@ -281,6 +280,7 @@ export interface ChatCompletionChunk {
 export interface ChunkDelta {
   role?: 'assistant';
   content?: string;
+  reasoning_content?: string;
   refusal?: null;
   tool_calls?: Array<{ index: number; id?: string; type?: 'function'; function: { name?: string; arguments: string } }>;
 }

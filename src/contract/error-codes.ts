@@ -49,6 +49,8 @@ export const ERROR_CATALOG = {
   // the model to follow, usually): a 400 too, since trying the same request again costs the same.
   generation_too_slow: bad(),
   context_length_exceeded: bad('input'),
+  // An effort above none for a model that does not think (known once it is loaded).
+  reasoning_not_supported: bad('reasoning.effort'),
   max_output_tokens_too_large: bad('max_output_tokens'),
   missing_code: bad('code'),
   passphrase_refused: bad(),

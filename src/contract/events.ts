@@ -8,6 +8,8 @@ export const TASK_EVENT_TYPES = [
   'response.in_progress',
   'response.output_item.added',
   'response.content_part.added',
+  'response.reasoning_text.delta',
+  'response.reasoning_text.done',
   'response.output_text.delta',
   'response.output_text.done',
   'response.content_part.done',

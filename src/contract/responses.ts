@@ -4,6 +4,7 @@
 // these schemas, the GUI parses with them, and docs/api.md's parameter table follows them.
 import { z } from 'zod/v3';
 import { checkJsonSchema } from './json-schema.js';
+import { REASONING_EFFORTS, type ReasoningEffort } from './reasoning.js';
 
 // ---- Input items ------------------------------------------------------------------------------
 
@@ -94,13 +95,34 @@ const FunctionCallOutputInput = z
   })
   .strict();
 
+/** The model's thinking from an earlier answer, sent back by the client (OpenAI's reasoning item). */
+const ReasoningInput = z
+  .object({
+    type: z.literal('reasoning'),
+    id: z.string().min(1).max(200).optional(),
+    summary: z.array(z.object({ type: z.literal('summary_text'), text: z.string() }).strict()),
+    content: z
+      .array(z.object({ type: z.literal('reasoning_text'), text: z.string() }).strict())
+      .nullable()
+      .optional(),
+    // Only OpenAI can read what it encrypted; a local model has none to give or take.
+    encrypted_content: z.string().nullable().optional(),
+    status: ItemStatus.optional(),
+  })
+  .strict();
+
 /** An input item as sent: a message (its `type` may be left out), or a reference to a stored item. */
 export const InputItem = z.preprocess(
   (value) => (typeof value === 'object' && value !== null && !('type' in value) && 'role' in value ? { ...value, type: 'message' } : value),
   byType<InputItem>(
-    { message: InputMessage, item_reference: ItemReference, function_call: FunctionCallInput, function_call_output: FunctionCallOutputInput },
     {
-      reasoning: 'reasoning items are not supported: this model does not reason',
+      message: InputMessage,
+      item_reference: ItemReference,
+      function_call: FunctionCallInput,
+      function_call_output: FunctionCallOutputInput,
+      reasoning: ReasoningInput,
+    },
+    {
       custom_tool_call: 'only function tools are available here',
       custom_tool_call_output: 'only function tools are available here',
     },
@@ -109,7 +131,8 @@ export const InputItem = z.preprocess(
 export type InputMessage = z.infer<typeof InputMessage>;
 export type FunctionCallInput = z.infer<typeof FunctionCallInput>;
 export type FunctionCallOutputInput = z.infer<typeof FunctionCallOutputInput>;
-export type InputItem = InputMessage | z.infer<typeof ItemReference> | FunctionCallInput | FunctionCallOutputInput;
+export type ReasoningInput = z.infer<typeof ReasoningInput>;
+export type InputItem = InputMessage | z.infer<typeof ItemReference> | FunctionCallInput | FunctionCallOutputInput | ReasoningInput;
 
 // ---- Stored items (what a response's input and output, and a conversation, hold) ---------------
 
@@ -152,8 +175,20 @@ export interface FunctionCallOutputItem {
   status: 'in_progress' | 'completed' | 'incomplete';
 }
 
+/**
+ * A model's thinking before its answer, as OpenAI returns it for open-weight models: the text in
+ * `content` (`reasoning_text`), no summary (a local model writes none).
+ */
+export interface ReasoningItem {
+  type: 'reasoning';
+  id: string;
+  summary: Array<{ type: 'summary_text'; text: string }>;
+  content: Array<{ type: 'reasoning_text'; text: string }>;
+  status: 'in_progress' | 'completed' | 'incomplete';
+}
+
 /** Any item a response's input and output, and a conversation, hold. */
-export type StoredItem = MessageItem | FunctionCallItem | FunctionCallOutputItem;
+export type StoredItem = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem;
 
 // ---- The request body ---------------------------------------------------------------------------
 
@@ -245,8 +280,9 @@ export const PARAMETERS = {
     'tool_choice',
     'parallel_tool_calls',
     'on_restart',
+    'reasoning',
   ],
-  echoed: ['include', 'reasoning', 'service_tier', 'top_logprobs', 'max_tool_calls', 'user', 'safety_identifier', 'prompt_cache_key', 'stream_options'],
+  echoed: ['include', 'service_tier', 'top_logprobs', 'max_tool_calls', 'user', 'safety_identifier', 'prompt_cache_key', 'stream_options'],
   refused: ['prompt', 'prompt_cache_retention', 'context_management'],
 } as const;
 
@@ -287,11 +323,9 @@ export const createResponseBody = z
       .optional(),
     reasoning: z
       .object({
-        effort: z
-          .literal('none', { errorMap: () => ({ message: 'this model does not reason; leave reasoning out or use effort none' }) })
-          .nullable()
-          .optional(),
-        summary: z.null().optional(),
+        // Whether the model can think is known once it is loaded: one that cannot refuses more than none then.
+        effort: z.enum(REASONING_EFFORTS).nullable().optional(),
+        summary: z.null({ errorMap: () => ({ message: 'a local model writes no reasoning summary; the reasoning itself is in the output' }) }).optional(),
       })
       .strict()
       .nullable()
@@ -354,7 +388,7 @@ export interface ResponseObject {
   status: ResponseStatus;
   background: boolean;
   model: string;
-  output: Array<OutputMessage | FunctionCallItem>;
+  output: Array<ReasoningItem | OutputMessage | FunctionCallItem>;
   usage: Usage | null;
   error: ErrorDetail | null;
   incomplete_details: { reason: string } | null;
@@ -373,7 +407,7 @@ export interface ResponseObject {
   tool_choice: ToolChoice;
   tools: FunctionTool[];
   text: { format: OutputFormat; verbosity: 'medium' };
-  reasoning: { effort: null; summary: null };
+  reasoning: { effort: ReasoningEffort | null; summary: null };
   service_tier: 'default';
   prompt_cache_key: string | null;
   safety_identifier: string | null;

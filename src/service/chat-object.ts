@@ -32,7 +32,7 @@ function usageOf(response: ResponseObject): ChatUsage {
     completion_tokens: output,
     total_tokens: input + output,
     prompt_tokens_details: { cached_tokens: response.usage?.input_tokens_details.cached_tokens ?? 0 },
-    completion_tokens_details: { reasoning_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: response.usage?.output_tokens_details.reasoning_tokens ?? 0 },
   };
 }
 
@@ -40,13 +40,21 @@ function answerText(response: ResponseObject): string {
   return response.output.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join('');
 }
 
+/** What a reasoning model thought, or null when it did not think. */
+function reasoningOf(response: ResponseObject): string | null {
+  const items = response.output.filter((item) => item.type === 'reasoning');
+  return items.length === 0 ? null : items.flatMap((item) => item.content.map((part) => part.text)).join('');
+}
+
 function messageOf(response: ResponseObject): ChatCompletion['choices'][number]['message'] {
   const calls = toolCalls(response);
   const text = answerText(response);
+  const reasoning = reasoningOf(response);
   // OpenAI's content is null when the answer is only calls.
   return {
     role: 'assistant',
     content: calls.length > 0 && text === '' ? null : text,
+    ...(reasoning !== null ? { reasoning_content: reasoning } : {}),
     refusal: null,
     annotations: [],
     ...(calls.length > 0 ? { tool_calls: calls } : {}),
@@ -107,6 +115,11 @@ export function chatChunkRenderer(response: { id: string; model: string; created
       case 'response.output_text.delta': {
         const delta = typeof event.delta === 'string' ? event.delta : '';
         return start() + sse(chunk([{ index: 0, delta: { content: delta }, logprobs: null, finish_reason: null }]));
+      }
+      case 'response.reasoning_text.delta': {
+        // llama-server's, LM Studio's and DeepSeek's field for thinking, which the AI SDK and LangChain read.
+        const delta = typeof event.delta === 'string' ? event.delta : '';
+        return start() + sse(chunk([{ index: 0, delta: { reasoning_content: delta }, logprobs: null, finish_reason: null }]));
       }
       case 'response.output_item.added': {
         const item = event.item;

@@ -34,7 +34,10 @@ function toItems(m: ChatRequestMessage): InputItem[] {
   const text = textOf(m.content);
   if (m.role !== 'assistant') return [{ type: 'message', role: m.role, content: text }];
   const calls = (m.tool_calls ?? []).map((c): InputItem => ({ type: 'function_call', call_id: c.id, name: c.function.name, arguments: c.function.arguments }));
-  return [...(text !== '' || calls.length === 0 ? [{ type: 'message' as const, role: 'assistant' as const, content: text }] : []), ...calls];
+  const thought: InputItem[] = m.reasoning_content
+    ? [{ type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: m.reasoning_content }] }]
+    : [];
+  return [...thought, ...(text !== '' || calls.length === 0 ? [{ type: 'message' as const, role: 'assistant' as const, content: text }] : []), ...calls];
 }
 
 function tools(b: CreateChatCompletionBody): FunctionTool[] {
@@ -95,6 +98,7 @@ export function storedChatRequest(parsed: ParsedChat, input: StoredItem[]): Resp
     ...(format ? { format } : {}),
     ...(stop.length > 0 ? { stop } : {}),
     ...(b.seed != null ? { seed: b.seed } : {}),
+    ...(b.reasoning_effort != null ? { reasoning_effort: b.reasoning_effort } : {}),
     ...(b.tools && b.tools.length > 0 ? { tools: tools(b) } : {}),
     ...(toolChoice(b) !== null ? { tool_choice: toolChoice(b) ?? 'auto' } : {}),
     echo: {

@@ -58,6 +58,7 @@ export function storedRequest(parsed: ParsedCreate, input: StoredItem[]): Respon
     temperature: b.temperature ?? null,
     top_p: b.top_p ?? null,
     truncation: b.truncation ?? 'disabled',
+    ...(b.reasoning?.effort != null ? { reasoning_effort: b.reasoning.effort } : {}),
     ...(b.text?.format && b.text.format.type !== 'text' ? { format: b.text.format } : {}),
     ...(b.tools && b.tools.length > 0 ? { tools: b.tools } : {}),
     ...(b.tool_choice != null ? { tool_choice: b.tool_choice } : {}),

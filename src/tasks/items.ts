@@ -1,6 +1,16 @@
 // Items: the messages and function calls of a turn as Sanad keeps them (each with its id), made
 // from what a client sent, read back from older stores, and turned into the chat the engine runs.
-import type { ContentPart, FunctionCallItem, InputItem, InputMessage, MessageItem, OutputMessage, StoredItem, TextPart } from '../contract/responses.js';
+import type {
+  ContentPart,
+  FunctionCallItem,
+  InputItem,
+  InputMessage,
+  MessageItem,
+  OutputMessage,
+  ReasoningItem,
+  StoredItem,
+  TextPart,
+} from '../contract/responses.js';
 import type { ChatMessage, ToolCallMessage } from '../engine/engine.js';
 import type { LegacyMessage, ResponseRequest, ResponseRow } from './types.js';
 
@@ -12,9 +22,14 @@ function textOfPart(part: ContentPart): string {
  * The ids of a new response's items, named after it: `resp_<S>` answers as `msg_<S>` and its own
  * input items are `msg_<S>_<n>`, so an `item_reference` finds either with a primary-key read.
  */
-export function itemNames(responseId: string): { answer: string; input: (position: number) => string; call: (index: number) => string } {
+export function itemNames(responseId: string): {
+  answer: string;
+  reasoning: string;
+  input: (position: number) => string;
+  call: (index: number) => string;
+} {
   const stem = responseId.slice('resp_'.length);
-  return { answer: `msg_${stem}`, input: (position) => `msg_${stem}_${position}`, call: (index) => `fc_${stem}_${index}` };
+  return { answer: `msg_${stem}`, reasoning: `rs_${stem}`, input: (position) => `msg_${stem}_${position}`, call: (index) => `fc_${stem}_${index}` };
 }
 
 /** Where an item named by itemNames lives: its response, and an input item's position or an output call's index. */
@@ -40,6 +55,7 @@ export function keptMessage(m: InputMessage): MessageItem {
 export function keptItem(item: Exclude<InputItem, { type: 'item_reference' }>): StoredItem {
   if (item.type === 'message') return keptMessage(item);
   const status = item.status ?? 'completed';
+  if (item.type === 'reasoning') return { type: 'reasoning', id: item.id ?? '', summary: item.summary, content: item.content ?? [], status };
   if (item.type === 'function_call')
     return { type: 'function_call', id: item.id ?? '', call_id: item.call_id, name: item.name, arguments: item.arguments, status };
   const output = typeof item.output === 'string' ? item.output : item.output.map((p) => p.text).join('');
@@ -87,12 +103,31 @@ export function answersWithMessage(req: Pick<ResponseRequest, 'tools' | 'tool_ch
   return !(req.tools && req.tools.length > 0 && (choice === 'required' || (typeof choice === 'object' && choice !== null)));
 }
 
-/** The function calls an answer made, as stored beside its text (output_items). */
-export function outputCalls(row: Pick<ResponseRow, 'output_items'>): FunctionCallItem[] {
+/** The items an answer made besides its message, as stored beside its text (output_items): its reasoning, then its calls. */
+function outputItems(row: Pick<ResponseRow, 'output_items'>): Array<FunctionCallItem | ReasoningItem> {
   if (!row.output_items) return [];
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by TaskLedger.transition from typed FunctionCallItems
-  const calls: FunctionCallItem[] = JSON.parse(row.output_items);
-  return calls;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by TaskLedger.transition from typed items
+  const items: Array<FunctionCallItem | ReasoningItem> = JSON.parse(row.output_items);
+  return items;
+}
+
+/** The function calls an answer made. */
+export function outputCalls(row: Pick<ResponseRow, 'output_items'>): FunctionCallItem[] {
+  return outputItems(row).filter((item): item is FunctionCallItem => item.type === 'function_call');
+}
+
+/** What the model thought before it answered, once the answer is stored (null: it did not think). */
+export function outputReasoning(row: Pick<ResponseRow, 'output_items'>): ReasoningItem | null {
+  return outputItems(row).find((item): item is ReasoningItem => item.type === 'reasoning') ?? null;
+}
+
+/** A reasoning item holding this text. */
+export function reasoningItem(id: string, text: string, status: ReasoningItem['status']): ReasoningItem {
+  return { type: 'reasoning', id, summary: [], content: [{ type: 'reasoning_text', text }], status };
+}
+
+export function reasoningText(item: ReasoningItem): string {
+  return item.content.map((p) => p.text).join('');
 }
 
 /**
@@ -106,7 +141,8 @@ export function answerItems(
   status: OutputMessage['status'],
 ): StoredItem[] {
   const calls = outputCalls(row);
-  const items: StoredItem[] = [];
+  const reasoning = outputReasoning(row);
+  const items: StoredItem[] = reasoning ? [reasoning] : [];
   if (answersWithMessage(req) && (text !== '' || calls.length === 0)) items.push(asItem(outputMessage(row, text, status)));
   return [...items, ...calls];
 }
@@ -116,19 +152,31 @@ export function toChatMessages(instructions: string | null, items: readonly Stor
   const messages: ChatMessage[] = [];
   if (instructions) messages.push({ role: 'system', content: instructions });
   const calls = new Map<string, ToolCallMessage>();
+  // Thinking belongs to the assistant message (or call) that follows it.
+  let thought: string | null = null;
+  const withThought = (m: ChatMessage): ChatMessage => {
+    if (thought === null || m.role !== 'assistant') return m;
+    const out = { ...m, reasoning: thought };
+    thought = null;
+    return out;
+  };
   for (const item of items) {
+    if (item.type === 'reasoning') {
+      thought = (thought ?? '') + reasoningText(item);
+      continue;
+    }
     if (item.type === 'message') {
       // The Responses API's `developer` role is a system message for a local chat template.
-      messages.push({ role: item.role === 'developer' ? 'system' : item.role, content: itemText(item) });
+      messages.push(withThought({ role: item.role === 'developer' ? 'system' : item.role, content: itemText(item) }));
       continue;
     }
     if (item.type === 'function_call') {
-      // A call belongs to the answer before it, if that answer is the last message.
+      // A call belongs to the answer before it, if that answer is the last message (and no thought came between).
       const last = messages.at(-1);
       const call: ToolCallMessage = { name: item.name, arguments: item.arguments, result: null };
       calls.set(item.call_id, call);
-      if (last?.role === 'assistant') (last.calls ??= []).push(call);
-      else messages.push({ role: 'assistant', content: '', calls: [call] });
+      if (last?.role === 'assistant' && thought === null) (last.calls ??= []).push(call);
+      else messages.push(withThought({ role: 'assistant', content: '', calls: [call] }));
       continue;
     }
     const call = calls.get(item.call_id);

@@ -4,7 +4,7 @@
 // 100 ms and written in one transaction, and always flushed inside any transition of their
 // task, so no state change can overtake text that was generated before it. Listeners hear of
 // events only after their transaction committed, so a client never sees text a crash can lose.
-import type { FunctionCallItem } from '../contract/responses.js';
+import type { FunctionCallItem, ReasoningItem } from '../contract/responses.js';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import { newId } from '../ids.js';
@@ -12,7 +12,7 @@ import type { Statement, Transaction } from 'better-sqlite3';
 import { isWriteFailure } from '../store/disk.js';
 import type { Db } from '../store/open.js';
 import type { EventHub } from './event-hub.js';
-import { emittedText, getResponseRow, getTask } from './queries.js';
+import { emittedReasoning, emittedText, getResponseRow, getTask } from './queries.js';
 import { appendTurn } from './conversations.js';
 import { answerItems, inputItems, itemNames } from './items.js';
 import { buildResponseObject, parseRequest } from './response-object.js';
@@ -50,6 +50,10 @@ export interface TransitionChange {
     incompleteReason: string | null;
     truncatedItems?: number;
     calls?: FunctionCallItem[];
+    /** What the model thought before it answered (kept before the calls in output_items). */
+    reasoning?: ReasoningItem | null;
+    /** Of outputTokens, those spent thinking. */
+    reasoningTokens?: number;
   };
   /** A retry: usage from the failed attempt is dropped. */
   resetOutput?: boolean;
@@ -91,8 +95,15 @@ export interface WriteObserver {
   noteWriteOk(): void;
 }
 
+/**
+ * A streamed event waiting for the next group commit: a text delta of the response's message at
+ * output 0 (`delta`), or any event with its fields (reasoning deltas, the items opened and closed
+ * around them), committed in the order appended.
+ */
+type Pending = { delta: string } | { type: EventType; fields: Record<string, unknown> };
+
 export class TaskLedger {
-  private pending = new Map<string, string[]>();
+  private pending = new Map<string, Pending[]>();
   /** Running tasks whose first text of this run has been flushed already. */
   private textStarted = new Set<string>();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -212,6 +223,7 @@ export class TaskLedger {
       store: input.store ? 1 : 0,
       output_text: null,
       incomplete_reason: null,
+      reasoning_tokens: null,
       input_tokens: null,
       cached_tokens: null,
       output_tokens: null,
@@ -270,13 +282,26 @@ export class TaskLedger {
       ).run({ ...task, previous: before.status });
       if (change.output) {
         const o = change.output;
-        const calls = o.calls && o.calls.length > 0 ? JSON.stringify(o.calls) : null;
+        const items = [...(o.reasoning ? [o.reasoning] : []), ...(o.calls ?? [])];
         this.stmt(
-          'UPDATE responses SET output_text = ?, input_tokens = ?, cached_tokens = ?, output_tokens = ?, incomplete_reason = ?, truncated_items = ?, output_items = ? WHERE id = ?',
-        ).run(o.text, o.inputTokens, o.cachedTokens ?? 0, o.outputTokens, o.incompleteReason, o.truncatedItems ?? 0, calls, task.response_id);
+          `UPDATE responses SET output_text = ?, input_tokens = ?, cached_tokens = ?, output_tokens = ?, reasoning_tokens = ?,
+             incomplete_reason = ?, truncated_items = ?, output_items = ? WHERE id = ?`,
+        ).run(
+          o.text,
+          o.inputTokens,
+          o.cachedTokens ?? 0,
+          o.outputTokens,
+          o.reasoningTokens ?? 0,
+          o.incompleteReason,
+          o.truncatedItems ?? 0,
+          items.length > 0 ? JSON.stringify(items) : null,
+          task.response_id,
+        );
         this.addTurnToConversation(task, o.text, o.incompleteReason, now);
       } else if (change.resetOutput) {
-        this.stmt('UPDATE responses SET input_tokens = NULL, cached_tokens = NULL, output_tokens = NULL WHERE id = ?').run(task.response_id);
+        this.stmt('UPDATE responses SET input_tokens = NULL, cached_tokens = NULL, output_tokens = NULL, reasoning_tokens = NULL WHERE id = ?').run(
+          task.response_id,
+        );
       }
       const events = change.events.map((spec, i) => {
         const fields = spec.withResponse ? { ...spec.fields, response: this.responseObject(task) } : (spec.fields ?? {});
@@ -294,15 +319,24 @@ export class TaskLedger {
     return result;
   }
 
-  /** Buffers one piece of generated text for the next group commit. */
+  /** Buffers one piece of generated text (of the message at output 0) for the next group commit. */
   appendDelta(taskId: string, delta: string): void {
     if (delta.length === 0) return;
+    this.append(taskId, [{ delta }]);
+  }
+
+  /** Buffers streamed events with their fields, in order, for the next group commit (tasks/answer-stream.ts). */
+  appendEvents(taskId: string, events: ReadonlyArray<{ type: EventType; fields: Record<string, unknown> }>): void {
+    if (events.length > 0) this.append(taskId, events);
+  }
+
+  private append(taskId: string, entries: readonly Pending[]): void {
     let list = this.pending.get(taskId);
     if (!list) {
       list = [];
       this.pending.set(taskId, list);
     }
-    list.push(delta);
+    list.push(...entries);
     const first = !this.textStarted.has(taskId);
     if (first) this.textStarted.add(taskId);
     // While a failed commit waits for its retry, more text only waits with it.
@@ -361,19 +395,16 @@ export class TaskLedger {
     if (!deltas || deltas.length === 0 || task.status !== 'running') return [];
     const response = getResponseRow(this.db, task.response_id);
     const now = unixSeconds(this.clock);
-    const events = deltas.map((delta, i) =>
-      this.insertEvent(
-        task,
-        task.last_sequence_number + i + 1,
-        'response.output_text.delta',
-        {
-          item_id: response?.item_id ?? null,
-          output_index: 0,
-          content_index: 0,
-          delta,
-        },
-        now,
-      ),
+    const events = deltas.map((entry, i) =>
+      'delta' in entry
+        ? this.insertEvent(
+            task,
+            task.last_sequence_number + i + 1,
+            'response.output_text.delta',
+            { item_id: response?.item_id ?? null, output_index: 0, content_index: 0, delta: entry.delta },
+            now,
+          )
+        : this.insertEvent(task, task.last_sequence_number + i + 1, entry.type, entry.fields, now),
     );
     task.last_sequence_number += deltas.length;
     this.stmt('UPDATE tasks SET last_sequence_number = ?, updated_at = ? WHERE id = ?').run(task.last_sequence_number, now, task.id);
@@ -412,7 +443,8 @@ export class TaskLedger {
   private responseObject(task: TaskRow): ReturnType<typeof buildResponseObject> {
     const row = getResponseRow(this.db, task.response_id);
     if (!row) throw new Error(`Response ${task.response_id} of task ${task.id} is missing.`);
-    return buildResponseObject(row, task, row.output_text ?? emittedText(this.db, task.id));
+    const thought = row.output_text === null ? emittedReasoning(this.db, task.id) : '';
+    return buildResponseObject(row, task, row.output_text ?? emittedText(this.db, task.id), thought);
   }
 }
 

@@ -90,21 +90,38 @@ export function toTaskEvent(row: EventRow, responseId: string): TaskEvent {
 }
 
 /**
- * The text the task has emitted in its current attempt: every committed delta after the last
- * `response.queued` (a retry tells clients to drop partial text, so it starts a new attempt).
+ * The text the task has emitted in its current attempt: every committed delta of one type after the
+ * last `response.queued` (a retry tells clients to drop partial text, so it starts a new attempt).
  * This is also the snapshot a `resume` continues from.
  */
-const textOfAttempt = cachedStatement<[{ task: string }], { text: string | null }>(
+const deltasOfAttempt = cachedStatement<[{ task: string; type: string }], { text: string | null }>(
   `SELECT group_concat(json_extract(data, '$.delta'), '') AS text FROM (
      SELECT data FROM task_events
-     WHERE task_id = @task AND type = 'response.output_text.delta'
+     WHERE task_id = @task AND type = @type
        AND sequence_number > (SELECT COALESCE(MAX(sequence_number), 0) FROM task_events
                               WHERE task_id = @task AND type = 'response.queued')
      ORDER BY sequence_number)`,
 );
 
 export function emittedText(db: ReadableDB, taskId: string): string {
-  return textOfAttempt(db).get({ task: taskId })?.text ?? '';
+  return deltasOfAttempt(db).get({ task: taskId, type: 'response.output_text.delta' })?.text ?? '';
+}
+
+/** The same for the thinking of the current attempt (reasoning deltas). */
+export function emittedReasoning(db: ReadableDB, taskId: string): string {
+  return deltasOfAttempt(db).get({ task: taskId, type: 'response.reasoning_text.delta' })?.text ?? '';
+}
+
+/** Whether the current attempt's thought has ended (its reasoning_text.done is committed). */
+const reasoningEnded = cachedStatement<[{ task: string }], { n: number }>(
+  `SELECT COUNT(*) AS n FROM task_events
+   WHERE task_id = @task AND type = 'response.reasoning_text.done'
+     AND sequence_number > (SELECT COALESCE(MAX(sequence_number), 0) FROM task_events
+                            WHERE task_id = @task AND type = 'response.queued')`,
+);
+
+export function reasoningHasEnded(db: ReadableDB, taskId: string): boolean {
+  return (reasoningEnded(db).get({ task: taskId })?.n ?? 0) > 0;
 }
 
 /** A client's tasks not yet finished (a revoked client's are cancelled). */

@@ -3,7 +3,7 @@
 // parameters Sanad only echoes show the defaults they selected.
 import { errorEntry, isErrorCode } from '../contract/error-codes.js';
 import type { ErrorDetail, ResponseObject, ResponseStatus } from '../contract/responses.js';
-import { answersWithMessage, outputCalls, outputMessage } from './items.js';
+import { answersWithMessage, itemNames, outputCalls, outputMessage, outputReasoning, reasoningItem } from './items.js';
 import type { ResponseRequest, ResponseRow, TaskRow, TaskStatus } from './types.js';
 
 export type { ResponseObject, ResponseStatus } from '../contract/responses.js';
@@ -54,6 +54,8 @@ function errorOf(code: string, message: string): ErrorDetail {
       return { type: 'invalid_request_error', code, message, param: 'text.format.schema' };
     case 'conversation_not_found':
       return { type: 'invalid_request_error', code, message, param: 'conversation' };
+    case 'reasoning_not_supported':
+      return { type: 'invalid_request_error', code, message, param: 'reasoning.effort' };
     case 'model_not_found':
     case 'model_missing':
     case 'model_changed':
@@ -64,8 +66,11 @@ function errorOf(code: string, message: string): ErrorDetail {
   }
 }
 
-/** `text` is the output so far (the stored output once terminal, else the emitted deltas). */
-export function buildResponseObject(row: ResponseRow, task: TaskRow, text: string): ResponseObject {
+/**
+ * `text` is the output so far (the stored output once terminal, else the emitted deltas); `thought`
+ * the thinking so far of an answer not stored yet (a stored answer keeps its reasoning item).
+ */
+export function buildResponseObject(row: ResponseRow, task: TaskRow, text: string, thought = ''): ResponseObject {
   const status = responseStatus(task.status, row.incomplete_reason);
   const req = parseRequest(row);
   const echo = req.echo ?? {};
@@ -74,14 +79,15 @@ export function buildResponseObject(row: ResponseRow, task: TaskRow, text: strin
   // The message is there from its first text on, or once finished (empty, if the model only called);
   // an answer that is a forced call has none.
   const withMessage = answersWithMessage(req) && (text.length > 0 || status === 'completed' || status === 'incomplete');
-  const output: ResponseObject['output'] = [...(withMessage ? [outputMessage(row, text, itemStatus)] : []), ...calls];
+  const reasoning = outputReasoning(row) ?? (thought !== '' ? reasoningItem(itemNames(row.id).reasoning, thought, 'in_progress') : null);
+  const output: ResponseObject['output'] = [...(reasoning ? [reasoning] : []), ...(withMessage ? [outputMessage(row, text, itemStatus)] : []), ...calls];
   const usage =
     row.input_tokens !== null && row.output_tokens !== null
       ? {
           input_tokens: row.input_tokens,
           input_tokens_details: { cached_tokens: row.cached_tokens ?? 0 },
           output_tokens: row.output_tokens,
-          output_tokens_details: { reasoning_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: row.reasoning_tokens ?? 0 },
           total_tokens: row.input_tokens + row.output_tokens,
         }
       : null;
@@ -112,7 +118,7 @@ export function buildResponseObject(row: ResponseRow, task: TaskRow, text: strin
     tool_choice: req.tool_choice ?? 'auto',
     tools: req.tools ?? [],
     text: { format: req.format ?? { type: 'text' }, verbosity: 'medium' },
-    reasoning: { effort: null, summary: null },
+    reasoning: { effort: req.reasoning_effort ?? null, summary: null },
     service_tier: 'default',
     prompt_cache_key: echo.prompt_cache_key ?? null,
     safety_identifier: echo.safety_identifier ?? null,

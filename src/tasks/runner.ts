@@ -13,10 +13,11 @@ import { answersWithMessage, inputItems, itemNames } from './items.js';
 import { newId } from '../ids.js';
 import type { FunctionCallItem } from '../contract/responses.js';
 import { earlierItems, fitToContext, TurnFailure } from './turn-context.js';
-import { emittedText, getResponseRow, getTask, tasksInStatus } from './queries.js';
+import { emittedReasoning, emittedText, getResponseRow, getTask, reasoningHasEnded, tasksInStatus } from './queries.js';
 import { parseRequest } from './response-object.js';
 import type { ResponseRequest, ResponseRow, TaskRow } from './types.js';
-import { callEvents, startEvents, textDoneEvents } from './item-events.js';
+import { startEvents } from './item-events.js';
+import { AnswerStream } from './answer-stream.js';
 
 export interface RunnerOptions {
   concurrency: number;
@@ -172,7 +173,7 @@ export class TaskRunner {
       // meanwhile) fails before \`response.in_progress\`: a foreground door answers it as an HTTP error.
       const prepared = this.prepare(task, settings);
       if (!resuming) {
-        const running = await this.commit(taskId, { from: ['loading'], to: 'running', events: startEvents(this.db, task) });
+        const running = await this.commit(taskId, { from: ['loading'], to: 'running', events: startEvents(this.db, task, prepared.thinks) });
         if (!running.ok) return await this.finishCancelled(taskId);
       }
       await this.generate(task, prepared, path, settings, signal);
@@ -209,15 +210,34 @@ export class TaskRunner {
       model: task.model,
       door: request.api === 'chat.completions' ? 'chat' : 'responses',
     });
-    return { response, request, maxOutputTokens, messages, dropped, shape: generationShape(request) };
+    const effort = request.reasoning_effort;
+    const canThink = this.engine.thinks(task.model);
+    if (effort !== undefined && effort !== 'none' && !canThink) {
+      const param = request.api === 'chat.completions' ? 'reasoning_effort' : 'reasoning.effort';
+      throw new TurnFailure('reasoning_not_supported', `Model ${task.model} does not think before it answers; leave ${param} out or set it to none.`);
+    }
+    const thinks = canThink && effort !== 'none';
+    return { response, request, maxOutputTokens, messages, dropped, shape: generationShape(request), thinks };
   }
 
   private async generate(task: TaskRow, prepared: Prepared, path: string, settings: RunSettings, signal: AbortSignal): Promise<void> {
-    const { response, request, maxOutputTokens, messages, dropped, shape } = prepared;
+    const { response, request, maxOutputTokens, messages, dropped, shape, thinks } = prepared;
     const temperature = request.temperature ?? settings.temperature ?? null;
     const continuation = emittedText(this.db, task.id);
-    const usedTokens = continuation ? this.engine.countTokens(task.model, continuation) : 0;
+    // A resumed attempt: the thought and the text it had committed, which generation continues.
+    const thought = thinks ? emittedReasoning(this.db, task.id) : '';
+    const thoughtEnded = reasoningHasEnded(this.db, task.id);
+    const thoughtTokens = thought ? this.engine.countTokens(task.model, thought, thoughtEnded ? 'ended-thought' : 'thought') : 0;
+    const usedTokens = (continuation ? this.engine.countTokens(task.model, continuation) : 0) + thoughtTokens;
     const budget = maxOutputTokens - usedTokens;
+    const names = itemNames(response.id);
+    const withMessage = answersWithMessage(request);
+    const stream = new AnswerStream(
+      this.ledger,
+      task.id,
+      { messageId: response.item_id, reasoningId: names.reasoning, withMessage, thinks },
+      { thought, thoughtEnded },
+    );
     const result =
       budget > 0
         ? await this.engine.generate({
@@ -226,6 +246,8 @@ export class TaskRunner {
             load: loadSettingsOf(settings),
             messages,
             ...(continuation ? { continuation } : {}),
+            ...(thought ? { continuationThought: thought } : {}),
+            ...(request.reasoning_effort ? { reasoningEffort: request.reasoning_effort } : {}),
             maxTokens: budget,
             ...shape.engine,
             ...(request.stop ? { stop: request.stop } : {}),
@@ -233,13 +255,13 @@ export class TaskRunner {
             ...(temperature !== null ? { temperature } : {}),
             ...(request.top_p !== null ? { topP: request.top_p } : {}),
             signal,
-            onText: (delta) => this.ledger.appendDelta(task.id, delta),
+            onText: (delta) => stream.text(delta),
+            onReasoning: (delta) => stream.reasoning(delta),
           })
         : { text: '', inputTokens: 0, outputTokens: 0, stopReason: 'max_tokens' as const };
     if (this.stopping) return void this.ledger.flush();
     if (result.stopReason === 'abort') return this.finishCancelled(task.id);
     const text = continuation + result.text;
-    const names = itemNames(response.id);
     const cutShort = result.stopReason === 'max_tokens';
     // An answer cut short is `incomplete` anyway; a finished one must keep its schema.
     const broken = cutShort ? null : shapeBroken(shape, { text, ...(result.calls ? { calls: result.calls } : {}) });
@@ -252,7 +274,6 @@ export class TaskRunner {
       arguments: c.arguments,
       status: cutShort ? 'incomplete' : 'completed',
     }));
-    const withMessage = answersWithMessage(request);
     const completed = await this.commit(task.id, {
       from: ['running'],
       to: 'completed',
@@ -265,12 +286,10 @@ export class TaskRunner {
         incompleteReason: result.stopReason === 'max_tokens' ? 'max_output_tokens' : null,
         truncatedItems: dropped,
         calls,
+        reasoning: stream.item(cutShort ? 'incomplete' : 'completed'),
+        reasoningTokens: thoughtTokens + (result.reasoningTokens ?? 0),
       },
-      events: [
-        ...(withMessage ? textDoneEvents(response.item_id, text) : []),
-        ...callEvents(calls, withMessage ? 1 : 0),
-        { type: 'response.completed', withResponse: true },
-      ],
+      events: [...stream.doneEvents(text, calls), { type: 'response.completed', withResponse: true }],
     });
     if (!completed.ok) await this.finishCancelled(task.id);
   }
@@ -301,6 +320,8 @@ interface Prepared {
   messages: ChatMessage[];
   dropped: number;
   shape: GenerationShape;
+  /** The model thinks in this request (it can, and the effort is not none). */
+  thinks: boolean;
 }
 
 const CANCELLED: TransitionChange = { from: ['cancelling'], to: 'cancelled', events: [{ type: 'response.cancelled', withResponse: true }] };

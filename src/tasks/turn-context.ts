@@ -15,7 +15,10 @@ import type { ResponseRow } from './types.js';
 /** A task that cannot run for a reason the client can act on: its response fails with this code. */
 export class TurnFailure extends Error {
   constructor(
-    readonly code: Extract<ErrorCode, 'context_length_exceeded' | 'previous_response_not_found' | 'conversation_not_found' | 'invalid_json_schema'>,
+    readonly code: Extract<
+      ErrorCode,
+      'context_length_exceeded' | 'previous_response_not_found' | 'conversation_not_found' | 'invalid_json_schema' | 'reasoning_not_supported'
+    >,
     message: string,
   ) {
     super(message);

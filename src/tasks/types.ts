@@ -1,6 +1,7 @@
 // Task and response records as stored, and the event shape every client sees.
 import type { TaskEventType } from '../contract/events.js';
 import type { FunctionTool, MessageRole, OutputFormat, StoredItem, ToolChoice, Truncation } from '../contract/responses.js';
+import type { ReasoningEffort } from '../contract/reasoning.js';
 
 export const TASK_STATUSES = ['queued', 'loading', 'running', 'cancelling', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -68,6 +69,8 @@ export interface ResponseRequest {
   stop?: string[];
   /** Chat Completions' `seed`: sampling is repeatable with the same seed. */
   seed?: number;
+  /** How hard a thinking model thinks (`reasoning.effort`, `reasoning_effort`); absent: the model's default. */
+  reasoning_effort?: ReasoningEffort;
   /** Which API created it: a chat completion is a response underneath. Absent: the Responses API. */
   api?: 'chat.completions';
 }
@@ -94,6 +97,8 @@ export interface ResponseRow {
   input_tokens: number | null;
   /** Of the input, tokens a kept sequence already held (null: not counted, before migration 22). */
   cached_tokens: number | null;
+  /** Of output_tokens, those spent thinking; null before migration 23. */
+  reasoning_tokens: number | null;
   output_tokens: number | null;
   created_at: number;
 }

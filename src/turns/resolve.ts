@@ -5,7 +5,7 @@
 import type { InputItem, StoredItem } from '../contract/responses.js';
 import type { ReadableDB } from '../store/open.js';
 import { findConversationItem, getConversation } from '../tasks/conversations.js';
-import { inputItems, itemOwner, keptItem, outputCalls } from '../tasks/items.js';
+import { inputItems, itemOwner, keptItem, outputCalls, outputReasoning } from '../tasks/items.js';
 import { getResponseRow, getTaskByResponse } from '../tasks/queries.js';
 import { parseRequest } from '../tasks/response-object.js';
 import { answerOf } from '../tasks/turn-context.js';
@@ -19,6 +19,13 @@ export type DeletedWhy = (id: string) => string | undefined;
 
 /** The stored item with this id (an answer, an input item, a conversation's item), if the caller may read it. */
 function findItem(db: ReadableDB, id: string, mayRead: MayRead): StoredItem | undefined {
+  // A thought: `rs_<S>` is the reasoning item of `resp_<S>` (items.ts: itemNames).
+  const thought = /^rs_([0-9a-z]+)$/.exec(id);
+  const thinker = thought?.[1] ? getResponseRow(db, `resp_${thought[1]}`) : undefined;
+  if (thinker && mayRead(thinker.client_id)) {
+    const found = outputReasoning(thinker);
+    if (found?.id === id) return found;
+  }
   const owner = itemOwner(id);
   const row = owner && getResponseRow(db, owner.responseId);
   if (row && mayRead(row.client_id)) {

@@ -3,10 +3,13 @@
 // token as an integrator would have it (responses:write + models:read, not admin).
 import { after } from 'node:test';
 import { makeClient } from '../api/contract.js';
-import { addDemoModel, prepareDataDir } from '../harness/data-dir.js';
+import { thinkingModelPath } from '../fixtures/tiny-model.js';
+import { addDemoModel, addModelFile, prepareDataDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 
 export const DEMO = 'demo';
+/** The generated thinking model (a Qwen3 to node-llama-cpp), registered beside the demo model. */
+export const THINKER = 'thinker';
 
 export interface ClientService {
   service: ServiceProcess;
@@ -35,6 +38,7 @@ export async function startClientService(): Promise<ClientService> {
   // SDKs and polling tests make many calls; rate limiting is not what these tests try.
   const prepared = await prepareDataDir({ requests_per_minute_per_client: 1_000_000 });
   await addDemoModel(prepared.dataDir, DEMO);
+  await addModelFile(prepared.dataDir, THINKER, await thinkingModelPath());
   const service = await start(prepared.dataDir, prepared.adminToken);
   const client = await makeClient(service.api, ['responses:write', 'models:read'], 'sdk-app');
   const out: ClientService = {

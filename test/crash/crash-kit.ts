@@ -96,6 +96,8 @@ const STATE_OF_EVENT: Record<string, TaskStatus> = {
   'response.output_item.done': 'running',
   'response.function_call_arguments.delta': 'running',
   'response.function_call_arguments.done': 'running',
+  'response.reasoning_text.delta': 'running',
+  'response.reasoning_text.done': 'running',
   'response.cancelling': 'cancelling',
   'response.completed': 'completed',
   'response.failed': 'failed',
@@ -163,9 +165,14 @@ export function readCrashedStore(dataDir: string): Map<string, FoundTask> {
 }
 
 /** Creates a background response; returns its task and response ids after checking the 202. */
-export async function createBackground(api: Api, onRestart: OnRestart, maxOutputTokens: number): Promise<{ taskId: string; responseId: string }> {
+export async function createBackground(
+  api: Api,
+  onRestart: OnRestart,
+  maxOutputTokens: number,
+  model = 'tiny',
+): Promise<{ taskId: string; responseId: string }> {
   const res = await api.post('/v1/responses', {
-    model: 'tiny',
+    model,
     input: 'Tell me a long story.',
     background: true,
     on_restart: onRestart,
@@ -272,9 +279,9 @@ export function clientText(events: readonly WireEvent[]): string {
   return text;
 }
 
-export function deltaText(events: readonly WireEvent[]): string {
+export function deltaText(events: readonly WireEvent[], type = 'response.output_text.delta'): string {
   return events
-    .filter((e) => e.type === 'response.output_text.delta')
+    .filter((e) => e.type === type)
     .map((e) => str(e.data, 'delta'))
     .join('');
 }

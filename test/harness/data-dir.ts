@@ -47,9 +47,14 @@ export async function prepareDataDir(settings: Partial<Settings> = {}, dataDir =
 
 /** Registers the demo model (it answers "OK,demo!" and ends) as `id` in a data dir no service holds yet. */
 export async function addDemoModel(dataDir: string, id = 'demo'): Promise<void> {
+  await addModelFile(dataDir, id, await finishingModelPath());
+}
+
+/** Registers a model file under an id in a data dir no service holds yet. */
+export async function addModelFile(dataDir: string, id: string, path: string): Promise<void> {
   const db = openStore(storePath(dataDir));
   try {
-    await new ModelRegistry(db, systemClock).add(await finishingModelPath(), id);
+    await new ModelRegistry(db, systemClock).add(path, id);
   } finally {
     db.close();
   }

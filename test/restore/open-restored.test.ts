@@ -3,8 +3,8 @@
 // nothing touched), then POST /admin/restore/{id}/open: 202 with a login URL, the same process
 // stops its appliance and serves the restored dir on the same port, the old dir's lock and
 // service.json are released, the login URL signs a browser in to the new instance (the old
-// session no longer works), the model generates on the new instance, and a SIGTERM still stops
-// it cleanly.
+// session no longer works), the model generates on the new instance, a thinking model's stored
+// answer comes back with its thought, and a SIGTERM still stops it cleanly.
 import { sessionHeader, signInWithLink } from '../harness/gui-session.js';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,9 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireInstanceLock } from '../../src/appliance/instance-lock.js';
 import { field, num, str, waitFor, type Api } from '../harness/api.js';
-import { prepareDataDir, tempDir } from '../harness/data-dir.js';
+import { addModelFile, prepareDataDir, tempDir } from '../harness/data-dir.js';
+import { thinkingModelPath } from '../fixtures/tiny-model.js';
+import { THINKING_MODEL_THOUGHT } from '../../src/demo/thinking-model.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { treePicture } from './kit.js';
 
@@ -40,8 +42,12 @@ async function statusWithSession(url: string, token: string): Promise<{ status: 
 
 test('check the target before the click; open the restored data: same process and port, new data dir, signed in by the new link', async () => {
   const prepared = await prepareDataDir();
+  await addModelFile(prepared.dataDir, 'thinker', await thinkingModelPath());
   service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
   const { api } = service;
+  // A thinking model's answer, kept with its thought: the backup must carry both.
+  const thought = await api.post('/v1/responses', { model: 'thinker', input: 'Think first' });
+  assert.equal(str(thought.body, 'output', 0, 'type'), 'reasoning', thought.text);
   const oldSession = await signIn(service.loginUrl);
   assert.equal(oldSession.status, 200);
   assert.ok(oldSession.token);
@@ -154,6 +160,14 @@ test('check the target before the click; open the restored data: same process an
   const after = await api.post('/v1/responses', { model: 'tiny', input: 'hello again', max_output_tokens: 8 });
   assert.equal(after.status, 200, after.text);
   assert.equal(field(after.body, 'usage', 'output_tokens'), 8, after.text);
+  const kept = await api.get(`/v1/responses/${str(thought.body, 'id')}`);
+  assert.equal(kept.status, 200, kept.text);
+  assert.deepEqual(
+    [str(kept.body, 'output', 0, 'type'), str(kept.body, 'output', 0, 'content', 0, 'text'), str(kept.body, 'output', 1, 'type')],
+    ['reasoning', THINKING_MODEL_THOUGHT, 'message'],
+    'the restored answer keeps its thought, before the message',
+  );
+  assert.ok(num(kept.body, 'usage', 'output_tokens_details', 'reasoning_tokens') > 0);
 
   const code = await service.stop();
   assert.equal(code, 0, service.stderr());

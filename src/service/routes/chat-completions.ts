@@ -27,7 +27,7 @@ export function registerChatCompletionRoutes(app: FastifyInstance, kit: RouteKit
     if (req.idempotency && !parsed.store) req.idempotency.unstored = true;
     const turn = await ctx.turns.accept(chatTurnAsk(parsed, principal, ctx.settings().default_on_restart));
     cancelWhenGone(ctx, req, reply, turn);
-    await startedOrError(req, turn, { input: 'messages' });
+    await startedOrError(req, turn, { input: 'messages', 'reasoning.effort': 'reasoning_effort' });
 
     if (parsed.stream) {
       // A stream is not replayed (its chunks are not kept as one answer): a retry with the same

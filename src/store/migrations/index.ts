@@ -21,6 +21,7 @@ import { alertSayings } from './0019-alert-sayings.js';
 import { folderTargets } from './0020-folder-targets.js';
 import { runs } from './0021-runs.js';
 import { cachedTokens } from './0022-cached-tokens.js';
+import { reasoningTokens } from './0023-reasoning-tokens.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   folderTargets,
   runs,
   cachedTokens,
+  reasoningTokens,
 ];
