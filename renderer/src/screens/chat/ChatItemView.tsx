@@ -1,12 +1,14 @@
 // One stored item of a conversation: a message (Markdown, its own direction, a copy button and
-// "continue in a new conversation from here"), or a function call another client made and its
-// result, shown plainly.
+// "continue in a new conversation from here"), a reasoning model's thought (folded, with the time it
+// took when this tab watched it), or a function call another client made and its result, shown
+// plainly.
 import { CopyButton } from '../../components/CopyButton';
 import { useStrings } from '../../i18n/i18n';
 import { textOf, type ChatItem } from './api';
 import { Markdown } from './Markdown';
 import { chatStrings } from './strings';
-import { readReplyStats } from './reply-stats';
+import { readReplyStats, readThoughtSeconds } from './reply-stats';
+import { ThoughtBlock } from './ThoughtBlock';
 import { formatNumber } from '../../i18n/format';
 
 /** How fast this reply came, when this tab watched it being written. */
@@ -42,6 +44,13 @@ export function ChatItemView({ item, onRetryCutOff, onContinueFrom, busy }: Chat
         <pre dir="ltr" className="chat-tool" tabIndex={0}>
           <code>{item.type === 'function_call' ? (item.arguments ?? '') : (item.output ?? '')}</code>
         </pre>
+      </li>
+    );
+  }
+  if (item.type === 'reasoning') {
+    return (
+      <li className="chat-msg assistant thought" data-testid="chat-message" data-role="reasoning" data-id={item.id}>
+        <ThoughtBlock text={textOf(item)} thinking={false} seconds={readThoughtSeconds(item.id)} />
       </li>
     );
   }

@@ -11,6 +11,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useStrings } from '../../i18n/i18n';
 import { conversationKey, conversationsKey, itemsKey, textOf, useChatModels, useConversation, useItems, type ChatItem } from './api';
 import { ChatItemView } from './ChatItemView';
+import { cutOffTurn } from './cut-off-turn';
 import { DEFAULT_SETTINGS, settingsFrom, titleFrom, type ChatSettings } from './chat-settings';
 import { Composer } from './Composer';
 import { continueFrom, createConversation, deleteConversation, deleteItems, saveMetadata } from './conversation-actions';
@@ -125,13 +126,13 @@ export function ConversationView({ id }: { id: string | null }) {
   const items = useItems(id);
   const shown: ChatItem[] = useMemo(() => (id === null ? [] : (items.data?.pages.flatMap((p) => p.data) ?? []).slice().reverse()), [items.data, id]);
   const last = shown.at(-1);
-  const beforeLast = shown.at(-2);
+  const cutOff = cutOffTurn(shown);
   const retryCutOff =
-    id !== null && pending === null && last?.status === 'incomplete' && last.role === 'assistant' && beforeLast?.role === 'user'
+    id !== null && pending === null && cutOff !== null
       ? () => {
-          const text = textOf(beforeLast);
+          const text = textOf(cutOff.asked);
           setBusy(true);
-          deleteItems(id, [beforeLast.id, last.id])
+          deleteItems(id, cutOff.itemIds)
             .then(() => client.invalidateQueries({ queryKey: itemsKey(id) }))
             .then(() => send(text))
             .catch(setError)

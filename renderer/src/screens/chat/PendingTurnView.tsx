@@ -1,7 +1,7 @@
 // The turn being made: what the person sent, and the reply streaming in from the task's events
 // (tasks/use-task-events.ts, which resumes after a reload or a dropped connection). The task's state
 // says what to show while there is no text yet: waiting, loading the model (the task's `loading`
-// state), writing; and at the end what happened: completed (the stored items take its place),
+// state), thinking (a reasoning model's thought, folded), writing; and at the end what happened: completed (the stored items take its place),
 // stopped or failed (said in words, with Retry and Dismiss).
 import { useEffect, useRef } from 'react';
 import { ApiError } from '../../api/http';
@@ -10,11 +10,13 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/http';
 import { browserNow } from '../../clock';
 import { Task, taskKey, TERMINAL } from '../tasks/api';
+import { thoughtSeconds } from '../tasks/task-stream';
 import { useTaskEvents } from '../tasks/use-task-events';
 import { Markdown } from './Markdown';
 import type { PendingTurn } from './pending-turn';
 import { chatStrings, failureKey } from './strings';
-import { measureReply, saveReplyStats } from './reply-stats';
+import { measureReply, saveReplyStats, saveThoughtSeconds } from './reply-stats';
+import { ThoughtBlock } from './ThoughtBlock';
 import { z } from 'zod/v3';
 
 /** Of a response, the ids of its output items (the reply's message among them). */
@@ -53,6 +55,17 @@ export function PendingTurnView({ turn, model, onCompleted, onGone, onRetry, onD
   useEffect(() => {
     if (stream.text !== '' && firstTextAt.current === null && watchedFromStart.current) firstTextAt.current = browserNow();
   }, [stream.text]);
+  // How long the model thought: timed in the page when it watched the thought begin and end (the
+  // events' own times are whole seconds), else from those times.
+  const thoughtAt = useRef<{ start: number | null; end: number | null }>({ start: null, end: null });
+  const thought = stream.thought;
+  useEffect(() => {
+    if (thought === null || !watchedFromStart.current) return;
+    thoughtAt.current.start ??= browserNow();
+    if (thought.done) thoughtAt.current.end ??= browserNow();
+  }, [thought]);
+  const watched = thoughtAt.current;
+  const thinkingSeconds = watched.start !== null && watched.end !== null ? (watched.end - watched.start) / 1000 : thoughtSeconds(thought);
   const told = useRef(false);
   useEffect(() => {
     if (status !== 'completed' || told.current) return;
@@ -66,14 +79,16 @@ export function PendingTurnView({ turn, model, onCompleted, onGone, onRetry, onD
       .then((r) => {
         const answer = r.output.find((item) => item.type === 'message');
         if (answer) saveReplyStats(answer.id, stats);
+        const reasoning = r.output.find((item) => item.type === 'reasoning');
+        if (reasoning && thinkingSeconds !== null) saveThoughtSeconds(reasoning.id, thinkingSeconds);
       })
       .catch(() => undefined)
       .finally(onCompleted);
-  }, [status, onCompleted, turn.sentAt, turn.responseId, task.data?.output_tokens]);
+  }, [status, onCompleted, turn.sentAt, turn.responseId, task.data?.output_tokens, thinkingSeconds]);
   useEffect(() => {
     if (task.error instanceof ApiError && task.error.status === 404) onGone();
   }, [task.error, onGone]);
-  useEffect(onGrow, [stream.text, status, onGrow]);
+  useEffect(onGrow, [stream.text, thought, status, onGrow]);
 
   const error = task.data?.error ?? null;
   const key = failureKey(error?.code ?? null);
@@ -86,9 +101,11 @@ export function PendingTurnView({ turn, model, onCompleted, onGone, onRetry, onD
         ? t('loadingModel', { model })
         : status === 'running' && connection === 'connecting' && stream.lastSeq > 0
           ? t('reconnecting')
-          : status === 'running'
-            ? t('writing')
-            : null;
+          : status === 'running' && thought !== null && !thought.done
+            ? null // The thought's own block says "Thinking…".
+            : status === 'running'
+              ? t('writing')
+              : null;
   return (
     <>
       <li className="chat-msg user" data-testid="chat-message" data-role="user" data-pending="true">
@@ -101,14 +118,18 @@ export function PendingTurnView({ turn, model, onCompleted, onGone, onRetry, onD
       </li>
       <li className="chat-msg assistant" data-testid="chat-pending" data-status={status}>
         <span className="chat-role">{t('assistant')}</span>
-        <div className="chat-bubble" dir="auto" data-testid="chat-pending-text">
-          {stream.text !== '' && <Markdown text={stream.text} copyLabel={t('copyCode')} />}
-          {line !== null && (
-            <p className="muted chat-status" role="status" data-testid="chat-turn-state">
-              {line}
-            </p>
-          )}
-        </div>
+        {thought !== null && <ThoughtBlock text={thought.text} thinking={!thought.done && !ended} seconds={thinkingSeconds} />}
+        {/* While the model thinks there is nothing to put in the answer's bubble yet. */}
+        {(stream.text !== '' || line !== null) && (
+          <div className="chat-bubble" dir="auto" data-testid="chat-pending-text">
+            {stream.text !== '' && <Markdown text={stream.text} copyLabel={t('copyCode')} />}
+            {line !== null && (
+              <p className="muted chat-status" role="status" data-testid="chat-turn-state">
+                {line}
+              </p>
+            )}
+          </div>
+        )}
         {ended && (
           <div className={status === 'failed' ? 'chat-notice fail' : 'chat-notice warn'} role="alert" data-testid="chat-turn-ended">
             <p>

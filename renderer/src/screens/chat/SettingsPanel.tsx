@@ -1,9 +1,11 @@
-// A conversation's instructions, temperature and output limit, kept with it (chat-settings.ts).
+// A conversation's instructions, temperature, output limit and thinking effort, kept with it
+// (chat-settings.ts).
 // A field is saved when it is left (or at once, for the choices), never on every key: the metadata
 // write is small, but a person typing a system prompt should not make forty of them.
 import { useEffect, useState } from 'react';
 import { formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
+import { isReasoningEffort, REASONING_EFFORTS } from '../../../../src/contract/reasoning';
 import { INSTRUCTIONS_MAX, type ChatSettings } from './chat-settings';
 import { chatStrings } from './strings';
 
@@ -64,7 +66,12 @@ export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
   useEffect(() => setMaxTokens(settings.maxOutputTokens === null ? '' : String(settings.maxOutputTokens)), [settings.maxOutputTokens]);
   const save = (patch: Partial<ChatSettings>): void => {
     const next = { ...settings, ...patch };
-    if (next.instructions !== settings.instructions || next.temperature !== settings.temperature || next.maxOutputTokens !== settings.maxOutputTokens)
+    if (
+      next.instructions !== settings.instructions ||
+      next.temperature !== settings.temperature ||
+      next.maxOutputTokens !== settings.maxOutputTokens ||
+      next.reasoningEffort !== settings.reasoningEffort
+    )
       onSave(next);
   };
   return (
@@ -109,6 +116,26 @@ export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
           onLeave={() => save({ maxOutputTokens: numberOrNull(maxTokens) })}
           min={1}
         />
+      </div>
+      <div className="field">
+        <label htmlFor="chat-effort">{t('effort')}</label>
+        <select
+          id="chat-effort"
+          value={settings.reasoningEffort ?? ''}
+          onChange={(e) => save({ reasoningEffort: isReasoningEffort(e.target.value) ? e.target.value : null })}
+          aria-describedby="chat-effort-hint"
+          data-testid="chat-effort"
+        >
+          <option value="">{t('effort_default')}</option>
+          {REASONING_EFFORTS.map((effort) => (
+            <option key={effort} value={effort}>
+              {t(`effort_${effort}`)}
+            </option>
+          ))}
+        </select>
+        <span id="chat-effort-hint" className="muted">
+          {t('effortHint')}
+        </span>
       </div>
       <p className="muted" role="status" data-testid="chat-settings-state">
         {state === 'saving' ? t('saving') : state === 'saved' ? t('saved') : ''}

@@ -4,10 +4,16 @@ import { expect, test } from 'vitest';
 import { DEFAULT_SETTINGS, INSTRUCTIONS_MAX, metadataFor, settingsFrom, titleFrom, VALUE_MAX } from './chat-settings';
 
 test('settings go into metadata and come back the same', () => {
-  const s = { title: 'Trip plan', model: 'qwen', instructions: 'Be brief.', temperature: 0.7, maxOutputTokens: 256 };
+  const s = { title: 'Trip plan', model: 'qwen', instructions: 'Be brief.', temperature: 0.7, maxOutputTokens: 256, reasoningEffort: 'low' as const };
   expect(settingsFrom(metadataFor(s))).toEqual(s);
   expect(settingsFrom({})).toEqual(DEFAULT_SETTINGS);
-  expect(settingsFrom(metadataFor({ ...s, temperature: null, maxOutputTokens: null }))).toMatchObject({ temperature: null, maxOutputTokens: null });
+  expect(settingsFrom(metadataFor({ ...s, temperature: null, maxOutputTokens: null, reasoningEffort: null }))).toMatchObject({
+    temperature: null,
+    maxOutputTokens: null,
+    reasoningEffort: null,
+  });
+  // An effort another client wrote that is not one of OpenAI's reads as the model's default.
+  expect(settingsFrom({ reasoning_effort: 'extreme' }).reasoningEffort).toBeNull();
 });
 
 test('instructions longer than one value are kept in parts within the metadata limits', () => {

@@ -39,3 +39,24 @@ export function readReplyStats(itemId: string): ReplyStats | null {
     return null;
   }
 }
+
+// How long a reply's thought took, kept the same way by its reasoning item's id.
+const thoughtKey = (itemId: string): string => `sanad.chat.thought.${itemId}`;
+
+export function saveThoughtSeconds(itemId: string, seconds: number): void {
+  try {
+    sessionStorage.setItem(thoughtKey(itemId), String(seconds));
+  } catch {
+    // As above: only a figure shown for interest is lost.
+  }
+}
+
+export function readThoughtSeconds(itemId: string): number | null {
+  try {
+    const raw = sessionStorage.getItem(thoughtKey(itemId));
+    const seconds = raw === null ? NaN : Number(raw);
+    return Number.isFinite(seconds) ? seconds : null;
+  } catch {
+    return null;
+  }
+}

@@ -17,6 +17,7 @@ export async function sendTurn(conversationId: string, text: string, settings: C
     ...(settings.instructions.trim() === '' ? {} : { instructions: settings.instructions }),
     ...(settings.temperature === null ? {} : { temperature: settings.temperature }),
     ...(settings.maxOutputTokens === null ? {} : { max_output_tokens: settings.maxOutputTokens }),
+    ...(settings.reasoningEffort === null ? {} : { reasoning: { effort: settings.reasoningEffort } }),
     background: true,
   });
   const turn: PendingTurn = { conversationId, taskId: created.task_id, responseId: created.id, text, sentAt };

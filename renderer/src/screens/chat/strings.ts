@@ -75,6 +75,19 @@ export const chatStrings = defineStrings('chat', {
     code_server_restarted: 'Sanad restarted while the reply was being made. Retry sends it again.',
     code_engine_error: 'the model could not answer ({{message}}).',
     code_unreachable: 'Sanad did not answer. Check that it is running, then retry.',
+    thinking: 'Thinking…',
+    thoughtFor: 'Thought for {{seconds}} s',
+    thoughtBrief: 'Thought for less than a second',
+    thought: 'How the model thought',
+    effort: 'Thinking effort',
+    effortHint: 'For a model that thinks before it answers: how much it may think. A model that does not think takes only the default or None.',
+    effort_default: 'The model’s default',
+    effort_none: 'None: answer at once',
+    effort_minimal: 'Minimal',
+    effort_low: 'Low',
+    effort_medium: 'Medium',
+    effort_high: 'High',
+    code_reasoning_not_supported: 'this model does not think before it answers. Set Thinking effort to the model’s default or None in the settings.',
   },
   ar: {
     title: 'المحادثة',
@@ -145,6 +158,19 @@ export const chatStrings = defineStrings('chat', {
     code_server_restarted: 'أُعيد تشغيل سند أثناء صنع الردّ. «أعد المحاولة» ترسله مرة أخرى.',
     code_engine_error: 'تعذّر على النموذج أن يجيب ({{message}}).',
     code_unreachable: 'لم يستجب سند. تأكّد من أنه يعمل ثم أعد المحاولة.',
+    thinking: 'يفكّر…',
+    thoughtFor: 'فكّر {{seconds}} ث',
+    thoughtBrief: 'فكّر أقل من ثانية',
+    thought: 'كيف فكّر النموذج',
+    effort: 'مقدار التفكير',
+    effortHint: 'للنموذج الذي يفكّر قبل أن يجيب: كم يُسمح له أن يفكّر. النموذج الذي لا يفكّر لا يقبل إلا الافتراضي أو «بلا تفكير».',
+    effort_default: 'ما يختاره النموذج',
+    effort_none: 'بلا تفكير: يجيب فورًا',
+    effort_minimal: 'أدنى حدّ',
+    effort_low: 'قليل',
+    effort_medium: 'متوسط',
+    effort_high: 'كثير',
+    code_reasoning_not_supported: 'هذا النموذج لا يفكّر قبل أن يجيب. اجعل «مقدار التفكير» ما يختاره النموذج أو «بلا تفكير» في الإعدادات.',
   },
 });
 
@@ -157,6 +183,7 @@ const WORDED = [
   'server_restarted',
   'engine_error',
   'unreachable',
+  'reasoning_not_supported',
 ] as const satisfies readonly ErrorCode[];
 export type WordedFailure = `code_${(typeof WORDED)[number]}`;
 

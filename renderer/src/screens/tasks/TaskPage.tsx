@@ -1,5 +1,5 @@
-// One task: its state, model, times and error from GET /v1/tasks/{id}; the generated text and the
-// event list live from its SSE stream; and Cancel, enabled only while the task can be cancelled.
+// One task: its state, model, times and error from GET /v1/tasks/{id}; the generated text (and a
+// reasoning model's thinking, apart from it) and the event list live from its SSE stream; and Cancel, enabled only while the task can be cancelled.
 // The state shown is always the API's: each state-changing event re-reads the task, and the cancel
 // answer (cancelled, or cancelling until the worker stops) replaces it at once.
 import { failureWords } from './failure-words';
@@ -208,6 +208,15 @@ export function TaskPage({ id }: { id: string }) {
               {task.data.prompt}
             </pre>
           )}
+        </section>
+      )}
+      {!notFound && stream.thought !== null && (
+        <section className="card" aria-labelledby="task-reasoning-title">
+          <h2 id="task-reasoning-title">{t('reasoning')}</h2>
+          <p className="muted">{t('reasoningHint')}</p>
+          <pre className="task-text task-reasoning" data-testid="task-reasoning" data-done={stream.thought.done} dir="auto">
+            {stream.thought.text}
+          </pre>
         </section>
       )}
       {!notFound && (

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { changesState, initialStream, MAX_EVENTS, streamReducer, type StreamEvent, type StreamState } from './task-stream';
+import { changesState, initialStream, MAX_EVENTS, streamReducer, thoughtSeconds, type StreamEvent, type StreamState } from './task-stream';
 
 const ev = (sequence_number: number, type: string, extra: Partial<StreamEvent> = {}): StreamEvent => ({
   type,
@@ -62,5 +62,28 @@ describe('task text accumulation from events', () => {
     expect(changesState('response.output_text.delta')).toBe(false);
     expect(changesState('response.cancelling')).toBe(true);
     expect(changesState('response.completed')).toBe(true);
+  });
+});
+
+describe("a reasoning model's thought", () => {
+  const think = (seq: number, text: string) => ev(seq, 'response.reasoning_text.delta', { delta: text });
+  test('is kept apart from the text, with the seconds it took; a retry drops it with the text', () => {
+    let s = apply(initialStream, ev(1, 'response.created'), ev(2, 'response.in_progress'), think(3, 'Why?'), think(5, 'Plan'));
+    expect(s.thought).toEqual({ text: 'Why?Plan', done: false, startedAt: 1003, endedAt: null });
+    expect(thoughtSeconds(s.thought)).toBeNull();
+    expect(s.text).toBe('');
+    expect(s.events.at(-1)?.detail).toBe('Plan');
+    s = apply(s, ev(9, 'response.reasoning_text.done', { text: 'Why? Plan' }), delta(10, 'OK'));
+    expect(s.thought).toEqual({ text: 'Why? Plan', done: true, startedAt: 1003, endedAt: 1009 });
+    expect(thoughtSeconds(s.thought)).toBe(6);
+    expect(s.text).toBe('OK');
+    s = apply(s, ev(11, 'response.queued'));
+    expect([s.thought, s.text]).toEqual([null, '']);
+  });
+
+  test('thought deltas are not state changes', () => {
+    expect(changesState('response.reasoning_text.delta')).toBe(false);
+    expect(changesState('response.reasoning_text.done')).toBe(false);
+    expect(changesState('response.output_item.added')).toBe(true);
   });
 });
