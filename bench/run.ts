@@ -24,7 +24,8 @@ import { SLOW_FLUSH_US, slowFlushEnv } from './slow-flush.js';
 import { streamsBench, TEXT_WINDOW_MS } from './streams.js';
 import { structuredBench } from './structured.js';
 import { engineSpeedBench } from './engine-speed.js';
-import { midSizeModelPath } from '../test/fixtures/tiny-model.js';
+import { thinkingBench } from './thinking.js';
+import { midSizeModelPath, midSizeThinkerPath } from '../test/fixtures/tiny-model.js';
 
 process.env.SANAD_THREADS ??= '1';
 process.env.SANAD_GPU ??= 'off';
@@ -245,6 +246,17 @@ if (want('streams')) {
   record('largest gap of 20 live streams during a backup', r.duringBackup.maxMs, TEXT_WINDOW_MS, 'ms', 'window + 100 ms');
   record('p99 gap of 20 live streams during a backup', r.duringBackup.p99Ms, TEXT_WINDOW_MS, 'ms', 'window + 20 ms');
 }
+if (want('thinking')) {
+  const r = await thinkingBench(await midSizeThinkerPath(), 100, 4);
+  console.log(
+    `thinking: a reasoning model's stream, ${r.tokens} tokens all inside its thought, mid-size thinker (qwen3, embedding 1024, 8 layers), 1 thread, ${r.rounds} alternating rounds`,
+  );
+  console.log(
+    `  raw node-llama-cpp with the same Qwen wrapper ${fmt(r.raw)} tok/s, sanad (stream, every reasoning delta stored) ${fmt(r.sanad)} tok/s -> ratio ${fmt(r.sanad / r.raw, 3)} of the medians, ${fmt(r.pairedRatio, 3)} the median of each round's own (goal >= 0.95)`,
+  );
+  record('thinking stream tok/s vs raw with the same wrapper, mid-size', r.sanad, r.raw, 'tok/s', '>= 0.95');
+}
+
 if (want('structured')) {
   const r = await structuredBench(1000, 8);
   console.log(`structured output and Chat Completions: ${r.tokens} tokens, endless tiny model, 1 thread, ${r.rounds} alternating rounds`);

@@ -24,7 +24,7 @@ const ZOD_SCHEMA = {
 } as const;
 
 /** Reads a streamed answer to its end; returns output tokens per second (from the usage it ends with). */
-async function streamed(url: string, token: string, path: string, body: unknown, end: string): Promise<number> {
+export async function streamed(url: string, token: string, path: string, body: unknown, end: string): Promise<number> {
   const t0 = performance.now();
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
@@ -42,7 +42,7 @@ async function streamed(url: string, token: string, path: string, body: unknown,
 }
 
 /** Runs both, in this order or swapped, and answers in this order. */
-async function pair(a: () => Promise<number>, b: () => Promise<number>, swap: boolean): Promise<[number, number]> {
+export async function pair(a: () => Promise<number>, b: () => Promise<number>, swap: boolean): Promise<[number, number]> {
   if (!swap) {
     const x = await a();
     return [x, await b()];
