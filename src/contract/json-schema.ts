@@ -10,7 +10,8 @@
 // node-llama-cpp never refuses a schema; it silently reads what it does not know as "any value".
 // So the grammar is made from `grammar` below, which holds only what it enforces, and the answer is
 // checked against `full`. `anyOf` is read as `oneOf` in the grammar (generating one alternative
-// satisfies both), `definitions` as `$defs`, and OpenAPI's `nullable` as "or null".
+// satisfies both), `definitions` as `$defs`, and OpenAPI's `nullable` as "or null"; `allOf` gives the
+// grammar what its parts enforce (when they agree) and is checked after as a whole.
 import { closest } from './closest-word.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -62,6 +63,7 @@ export const SCHEMA_KEYWORDS = {
     'contains',
     'minContains',
     'maxContains',
+    'allOf',
   ],
   ignored: ['title', 'description', 'default', 'examples', '$schema', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'strict', 'discriminator'],
   refused: [
@@ -69,7 +71,6 @@ export const SCHEMA_KEYWORDS = {
     'if',
     'then',
     'else',
-    'allOf',
     'patternProperties',
     'dependentSchemas',
     'dependentRequired',
@@ -245,6 +246,14 @@ function node(schema: unknown, path: string, defs: ReadonlySet<string>, depth: n
         const alternatives = subs(value, key);
         grammar.oneOf = alternatives.map((a) => a.grammar);
         full[key] = alternatives.map((a) => a.full);
+        break;
+      }
+      case 'allOf': {
+        // zod 4 writes two checks of one string as allOf of two patterns. The grammar takes what
+        // the parts enforce where the schema has not said it already; the whole is checked after.
+        const members = subs(value, key);
+        full.allOf = members.map((m) => m.full);
+        for (const p of members) for (const [k, v] of Object.entries(p.grammar)) if (!(k in grammar) && !(k in schema)) grammar[k] = v;
         break;
       }
       case 'properties': {
