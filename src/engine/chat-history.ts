@@ -4,6 +4,7 @@ import {
   GeneralChatWrapper,
   resolveChatWrapper,
   type ChatHistoryItem,
+  type ChatModelFunctions,
   type ChatModelResponse,
   type ChatModelSegment,
   type ChatWrapper,
@@ -66,10 +67,13 @@ function parsedOr(text: string): unknown {
 }
 
 /** The rendered prompt's tokens, up to where the model starts writing (the continuation included). */
-export function promptTokensOf(loaded: Loaded, history: ChatHistoryItem[], wrapper: ChatWrapper = loaded.chatWrapper): Token[] {
-  // LlamaChat opens an empty model item when the history does not end with one; render it the same.
+export function promptTokensOf(loaded: Loaded, history: ChatHistoryItem[], wrapper: ChatWrapper = loaded.chatWrapper, functions?: ChatModelFunctions): Token[] {
+  // LlamaChat opens an empty model item when the history does not end with one; render it the same,
+  // with the functions it offers the model (their signatures are part of the prompt).
   const open: ChatHistoryItem[] = history.at(-1)?.type === 'model' ? history : [...history, { type: 'model', response: [] }];
-  return wrapper.generateContextState({ chatHistory: open }).contextText.tokenize(loaded.model.tokenizer);
+  return wrapper
+    .generateContextState({ chatHistory: open, ...(functions ? { availableFunctions: functions } : {}) })
+    .contextText.tokenize(loaded.model.tokenizer);
 }
 
 export function toStopReason(reason: string): StopReason {

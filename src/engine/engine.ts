@@ -60,6 +60,8 @@ export interface GenerateRequest {
   maxTokens: number;
   temperature?: number;
   topP?: number;
+  /** Anthropic's `top_k`: sample from the k likeliest tokens only. */
+  topK?: number;
   /** Generate JSON only: any object, or one that satisfies a schema (checked by contract/json-schema.ts). */
   format?: { type: 'json_object' } | { type: 'json_schema'; schema: JsonSchemaObject };
   /** Functions the model may call (absent: none). */
@@ -99,7 +101,7 @@ export class GenerationFailure extends Error {
   override name = 'GenerationFailure';
   constructor(
     message: string,
-    readonly code: 'generation_too_slow',
+    readonly code: 'generation_too_slow' | 'context_length_exceeded' | 'invalid_input',
   ) {
     super(message);
   }
@@ -121,6 +123,22 @@ export interface LoadedModelInfo {
   loadedAt: number;
 }
 
+/** Texts (or token lists) to embed with a model: `POST /v1/embeddings`. */
+export interface EmbedRequest {
+  modelId: string;
+  modelPath: string;
+  load?: LoadSettings;
+  inputs: ReadonlyArray<string | readonly number[]>;
+  signal: AbortSignal;
+}
+
+export interface EmbedResult {
+  /** One vector per input, in order. */
+  vectors: number[][];
+  /** Tokens of all the inputs together. */
+  tokens: number;
+}
+
 /** What a counted text is: answer text, or a thought still open or ended. */
 export type TokensOf = 'text' | 'thought' | 'ended-thought';
 
@@ -129,6 +147,8 @@ export interface Engine {
   load(modelId: string, modelPath: string, signal?: AbortSignal, settings?: LoadSettings): Promise<void>;
   /** Generates; loads the model first if needed. Rejects only on real failures, not on abort. */
   generate(request: GenerateRequest): Promise<GenerateResult>;
+  /** Embeds texts on the model's embedding context (made on first use, kept with the model). */
+  embed(request: EmbedRequest): Promise<EmbedResult>;
   /** Unloads a model once its running generations end; false if it was not loaded. */
   unload(modelId: string): Promise<boolean>;
   /** The models in memory, most recently used first. */
@@ -141,7 +161,7 @@ export interface Engine {
    */
   countTokens(modelId: string, text: string, as?: TokensOf): number;
   /** Tokens of the prompt these messages render to with the model's chat template (it must be loaded). */
-  promptTokens(modelId: string, messages: ChatMessage[]): number;
+  promptTokens(modelId: string, messages: ChatMessage[], shape?: Pick<GenerateRequest, 'tools' | 'format'>): number;
   /** The loaded model's context window in tokens. */
   contextSize(modelId: string): number;
   /** Whether the loaded model thinks before it answers (its chat wrapper reads thought segments). */

@@ -6,6 +6,7 @@ import {
   LlamaChat,
   LlamaLogLevel,
   type ChatHistoryItem,
+  type ChatModelFunctions,
   type ChatWrapper,
   type GbnfJsonSchema,
   type Llama,
@@ -13,8 +14,10 @@ import {
   type LlamaGrammar,
   type LlamaChatResponseChunk,
   type LlamaModel,
+  type Token,
 } from 'node-llama-cpp';
 import { firstLine, settleWithin, untilAborted } from './async-waits.js';
+import type { JsonSchemaObject } from '../contract/json-schema.js';
 import { chatWrapperFor, promptTokensOf, toHistory, toStopReason, type Loaded } from './chat-history.js';
 import { ReasoningWrappers, THOUGHT_BUDGET, thoughtTokenCount } from './reasoning.js';
 import { ThinkingTally } from './thinking-tally.js';
@@ -26,6 +29,8 @@ import {
   type GenerateRequest,
   type GenerateResult,
   type LoadedModelInfo,
+  type EmbedRequest,
+  type EmbedResult,
   type LoadSettings,
   type TokensOf,
 } from './engine.js';
@@ -63,6 +68,32 @@ export const DEFAULT_TOKEN_BUDGET_MS = 10_000;
 
 /** \`json_object\` as a schema, for the answer side of a calls-or-answer grammar. */
 const ANY_JSON_OBJECT = { type: 'object', additionalProperties: true } as const;
+/** Token ids of this model's vocabulary: what node-llama-cpp's Token type stands for. */
+function isModelTokens(ids: readonly number[], vocabulary: number): ids is Token[] {
+  return ids.every((id) => Number.isInteger(id) && id >= 0 && id < vocabulary);
+}
+
+/** An embedding input holds at most this many tokens (OpenAI's limit), less when the model holds fewer. */
+const EMBEDDING_CONTEXT_MAX = 8192;
+
+/**
+ * How a request's tools are generated: a forced call as JSON under its grammar (that text is the
+ * call, not an answer); tools beside a format as one grammar for either; else the functions
+ * LlamaChat offers the model in its prompt.
+ */
+function toolShape(request: Pick<GenerateRequest, 'tools' | 'format'>): {
+  forced: JsonSchemaObject | null;
+  either: JsonSchemaObject | null;
+  shaped: JsonSchemaObject | null;
+  functions: ChatModelFunctions | undefined;
+} {
+  const tools = request.tools;
+  const forced = tools ? forcedCallSchema(tools) : null;
+  const answerShape = request.format?.type === 'json_schema' ? request.format.schema : request.format ? ANY_JSON_OBJECT : null;
+  const either = tools && !forced && answerShape ? callsOrAnswerSchema(tools, answerShape) : null;
+  const shaped = forced ?? either;
+  return { forced, either, shaped, functions: tools && !shaped ? chatFunctions(tools) : undefined };
+}
 
 /** What one generation runs on: its chat wrapper (per reasoning effort), sequence and prompt. */
 interface RunOn {
@@ -139,8 +170,8 @@ export class LlamaEngine implements Engine {
     return model.tokenize(text, false, 'trimLeadingSpace').length;
   }
 
-  promptTokens(modelId: string, messages: ChatMessage[]): number {
-    return promptTokensOf(this.loadedOf(modelId), toHistory(messages, undefined)).length;
+  promptTokens(modelId: string, messages: ChatMessage[], shape: Pick<GenerateRequest, 'tools' | 'format'> = {}): number {
+    return promptTokensOf(this.loadedOf(modelId), toHistory(messages, undefined), undefined, toolShape(shape).functions).length;
   }
 
   contextSize(modelId: string): number {
@@ -175,7 +206,7 @@ export class LlamaEngine implements Engine {
       if (!loaded || !pool) throw new Error('internal: model slot started without a loaded model');
       const history = toHistory(request.messages, request.continuation, request.continuationThought);
       const wrapper = loaded.reasoning.wrapperFor(request.reasoningEffort);
-      const prompt = promptTokensOf(loaded, history, wrapper);
+      const prompt = promptTokensOf(loaded, history, wrapper, toolShape(request).functions);
       // node-llama-cpp reads maxTokens 0 as "no limit".
       if (request.maxTokens <= 0) return { text: '', inputTokens: prompt.length, outputTokens: 0, stopReason: 'max_tokens' };
 
@@ -203,6 +234,52 @@ export class LlamaEngine implements Engine {
     }
   }
 
+  async embed(request: EmbedRequest): Promise<EmbedResult> {
+    this.assertOpen();
+    const signal = AbortSignal.any([request.signal, this.closing.signal]);
+    const slot = await this.beginOn(request.modelId, request.modelPath, request.load ?? {}, signal);
+    try {
+      const { loaded } = slot;
+      if (!loaded) throw new Error('internal: model slot started without a loaded model');
+      // One context for embeddings beside the generation one; node-llama-cpp evaluates one input at
+      // a time on it, so requests take turns there.
+      const size = Math.min(loaded.context.contextSize, EMBEDDING_CONTEXT_MAX);
+      slot.embedding ??= loaded.model
+        .createEmbeddingContext({ contextSize: size, ...(this.options.threads !== undefined ? { threads: this.options.threads } : {}) })
+        .catch((err: unknown) => {
+          // The next request tries again rather than meeting the same failure forever.
+          slot.embedding = null;
+          throw new Error(`Model ${request.modelId} could not make an embedding context (${firstLine(err)}).`);
+        });
+      const context = await slot.embedding;
+      const vocabulary = loaded.model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
+      const vectors: number[][] = [];
+      let tokens = 0;
+      for (const [i, input] of request.inputs.entries()) {
+        if (signal.aborted) throw new Error('The embeddings request was stopped.');
+        let text: string | Token[];
+        if (typeof input === 'string') text = input;
+        else if (isModelTokens(input, vocabulary)) text = [...input];
+        else
+          throw new GenerationFailure(
+            `Input ${i} holds a token id that model ${request.modelId} does not have (its ids are 0 to ${vocabulary - 1}).`,
+            'invalid_input',
+          );
+        const length = context.calculateInputLength(text);
+        if (length >= size)
+          throw new GenerationFailure(
+            `Input ${i} is ${length} tokens, more than model ${request.modelId} embeds at once (${size - 1}); split it.`,
+            'context_length_exceeded',
+          );
+        tokens += length;
+        vectors.push([...(await context.getEmbeddingFor(text)).vector]);
+      }
+      return { vectors, tokens };
+    } finally {
+      this.end(slot);
+    }
+  }
+
   async close(): Promise<void> {
     this.closePromise ??= (async () => {
       this.closing.abort();
@@ -217,15 +294,9 @@ export class LlamaEngine implements Engine {
   private async run(request: GenerateRequest, signal: AbortSignal, on: RunOn): Promise<GenerateResult> {
     const { wrapper, sequence, history, inputTokens } = on;
     const tools = request.tools;
-    // A forced call is generated as JSON under its grammar; that text is the call, not an answer.
-    const forced = tools ? forcedCallSchema(tools) : null;
-    // Tools the model may call and a format its answer must keep: one grammar for either.
-    const answerShape = request.format?.type === 'json_schema' ? request.format.schema : request.format ? ANY_JSON_OBJECT : null;
-    const either = tools && !forced && answerShape ? callsOrAnswerSchema(tools, answerShape) : null;
-    const shaped = forced ?? either;
+    const { forced, either, shaped, functions } = toolShape(request);
     const format = shaped ? { type: 'json_schema' as const, schema: shaped } : request.format;
     const grammar = format ? await this.grammarFor(format) : undefined;
-    const functions = tools && !shaped ? chatFunctions(tools) : undefined;
     const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: wrapper });
     const budget = new TokenBudget(this.options.tokenBudgetMs ?? DEFAULT_TOKEN_BUDGET_MS, inputTokens);
     const stopped = AbortSignal.any([signal, budget.signal]);
@@ -270,6 +341,7 @@ export class LlamaEngine implements Engine {
         maxTokens: request.maxTokens,
         temperature: request.temperature,
         topP: request.topP,
+        ...(request.topK !== undefined ? { topK: request.topK } : {}),
         // OpenAI-style defaults (no penalty), and a resume then continues exactly like an
         // uninterrupted run: node-llama-cpp would only penalise tokens of this call, not the
         // continuation.

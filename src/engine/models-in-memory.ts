@@ -1,7 +1,7 @@
 // Which registered models are in memory, and loading or unloading one by hand (the Models screen's
 // buttons, POST /admin/models/{id}/load and /unload). A load goes through the same checks as a
 // request's: a missing or changed file is refused before llama.cpp sees it.
-import type { Engine, LoadedModelInfo } from './engine.js';
+import type { ChatMessage, EmbedResult, Engine, GenerateRequest, LoadedModelInfo } from './engine.js';
 import { loadSettingsOf, type ModelResolver } from './model-resolver.js';
 
 export class ModelsInMemory {
@@ -24,6 +24,18 @@ export class ModelsInMemory {
     const { path, settings } = await this.models.resolveForRun(modelId);
     await this.engine.load(modelId, path, signal, loadSettingsOf(settings));
     return this.of(modelId);
+  }
+
+  /** The tokens these messages take as the model's prompt (its chat template), loading it if needed. */
+  async promptTokens(modelId: string, messages: ChatMessage[], shape?: Pick<GenerateRequest, 'tools' | 'format'>): Promise<number> {
+    await this.load(modelId);
+    return this.engine.promptTokens(modelId, messages, shape);
+  }
+
+  /** Embeds texts (or token lists) with a registered model, loading it if needed. */
+  async embed(modelId: string, inputs: ReadonlyArray<string | readonly number[]>, signal: AbortSignal): Promise<EmbedResult> {
+    const { path, settings } = await this.models.resolveForRun(modelId);
+    return this.engine.embed({ modelId, modelPath: path, load: loadSettingsOf(settings), inputs, signal });
   }
 
   /** Unloads a model once its running generations end; false if it was not in memory. */

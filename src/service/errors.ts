@@ -6,6 +6,8 @@ import type { Logger } from '../log/logger.js';
 import { KeychainUnavailableError } from '../secrets/errors.js';
 import { diskFullSentence, isOutOfSpace } from '../store/disk.js';
 import { TurnError } from '../turns/errors.js';
+import type { AnthropicError } from '../contract/anthropic-messages.js';
+import { anthropicErrorType } from './messages-object.js';
 
 export type { ErrorType } from '../contract/error-codes.js';
 
@@ -46,10 +48,18 @@ function retryCannotHelp(err: ApiError): boolean {
   return err.code !== 'idempotency_key_in_progress' && err.code !== 'previous_response_in_progress';
 }
 
+/** Anthropic's door (POST /v1/messages, /v1/messages/count_tokens): its SDKs read its error shape. */
+const ANTHROPIC_DOOR = /^\/v1\/messages(?:[/?]|$)/;
+
+function anthropicBody(err: ApiError, requestId: string): AnthropicError {
+  return { type: 'error', error: { type: anthropicErrorType(err.type, err.status), message: err.message }, request_id: requestId };
+}
+
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) void reply.header(k, v);
   if (retryCannotHelp(err)) void reply.header('x-should-retry', 'false');
-  return reply.code(err.status).type('application/json').send(err.toBody());
+  const body = ANTHROPIC_DOOR.test(reply.request.url) ? anthropicBody(err, reply.request.id) : err.toBody();
+  return reply.code(err.status).type('application/json').send(body);
 }
 
 /** 507: a write failed because the disk holding `path` is full (a state the user can fix). */

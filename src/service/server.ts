@@ -29,6 +29,8 @@ import { PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS, registerPairRoutes } fr
 import { registerPassphraseRoutes } from './routes/passphrase.js';
 import { registerResponseRoutes } from './routes/responses.js';
 import { registerChatCompletionRoutes } from './routes/chat-completions.js';
+import { registerMessagesRoutes } from './routes/messages.js';
+import { registerEmbeddingRoutes } from './routes/embeddings.js';
 import { registerConversationRoutes } from './routes/conversations.js';
 import { registerRestoreRoutes } from './routes/restore.js';
 import { registerGenerationRoutes } from './routes/generations.js';
@@ -156,6 +158,8 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerModelRoutes(app, kit);
   registerResponseRoutes(app, kit);
   registerChatCompletionRoutes(app, kit);
+  registerMessagesRoutes(app, kit);
+  registerEmbeddingRoutes(app, kit);
   registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
   registerAdminRoutes(app, kit);
@@ -184,7 +188,7 @@ export const LAN_MAX_CONNECTIONS = 128;
 export const LAN_CONNECTIONS_PER_ADDRESS = 16;
 
 /** The network listener's app: only what a paired device needs (pairing, the certificate, models,
- *  responses, tasks and their events); /admin, /login, health and the GUI are not there (404). TLS
+ *  responses, chat completions, messages, tasks and their events); /admin, /login, health and the GUI are not there (404). TLS
  *  is the caller's (appliance/lan/): this app gets the decrypted connections. */
 export function buildLanServer(ctx: ServiceContext, listener: ListenerPolicy): FastifyInstance {
   const app = createApp(ctx, LAN_MAX_CONNECTIONS, 0);
@@ -201,6 +205,8 @@ export function buildLanServer(ctx: ServiceContext, listener: ListenerPolicy): F
   registerModelRoutes(app, kit);
   registerResponseRoutes(app, kit);
   registerChatCompletionRoutes(app, kit);
+  registerMessagesRoutes(app, kit);
+  registerEmbeddingRoutes(app, kit);
   registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
   return app;

@@ -199,25 +199,29 @@ export class TaskRunner {
     const request = parseRequest(response);
     // The request's own values first, then the model's settings, then the appliance's default.
     const maxOutputTokens = request.max_output_tokens ?? settings.maxOutputTokens ?? this.options.defaultMaxOutputTokens;
+    const shape = generationShape(request);
     // The earlier turns, then this one, fitted into the model's context (truncation).
     const { messages, dropped } = fitToContext({
       instructions: request.instructions,
       items: [...earlierItems(this.db, response), ...inputItems(request)],
       truncation: request.truncation ?? 'disabled',
-      countTokens: (m) => this.engine.promptTokens(task.model, m),
+      // With the tools the model is offered: their signatures are part of the prompt.
+      countTokens: (m) => this.engine.promptTokens(task.model, m, shape.engine),
       contextSize: this.engine.contextSize(task.model),
       maxOutputTokens,
       model: task.model,
-      door: request.api === 'chat.completions' ? 'chat' : 'responses',
+      door: request.api === undefined ? 'responses' : 'chat',
     });
     const effort = request.reasoning_effort;
     const canThink = this.engine.thinks(task.model);
-    if (effort !== undefined && effort !== 'none' && !canThink) {
+    // Claude Code asks for thinking whatever the model: on the Messages door a model that cannot
+    // think answers without, as a model without extended thinking would.
+    if (effort !== undefined && effort !== 'none' && !canThink && request.api !== 'anthropic.messages') {
       const param = request.api === 'chat.completions' ? 'reasoning_effort' : 'reasoning.effort';
       throw new TurnFailure('reasoning_not_supported', `Model ${task.model} does not think before it answers; leave ${param} out or set it to none.`);
     }
     const thinks = canThink && effort !== 'none';
-    return { response, request, maxOutputTokens, messages, dropped, shape: generationShape(request), thinks };
+    return { response, request, maxOutputTokens, messages, dropped, shape, thinks };
   }
 
   private async generate(task: TaskRow, prepared: Prepared, path: string, settings: RunSettings, signal: AbortSignal): Promise<void> {
@@ -254,6 +258,7 @@ export class TaskRunner {
             ...(request.seed !== undefined ? { seed: request.seed } : {}),
             ...(temperature !== null ? { temperature } : {}),
             ...(request.top_p !== null ? { topP: request.top_p } : {}),
+            ...(request.top_k !== undefined ? { topK: request.top_k } : {}),
             signal,
             onText: (delta) => stream.text(delta),
             onReasoning: (delta) => stream.reasoning(delta),

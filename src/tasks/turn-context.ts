@@ -92,7 +92,7 @@ export function fitToContext(f: FitInput): { messages: ChatMessage[]; dropped: n
       'context_length_exceeded',
       `${tooLong('The input', tokens).message}; ${
         f.door === 'chat'
-          ? 'shorten the messages, leave out the oldest ones, or ask for fewer max_completion_tokens'
+          ? 'shorten the messages, leave out the oldest ones, or ask for fewer output tokens'
           : 'shorten it, or send truncation: "auto" to leave out the oldest items'
       }.`,
     );

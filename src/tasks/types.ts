@@ -71,8 +71,10 @@ export interface ResponseRequest {
   seed?: number;
   /** How hard a thinking model thinks (`reasoning.effort`, `reasoning_effort`); absent: the model's default. */
   reasoning_effort?: ReasoningEffort;
-  /** Which API created it: a chat completion is a response underneath. Absent: the Responses API. */
-  api?: 'chat.completions';
+  /** Anthropic's `top_k` (the Messages API): sample from the k likeliest tokens only. */
+  top_k?: number;
+  /** Which API created it: a chat completion and a message are responses underneath. Absent: the Responses API. */
+  api?: 'chat.completions' | 'anthropic.messages';
 }
 
 export interface ResponseRow {

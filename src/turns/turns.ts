@@ -44,6 +44,11 @@ export interface TurnAsk {
   /** The output limit asked for, and the name this door gives it (for the error). */
   maxOutputTokens: number | null;
   maxOutputParam: string;
+  /**
+   * A limit above what the model's context holds is taken as that size instead of refused (the
+   * Messages door: Claude Code asks 32,000 of any model, as Ollama and LM Studio allow).
+   */
+  capToContext?: boolean;
   metadata: Record<string, string> | null;
   previousResponseId: string | null;
   conversationId: string | null;
@@ -60,7 +65,7 @@ export class Turns {
   /** Checks, creates and queues the turn; throws TurnError (a 4xx) before anything is written. */
   async accept(ask: TurnAsk): Promise<Turn> {
     const { db } = this.deps;
-    this.checkModel(ask);
+    const cap = this.checkModel(ask);
     // What the turn names must exist and be the caller's to read, before anything is written.
     if (ask.previousResponseId !== null) checkPrevious(db, ask.previousResponseId, ask.mayRead, this.deletedWhy);
     if (ask.conversationId !== null) checkConversation(db, ask.conversationId, ask.mayRead);
@@ -70,7 +75,7 @@ export class Turns {
       {
         clientId: ask.clientId,
         model: ask.model,
-        request: ask.keep(input),
+        request: cap === null ? ask.keep(input) : { ...ask.keep(input), max_output_tokens: cap },
         metadata: ask.metadata,
         previousResponseId: ask.previousResponseId,
         conversationId: ask.conversationId,
@@ -87,16 +92,21 @@ export class Turns {
 
   private readonly deletedWhy: DeletedWhy = (id) => this.deps.deletions.read().find((d) => d.kind === 'response' && d.id === id)?.why;
 
-  /** The model is registered, and the output asked for fits in its context. */
-  private checkModel(ask: TurnAsk): void {
+  /**
+   * The model is registered, and the output asked for fits in its context; returns the context's
+   * size when the limit is to be capped to it, else null.
+   */
+  private checkModel(ask: TurnAsk): number | null {
     const cap = this.deps.models.contextCap(ask.model);
     if (cap === null) throw new TurnError('model_not_found', 'model', `The model "${ask.model}" is not registered here; see GET /v1/models.`);
     if (ask.maxOutputTokens !== null && ask.maxOutputTokens > cap) {
+      if (ask.capToContext === true) return cap;
       throw new TurnError(
         'max_output_tokens_too_large',
         ask.maxOutputParam,
         `${ask.maxOutputParam} is ${ask.maxOutputTokens}, but model ${ask.model} holds ${cap} tokens in its context, input included; ask for ${cap} or fewer.`,
       );
     }
+    return null;
   }
 }

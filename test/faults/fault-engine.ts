@@ -1,7 +1,17 @@
 // The real llama.cpp engine with a hook at each point of a task's life where a fault test wants
 // to act: the test fills a real disk there, synchronously, before the runner's next write. The
 // model, the generation and the text are real; only the moment is the test's choice.
-import type { ChatMessage, Engine, GenerateRequest, GenerateResult, LoadedModelInfo, LoadSettings, TokensOf } from '../../src/engine/engine.js';
+import type {
+  ChatMessage,
+  EmbedRequest,
+  EmbedResult,
+  Engine,
+  GenerateRequest,
+  GenerateResult,
+  LoadedModelInfo,
+  LoadSettings,
+  TokensOf,
+} from '../../src/engine/engine.js';
 
 export type FaultPoint = 'load' | 'delta' | 'abort' | 'done';
 
@@ -75,12 +85,16 @@ export class FaultEngine implements Engine {
     return this.inner.unload(modelId);
   }
 
+  embed(request: EmbedRequest): Promise<EmbedResult> {
+    return this.inner.embed(request);
+  }
+
   countTokens(modelId: string, text: string, as?: TokensOf): number {
     return this.inner.countTokens(modelId, text, as);
   }
 
-  promptTokens(modelId: string, messages: ChatMessage[]): number {
-    return this.inner.promptTokens(modelId, messages);
+  promptTokens(modelId: string, messages: ChatMessage[], shape?: Pick<GenerateRequest, 'tools' | 'format'>): number {
+    return this.inner.promptTokens(modelId, messages, shape);
   }
 
   contextSize(modelId: string): number {

@@ -7,12 +7,11 @@ import type { Pull, PullPlanShown } from '../../contract/pulls.js';
 import type { Model } from '../../contract/tasks.js';
 import { PullRefusedError } from '../../engine/hub/pull-plan.js';
 import { ModelRegistryError } from '../../engine/registry.js';
-import { ModelLoadError } from '../../engine/llama-engine.js';
-import { ModelUnavailableError } from '../../engine/model-resolver.js';
 import { withMemory } from './models.js';
 import { HUB_TOKEN } from '../../secrets/secret-store.js';
 import { ApiError, notFound } from '../errors.js';
 import { parseBody } from '../validate.js';
+import { withModelLoaded } from '../model-load-error.js';
 import { secured, type RouteKit } from './route-kit.js';
 
 const PullBody = z
@@ -104,16 +103,7 @@ export function registerModelAdminRoutes(app: FastifyInstance, kit: RouteKit): v
     return withMemory(model, ctx.inMemory);
   };
   app.post<{ Params: { id: string } }>('/admin/models/:id/load', { preHandler: admin }, async (req): Promise<Model> => {
-    try {
-      await ctx.inMemory.load(req.params.id);
-    } catch (err) {
-      if (err instanceof ModelUnavailableError) {
-        if (err.code === 'model_not_found') throw notFound(`Model ${req.params.id}`, 'model_not_found');
-        throw new ApiError(err.code, err.message);
-      }
-      if (err instanceof ModelLoadError) throw new ApiError('engine_error', err.message);
-      throw err;
-    }
+    await withModelLoaded(req.params.id, () => ctx.inMemory.load(req.params.id));
     return shown(req.params.id);
   });
   app.post<{ Params: { id: string } }>('/admin/models/:id/unload', { preHandler: admin }, async (req): Promise<Model> => {

@@ -1,0 +1,61 @@
+// POST /v1/messages: Anthropic's Messages API (the Anthropic SDKs, Claude Code), on the one path of
+// model requests (turns/): parse this door's shape, hand the turn over, render its answer as a
+// message. A message is a stored response underneath (its id is its answer item's), so it is in
+// every backup. POST /v1/messages/count_tokens counts a request's prompt with the model's own
+// template. Errors on these routes come in Anthropic's shape (service/errors.ts).
+import type { FastifyInstance } from 'fastify';
+import { countTokensBody } from '../../contract/anthropic-messages.js';
+import { isErrorCode } from '../../contract/error-codes.js';
+import type { StoredItem } from '../../contract/responses.js';
+import { keptItem, toChatMessages } from '../../tasks/items.js';
+import { principalOf } from '../access.js';
+import { principalKey } from '../auth.js';
+import { ApiError } from '../errors.js';
+import { assertStreamRoom } from '../flood-limits.js';
+import { releaseReservation } from '../idempotency.js';
+import { buildMessage, messagesEventRenderer } from '../messages-object.js';
+import { countedTools, messagesTurnAsk, parseMessages, promptItems } from '../messages-request.js';
+import { generationShape } from '../../tasks/generation-shape.js';
+import { withModelLoaded } from '../model-load-error.js';
+import { streamTaskEvents } from '../sse.js';
+import { cancelWhenGone, startedOrError } from '../turn-door.js';
+import { parseBody } from '../validate.js';
+import type { RouteKit } from './route-kit.js';
+import { secured } from './route-kit.js';
+
+export function registerMessagesRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const { ctx } = kit;
+
+  app.post('/v1/messages', { preHandler: secured(kit, 'responses:write') }, async (req, reply) => {
+    const parsed = parseMessages(req.body);
+    const principal = principalOf(req);
+    if (parsed.stream) assertStreamRoom(ctx, principalKey(principal));
+    const turn = await ctx.turns.accept(messagesTurnAsk(parsed, principal, ctx.settings().default_on_restart));
+    cancelWhenGone(ctx, req, reply, turn);
+    await startedOrError(req, turn, { input: 'messages', 'reasoning.effort': 'thinking', max_output_tokens: 'max_tokens' });
+
+    if (parsed.stream) {
+      // A stream is not replayed (as on Chat Completions): a retry with the same key makes a new message.
+      if (req.idempotency) releaseReservation(ctx.writer, req.idempotency);
+      await streamTaskEvents(ctx, reply, turn.task, { after: 0, owner: principalKey(principal), render: messagesEventRenderer(turn.response) });
+      void turn.finished();
+      return reply;
+    }
+
+    const finished = await turn.finished();
+    if (finished.status === 'completed' || finished.status === 'incomplete') return reply.code(200).send(buildMessage(finished));
+    if (finished.status === 'cancelled') throw new ApiError('cancelled', 'The message was cancelled before it finished.');
+    const error = finished.error;
+    const code = error && isErrorCode(error.code) ? error.code : 'engine_error';
+    throw new ApiError(code, error?.message ?? 'The message failed; see the service log.', null);
+  });
+
+  app.post('/v1/messages/count_tokens', { preHandler: secured(kit, 'responses:write') }, async (req) => {
+    const body = parseBody(countTokensBody, req.body);
+    // Messages never hold item references: each item is kept as sent.
+    const items = promptItems(body).flatMap((item): StoredItem[] => (item.type === 'item_reference' ? [] : [keptItem(item)]));
+    const shape = generationShape({ input: [], instructions: null, max_output_tokens: null, temperature: null, top_p: null, ...countedTools(body) }).engine;
+    const tokens = await withModelLoaded(body.model, () => ctx.inMemory.promptTokens(body.model, toChatMessages(null, items), shape));
+    return { input_tokens: tokens };
+  });
+}
