@@ -25,6 +25,7 @@ import { streamsBench, TEXT_WINDOW_MS } from './streams.js';
 import { structuredBench } from './structured.js';
 import { engineSpeedBench } from './engine-speed.js';
 import { thinkingBench } from './thinking.js';
+import { doorsBench } from './doors.js';
 import { midSizeModelPath, midSizeThinkerPath } from '../test/fixtures/tiny-model.js';
 
 process.env.SANAD_THREADS ??= '1';
@@ -246,6 +247,19 @@ if (want('streams')) {
   record('largest gap of 20 live streams during a backup', r.duringBackup.maxMs, TEXT_WINDOW_MS, 'ms', 'window + 100 ms');
   record('p99 gap of 20 live streams during a backup', r.duringBackup.p99Ms, TEXT_WINDOW_MS, 'ms', 'window + 20 ms');
 }
+if (want('doors')) {
+  const r = await doorsBench(await midSizeModelPath(), 100, 4);
+  console.log(`doors: embeddings and Anthropic Messages, mid-size model (embedding 1024, 8 layers, ~413 MB), 1 thread, ${r.rounds} alternating rounds`);
+  console.log(
+    `  embeddings, a batch of 64 short texts: raw node-llama-cpp ${fmt(r.embeddings.raw)} /s, sanad POST /v1/embeddings ${fmt(r.embeddings.sanad)} /s -> ratio ${fmt(r.embeddings.sanad / r.embeddings.raw, 3)} of the medians, ${fmt(r.embeddings.pairedRatio, 3)} paired (goal >= 0.9)`,
+  );
+  console.log(
+    `  a streamed message, ${r.tokens} tokens: raw ${fmt(r.messages.raw)} tok/s, sanad POST /v1/messages ${fmt(r.messages.sanad)} tok/s -> ratio ${fmt(r.messages.sanad / r.messages.raw, 3)} of the medians, ${fmt(r.messages.pairedRatio, 3)} paired (goal >= 0.95)`,
+  );
+  record('embeddings/s, a batch of 64, vs raw, mid-size', r.embeddings.sanad, r.embeddings.raw, '/s', '>= 0.9');
+  record('Messages stream tok/s vs raw, mid-size', r.messages.sanad, r.messages.raw, 'tok/s', '>= 0.95');
+}
+
 if (want('thinking')) {
   const r = await thinkingBench(await midSizeThinkerPath(), 100, 4);
   console.log(

@@ -60,6 +60,11 @@ export interface GenerateRequest {
   maxTokens: number;
   temperature?: number;
   topP?: number;
+  /**
+   * A raw completion (`POST /v1/completions`): the prompt as it is, no chat template; `messages` is
+   * not used. With `suffix`, the model fills in the middle (it must have the FIM tokens).
+   */
+  raw?: { prompt: string; suffix?: string };
   /** Anthropic's `top_k`: sample from the k likeliest tokens only. */
   topK?: number;
   /** Generate JSON only: any object, or one that satisfies a schema (checked by contract/json-schema.ts). */
@@ -101,7 +106,7 @@ export class GenerationFailure extends Error {
   override name = 'GenerationFailure';
   constructor(
     message: string,
-    readonly code: 'generation_too_slow' | 'context_length_exceeded' | 'invalid_input',
+    readonly code: 'generation_too_slow' | 'context_length_exceeded' | 'invalid_input' | 'infill_not_supported',
   ) {
     super(message);
   }
@@ -164,6 +169,8 @@ export interface Engine {
   promptTokens(modelId: string, messages: ChatMessage[], shape?: Pick<GenerateRequest, 'tools' | 'format'>): number;
   /** The loaded model's context window in tokens. */
   contextSize(modelId: string): number;
+  /** Whether the loaded model can fill in the middle (its vocabulary has the FIM prefix and suffix tokens). */
+  infills(modelId: string): boolean;
   /** Whether the loaded model thinks before it answers (its chat wrapper reads thought segments). */
   thinks(modelId: string): boolean;
   /** Frees the model and the backend. */

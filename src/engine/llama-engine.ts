@@ -4,6 +4,7 @@
 import {
   getLlama,
   LlamaChat,
+  LlamaCompletion,
   LlamaLogLevel,
   type ChatHistoryItem,
   type ChatModelFunctions,
@@ -178,6 +179,11 @@ export class LlamaEngine implements Engine {
     return this.loadedOf(modelId).context.contextSize;
   }
 
+  infills(modelId: string): boolean {
+    const { infill } = this.loadedOf(modelId).model.tokens;
+    return infill.prefix != null && infill.suffix != null;
+  }
+
   thinks(modelId: string): boolean {
     return this.loadedOf(modelId).reasoning.thinks;
   }
@@ -206,7 +212,10 @@ export class LlamaEngine implements Engine {
       if (!loaded || !pool) throw new Error('internal: model slot started without a loaded model');
       const history = toHistory(request.messages, request.continuation, request.continuationThought);
       const wrapper = loaded.reasoning.wrapperFor(request.reasoningEffort);
-      const prompt = promptTokensOf(loaded, history, wrapper, toolShape(request).functions);
+      // A raw completion's prompt is its text, and what a resume continues is appended to it.
+      const prompt = request.raw
+        ? loaded.model.tokenize(request.raw.prompt + (request.continuation ?? ''), true)
+        : promptTokensOf(loaded, history, wrapper, toolShape(request).functions);
       // node-llama-cpp reads maxTokens 0 as "no limit".
       if (request.maxTokens <= 0) return { text: '', inputTokens: prompt.length, outputTokens: 0, stopReason: 'max_tokens' };
 
@@ -221,7 +230,8 @@ export class LlamaEngine implements Engine {
       if (sequence.nextTokenIndex > cachedTokens) await sequence.eraseContextTokenRanges([{ start: cachedTokens, end: sequence.nextTokenIndex }]);
       const started = performance.now();
       const meter = sequence.tokenMeter.usedInputTokens;
-      const result = await this.run(request, signal, { wrapper, sequence, history, inputTokens: prompt.length, thinks: loaded.reasoning.thinks });
+      const on = { wrapper, sequence, history, inputTokens: prompt.length, thinks: loaded.reasoning.thinks };
+      const result = request.raw ? await this.runCompletion(request, request.raw, signal, on) : await this.run(request, signal, on);
       if (result.outputTokens > 0) slot.lastTokensPerSecond = result.outputTokens / ((performance.now() - started) / 1000);
       return { ...result, cachedTokens, evaluatedTokens: sequence.tokenMeter.usedInputTokens - meter };
     } catch (err) {
@@ -289,6 +299,58 @@ export class LlamaEngine implements Engine {
       if (llama) await settleWithin(llama.dispose(), BACKEND_DISPOSE_TIMEOUT_MS);
     })();
     return this.closePromise;
+  }
+
+  /** A raw completion, or a fill in the middle: the text as it is, through LlamaCompletion. */
+  private async runCompletion(request: GenerateRequest, raw: NonNullable<GenerateRequest['raw']>, signal: AbortSignal, on: RunOn): Promise<GenerateResult> {
+    const completion = new LlamaCompletion({ contextSequence: on.sequence });
+    const budget = new TokenBudget(this.options.tokenBudgetMs ?? DEFAULT_TOKEN_BUDGET_MS, on.inputTokens);
+    const stopped = AbortSignal.any([signal, budget.signal]);
+    let emitted = '';
+    let outputTokens = 0;
+    const options = {
+      onTextChunk: (delta: string): void => {
+        if (delta === '') return;
+        emitted += delta;
+        request.onText(delta);
+      },
+      onToken: (tokens: Token[]): void => {
+        outputTokens += tokens.length;
+        budget.tokens(tokens.length);
+      },
+      signal: stopped,
+      stopOnAbortSignal: true,
+      maxTokens: request.maxTokens,
+      repeatPenalty: false as const,
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.topP !== undefined ? { topP: request.topP } : {}),
+      ...(request.topK !== undefined ? { topK: request.topK } : {}),
+      ...(request.seed !== undefined ? { seed: request.seed } : {}),
+      ...(request.stop && request.stop.length > 0 ? { customStopTriggers: request.stop } : {}),
+    };
+    const prompt = raw.prompt + (request.continuation ?? '');
+    try {
+      if (raw.suffix !== undefined && !completion.infillSupported)
+        throw new GenerationFailure(`Model ${request.modelId} cannot fill in the middle (it has no FIM tokens); leave suffix out.`, 'infill_not_supported');
+      const result =
+        raw.suffix !== undefined
+          ? await completion.generateInfillCompletionWithMeta(prompt, raw.suffix, options)
+          : await completion.generateCompletionWithMeta(prompt, options);
+      if (budget.spent && !signal.aborted)
+        throw new GenerationFailure(
+          `The generation took longer than its budget of ${budget.perTokenMs / 1000} s per output token and was stopped.`,
+          'generation_too_slow',
+        );
+      if (result.response.startsWith(emitted)) options.onTextChunk(result.response.slice(emitted.length));
+      return { text: emitted, inputTokens: on.inputTokens, outputTokens, stopReason: toStopReason(result.metadata.stopReason) };
+    } catch (err) {
+      if (err instanceof GenerationFailure) throw err;
+      if (signal.aborted) return { text: emitted, inputTokens: on.inputTokens, outputTokens, stopReason: 'abort' };
+      throw new Error(`Generation with model ${request.modelId} failed: ${firstLine(err)}.`);
+    } finally {
+      budget.stop();
+      completion.dispose({ disposeSequence: false });
+    }
   }
 
   private async run(request: GenerateRequest, signal: AbortSignal, on: RunOn): Promise<GenerateResult> {

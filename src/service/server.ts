@@ -31,6 +31,7 @@ import { registerResponseRoutes } from './routes/responses.js';
 import { registerChatCompletionRoutes } from './routes/chat-completions.js';
 import { registerMessagesRoutes } from './routes/messages.js';
 import { registerEmbeddingRoutes } from './routes/embeddings.js';
+import { registerCompletionRoutes } from './routes/completions.js';
 import { registerConversationRoutes } from './routes/conversations.js';
 import { registerRestoreRoutes } from './routes/restore.js';
 import { registerGenerationRoutes } from './routes/generations.js';
@@ -160,6 +161,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerChatCompletionRoutes(app, kit);
   registerMessagesRoutes(app, kit);
   registerEmbeddingRoutes(app, kit);
+  registerCompletionRoutes(app, kit);
   registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
   registerAdminRoutes(app, kit);
@@ -207,6 +209,7 @@ export function buildLanServer(ctx: ServiceContext, listener: ListenerPolicy): F
   registerChatCompletionRoutes(app, kit);
   registerMessagesRoutes(app, kit);
   registerEmbeddingRoutes(app, kit);
+  registerCompletionRoutes(app, kit);
   registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
   return app;

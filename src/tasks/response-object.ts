@@ -54,6 +54,8 @@ function errorOf(code: string, message: string): ErrorDetail {
       return { type: 'invalid_request_error', code, message, param: 'text.format.schema' };
     case 'conversation_not_found':
       return { type: 'invalid_request_error', code, message, param: 'conversation' };
+    case 'infill_not_supported':
+      return { type: 'invalid_request_error', code, message, param: 'suffix' };
     case 'reasoning_not_supported':
       return { type: 'invalid_request_error', code, message, param: 'reasoning.effort' };
     case 'model_not_found':

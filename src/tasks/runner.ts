@@ -200,6 +200,8 @@ export class TaskRunner {
     // The request's own values first, then the model's settings, then the appliance's default.
     const maxOutputTokens = request.max_output_tokens ?? settings.maxOutputTokens ?? this.options.defaultMaxOutputTokens;
     const shape = generationShape(request);
+    // A raw completion has no chat to fit: its prompt must fit as it is.
+    if (request.completion) return this.prepareCompletion(task, response, request, request.completion, maxOutputTokens, shape);
     // The earlier turns, then this one, fitted into the model's context (truncation).
     const { messages, dropped } = fitToContext({
       instructions: request.instructions,
@@ -222,6 +224,28 @@ export class TaskRunner {
     }
     const thinks = canThink && effort !== 'none';
     return { response, request, maxOutputTokens, messages, dropped, shape, thinks };
+  }
+
+  private prepareCompletion(
+    task: TaskRow,
+    response: Prepared['response'],
+    request: Prepared['request'],
+    completion: NonNullable<Prepared['request']['completion']>,
+    maxOutputTokens: number,
+    shape: Prepared['shape'],
+  ): Prepared {
+    if (completion.suffix !== undefined && !this.engine.infills(task.model))
+      throw new TurnFailure('infill_not_supported', `Model ${task.model} cannot fill in the middle (its vocabulary has no FIM tokens); leave suffix out.`);
+    const contextSize = this.engine.contextSize(task.model);
+    const tokens = this.engine.countTokens(task.model, completion.prompt + (completion.suffix ?? ''));
+    // Room kept for the answer, as for a chat: its own limit, at most a quarter of the context.
+    const limit = contextSize - Math.min(maxOutputTokens, Math.floor(contextSize / 4));
+    if (tokens > limit)
+      throw new TurnFailure(
+        'context_length_exceeded',
+        `The prompt is ${tokens} tokens, and model ${task.model} holds ${contextSize} in its context (${limit} for the prompt); shorten it or ask for fewer max_tokens.`,
+      );
+    return { response, request, maxOutputTokens, messages: [], dropped: 0, shape, thinks: false };
   }
 
   private async generate(task: TaskRow, prepared: Prepared, path: string, settings: RunSettings, signal: AbortSignal): Promise<void> {
@@ -250,6 +274,7 @@ export class TaskRunner {
             load: loadSettingsOf(settings),
             messages,
             ...(continuation ? { continuation } : {}),
+            ...(request.completion ? { raw: request.completion } : {}),
             ...(thought ? { continuationThought: thought } : {}),
             ...(request.reasoning_effort ? { reasoningEffort: request.reasoning_effort } : {}),
             maxTokens: budget,

@@ -17,7 +17,12 @@ export class TurnFailure extends Error {
   constructor(
     readonly code: Extract<
       ErrorCode,
-      'context_length_exceeded' | 'previous_response_not_found' | 'conversation_not_found' | 'invalid_json_schema' | 'reasoning_not_supported'
+      | 'context_length_exceeded'
+      | 'previous_response_not_found'
+      | 'conversation_not_found'
+      | 'invalid_json_schema'
+      | 'reasoning_not_supported'
+      | 'infill_not_supported'
     >,
     message: string,
   ) {

@@ -73,8 +73,10 @@ export interface ResponseRequest {
   reasoning_effort?: ReasoningEffort;
   /** Anthropic's `top_k` (the Messages API): sample from the k likeliest tokens only. */
   top_k?: number;
-  /** Which API created it: a chat completion and a message are responses underneath. Absent: the Responses API. */
-  api?: 'chat.completions' | 'anthropic.messages';
+  /** A raw completion (`POST /v1/completions`): the prompt as it is, and a suffix to fill in before. */
+  completion?: { prompt: string; suffix?: string };
+  /** Which API created it: a chat completion, a message and a completion are responses underneath. Absent: the Responses API. */
+  api?: 'chat.completions' | 'anthropic.messages' | 'completions';
 }
 
 export interface ResponseRow {

@@ -85,6 +85,10 @@ export class FaultEngine implements Engine {
     return this.inner.unload(modelId);
   }
 
+  infills(modelId: string): boolean {
+    return this.inner.infills(modelId);
+  }
+
   embed(request: EmbedRequest): Promise<EmbedResult> {
     return this.inner.embed(request);
   }

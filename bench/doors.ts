@@ -1,0 +1,95 @@
+// The other doors (issue 52), each against its baseline in the same run on the generated mid-size
+// model, one thread each side; rounds alternate the order, so a slow spell falls on both sides:
+// - embeddings: a batch of 64 short texts in one POST /v1/embeddings, against node-llama-cpp's
+//   embedding context embedding the same texts directly;
+// - Anthropic Messages: tokens/s of a streamed message (every event stored) against node-llama-cpp
+//   generating the same number of tokens directly, as the Responses door is measured.
+import { performance } from 'node:perf_hooks';
+import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
+import { prepareDataDir } from '../test/harness/data-dir.js';
+import { startServiceProcess } from '../test/harness/service-process.js';
+import { median } from './stats.js';
+import { openRaw } from './streaming.js';
+import { pair, streamed } from './structured.js';
+
+const TEXTS = Array.from({ length: 64 }, (_, i) => `Note ${i}: the backup of day ${i % 7} was proven by drill ${i * 3}.`);
+
+async function openRawEmbedder(modelPath: string): Promise<{ run: () => Promise<number>; close: () => Promise<void> }> {
+  const llama = await getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: LlamaLogLevel.error });
+  const model = await llama.loadModel({ modelPath });
+  // The size Sanad's engine gives it: the model's context, at most 8,192.
+  const context = await model.createEmbeddingContext({ contextSize: Math.min(model.trainContextSize || 8192, 8192), threads: 1 });
+  const run = async (): Promise<number> => {
+    const t0 = performance.now();
+    for (const text of TEXTS) await context.getEmbeddingFor(text);
+    return TEXTS.length / ((performance.now() - t0) / 1000);
+  };
+  const close = async (): Promise<void> => {
+    await context.dispose();
+    await model.dispose();
+    await llama.dispose();
+  };
+  return { run, close };
+}
+
+export interface DoorsBench {
+  rounds: number;
+  tokens: number;
+  embeddings: { raw: number; sanad: number; pairedRatio: number };
+  messages: { raw: number; sanad: number; pairedRatio: number };
+}
+
+export async function doorsBench(modelPath: string, tokens: number, rounds: number): Promise<DoorsBench> {
+  const rawEmbed = await openRawEmbedder(modelPath);
+  const rawGenerate = await openRaw(undefined, modelPath);
+  const prepared = await prepareDataDir();
+  const service = await startServiceProcess(prepared.dataDir, prepared.adminToken);
+  const added = await service.api.post('/admin/models', { path: modelPath, id: 'mid' });
+  if (added.status !== 201) throw new Error(`adding the mid-size model: ${added.text}`);
+  const headers = { authorization: `Bearer ${prepared.adminToken}`, 'content-type': 'application/json' };
+  const sanadEmbed = async (): Promise<number> => {
+    const t0 = performance.now();
+    const res = await fetch(`${service.url}/v1/embeddings`, { method: 'POST', headers, body: JSON.stringify({ model: 'mid', input: TEXTS }) });
+    if (!res.ok) throw new Error(`embeddings: ${res.status} ${await res.text()}`);
+    await res.json();
+    return TEXTS.length / ((performance.now() - t0) / 1000);
+  };
+  const sanadMessage = (): Promise<number> =>
+    streamed(
+      service.url,
+      prepared.adminToken,
+      '/v1/messages',
+      { model: 'mid', max_tokens: tokens, stream: true, messages: [{ role: 'user', content: 'Hello' }] },
+      'event: message_stop',
+    );
+  const e: Record<'raw' | 'sanad' | 'ratio', number[]> = { raw: [], sanad: [], ratio: [] };
+  const m: Record<'raw' | 'sanad' | 'ratio', number[]> = { raw: [], sanad: [], ratio: [] };
+  try {
+    await rawEmbed.run();
+    await sanadEmbed();
+    await rawGenerate.run(tokens);
+    await sanadMessage();
+    for (let i = 0; i < rounds; i++) {
+      const swap = i % 2 === 1;
+      const [r, s] = await pair(rawEmbed.run, sanadEmbed, swap);
+      e.raw.push(r);
+      e.sanad.push(s);
+      e.ratio.push(s / r);
+      const [rg, sm] = await pair(async () => (await rawGenerate.run(tokens)).rate, sanadMessage, swap);
+      m.raw.push(rg);
+      m.sanad.push(sm);
+      m.ratio.push(sm / rg);
+    }
+  } finally {
+    await service.stop();
+    prepared.cleanup();
+    await rawEmbed.close();
+    await rawGenerate.close();
+  }
+  return {
+    rounds,
+    tokens,
+    embeddings: { raw: median(e.raw), sanad: median(e.sanad), pairedRatio: median(e.ratio) },
+    messages: { raw: median(m.raw), sanad: median(m.sanad), pairedRatio: median(m.ratio) },
+  };
+}
