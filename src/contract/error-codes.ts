@@ -52,6 +52,7 @@ export const ERROR_CATALOG = {
   // An effort above none for a model that does not think (known once it is loaded).
   reasoning_not_supported: bad('reasoning.effort'),
   infill_not_supported: bad('suffix'),
+  model_not_generative: bad('model'),
   max_output_tokens_too_large: bad('max_output_tokens'),
   missing_code: bad('code'),
   passphrase_refused: bad(),

@@ -64,6 +64,9 @@ export const Model = z.object({
   sha256: z.string(),
   // Parsed as any string by the GUI, so a newer core's word still shows.
   status: z.string(),
+  /** Sanad's addition: what the model makes. `embedding` (its file declares a pooling type) and
+   *  `rerank` models make vectors or scores, not text. Absent from an older core: generation. */
+  kind: z.string().optional(),
   /** Where the file is on this machine: shown to admin only (the GUI), never to other clients. */
   path: z.string().optional(),
   /** Sanad's additions, admin only: where a pulled model came from (null: added from a file),

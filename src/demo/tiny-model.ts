@@ -81,6 +81,8 @@ export interface TinyModelOptions {
    * `<think>` THINKING_MODEL_THOUGHT `</think>` then TINY_MODEL_ANSWER. Default false.
    */
   thinks?: boolean;
+  /** Declares mean pooling (`llama.pooling_type` 1), as an embedding model's file does. Default false. */
+  embeds?: boolean;
 }
 
 /** What the finishing model answers, every time: distinct bytes, so each has one successor. */
@@ -121,7 +123,7 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
   out.bytes(Buffer.from('GGUF', 'latin1'));
   out.u32(3);
   out.u64(tensors.length);
-  const metadata = buildMetadata(contextLength, dims, thinks);
+  const metadata = buildMetadata(contextLength, dims, thinks, options.embeds === true);
   out.u64(metadata.length);
   for (const write of metadata) write(out);
 
@@ -148,7 +150,7 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
 
 type MetadataWriter = (out: ByteWriter) => void;
 
-function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean): MetadataWriter[] {
+function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean, embeds: boolean): MetadataWriter[] {
   const tokens: string[] = ['<unk>', '<s>', '</s>'];
   const types: number[] = [TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_CONTROL];
   for (let byte = 0; byte < 256; byte++) {
@@ -229,6 +231,8 @@ function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean):
     bool('tokenizer.ggml.add_eos_token', false),
     // Qwen's text has no leading space; with one, "<think>\n" would tokenize as `<think>` "▁" "\n".
     ...(thinks ? [bool('tokenizer.ggml.add_space_prefix', false), str('tokenizer.chat_template', THINKING_CHAT_TEMPLATE)] : []),
+    // llama.cpp's pooling types: 1 is mean, what most embedding models (bge, nomic) declare.
+    ...(embeds ? [u32(`${arch}.pooling_type`, 1)] : []),
   ];
 }
 

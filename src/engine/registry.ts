@@ -17,6 +17,7 @@ import {
   type ModelBackup,
   type ModelRow,
   type NewModelRow,
+  type ModelPooling,
 } from '../store/models.js';
 import type { Db } from '../store/open.js';
 import { ModelUnavailableError, type ModelResolver, type RunSettings } from './model-resolver.js';
@@ -36,6 +37,8 @@ export interface ModelObject {
   size_bytes: number;
   sha256: string;
   status: ModelStatus;
+  /** What it makes: text, vectors (a pooling type in its file) or relevance scores (rank pooling). */
+  kind: 'generation' | 'embedding' | 'rerank';
   path: string;
   source: { uri: string; revision: string | null } | null;
   backup: ModelBackup;
@@ -114,6 +117,7 @@ export class ModelRegistry implements ModelResolver {
     const { sha256, bytes } = pulled ? { sha256: pulled.sha256, bytes: info.size } : await sha256File(full);
     const arch = header.metadata['general.architecture'];
     const ctx = typeof arch === 'string' ? header.metadata[`${arch}.context_length`] : undefined;
+    const pooling = typeof arch === 'string' ? poolingOf(header.metadata[`${arch}.pooling_type`]) : null;
     const row: NewModelRow = {
       id: modelId,
       path: full,
@@ -123,6 +127,7 @@ export class ModelRegistry implements ModelResolver {
       sha256,
       architecture: typeof arch === 'string' ? arch : null,
       context_length: typeof ctx === 'number' ? ctx : null,
+      pooling,
       created_at: unixSeconds(this.clock),
       ...(pulled ? { source_uri: pulled.source.uri, source_url: pulled.source.url, source_revision: pulled.source.revision, backup: pulled.backup } : {}),
     };
@@ -178,6 +183,12 @@ export class ModelRegistry implements ModelResolver {
 
   exists(id: string): boolean {
     return getModel(this.db, id) !== undefined;
+  }
+
+  /** Whether the model makes vectors, not text: its file declares a pooling type (null: not registered). */
+  embedsOnly(id: string): boolean | null {
+    const row = getModel(this.db, id);
+    return row ? row.pooling !== null : null;
   }
 
   /** The most tokens this model's context can hold as it will be loaded (its own setting, else its
@@ -239,10 +250,17 @@ function runSettingsOf(row: ModelRow): RunSettings {
   };
 }
 
+/** llama.cpp's pooling types: 0 none, 1 mean, 2 cls, 3 last, 4 rank (a reranker). */
+function poolingOf(value: unknown): ModelPooling | null {
+  const types: Record<number, ModelPooling> = { 1: 'mean', 2: 'cls', 3: 'last', 4: 'rank' };
+  return typeof value === 'number' ? (types[value] ?? null) : null;
+}
+
 function toObject(row: ModelRow, status: ModelStatus): ModelObject {
   return {
     id: row.id,
     object: 'model',
+    kind: row.pooling === null ? 'generation' : row.pooling === 'rank' ? 'rerank' : 'embedding',
     created: row.created_at,
     owned_by: 'local',
     format: row.format,

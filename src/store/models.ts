@@ -11,6 +11,8 @@ export interface ModelRow {
   sha256: string;
   architecture: string | null;
   context_length: number | null;
+  /** How the model pools its output into one vector (GGUF `<arch>.pooling_type`); null: it does not (a generative model). */
+  pooling: ModelPooling | null;
   created_at: number;
   /** Where it was pulled from (null: added from a file); the sha256 it was verified against is `sha256`. */
   source_uri: string | null;
@@ -26,10 +28,11 @@ export interface ModelRow {
 }
 
 export type ModelBackup = 'include' | 'source';
+export type ModelPooling = 'mean' | 'cls' | 'last' | 'rank';
 
 /** What `sanad models add` knows of a new model; the rest takes its defaults. */
 export type NewModelRow = Pick<ModelRow, 'id' | 'path' | 'format' | 'size_bytes' | 'mtime_ms' | 'sha256' | 'architecture' | 'context_length' | 'created_at'> &
-  Partial<Pick<ModelRow, 'source_uri' | 'source_url' | 'source_revision' | 'backup'>>;
+  Partial<Pick<ModelRow, 'source_uri' | 'source_url' | 'source_revision' | 'backup' | 'pooling'>>;
 
 export interface ModelSettings {
   context_size: number | null;
@@ -40,9 +43,9 @@ export interface ModelSettings {
 
 export function insertModel(db: Db, row: NewModelRow): void {
   db.prepare(
-    `INSERT INTO models(id, path, format, size_bytes, mtime_ms, sha256, architecture, context_length, created_at, source_uri, source_url, source_revision, backup)
-     VALUES (@id, @path, @format, @size_bytes, @mtime_ms, @sha256, @architecture, @context_length, @created_at, @source_uri, @source_url, @source_revision, @backup)`,
-  ).run({ source_uri: null, source_url: null, source_revision: null, backup: 'include', ...row });
+    `INSERT INTO models(id, path, format, size_bytes, mtime_ms, sha256, architecture, context_length, pooling, created_at, source_uri, source_url, source_revision, backup)
+     VALUES (@id, @path, @format, @size_bytes, @mtime_ms, @sha256, @architecture, @context_length, @pooling, @created_at, @source_uri, @source_url, @source_revision, @backup)`,
+  ).run({ source_uri: null, source_url: null, source_revision: null, backup: 'include', pooling: null, ...row });
 }
 
 /** Stores a model's run settings (every field: null clears it). */

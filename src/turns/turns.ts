@@ -26,7 +26,7 @@ export interface TurnsDeps {
   creates: CreateBatcher;
   runner: TaskRunner;
   hub: EventHub;
-  models: Pick<ModelRegistry, 'exists' | 'contextCap'>;
+  models: Pick<ModelRegistry, 'exists' | 'contextCap' | 'embedsOnly'>;
   deletions: DeletionRecorder & { read(): ReadonlyArray<{ kind: string; id: string; why: string }> };
   clock: Clock;
   settings: () => Settings;
@@ -99,6 +99,12 @@ export class Turns {
   private checkModel(ask: TurnAsk): number | null {
     const cap = this.deps.models.contextCap(ask.model);
     if (cap === null) throw new TurnError('model_not_found', 'model', `The model "${ask.model}" is not registered here; see GET /v1/models.`);
+    if (this.deps.models.embedsOnly(ask.model) === true)
+      throw new TurnError(
+        'model_not_generative',
+        'model',
+        `Model ${ask.model} is an embedding model (its file declares a pooling type): it makes vectors, not text. Use it with POST /v1/embeddings, or choose a model that writes.`,
+      );
     if (ask.maxOutputTokens !== null && ask.maxOutputTokens > cap) {
       if (ask.capToContext === true) return cap;
       throw new TurnError(

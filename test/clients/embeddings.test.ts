@@ -11,6 +11,9 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embed, embedMany } from 'ai';
 import { OpenAIEmbedding } from '@llamaindex/openai';
 import { DEMO, startClientService, type ClientService } from './client-kit.js';
+import { embeddingModelPath } from '../fixtures/tiny-model.js';
+
+const EMBEDDER = 'embedder';
 
 let svc: ClientService;
 let client: OpenAI;
@@ -106,4 +109,27 @@ test('LlamaIndex OpenAIEmbedding: text and query embeddings', async () => {
   assert.ok(near(text, direct.data[0]?.embedding ?? []));
   const batch = await li.getTextEmbeddings(TEXTS);
   assert.equal(batch.length, TEXTS.length);
+});
+
+test('an embedding model (its file declares pooling) is marked so, pools the whole text, and is refused for generation with a sentence', async () => {
+  const added = await svc.service.api.post('/admin/models', { path: await embeddingModelPath(), id: EMBEDDER });
+  assert.equal(added.status, 201, added.text);
+  const models = await client.models.list();
+  const kinds = new Map(models.data.map((m) => [m.id, 'kind' in m ? m.kind : undefined]));
+  assert.equal(kinds.get(EMBEDDER), 'embedding');
+  assert.equal(kinds.get(DEMO), 'generation');
+  // Mean pooling: texts that end alike still embed apart, and the same text the same.
+  const r = await client.embeddings.create({ model: EMBEDDER, input: ['The cat sat.', 'A dog ran.', 'The cat sat.'] });
+  const [a, b, c] = r.data.map((d) => d.embedding);
+  assert.ok(a && b && c);
+  assert.ok(!near(a, b), 'different texts, different vectors');
+  assert.ok(near(a, c), 'the same text, the same vector');
+  await assert.rejects(
+    client.responses.create({ model: EMBEDDER, input: 'Hello' }),
+    (err: unknown) => err instanceof BadRequestError && err.code === 'model_not_generative' && err.param === 'model' && /embeddings/.test(err.message),
+  );
+  await assert.rejects(
+    client.chat.completions.create({ model: EMBEDDER, messages: [{ role: 'user', content: 'Hello' }] }),
+    (err: unknown) => err instanceof BadRequestError && err.code === 'model_not_generative',
+  );
 });

@@ -22,6 +22,7 @@ import { folderTargets } from './0020-folder-targets.js';
 import { runs } from './0021-runs.js';
 import { cachedTokens } from './0022-cached-tokens.js';
 import { reasoningTokens } from './0023-reasoning-tokens.js';
+import { modelPooling } from './0024-model-pooling.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   runs,
   cachedTokens,
   reasoningTokens,
+  modelPooling,
 ];

@@ -42,7 +42,9 @@ export function ConversationView({ id }: { id: string | null }) {
   const metadata = conversation.data?.metadata ?? {};
   const stored = useMemo(() => settingsFrom(metadata), [metadata]);
   const settings = id === null ? draft : stored;
-  const available = (models.data?.data ?? []).filter((m) => m.status === 'available');
+  // Embedding and reranking models make no text: they are not offered for a chat.
+  const writers = (models.data?.data ?? []).filter((m) => m.kind === undefined || m.kind === 'generation');
+  const available = writers.filter((m) => m.status === 'available');
   // A conversation that never chose a model talks to the first available one.
   const model = settings.model !== '' ? settings.model : (available[0]?.id ?? '');
 
@@ -208,7 +210,7 @@ export function ConversationView({ id }: { id: string | null }) {
         )}
       </MessageList>
       <Composer
-        models={models.data?.data ?? []}
+        models={writers}
         model={model}
         onModel={(m) => void save({ ...settings, model: m })}
         active={active}

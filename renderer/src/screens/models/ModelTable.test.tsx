@@ -38,6 +38,15 @@ describe('ModelTable', () => {
     expect(status('new')).toBe('Unknown (quarantined)');
   });
 
+  test('an embedding model is said to be for embeddings only; a generative one says nothing of it', () => {
+    renderTable([
+      { ...model('bge', 'available'), kind: 'embedding' },
+      { ...model('qwen', 'available'), kind: 'generation' },
+    ]);
+    expect(within(screen.getByTestId('model-row-bge')).getByTestId('model-kind').textContent?.trim()).toBe('embeddings only');
+    expect(within(screen.getByTestId('model-row-qwen')).queryByTestId('model-kind')).toBeNull();
+  });
+
   test('size in the language’s units, fingerprint short with the whole value in its title', () => {
     renderTable([model('ok', 'available')]);
     const row = screen.getByTestId('model-row-ok');

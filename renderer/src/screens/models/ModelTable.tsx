@@ -35,6 +35,13 @@ function ModelRow({ model }: { model: ModelInfo }) {
             <Verbatim>{model.id}</Verbatim>
           </strong>
         </bdi>
+        {/* A model that makes vectors or scores, not text: said, so nobody picks it for a chat. */}
+        {(model.kind === 'embedding' || model.kind === 'rerank') && (
+          <span className="muted model-kind" data-testid="model-kind">
+            {' '}
+            {t(model.kind === 'embedding' ? 'kindEmbedding' : 'kindRerank')}
+          </span>
+        )}
       </td>
       <td>
         <bdi className="mono" dir="ltr">
