@@ -83,7 +83,12 @@ export interface TinyModelOptions {
   thinks?: boolean;
   /** Declares mean pooling (`llama.pooling_type` 1), as an embedding model's file does. Default false. */
   embeds?: boolean;
+  /** Has fill-in-the-middle tokens (prefix, suffix, middle), as a code model's file does. Default false. */
+  fills?: boolean;
 }
+
+/** A code model's fill-in-the-middle tokens, in the vocabulary after the base tokens. */
+export const FIM_TOKENS = ['<|fim_prefix|>', '<|fim_suffix|>', '<|fim_middle|>'] as const;
 
 /** What the finishing model answers, every time: distinct bytes, so each has one successor. */
 export const TINY_MODEL_ANSWER = 'OK,demo!';
@@ -116,14 +121,15 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
   const random = mulberry32(seed);
   const dims = options.finishes === false ? (options.dims ?? TINY_DIMS) : TINY_DIMS;
   const thinks = options.thinks === true;
-  const vocabSize = thinks ? BASE_VOCAB_SIZE + THINKING_EXTRA_TOKENS.length : BASE_VOCAB_SIZE;
+  const fills = options.fills === true && !thinks;
+  const vocabSize = thinks ? BASE_VOCAB_SIZE + THINKING_EXTRA_TOKENS.length : fills ? BASE_VOCAB_SIZE + FIM_TOKENS.length : BASE_VOCAB_SIZE;
   const tensors = options.finishes === false ? buildTensors(random, dims, thinks, vocabSize) : buildFinishingTensors(random, thinks, vocabSize);
   const out = new ByteWriter();
 
   out.bytes(Buffer.from('GGUF', 'latin1'));
   out.u32(3);
   out.u64(tensors.length);
-  const metadata = buildMetadata(contextLength, dims, thinks, options.embeds === true);
+  const metadata = buildMetadata(contextLength, dims, thinks, options.embeds === true, fills);
   out.u64(metadata.length);
   for (const write of metadata) write(out);
 
@@ -150,7 +156,7 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
 
 type MetadataWriter = (out: ByteWriter) => void;
 
-function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean, embeds: boolean): MetadataWriter[] {
+function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean, embeds: boolean, fills: boolean): MetadataWriter[] {
   const tokens: string[] = ['<unk>', '<s>', '</s>'];
   const types: number[] = [TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_CONTROL];
   for (let byte = 0; byte < 256; byte++) {
@@ -163,6 +169,11 @@ function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean, 
     for (const [text, type] of THINKING_EXTRA_TOKENS) {
       tokens.push(text);
       types.push(type);
+    }
+  if (fills)
+    for (const text of FIM_TOKENS) {
+      tokens.push(text);
+      types.push(TOKEN_CONTROL);
     }
 
   const u32 =
@@ -233,6 +244,14 @@ function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean, 
     ...(thinks ? [bool('tokenizer.ggml.add_space_prefix', false), str('tokenizer.chat_template', THINKING_CHAT_TEMPLATE)] : []),
     // llama.cpp's pooling types: 1 is mean, what most embedding models (bge, nomic) declare.
     ...(embeds ? [u32(`${arch}.pooling_type`, 1)] : []),
+    // llama.cpp reads a model's fill-in-the-middle tokens from these (LlamaCompletion's infill).
+    ...(fills
+      ? [
+          u32('tokenizer.ggml.fim_pre_token_id', BASE_VOCAB_SIZE),
+          u32('tokenizer.ggml.fim_suf_token_id', BASE_VOCAB_SIZE + 1),
+          u32('tokenizer.ggml.fim_mid_token_id', BASE_VOCAB_SIZE + 2),
+        ]
+      : []),
   ];
 }
 

@@ -69,6 +69,18 @@ export const DEFAULT_TOKEN_BUDGET_MS = 10_000;
 
 /** \`json_object\` as a schema, for the answer side of a calls-or-answer grammar. */
 const ANY_JSON_OBJECT = { type: 'object', additionalProperties: true } as const;
+/**
+ * What a raw completion evaluates: its prompt (and what a resume continues); with a suffix, the
+ * model's FIM tokens around prompt and suffix, as LlamaCompletion's infill lays them out.
+ */
+function rawPromptTokens(model: LlamaModel, raw: NonNullable<GenerateRequest['raw']>, continuation: string | undefined): Token[] {
+  const text = raw.prompt + (continuation ?? '');
+  if (raw.suffix === undefined) return model.tokenize(text, true);
+  const { prefix, suffix, middle } = model.tokens.infill;
+  const marks = (token: Token | null): Token[] => (token === null ? [] : [token]);
+  return [...marks(prefix), ...model.tokenize(text, false), ...marks(suffix), ...model.tokenize(raw.suffix, false), ...marks(middle)];
+}
+
 /** Token ids of this model's vocabulary: what node-llama-cpp's Token type stands for. */
 function isModelTokens(ids: readonly number[], vocabulary: number): ids is Token[] {
   return ids.every((id) => Number.isInteger(id) && id >= 0 && id < vocabulary);
@@ -214,7 +226,7 @@ export class LlamaEngine implements Engine {
       const wrapper = loaded.reasoning.wrapperFor(request.reasoningEffort);
       // A raw completion's prompt is its text, and what a resume continues is appended to it.
       const prompt = request.raw
-        ? loaded.model.tokenize(request.raw.prompt + (request.continuation ?? ''), true)
+        ? rawPromptTokens(loaded.model, request.raw, request.continuation)
         : promptTokensOf(loaded, history, wrapper, toolShape(request).functions);
       // node-llama-cpp reads maxTokens 0 as "no limit".
       if (request.maxTokens <= 0) return { text: '', inputTokens: prompt.length, outputTokens: 0, stopReason: 'max_tokens' };

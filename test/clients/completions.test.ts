@@ -1,11 +1,14 @@
 // The legacy Completions API through the real openai SDK, unchanged and with its defaults, against
 // a real `sanad serve`: the prompt goes to the model as it is (no chat template), streamed and not,
-// with OpenAI's default limit of 16 tokens, `stop`, usage; and `suffix` on a model without FIM
-// tokens is refused before anything runs.
+// with OpenAI's default limit of 16 tokens, `stop`, usage; `suffix` fills in the middle on a
+// generated model with FIM tokens, and on a model without them is refused before anything runs.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI, { BadRequestError } from 'openai';
 import { DEMO, startClientService, type ClientService } from './client-kit.js';
+import { fillingModelPath } from '../fixtures/tiny-model.js';
+
+const FILLER = 'filler';
 
 let svc: ClientService;
 let client: OpenAI;
@@ -79,4 +82,16 @@ test('refused, naming the parameter: suffix on a model without FIM tokens, echo,
     (err: unknown) => err instanceof BadRequestError && err.param === 'echo',
   );
   await assert.rejects(client.completions.create({ model: DEMO, prompt: 'x', n: 2 }), (err: unknown) => err instanceof BadRequestError && err.param === 'n');
+});
+
+test('suffix on a model with FIM tokens: it fills in the middle between prompt and suffix', async () => {
+  const added = await svc.service.api.post('/admin/models', { path: await fillingModelPath(), id: FILLER });
+  assert.equal(added.status, 201, added.text);
+  const filled = await client.completions.create({ model: FILLER, prompt: 'def add(a, b):\n    ', suffix: '\n    return c', max_tokens: 8, temperature: 0 });
+  assert.equal(filled.choices[0]?.finish_reason, 'length');
+  assert.equal(filled.usage?.completion_tokens, 8);
+  assert.ok((filled.choices[0]?.text ?? '').length > 0);
+  // The suffix is part of what the model read: a different one fills differently, or at least is read.
+  const plain = await client.completions.create({ model: FILLER, prompt: 'def add(a, b):\n    ', max_tokens: 8, temperature: 0 });
+  assert.ok((filled.usage?.prompt_tokens ?? 0) > (plain.usage?.prompt_tokens ?? 0), 'the suffix is read as prompt too');
 });

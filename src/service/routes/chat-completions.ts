@@ -7,12 +7,8 @@ import { principalOf } from '../access.js';
 import { principalKey } from '../auth.js';
 import { buildChatCompletion, chatChunkRenderer } from '../chat-object.js';
 import { chatTurnAsk, parseChatCompletion } from '../chat-request.js';
-import { ApiError } from '../errors.js';
 import { assertStreamRoom } from '../flood-limits.js';
-import { releaseReservation } from '../idempotency.js';
-import { streamTaskEvents } from '../sse.js';
-import { cancelWhenGone, startedOrError } from '../turn-door.js';
-import { isErrorCode } from '../../contract/error-codes.js';
+import { cancelWhenGone, finishedOrError, startedOrError, streamTurn } from '../turn-door.js';
 import type { RouteKit } from './route-kit.js';
 import { secured } from './route-kit.js';
 
@@ -29,24 +25,7 @@ export function registerChatCompletionRoutes(app: FastifyInstance, kit: RouteKit
     cancelWhenGone(ctx, req, reply, turn);
     await startedOrError(req, turn, { input: 'messages', 'reasoning.effort': 'reasoning_effort' });
 
-    if (parsed.stream) {
-      // A stream is not replayed (its chunks are not kept as one answer): a retry with the same
-      // key makes a new completion instead of waiting for a reservation that never completes.
-      if (req.idempotency) releaseReservation(ctx.writer, req.idempotency);
-      await streamTaskEvents(ctx, reply, turn.task, {
-        after: 0,
-        owner: principalKey(principal),
-        render: chatChunkRenderer(turn.response, parsed.includeUsage),
-      });
-      void turn.finished();
-      return reply;
-    }
-
-    const finished = await turn.finished();
-    if (finished.status === 'completed' || finished.status === 'incomplete') return reply.code(200).send(buildChatCompletion(finished));
-    if (finished.status === 'cancelled') throw new ApiError('cancelled', 'The completion was cancelled before it finished.');
-    const error = finished.error;
-    const code = error && isErrorCode(error.code) ? error.code : 'engine_error';
-    throw new ApiError(code, error?.message ?? 'The completion failed; see the service log.', null);
+    if (parsed.stream) return streamTurn(ctx, req, reply, turn, principalKey(principal), chatChunkRenderer(turn.response, parsed.includeUsage));
+    return reply.code(200).send(buildChatCompletion(await finishedOrError(turn, 'completion')));
   });
 }

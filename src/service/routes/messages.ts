@@ -5,20 +5,16 @@
 // template. Errors on these routes come in Anthropic's shape (service/errors.ts).
 import type { FastifyInstance } from 'fastify';
 import { countTokensBody } from '../../contract/anthropic-messages.js';
-import { isErrorCode } from '../../contract/error-codes.js';
 import type { StoredItem } from '../../contract/responses.js';
 import { keptItem, toChatMessages } from '../../tasks/items.js';
 import { principalOf } from '../access.js';
 import { principalKey } from '../auth.js';
-import { ApiError } from '../errors.js';
 import { assertStreamRoom } from '../flood-limits.js';
-import { releaseReservation } from '../idempotency.js';
 import { buildMessage, messagesEventRenderer } from '../messages-object.js';
 import { countedTools, messagesTurnAsk, parseMessages, promptItems } from '../messages-request.js';
 import { generationShape } from '../../tasks/generation-shape.js';
 import { withModelLoaded } from '../model-load-error.js';
-import { streamTaskEvents } from '../sse.js';
-import { cancelWhenGone, startedOrError } from '../turn-door.js';
+import { cancelWhenGone, finishedOrError, startedOrError, streamTurn } from '../turn-door.js';
 import { parseBody } from '../validate.js';
 import type { RouteKit } from './route-kit.js';
 import { secured } from './route-kit.js';
@@ -34,20 +30,8 @@ export function registerMessagesRoutes(app: FastifyInstance, kit: RouteKit): voi
     cancelWhenGone(ctx, req, reply, turn);
     await startedOrError(req, turn, { input: 'messages', 'reasoning.effort': 'thinking', max_output_tokens: 'max_tokens' });
 
-    if (parsed.stream) {
-      // A stream is not replayed (as on Chat Completions): a retry with the same key makes a new message.
-      if (req.idempotency) releaseReservation(ctx.writer, req.idempotency);
-      await streamTaskEvents(ctx, reply, turn.task, { after: 0, owner: principalKey(principal), render: messagesEventRenderer(turn.response) });
-      void turn.finished();
-      return reply;
-    }
-
-    const finished = await turn.finished();
-    if (finished.status === 'completed' || finished.status === 'incomplete') return reply.code(200).send(buildMessage(finished));
-    if (finished.status === 'cancelled') throw new ApiError('cancelled', 'The message was cancelled before it finished.');
-    const error = finished.error;
-    const code = error && isErrorCode(error.code) ? error.code : 'engine_error';
-    throw new ApiError(code, error?.message ?? 'The message failed; see the service log.', null);
+    if (parsed.stream) return streamTurn(ctx, req, reply, turn, principalKey(principal), messagesEventRenderer(turn.response));
+    return reply.code(200).send(buildMessage(await finishedOrError(turn, 'message')));
   });
 
   app.post('/v1/messages/count_tokens', { preHandler: secured(kit, 'responses:write') }, async (req) => {
