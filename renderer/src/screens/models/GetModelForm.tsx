@@ -109,6 +109,7 @@ export function GetModelForm() {
               </strong>
               <span className="muted">
                 <Verbatim>{m.quant}</Verbatim> · {t('about', { size: formatBytes(language, m.size) })} · <Verbatim>{m.license}</Verbatim>
+                {m.kind === 'embedding' && <> · {t('kindEmbedding')}</>}
               </span>
             </button>
           </li>
