@@ -97,6 +97,8 @@ export interface GenerateResult {
   evaluatedTokens?: number;
   outputTokens: number;
   stopReason: StopReason;
+  /** The stop text (of `stop`) that ended the answer, when one did. */
+  stopSequence?: string;
   /** The function calls the model made (with `tools`), in order; their arguments are not in `text`. */
   calls?: Array<{ name: string; arguments: string }>;
 }

@@ -428,7 +428,9 @@ export class LlamaEngine implements Engine {
       // Anything held back by stop-trigger detection and not streamed yet still reaches onText.
       if (result.response.startsWith(emitted)) emit(result.response.slice(emitted.length));
       const stopReason = toStopReason(result.metadata.stopReason);
-      const base = { inputTokens, outputTokens, stopReason, ...thinking.result() };
+      const stopSequence =
+        result.metadata.stopReason === 'customStopTrigger' ? result.metadata.customStopTrigger.filter((p) => typeof p === 'string').join('') : '';
+      const base = { inputTokens, outputTokens, stopReason, ...(stopSequence !== '' ? { stopSequence } : {}), ...thinking.result() };
       if (tools && forced) return { ...base, text: '', calls: [forcedCall(tools, result.response)] };
       if (either) {
         const made = callsOrAnswer(emitted);

@@ -20,9 +20,10 @@ export function messageId(responseId: string): string {
   return `msg_${responseId.slice('resp_'.length)}`;
 }
 
-function stopReason(response: ResponseObject): AnthropicStopReason {
+function stopReason(response: ResponseObject, stopSequence: string | null): AnthropicStopReason {
   if (response.status === 'incomplete' && response.incomplete_details?.reason === 'max_output_tokens') return 'max_tokens';
-  return response.output.some((item) => item.type === 'function_call') ? 'tool_use' : 'end_turn';
+  if (response.output.some((item) => item.type === 'function_call')) return 'tool_use';
+  return stopSequence !== null ? 'stop_sequence' : 'end_turn';
 }
 
 function usageOf(response: Pick<ResponseObject, 'usage'>): AnthropicUsage {
@@ -76,8 +77,10 @@ function shell(response: Pick<ResponseObject, 'id' | 'model'>, content: Anthropi
   };
 }
 
-export function buildMessage(response: ResponseObject): AnthropicMessage {
-  return { ...shell(response, contentOf(response), usageOf(response)), stop_reason: stopReason(response) };
+/** `stopSequence`: the stop text that ended the answer (the response row's `stop_sequence`). */
+export function buildMessage(response: ResponseObject, stopSequence: string | null): AnthropicMessage {
+  const reason = stopReason(response, stopSequence);
+  return { ...shell(response, contentOf(response), usageOf(response)), stop_reason: reason, stop_sequence: reason === 'stop_sequence' ? stopSequence : null };
 }
 
 /** Anthropic's error type for a contract error type (its SDKs pick the error class by status). */
@@ -123,7 +126,7 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
  * so an answer that is only calls has none. A failed or cancelled message ends with an `error`
  * event, which the SDKs raise.
  */
-export function messagesEventRenderer(response: { id: string; model: string }): (event: TaskEvent) => string | null {
+export function messagesEventRenderer(response: { id: string; model: string }, stopSequenceOf: () => string | null): (event: TaskEvent) => string | null {
   const blocks = new Map<string, number>();
   /** The answer's message item, opened on the ledger but not yet as a block (no text so far). */
   let waitingText: string | null = null;
@@ -178,11 +181,10 @@ export function messagesEventRenderer(response: { id: string; model: string }): 
       case 'response.completed': {
         const done = event.response;
         if (!isResponseObject(done)) return start() + frame({ type: 'message_stop' });
-        return (
-          start() +
-          frame({ type: 'message_delta', delta: { stop_reason: stopReason(done), stop_sequence: null }, usage: usageOf(done) }) +
-          frame({ type: 'message_stop' })
-        );
+        const stopped = stopSequenceOf();
+        const reason = stopReason(done, stopped);
+        const delta = { stop_reason: reason, stop_sequence: reason === 'stop_sequence' ? stopped : null };
+        return start() + frame({ type: 'message_delta', delta, usage: usageOf(done) }) + frame({ type: 'message_stop' });
       }
       case 'response.failed':
       case 'response.cancelled': {

@@ -54,6 +54,8 @@ export interface TransitionChange {
     reasoning?: ReasoningItem | null;
     /** Of outputTokens, those spent thinking. */
     reasoningTokens?: number;
+    /** The stop text that ended the answer, when one did. */
+    stopSequence?: string | null;
   };
   /** A retry: usage from the failed attempt is dropped. */
   resetOutput?: boolean;
@@ -224,6 +226,7 @@ export class TaskLedger {
       output_text: null,
       incomplete_reason: null,
       reasoning_tokens: null,
+      stop_sequence: null,
       input_tokens: null,
       cached_tokens: null,
       output_tokens: null,
@@ -285,13 +288,14 @@ export class TaskLedger {
         const items = [...(o.reasoning ? [o.reasoning] : []), ...(o.calls ?? [])];
         this.stmt(
           `UPDATE responses SET output_text = ?, input_tokens = ?, cached_tokens = ?, output_tokens = ?, reasoning_tokens = ?,
-             incomplete_reason = ?, truncated_items = ?, output_items = ? WHERE id = ?`,
+             stop_sequence = ?, incomplete_reason = ?, truncated_items = ?, output_items = ? WHERE id = ?`,
         ).run(
           o.text,
           o.inputTokens,
           o.cachedTokens ?? 0,
           o.outputTokens,
           o.reasoningTokens ?? 0,
+          o.stopSequence ?? null,
           o.incompleteReason,
           o.truncatedItems ?? 0,
           items.length > 0 ? JSON.stringify(items) : null,

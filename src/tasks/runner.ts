@@ -318,6 +318,7 @@ export class TaskRunner {
         calls,
         reasoning: stream.item(cutShort ? 'incomplete' : 'completed'),
         reasoningTokens: thoughtTokens + (result.reasoningTokens ?? 0),
+        stopSequence: result.stopSequence ?? null,
       },
       events: [...stream.doneEvents(text, calls), { type: 'response.completed', withResponse: true }],
     });

@@ -103,6 +103,8 @@ export interface ResponseRow {
   cached_tokens: number | null;
   /** Of output_tokens, those spent thinking; null before migration 23. */
   reasoning_tokens: number | null;
+  /** The stop text that ended the answer (null: none did, or before migration 25). */
+  stop_sequence: string | null;
   output_tokens: number | null;
   created_at: number;
 }

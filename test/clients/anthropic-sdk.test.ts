@@ -52,6 +52,16 @@ test('messages.create: a message as Anthropic makes it, kept as a response', asy
   const cut = await client.messages.create({ model: DEMO, max_tokens: 1, messages: [{ role: 'user', content: 'Hello' }] });
   assert.equal(cut.stop_reason, 'max_tokens');
   assert.equal(cut.usage.output_tokens, 1);
+
+  // A stop sequence ends the answer before it, and says which one did.
+  const stopped = await client.messages.create({ model: DEMO, max_tokens: 64, stop_sequences: ['zz', ','], messages: [{ role: 'user', content: 'Hello' }] });
+  assert.equal(textOf(stopped), TINY_MODEL_ANSWER.slice(0, TINY_MODEL_ANSWER.indexOf(',')));
+  assert.equal(stopped.stop_reason, 'stop_sequence');
+  assert.equal(stopped.stop_sequence, ',');
+  const streamed = await client.messages
+    .stream({ model: DEMO, max_tokens: 64, stop_sequences: [','], messages: [{ role: 'user', content: 'Hello' }] })
+    .finalMessage();
+  assert.deepEqual([streamed.stop_reason, streamed.stop_sequence], ['stop_sequence', ',']);
 });
 
 test('messages.stream(): text events, the final message, and every event one the SDK knows, in order', async () => {

@@ -13,6 +13,7 @@ import { assertStreamRoom } from '../flood-limits.js';
 import { buildMessage, messagesEventRenderer } from '../messages-object.js';
 import { countedTools, messagesTurnAsk, parseMessages, promptItems } from '../messages-request.js';
 import { generationShape } from '../../tasks/generation-shape.js';
+import { getResponseRow } from '../../tasks/queries.js';
 import { withModelLoaded } from '../model-load-error.js';
 import { cancelWhenGone, finishedOrError, startedOrError, streamTurn } from '../turn-door.js';
 import { parseBody } from '../validate.js';
@@ -30,8 +31,11 @@ export function registerMessagesRoutes(app: FastifyInstance, kit: RouteKit): voi
     cancelWhenGone(ctx, req, reply, turn);
     await startedOrError(req, turn, { input: 'messages', 'reasoning.effort': 'thinking', max_output_tokens: 'max_tokens' });
 
-    if (parsed.stream) return streamTurn(ctx, req, reply, turn, principalKey(principal), messagesEventRenderer(turn.response));
-    return reply.code(200).send(buildMessage(await finishedOrError(turn, 'message')));
+    // Which stop text ended the answer is kept on the response row (OpenAI's object has no place for it).
+    const stopSequenceOf = (): string | null => getResponseRow(ctx.db, turn.response.id)?.stop_sequence ?? null;
+    if (parsed.stream) return streamTurn(ctx, req, reply, turn, principalKey(principal), messagesEventRenderer(turn.response, stopSequenceOf));
+    const finished = await finishedOrError(turn, 'message');
+    return reply.code(200).send(buildMessage(finished, stopSequenceOf()));
   });
 
   app.post('/v1/messages/count_tokens', { preHandler: secured(kit, 'responses:write') }, async (req) => {

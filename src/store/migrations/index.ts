@@ -23,6 +23,7 @@ import { runs } from './0021-runs.js';
 import { cachedTokens } from './0022-cached-tokens.js';
 import { reasoningTokens } from './0023-reasoning-tokens.js';
 import { modelPooling } from './0024-model-pooling.js';
+import { stopSequence } from './0025-stop-sequence.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   cachedTokens,
   reasoningTokens,
   modelPooling,
+  stopSequence,
 ];
