@@ -47,6 +47,16 @@ test('chat with a thinking model: Thinking…, then the thought folded with its 
   // A model that thinks for long: the reply says "Thinking…" and the thought grows in a closed block.
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('chat-model').selectOption('ponderer');
+  // Long enough to still be thinking when Stop is pressed (about 30 s): the default 1,024 tokens
+  // take the tiny model a second or two, and on a fast machine the turn ended before Stop (CI).
+  const settings = page.getByTestId('chat-settings');
+  // The panel is closed when the page (or the conversation, once made) is drawn again.
+  const openSettings = async (): Promise<void> => {
+    if ((await settings.getAttribute('open')) === null) await settings.locator('summary').click();
+  };
+  await openSettings();
+  await page.getByTestId('chat-max-tokens').fill('8000');
+  await page.getByTestId('chat-max-tokens').blur();
   await send(page, 'Think it over');
   const live = page.getByTestId('chat-pending').getByTestId('chat-thought');
   await live.waitFor({ timeout: 30_000 });
@@ -61,6 +71,10 @@ test('chat with a thinking model: Thinking…, then the thought folded with its 
   await page.getByRole('button', { name: 'Dismiss' }).click();
 
   // The model that thinks and answers: stored, the thought comes first, folded, with its time.
+  // (Its context holds 2,048 tokens: the limit set for the long thinker would be refused.)
+  await openSettings();
+  await page.getByTestId('chat-max-tokens').fill('64');
+  await page.getByTestId('chat-max-tokens').blur();
   await page.getByTestId('chat-model').selectOption('thinker');
   await send(page, 'Hello');
   await turnsOver(page, 3, 30_000, 'the thinking turn stored (the stopped one is not kept)');
@@ -80,7 +94,7 @@ test('chat with a thinking model: Thinking…, then the thought folded with its 
   await gui.screenshot('chat-thought-en-1280');
 
   // The effort is a setting of the conversation: kept with it, sent with each turn.
-  await page.getByTestId('chat-settings').locator('summary').click();
+  await openSettings();
   await page.getByTestId('chat-effort').selectOption('none');
   await waitFor(async () => str((await api.get(`/v1/conversations/${conv}`)).body, 'metadata', 'reasoning_effort') === 'none', 10_000, 'effort saved');
   await send(page, 'Answer at once');
@@ -93,7 +107,7 @@ test('chat with a thinking model: Thinking…, then the thought folded with its 
     'effort none: no thought',
   );
   await page.reload();
-  await page.getByTestId('chat-settings').locator('summary').click();
+  await openSettings();
   assert.equal(await page.getByTestId('chat-effort').inputValue(), 'none', 'the effort came back with the conversation');
 
   // Arabic, at 390 px: the same blocks, worded in Arabic.
