@@ -75,7 +75,8 @@ test('the keychain stops and comes back while serving: reads and inference go on
   await idle(api);
   keyring.lock();
   assert.equal((await api.post('/admin/backups')).status, 202);
-  await waitFor(async () => (await keychainAlert(api)) !== undefined, 30_000, 'the keychain alert for a locked keyring');
+  // 60 s, as the waits for idle: on a loaded CI machine this backup took longer than 30 s to meet the lock.
+  await waitFor(async () => (await keychainAlert(api)) !== undefined, 60_000, 'the keychain alert for a locked keyring');
   assert.match(str(await keychainAlert(api), 'message'), /is locked; unlock it/);
   assert.equal((await api.post('/v1/responses', { model: 'tiny', input: 'locked?', max_output_tokens: 8 })).status, 200, 'inference goes on');
   await idle(api);
