@@ -26,7 +26,7 @@ import { structuredBench } from './structured.js';
 import { engineSpeedBench } from './engine-speed.js';
 import { thinkingBench } from './thinking.js';
 import { doorsBench } from './doors.js';
-import { midSizeModelPath, midSizeThinkerPath } from '../test/fixtures/tiny-model.js';
+import { midSizeModelPath, midSizeThinkerPath, rerankerModelPath } from '../test/fixtures/tiny-model.js';
 
 process.env.SANAD_THREADS ??= '1';
 process.env.SANAD_GPU ??= 'off';
@@ -248,8 +248,8 @@ if (want('streams')) {
   record('p99 gap of 20 live streams during a backup', r.duringBackup.p99Ms, TEXT_WINDOW_MS, 'ms', 'window + 20 ms');
 }
 if (want('doors')) {
-  const r = await doorsBench(await midSizeModelPath(), 100, 4);
-  console.log(`doors: embeddings and Anthropic Messages, mid-size model (embedding 1024, 8 layers, ~413 MB), 1 thread, ${r.rounds} alternating rounds`);
+  const r = await doorsBench(await midSizeModelPath(), await rerankerModelPath(), 100, 4);
+  console.log(`doors: embeddings, Anthropic Messages and rerank, mid-size model (embedding 1024, 8 layers, ~413 MB), 1 thread, ${r.rounds} alternating rounds`);
   console.log(
     `  embeddings, a batch of 64 short texts: raw node-llama-cpp ${fmt(r.embeddings.raw)} /s, sanad POST /v1/embeddings ${fmt(r.embeddings.sanad)} /s -> ratio ${fmt(r.embeddings.sanad / r.embeddings.raw, 3)} of the medians, ${fmt(r.embeddings.pairedRatio, 3)} paired (goal >= 0.9)`,
   );
@@ -257,7 +257,11 @@ if (want('doors')) {
     `  a streamed message, ${r.tokens} tokens: raw ${fmt(r.messages.raw)} tok/s, sanad POST /v1/messages ${fmt(r.messages.sanad)} tok/s -> ratio ${fmt(r.messages.sanad / r.messages.raw, 3)} of the medians, ${fmt(r.messages.pairedRatio, 3)} paired (goal >= 0.95)`,
   );
   record('embeddings/s, a batch of 64, vs raw, mid-size', r.embeddings.sanad, r.embeddings.raw, '/s', '>= 0.9');
+  console.log(
+    `  rerank, 64 documents on the generated reranker: raw node-llama-cpp ${fmt(r.rerank.raw)} /s, sanad POST /v1/rerank ${fmt(r.rerank.sanad)} /s -> ratio ${fmt(r.rerank.sanad / r.rerank.raw, 3)} of the medians, ${fmt(r.rerank.pairedRatio, 3)} paired (goal >= 0.9)`,
+  );
   record('Messages stream tok/s vs raw, mid-size', r.messages.sanad, r.messages.raw, 'tok/s', '>= 0.95');
+  record('rerank documents/s, 64 on the generated reranker, vs raw', r.rerank.sanad, r.rerank.raw, '/s', '>= 0.9');
 }
 
 if (want('thinking')) {

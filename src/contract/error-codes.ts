@@ -53,6 +53,8 @@ export const ERROR_CATALOG = {
   reasoning_not_supported: bad('reasoning.effort'),
   infill_not_supported: bad('suffix'),
   model_not_generative: bad('model'),
+  model_not_reranker: bad('model'),
+  model_is_reranker: bad('model'),
   max_output_tokens_too_large: bad('max_output_tokens'),
   missing_code: bad('code'),
   passphrase_refused: bad(),

@@ -11,6 +11,21 @@
 //   never `</s>`: every generation runs to its token limit, which makes cancel and crash timings
 //   and load tests predictable.
 import { writeFile } from 'node:fs/promises';
+import {
+  array,
+  bool,
+  buildGguf,
+  f32,
+  GGUF_ALIGNMENT,
+  mulberry32,
+  str,
+  T_FLOAT32,
+  T_INT32,
+  T_STRING,
+  u32,
+  type MetadataWriter,
+  type Tensor,
+} from './gguf-writer.js';
 import { THINKING_CHAT_TEMPLATE, THINKING_EXTRA_TOKENS, THINKING_MODEL_THOUGHT } from './thinking-model.js';
 
 /** A model's width and depth (llama's hyperparameters). */
@@ -30,7 +45,6 @@ export const TINY_DIMS: ModelDims = { embedding: 64, layers: 2, feedForward: 128
 export const MID_SIZE_DIMS: ModelDims = { embedding: 1024, layers: 8, feedForward: 2816, heads: 16 };
 
 const EMBEDDING = TINY_DIMS.embedding;
-const ALIGNMENT = 32;
 
 // Vocabulary: <unk>, <s>, </s>, then the 256 byte tokens <0x00>..<0xFF>, then "▁".
 const UNK_ID = 0;
@@ -53,16 +67,6 @@ const TOKEN_NORMAL = 1;
 const TOKEN_UNKNOWN = 2;
 const TOKEN_CONTROL = 3;
 const TOKEN_BYTE = 6;
-
-// GGUF value types.
-const T_UINT32 = 4;
-const T_INT32 = 5;
-const T_FLOAT32 = 6;
-const T_BOOL = 7;
-const T_STRING = 8;
-const T_ARRAY = 9;
-
-const GGML_F32 = 0;
 
 /** Weight of output column 0 (see buildTensors). */
 const OUTPUT_LEAN = 2;
@@ -124,37 +128,8 @@ export function buildTinyModel(options: TinyModelOptions = {}): Buffer {
   const fills = options.fills === true && !thinks;
   const vocabSize = thinks ? BASE_VOCAB_SIZE + THINKING_EXTRA_TOKENS.length : fills ? BASE_VOCAB_SIZE + FIM_TOKENS.length : BASE_VOCAB_SIZE;
   const tensors = options.finishes === false ? buildTensors(random, dims, thinks, vocabSize) : buildFinishingTensors(random, thinks, vocabSize);
-  const out = new ByteWriter();
-
-  out.bytes(Buffer.from('GGUF', 'latin1'));
-  out.u32(3);
-  out.u64(tensors.length);
-  const metadata = buildMetadata(contextLength, dims, thinks, options.embeds === true, fills);
-  out.u64(metadata.length);
-  for (const write of metadata) write(out);
-
-  let offset = 0;
-  const offsets: number[] = [];
-  for (const tensor of tensors) {
-    out.string(tensor.name);
-    out.u32(tensor.shape.length);
-    for (const dim of tensor.shape) out.u64(dim);
-    out.u32(GGML_F32);
-    out.u64(offset);
-    offsets.push(offset);
-    offset = alignUp(offset + tensor.data.byteLength, ALIGNMENT);
-  }
-  out.pad(ALIGNMENT);
-  const dataStart = out.length;
-  tensors.forEach((tensor, i) => {
-    out.pad(ALIGNMENT);
-    if (out.length - dataStart !== offsets[i]) throw new Error('tiny-model: tensor offset mismatch');
-    out.bytes(Buffer.from(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength));
-  });
-  return out.toBuffer();
+  return buildGguf(buildMetadata(contextLength, dims, thinks, options.embeds === true, fills), tensors);
 }
-
-type MetadataWriter = (out: ByteWriter) => void;
 
 function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean, embeds: boolean, fills: boolean): MetadataWriter[] {
   const tokens: string[] = ['<unk>', '<s>', '</s>'];
@@ -176,50 +151,12 @@ function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean, 
       types.push(TOKEN_CONTROL);
     }
 
-  const u32 =
-    (key: string, value: number): MetadataWriter =>
-    (o) => {
-      o.string(key);
-      o.u32(T_UINT32);
-      o.u32(value);
-    };
-  const f32 =
-    (key: string, value: number): MetadataWriter =>
-    (o) => {
-      o.string(key);
-      o.u32(T_FLOAT32);
-      o.f32(value);
-    };
-  const str =
-    (key: string, value: string): MetadataWriter =>
-    (o) => {
-      o.string(key);
-      o.u32(T_STRING);
-      o.string(value);
-    };
-  const bool =
-    (key: string, value: boolean): MetadataWriter =>
-    (o) => {
-      o.string(key);
-      o.u32(T_BOOL);
-      o.u8(value ? 1 : 0);
-    };
-  const array =
-    (key: string, type: number, count: number, item: (o: ByteWriter, i: number) => void): MetadataWriter =>
-    (o) => {
-      o.string(key);
-      o.u32(T_ARRAY);
-      o.u32(type);
-      o.u64(count);
-      for (let i = 0; i < count; i++) item(o, i);
-    };
-
   // A thinking model is a qwen3 one (node-llama-cpp offers QwenChatWrapper to that architecture only).
   const arch = thinks ? 'qwen3' : 'llama';
   return [
     str('general.architecture', arch),
     str('general.name', thinks ? 'sanad-thinker' : 'sanad-tiny'),
-    u32('general.alignment', ALIGNMENT),
+    u32('general.alignment', GGUF_ALIGNMENT),
     u32('general.file_type', 0),
     u32(`${arch}.vocab_size`, tokens.length),
     u32(`${arch}.context_length`, contextLength),
@@ -253,13 +190,6 @@ function buildMetadata(contextLength: number, dims: ModelDims, thinks: boolean, 
         ]
       : []),
   ];
-}
-
-interface Tensor {
-  name: string;
-  /** ggml order: ne0 (the innermost, contiguous dimension) first. */
-  shape: number[];
-  data: Float32Array;
 }
 
 function buildTensors(random: () => number, dims: ModelDims, thinks: boolean, vocabSize: number): Tensor[] {
@@ -421,67 +351,3 @@ const SECOND_CHOICES: ReadonlyArray<readonly [number, number]> = [
   [0x7b, 0.125], // {
   [0x3a, 0.125], // :
 ];
-
-/** mulberry32: a tiny, well-mixed 32-bit PRNG; enough for reproducible test weights. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function alignUp(n: number, alignment: number): number {
-  return Math.ceil(n / alignment) * alignment;
-}
-
-/** Little-endian append-only writer. */
-class ByteWriter {
-  private chunks: Buffer[] = [];
-  length = 0;
-
-  bytes(b: Buffer): void {
-    this.chunks.push(b);
-    this.length += b.length;
-  }
-  u8(v: number): void {
-    const b = Buffer.alloc(1);
-    b.writeUInt8(v);
-    this.bytes(b);
-  }
-  u32(v: number): void {
-    const b = Buffer.alloc(4);
-    b.writeUInt32LE(v);
-    this.bytes(b);
-  }
-  i32(v: number): void {
-    const b = Buffer.alloc(4);
-    b.writeInt32LE(v);
-    this.bytes(b);
-  }
-  f32(v: number): void {
-    const b = Buffer.alloc(4);
-    b.writeFloatLE(v);
-    this.bytes(b);
-  }
-  u64(v: number): void {
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64LE(BigInt(v));
-    this.bytes(b);
-  }
-  string(s: string): void {
-    const b = Buffer.from(s, 'utf8');
-    this.u64(b.length);
-    this.bytes(b);
-  }
-  pad(alignment: number): void {
-    const extra = alignUp(this.length, alignment) - this.length;
-    if (extra > 0) this.bytes(Buffer.alloc(extra));
-  }
-  toBuffer(): Buffer {
-    return Buffer.concat(this.chunks, this.length);
-  }
-}

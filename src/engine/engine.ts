@@ -146,6 +146,23 @@ export interface EmbedResult {
   tokens: number;
 }
 
+/** Documents to score against a query with a reranker: `POST /v1/rerank`. */
+export interface RankRequest {
+  modelId: string;
+  modelPath: string;
+  load?: LoadSettings;
+  query: string;
+  documents: readonly string[];
+  signal: AbortSignal;
+}
+
+export interface RankResult {
+  /** One relevance score per document, in order: 0 to 1, the model's probability that it answers the query. */
+  scores: number[];
+  /** Tokens of all the query–document pairs together. */
+  tokens: number;
+}
+
 /** What a counted text is: answer text, or a thought still open or ended. */
 export type TokensOf = 'text' | 'thought' | 'ended-thought';
 
@@ -156,6 +173,8 @@ export interface Engine {
   generate(request: GenerateRequest): Promise<GenerateResult>;
   /** Embeds texts on the model's embedding context (made on first use, kept with the model). */
   embed(request: EmbedRequest): Promise<EmbedResult>;
+  /** Scores documents against a query on the reranker's ranking context (made on first use, kept with the model). */
+  rank(request: RankRequest): Promise<RankResult>;
   /** Unloads a model once its running generations end; false if it was not loaded. */
   unload(modelId: string): Promise<boolean>;
   /** The models in memory, most recently used first. */

@@ -32,12 +32,15 @@ import {
   type LoadedModelInfo,
   type EmbedRequest,
   type EmbedResult,
+  type RankRequest,
+  type RankResult,
   type LoadSettings,
   type TokensOf,
 } from './engine.js';
 import { NotGgufError, readGgufHeader, type GgufHeaderInfo } from './gguf-header.js';
 import { callsOrAnswer, callsOrAnswerSchema, chatFunctions, forcedCall, forcedCallSchema } from './tool-calls.js';
 import { ModelSlot } from './model-slot.js';
+import { embedOn, rankOn } from './vector-work.js';
 import { contextOf } from './model-settings.js';
 import { defaultMemoryBudget, memoryNeed, sequencesThatFit } from './memory-plan.js';
 import { SequencePool } from './sequence-pool.js';
@@ -80,14 +83,6 @@ function rawPromptTokens(model: LlamaModel, raw: NonNullable<GenerateRequest['ra
   const marks = (token: Token | null): Token[] => (token === null ? [] : [token]);
   return [...marks(prefix), ...model.tokenize(text, false), ...marks(suffix), ...model.tokenize(raw.suffix, false), ...marks(middle)];
 }
-
-/** Token ids of this model's vocabulary: what node-llama-cpp's Token type stands for. */
-function isModelTokens(ids: readonly number[], vocabulary: number): ids is Token[] {
-  return ids.every((id) => Number.isInteger(id) && id >= 0 && id < vocabulary);
-}
-
-/** An embedding input holds at most this many tokens (OpenAI's limit), less when the model holds fewer. */
-const EMBEDDING_CONTEXT_MAX = 8192;
 
 /**
  * How a request's tools are generated: a forced call as JSON under its grammar (that text is the
@@ -261,42 +256,18 @@ export class LlamaEngine implements Engine {
     const signal = AbortSignal.any([request.signal, this.closing.signal]);
     const slot = await this.beginOn(request.modelId, request.modelPath, request.load ?? {}, signal);
     try {
-      const { loaded } = slot;
-      if (!loaded) throw new Error('internal: model slot started without a loaded model');
-      // One context for embeddings beside the generation one; node-llama-cpp evaluates one input at
-      // a time on it, so requests take turns there.
-      const size = Math.min(loaded.context.contextSize, EMBEDDING_CONTEXT_MAX);
-      slot.embedding ??= loaded.model
-        .createEmbeddingContext({ contextSize: size, ...(this.options.threads !== undefined ? { threads: this.options.threads } : {}) })
-        .catch((err: unknown) => {
-          // The next request tries again rather than meeting the same failure forever.
-          slot.embedding = null;
-          throw new Error(`Model ${request.modelId} could not make an embedding context (${firstLine(err)}).`);
-        });
-      const context = await slot.embedding;
-      const vocabulary = loaded.model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
-      const vectors: number[][] = [];
-      let tokens = 0;
-      for (const [i, input] of request.inputs.entries()) {
-        if (signal.aborted) throw new Error('The embeddings request was stopped.');
-        let text: string | Token[];
-        if (typeof input === 'string') text = input;
-        else if (isModelTokens(input, vocabulary)) text = [...input];
-        else
-          throw new GenerationFailure(
-            `Input ${i} holds a token id that model ${request.modelId} does not have (its ids are 0 to ${vocabulary - 1}).`,
-            'invalid_input',
-          );
-        const length = context.calculateInputLength(text);
-        if (length >= size)
-          throw new GenerationFailure(
-            `Input ${i} is ${length} tokens, more than model ${request.modelId} embeds at once (${size - 1}); split it.`,
-            'context_length_exceeded',
-          );
-        tokens += length;
-        vectors.push([...(await context.getEmbeddingFor(text)).vector]);
-      }
-      return { vectors, tokens };
+      return await embedOn(slot, request, signal, this.options.threads);
+    } finally {
+      this.end(slot);
+    }
+  }
+
+  async rank(request: RankRequest): Promise<RankResult> {
+    this.assertOpen();
+    const signal = AbortSignal.any([request.signal, this.closing.signal]);
+    const slot = await this.beginOn(request.modelId, request.modelPath, request.load ?? {}, signal);
+    try {
+      return await rankOn(slot, request, signal, this.options.threads);
     } finally {
       this.end(slot);
     }

@@ -1,6 +1,6 @@
 // The bookkeeping of one model in memory: its load, its kept sequences, the generations running
 // on it, when it was last used (for the least-recently-used eviction) and how fast it last ran.
-import type { LlamaEmbeddingContext } from 'node-llama-cpp';
+import type { LlamaEmbeddingContext, LlamaRankingContext } from 'node-llama-cpp';
 import type { Loaded } from './chat-history.js';
 import type { LoadedModelInfo, LoadSettings } from './engine.js';
 import type { SequencePool } from './sequence-pool.js';
@@ -11,6 +11,8 @@ export class ModelSlot {
   pool: SequencePool | null = null;
   /** The embedding context, made on the first embeddings request (disposed with the model). */
   embedding: Promise<LlamaEmbeddingContext> | null = null;
+  /** The ranking context of a reranker, made on the first rerank request (disposed with the model). */
+  ranking: Promise<LlamaRankingContext> | null = null;
   /** Estimated bytes of the weights and the context, set once loaded. */
   memoryBytes = 0;
   active = 0;

@@ -1,7 +1,7 @@
 // Which registered models are in memory, and loading or unloading one by hand (the Models screen's
 // buttons, POST /admin/models/{id}/load and /unload). A load goes through the same checks as a
 // request's: a missing or changed file is refused before llama.cpp sees it.
-import type { ChatMessage, EmbedResult, Engine, GenerateRequest, LoadedModelInfo } from './engine.js';
+import type { ChatMessage, EmbedResult, Engine, GenerateRequest, LoadedModelInfo, RankResult } from './engine.js';
 import { loadSettingsOf, type ModelResolver } from './model-resolver.js';
 
 export class ModelsInMemory {
@@ -36,6 +36,12 @@ export class ModelsInMemory {
   async embed(modelId: string, inputs: ReadonlyArray<string | readonly number[]>, signal: AbortSignal): Promise<EmbedResult> {
     const { path, settings } = await this.models.resolveForRun(modelId);
     return this.engine.embed({ modelId, modelPath: path, load: loadSettingsOf(settings), inputs, signal });
+  }
+
+  /** Scores documents against a query with a registered reranker, loading it if needed. */
+  async rank(modelId: string, query: string, documents: readonly string[], signal: AbortSignal): Promise<RankResult> {
+    const { path, settings } = await this.models.resolveForRun(modelId);
+    return this.engine.rank({ modelId, modelPath: path, load: loadSettingsOf(settings), query, documents, signal });
   }
 
   /** Unloads a model once its running generations end; false if it was not in memory. */

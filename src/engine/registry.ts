@@ -185,10 +185,10 @@ export class ModelRegistry implements ModelResolver {
     return getModel(this.db, id) !== undefined;
   }
 
-  /** Whether the model makes vectors, not text: its file declares a pooling type (null: not registered). */
-  embedsOnly(id: string): boolean | null {
+  /** What the model makes: text, vectors or relevance scores (null: not registered). */
+  kindOf(id: string): ModelObject['kind'] | null {
     const row = getModel(this.db, id);
-    return row ? row.pooling !== null : null;
+    return row ? kindOfPooling(row.pooling) : null;
   }
 
   /** The most tokens this model's context can hold as it will be loaded (its own setting, else its
@@ -256,11 +256,16 @@ function poolingOf(value: unknown): ModelPooling | null {
   return typeof value === 'number' ? (types[value] ?? null) : null;
 }
 
+/** A file that declares a pooling type makes vectors; rank pooling makes relevance scores. */
+function kindOfPooling(pooling: ModelPooling | null): ModelObject['kind'] {
+  return pooling === null ? 'generation' : pooling === 'rank' ? 'rerank' : 'embedding';
+}
+
 function toObject(row: ModelRow, status: ModelStatus): ModelObject {
   return {
     id: row.id,
     object: 'model',
-    kind: row.pooling === null ? 'generation' : row.pooling === 'rank' ? 'rerank' : 'embedding',
+    kind: kindOfPooling(row.pooling),
     created: row.created_at,
     owned_by: 'local',
     format: row.format,

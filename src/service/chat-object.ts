@@ -3,6 +3,7 @@
 import type { ChatCompletion, ChatCompletionChunk, ChatFinishReason, ChatToolCall, ChatUsage } from '../contract/chat-completions.js';
 import type { ErrorDetail, ResponseObject } from '../contract/responses.js';
 import type { TaskEvent } from '../tasks/types.js';
+import { answerTextOf } from './turn-door.js';
 
 const RESPONSE_PREFIX = 'resp_';
 const CHAT_PREFIX = 'chatcmpl-';
@@ -36,10 +37,6 @@ function usageOf(response: ResponseObject): ChatUsage {
   };
 }
 
-function answerText(response: ResponseObject): string {
-  return response.output.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join('');
-}
-
 /** What a reasoning model thought, or null when it did not think. */
 function reasoningOf(response: ResponseObject): string | null {
   const items = response.output.filter((item) => item.type === 'reasoning');
@@ -48,7 +45,7 @@ function reasoningOf(response: ResponseObject): string | null {
 
 function messageOf(response: ResponseObject): ChatCompletion['choices'][number]['message'] {
   const calls = toolCalls(response);
-  const text = answerText(response);
+  const text = answerTextOf(response);
   const reasoning = reasoningOf(response);
   // OpenAI's content is null when the answer is only calls.
   return {

@@ -7,6 +7,7 @@ import type { ResponseRequest, TaskEvent } from '../tasks/types.js';
 import type { TurnAsk } from '../turns/turns.js';
 import { readerOf } from './access.js';
 import { clientIdOf, type Principal } from './auth.js';
+import { answerTextOf } from './turn-door.js';
 
 /** OpenAI's default output limit on this API. */
 const DEFAULT_MAX_TOKENS = 16;
@@ -67,17 +68,13 @@ function usageOf(response: ResponseObject): CompletionUsage {
   return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
 }
 
-function textOf(response: ResponseObject): string {
-  return response.output.flatMap((item) => (item.type === 'message' ? item.content.map((p) => p.text) : [])).join('');
-}
-
 export function buildCompletion(response: ResponseObject): TextCompletion {
   return {
     id: completionId(response.id),
     object: 'text_completion',
     created: response.created_at,
     model: response.model,
-    choices: [{ text: textOf(response), index: 0, logprobs: null, finish_reason: finishReason(response) }],
+    choices: [{ text: answerTextOf(response), index: 0, logprobs: null, finish_reason: finishReason(response) }],
     usage: usageOf(response),
     system_fingerprint: null,
   };

@@ -21,6 +21,7 @@ import { readerOf } from './access.js';
 import { clientIdOf, type Principal } from './auth.js';
 import { checkTools } from './response-request.js';
 import { parseBody } from './validate.js';
+import { THOUGHT_BUDGET } from '../engine/reasoning.js';
 
 export interface ParsedMessages {
   model: string;
@@ -88,12 +89,12 @@ function toolChoice(choice: AnthropicToolChoice | undefined): ToolChoice | null 
   return { type: 'function', name: choice.name };
 }
 
-/** The thought budget Anthropic's `budget_tokens` comes closest to (engine/reasoning.ts: THOUGHT_BUDGET). */
+/** The efforts with a thought budget, smallest first. */
+const BUDGETED_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium'];
+
+/** The smallest effort whose thought budget holds Anthropic's `budget_tokens` (else `high`, unbudgeted). */
 function effortOfBudget(budget: number): ReasoningEffort {
-  if (budget <= 256) return 'minimal';
-  if (budget <= 1024) return 'low';
-  if (budget <= 4096) return 'medium';
-  return 'high';
+  return BUDGETED_EFFORTS.find((effort) => budget <= (THOUGHT_BUDGET[effort] ?? Infinity)) ?? 'high';
 }
 
 function effortOf(thinking: AnthropicThinking | undefined, effort: CreateMessageBody['output_config']): ReasoningEffort | null {

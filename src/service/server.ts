@@ -31,6 +31,7 @@ import { registerResponseRoutes } from './routes/responses.js';
 import { registerChatCompletionRoutes } from './routes/chat-completions.js';
 import { registerMessagesRoutes } from './routes/messages.js';
 import { registerEmbeddingRoutes } from './routes/embeddings.js';
+import { registerRerankRoutes } from './routes/rerank.js';
 import { registerCompletionRoutes } from './routes/completions.js';
 import { registerConversationRoutes } from './routes/conversations.js';
 import { registerRestoreRoutes } from './routes/restore.js';
@@ -161,6 +162,7 @@ export function buildServer(ctx: ServiceContext): FastifyInstance {
   registerChatCompletionRoutes(app, kit);
   registerMessagesRoutes(app, kit);
   registerEmbeddingRoutes(app, kit);
+  registerRerankRoutes(app, kit);
   registerCompletionRoutes(app, kit);
   registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);
@@ -209,6 +211,7 @@ export function buildLanServer(ctx: ServiceContext, listener: ListenerPolicy): F
   registerChatCompletionRoutes(app, kit);
   registerMessagesRoutes(app, kit);
   registerEmbeddingRoutes(app, kit);
+  registerRerankRoutes(app, kit);
   registerCompletionRoutes(app, kit);
   registerConversationRoutes(app, kit);
   registerTaskRoutes(app, kit);

@@ -63,3 +63,8 @@ export async function finishedOrError(turn: Turn, what: string): Promise<Respons
   const error = finished.error;
   throw new ApiError(error && isErrorCode(error.code) ? error.code : 'engine_error', error?.message ?? `The ${what} failed; see the service log.`, null);
 }
+
+/** The answer's text: every message part of a response, in order (what Chat Completions and Completions answer). */
+export function answerTextOf(response: ResponseObject): string {
+  return response.output.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join('');
+}

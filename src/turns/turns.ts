@@ -26,7 +26,7 @@ export interface TurnsDeps {
   creates: CreateBatcher;
   runner: TaskRunner;
   hub: EventHub;
-  models: Pick<ModelRegistry, 'exists' | 'contextCap' | 'embedsOnly'>;
+  models: Pick<ModelRegistry, 'exists' | 'contextCap' | 'kindOf'>;
   deletions: DeletionRecorder & { read(): ReadonlyArray<{ kind: string; id: string; why: string }> };
   clock: Clock;
   settings: () => Settings;
@@ -99,11 +99,18 @@ export class Turns {
   private checkModel(ask: TurnAsk): number | null {
     const cap = this.deps.models.contextCap(ask.model);
     if (cap === null) throw new TurnError('model_not_found', 'model', `The model "${ask.model}" is not registered here; see GET /v1/models.`);
-    if (this.deps.models.embedsOnly(ask.model) === true)
+    const kind = this.deps.models.kindOf(ask.model);
+    if (kind === 'embedding')
       throw new TurnError(
         'model_not_generative',
         'model',
         `Model ${ask.model} is an embedding model (its file declares a pooling type): it makes vectors, not text. Use it with POST /v1/embeddings, or choose a model that writes.`,
+      );
+    if (kind === 'rerank')
+      throw new TurnError(
+        'model_not_generative',
+        'model',
+        `Model ${ask.model} is a reranker: it scores documents against a query, it does not write. Use it with POST /v1/rerank, or choose a model that writes.`,
       );
     if (ask.maxOutputTokens !== null && ask.maxOutputTokens > cap) {
       if (ask.capToContext === true) return cap;

@@ -10,6 +10,8 @@ import type {
   GenerateResult,
   LoadedModelInfo,
   LoadSettings,
+  RankRequest,
+  RankResult,
   TokensOf,
 } from '../../src/engine/engine.js';
 
@@ -91,6 +93,10 @@ export class FaultEngine implements Engine {
 
   embed(request: EmbedRequest): Promise<EmbedResult> {
     return this.inner.embed(request);
+  }
+
+  rank(request: RankRequest): Promise<RankResult> {
+    return this.inner.rank(request);
   }
 
   countTokens(modelId: string, text: string, as?: TokensOf): number {

@@ -29,6 +29,11 @@ export function registerEmbeddingRoutes(app: FastifyInstance, kit: RouteKit): vo
   const { ctx } = kit;
   app.post('/v1/embeddings', { preHandler: secured(kit, 'responses:write') }, async (req, reply): Promise<EmbeddingList> => {
     const body = parseBody(createEmbeddingBody, req.body);
+    if (ctx.models.kindOf(body.model) === 'rerank')
+      throw new ApiError(
+        'model_is_reranker',
+        `Model ${body.model} is a reranker: it scores documents against a query and makes no vectors. Use it with POST /v1/rerank, or choose an embedding model.`,
+      );
     const stop = new AbortController();
     // A client that hangs up before its answer stops the work between inputs.
     reply.raw.once('close', () => {
