@@ -21,6 +21,16 @@ export function readerOf(p: Principal): (clientId: string | null) => boolean {
   return (clientId) => all || (own !== null && clientId === own);
 }
 
+/**
+ * Whether the caller may change what the client `clientId` made (add to a conversation, delete an
+ * item): its owner or admin. Reading every client's work (tasks:read) is not enough.
+ */
+export function changerOf(p: Principal): (clientId: string | null) => boolean {
+  const admin = hasScope(p, 'admin');
+  const own = hasScope(p, 'responses:write') ? clientIdOf(p) : null;
+  return (clientId) => admin || (own !== null && clientId === own);
+}
+
 export function canCancel(p: Principal, task: TaskRow): boolean {
   return hasScope(p, 'tasks:write') || owns(p, task);
 }

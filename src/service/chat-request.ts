@@ -9,7 +9,7 @@ import type { ResponseRequest } from '../tasks/types.js';
 import { badRequest } from './errors.js';
 import { parseBody } from './validate.js';
 import { clientIdOf, type Principal } from './auth.js';
-import { readerOf } from './access.js';
+import { changerOf, readerOf } from './access.js';
 import type { TurnAsk } from '../turns/turns.js';
 
 export interface ParsedChat {
@@ -116,6 +116,7 @@ export function chatTurnAsk(parsed: ParsedChat, principal: Principal, onRestart:
   return {
     clientId: clientIdOf(principal),
     mayRead: readerOf(principal),
+    mayChange: changerOf(principal),
     model: parsed.model,
     input: parsed.input,
     keep: (input) => storedChatRequest(parsed, input),

@@ -5,7 +5,7 @@ import type { CompletionFinishReason, CompletionUsage, CreateCompletionBody, Tex
 import type { ResponseObject } from '../contract/responses.js';
 import type { ResponseRequest, TaskEvent } from '../tasks/types.js';
 import type { TurnAsk } from '../turns/turns.js';
-import { readerOf } from './access.js';
+import { changerOf, readerOf } from './access.js';
 import { clientIdOf, type Principal } from './auth.js';
 import { answerTextOf } from './turn-door.js';
 
@@ -44,6 +44,7 @@ export function completionTurnAsk(b: CreateCompletionBody, principal: Principal,
   return {
     clientId: clientIdOf(principal),
     mayRead: readerOf(principal),
+    mayChange: changerOf(principal),
     model: b.model,
     input: promptOf(b),
     keep: (input) => ({ ...request, input }),

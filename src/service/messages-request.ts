@@ -17,7 +17,7 @@ import type { ReasoningEffort } from '../contract/reasoning.js';
 import type { FunctionTool, InputItem, OutputFormat, StoredItem, ToolChoice } from '../contract/responses.js';
 import type { ResponseRequest } from '../tasks/types.js';
 import type { TurnAsk } from '../turns/turns.js';
-import { readerOf } from './access.js';
+import { changerOf, readerOf } from './access.js';
 import { clientIdOf, type Principal } from './auth.js';
 import { checkTools } from './response-request.js';
 import { parseBody } from './validate.js';
@@ -162,6 +162,7 @@ export function messagesTurnAsk(parsed: ParsedMessages, principal: Principal, on
   return {
     clientId: clientIdOf(principal),
     mayRead: readerOf(principal),
+    mayChange: changerOf(principal),
     model: parsed.model,
     input: parsed.input,
     keep: (input) => storedMessagesRequest(parsed, input),

@@ -6,7 +6,7 @@ import type { OnRestart, ResponseRequest } from '../tasks/types.js';
 import { badRequest } from './errors.js';
 import { parseBody } from './validate.js';
 import { clientIdOf, type Principal } from './auth.js';
-import { readerOf } from './access.js';
+import { changerOf, readerOf } from './access.js';
 import type { TurnAsk } from '../turns/turns.js';
 
 export interface ParsedCreate {
@@ -77,6 +77,7 @@ export function turnAsk(parsed: ParsedCreate, principal: Principal): Omit<TurnAs
   return {
     clientId: clientIdOf(principal),
     mayRead: readerOf(principal),
+    mayChange: changerOf(principal),
     model: parsed.model,
     input: parsed.input,
     keep: (input) => storedRequest(parsed, input),

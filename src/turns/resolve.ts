@@ -95,8 +95,15 @@ export function checkPrevious(db: ReadableDB, id: string, mayRead: MayRead, dele
 }
 
 /** The conversation a turn belongs to: it exists and the caller may read it. */
-export function checkConversation(db: ReadableDB, id: string, mayRead: MayRead): void {
+/** The conversation a turn adds to: readable by the caller, else not found; changeable, else refused (a turn writes into it). */
+export function checkConversation(db: ReadableDB, id: string, mayRead: MayRead, mayChange: MayRead): void {
   const row = getConversation(db, id);
   if (!row || !mayRead(row.client_id))
     throw new TurnError('conversation_not_found', 'conversation', `No conversation ${id} was found; create one with POST /v1/conversations.`);
+  if (!mayChange(row.client_id))
+    throw new TurnError(
+      'insufficient_scope',
+      'conversation',
+      `Only the client that created conversation ${id} (or admin) may add to it; start your own with POST /v1/conversations, or continue from a response with previous_response_id.`,
+    );
 }

@@ -37,6 +37,8 @@ export interface TurnAsk {
   clientId: string | null;
   /** May the caller read what that client made (item references, earlier turns)? */
   mayRead: MayRead;
+  /** May the caller change what that client made (add a turn to its conversation)? */
+  mayChange: MayRead;
   model: string;
   input: string | InputItem[];
   /** The request as the ledger keeps it, given this turn's input resolved. */
@@ -68,7 +70,7 @@ export class Turns {
     const cap = this.checkModel(ask);
     // What the turn names must exist and be the caller's to read, before anything is written.
     if (ask.previousResponseId !== null) checkPrevious(db, ask.previousResponseId, ask.mayRead, this.deletedWhy);
-    if (ask.conversationId !== null) checkConversation(db, ask.conversationId, ask.mayRead);
+    if (ask.conversationId !== null) checkConversation(db, ask.conversationId, ask.mayRead, ask.mayChange);
     const input = resolveInput(db, ask.input, ask.mayRead);
     const settings = this.deps.settings();
     const { task, response } = await this.deps.creates.create(

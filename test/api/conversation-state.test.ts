@@ -149,3 +149,24 @@ test("GET /v1/conversations lists a client's own, newest first, with cursor pagi
   const next = await carol.get(`/v1/conversations?limit=2&after=${str(page.body, 'last_id')}`);
   assert.equal(str(next.body, 'data', 0, 'id'), ids[0]);
 });
+
+test("a reader of every conversation (tasks:read) may not write a turn into another client's: `conversation` follows the change rule", async () => {
+  const conv = await alice.post('/v1/conversations', { items: [say('mine')] });
+  const id = str(conv.body, 'id');
+  const reader = ta.api.withToken((await makeClient(ta.api, ['responses:write', 'tasks:read'], 'reader')).token);
+  // It may read it, and refer to its items (the read rule)…
+  assert.equal((await reader.get(`/v1/conversations/${id}`)).status, 200);
+  // …but neither add items nor add a turn, by either route.
+  assertError(await reader.post(`/v1/conversations/${id}/items`, { items: [say('injected')] }), 403, 'insufficient_scope');
+  const turn = await reader.post('/v1/responses', { model: 'small', input: 'injected', conversation: id });
+  assertError(turn, 403, 'insufficient_scope', 'conversation');
+  assert.match(str(turn.body, 'error', 'message'), /Only the client that created/);
+  // A client that cannot read it still finds nothing there.
+  assertError(await bob.post('/v1/responses', { model: 'small', input: 'x', conversation: id }), 404, 'conversation_not_found');
+  const items = await alice.get(`/v1/conversations/${id}/items?order=asc`);
+  const data = field(items.body, 'data');
+  assert.ok(Array.isArray(data) && data.length === 1, `nothing was written into it: ${items.text}`);
+  // The owner and admin still can.
+  assert.equal((await alice.post('/v1/responses', { model: 'small', input: 'more', conversation: id })).status, 200);
+  assert.equal((await ta.api.post('/v1/responses', { model: 'small', input: 'admin too', conversation: id })).status, 200);
+});

@@ -20,7 +20,7 @@ import {
   type ConversationRow,
 } from '../../tasks/conversations.js';
 import { resolveInput } from '../../turns/resolve.js';
-import { principalOf, readerOf } from '../access.js';
+import { changerOf, principalOf, readerOf } from '../access.js';
 import { clientIdOf, hasScope } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
 import { cursorPage, orderOf, wholeNumber } from '../paging.js';
@@ -53,8 +53,7 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
   // Changing one is its owner's, or admin's: reading every one (tasks:read) is not enough.
   const writable = (req: FastifyRequest, id: string): ConversationRow => {
     const row = readable(req, id);
-    const p = principalOf(req);
-    if (!hasScope(p, 'admin') && (row.client_id === null || row.client_id !== clientIdOf(p))) {
+    if (!changerOf(principalOf(req))(row.client_id)) {
       throw new ApiError('insufficient_scope', 'Only the client that created this conversation (or admin) may change it.');
     }
     return row;
