@@ -35,13 +35,21 @@ export interface BundleInput {
 
 const REDACTED = '[redacted]';
 // Shapes of secrets, whoever wrote them: Sanad's own tokens, bearer headers, a URL's user:password,
-// and key = value or "key": "value" where the key names a secret.
+// key = value or "key": "value" where the key names a secret (a session header too), login links'
+// codes and pairing codes.
 const SHAPES: ReadonlyArray<[RegExp, string]> = [
   [/sk-sanad-[A-Za-z0-9_-]+/g, REDACTED],
   [/(bearer\s+)[^\s"',]+/gi, `$1${REDACTED}`],
   [/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@"']+:[^/\s@"']+@/gi, `$1${REDACTED}@`],
   // The key must end in the secret's name: `max_output_tokens_limit` is a number, not a token.
-  [/("?[\w-]*(?:password|passphrase|secret|token|api[_-]?key|access[_-]?key|vault[_-]?key)"?\s*[:=]\s*)("[^"]*"|[^\s,}]+)/gi, `$1"${REDACTED}"`],
+  [
+    /("?[\w-]*(?:password|passphrase|secret|token|session|api[_-]?key|access[_-]?key|vault[_-]?key|pairing[_-]?code|login[_-]?code)"?\s*[:=]\s*)("[^"]*"|[^\s,}]+)/gi,
+    `$1"${REDACTED}"`,
+  ],
+  // A GUI login link signs in whoever opens it within minutes: its code, and any secret-named query value.
+  [/([?&](?:code|token|session|key)=)[^&\s"'#]+/gi, `$1${REDACTED}`],
+  // A pairing code as Sanad prints it (two groups of four from its alphabet): a device's way in.
+  [/\b[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}\b/g, REDACTED],
 ];
 
 /** Text with every known secret and every secret-shaped value replaced. */

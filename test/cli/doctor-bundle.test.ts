@@ -1,8 +1,8 @@
 // `sanad doctor --bundle FILE`: the archive a person hands over holds the doctor's report, the
 // versions, the settings and the log's last lines, and not one secret the test made: the data dir's
-// vault key and backup passphrase, the hub token, a client token, a bearer header, an S3 secret key
-// and a password in a URL, each written into the log on purpose. The archive is unpacked and every
-// byte of it searched.
+// vault key and backup passphrase, the hub token, a client token, a bearer header, an S3 secret key,
+// a password in a URL, a live GUI login link, a session header and pairing codes, each written into
+// the log on purpose. The archive is unpacked and every byte of it searched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -39,6 +39,10 @@ test('the diagnostics bundle holds the report, versions, settings and log lines,
     bearer: 'eyJhbGciOiJIUzI1NiJ9.bearer-secret-value',
     s3Secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
     urlPassword: 'hunter2-in-a-url',
+    loginCode: 'Zk3v9QxLpR2mT8wYbN4cJ6hF1sD7gA0eU5iO-_qWerT',
+    sessionToken: 'n8Xq2LmV7pK4rT9wZb3Yc6Hf1Sd5Ga0Ej-_uIoPlMnB',
+    pairingCode: 'K7QM-9XWP',
+    jsonPairingCode: 'R4TZ-8HNV',
   };
   const log = join(tempDir('sanad-log-'), 'sanad.log');
   writeFileSync(
@@ -52,6 +56,11 @@ test('the diagnostics bundle holds the report, versions, settings and log lines,
       `proxy said authorization: bearer ${secrets.bearer}`,
       `{"type":"s3","secret_access_key":"${secrets.s3Secret}"}`,
       `rest target https://backup:${secrets.urlPassword}@nas.local:8000/repo is down`,
+      `open the GUI: http://127.0.0.1:7437/login?code=${secrets.loginCode}`,
+      `{"msg":"restored","login_url":"http://127.0.0.1:7437/login?code=${secrets.loginCode}&next=%2F"}`,
+      `request headers: x-sanad-session: ${secrets.sessionToken}`,
+      `pairing code ${secrets.pairingCode} issued for a phone`,
+      `{"pairing_code":"${secrets.jsonPairingCode}","scopes":["responses:write"]}`,
       '{"level":"info","msg":"the last line"}',
     ].join('\n'),
   );
@@ -75,6 +84,7 @@ test('the diagnostics bundle holds the report, versions, settings and log lines,
   assert.match(text('log-1.txt'), /backup finished/, 'the log lines are there');
   assert.match(text('log-1.txt'), /the last line/);
   assert.match(text('log-1.txt'), /https:\/\/\[redacted\]@nas\.local:8000\/repo/, 'the URL stays readable without its password');
+  assert.match(text('log-1.txt'), /\/login\?code=\[redacted\]&next=/, 'a login link stays readable without its code');
   const checks: unknown = JSON.parse(text('doctor.json'));
   assert.ok(Array.isArray(checks) && checks.some((c: unknown) => field(c, 'name') === 'store'), 'the doctor report');
   const versions: unknown = JSON.parse(text('versions.json'));
