@@ -1,6 +1,7 @@
 // The service settings, written once: the store validates what it keeps with this schema (and fills
 // the defaults), GET and PATCH /admin/settings answer with it, and the GUI parses the answer with it.
 import { z } from 'zod/v3';
+import { isSafeRemoteUrl } from './remote-url.js';
 
 /** A browser origin as a browser sends it: scheme, host, maybe a port; nothing after. */
 export const ORIGIN_PATTERN = /^https?:\/\/[^/\s?#]+$/;
@@ -94,23 +95,13 @@ export const SettingsSchema = z.object({
   update_feed_url: z
     .string()
     .max(2048)
-    .refine(isFeedUrl, 'an https:// URL (http:// only for localhost or 127.0.0.1), such as https://updates.example.com/sanad/')
+    .refine(isSafeRemoteUrl, 'an https:// URL (http:// only for localhost or 127.0.0.1), such as https://updates.example.com/sanad/')
     .nullable()
     .default(null),
 });
 
 /** An update feed Sanad may fetch from: HTTPS anywhere, plain HTTP only on the loopback. */
-export function isFeedUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.username !== '' || url.password !== '') return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-}
+export const isFeedUrl = isSafeRemoteUrl;
 
 export type Settings = z.infer<typeof SettingsSchema>;
 

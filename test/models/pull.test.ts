@@ -173,3 +173,21 @@ test('a typo in a URI gets one sentence naming the forms', async () => {
   const noQuant = await pull(dataDir, h, 'hf:sanad-test/tiny-GGUF:Q5_K_M');
   assert.match(noQuant.stderr, /has no Q5_K_M file; it has Q8_0, Q4_K_M, Q2_K/);
 });
+
+test('plain http to a host on the network is refused: for HF_ENDPOINT (the token would travel in clear) and for a pull URL', async () => {
+  const { dataDir } = await prepareDataDir();
+  const before = (await listed(dataDir)).map((m) => m.id);
+  const endpoint = await runSanad(['--data-dir', dataDir, 'models', 'pull', 'hf:sanad-test/tiny-GGUF:Q2_K'], {
+    env: { HF_ENDPOINT: 'http://hub.example.lan/', DBUS_SESSION_BUS_ADDRESS: '' },
+  });
+  assert.equal(endpoint.code, 1);
+  assert.match(endpoint.stderr, /HF_ENDPOINT is "http:\/\/hub\.example\.lan\/", which is not an https:\/\/ URL \(http:\/\/ only for localhost/);
+  const url = await runSanad(['--data-dir', dataDir, 'models', 'pull', 'http://models.example.lan/tiny.gguf']);
+  assert.equal(url.code, 1);
+  assert.match(url.stderr, /plain http:\/\/ is allowed only for localhost; use https:\/\//);
+  assert.deepEqual(
+    (await listed(dataDir)).map((m) => m.id),
+    before,
+    'nothing registered',
+  );
+});

@@ -5,6 +5,7 @@
 // hub's own origin: fetch drops Authorization on a redirect to another origin (the CDN).
 
 import { z } from 'zod/v3';
+import { isSafeRemoteUrl } from '../../contract/remote-url.js';
 
 export const PUBLIC_HUB = 'https://huggingface.co/';
 
@@ -33,13 +34,14 @@ export interface Hub {
 export function hubEndpoint(env: NodeJS.ProcessEnv = process.env): string {
   const given = env.HF_ENDPOINT?.trim();
   if (!given) return PUBLIC_HUB;
-  try {
-    const url = new URL(given);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http');
-    return url.href.endsWith('/') ? url.href : `${url.href}/`;
-  } catch {
-    throw new HubError(`HF_ENDPOINT is "${given}", which is not an http(s) URL; set it to a hub's address or unset it for ${PUBLIC_HUB}.`, 'bad_answer');
-  }
+  // The hub token travels to it: never in clear text over a network.
+  if (!isSafeRemoteUrl(given))
+    throw new HubError(
+      `HF_ENDPOINT is "${given}", which is not an https:// URL (http:// only for localhost or 127.0.0.1); set it to a hub's https address or unset it for ${PUBLIC_HUB}.`,
+      'bad_answer',
+    );
+  const url = new URL(given);
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
 export interface RepoFile {

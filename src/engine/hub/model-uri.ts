@@ -1,6 +1,7 @@
 // The model URIs `sanad models pull` takes, read once into what they name. Hugging Face's forms are
 // node-llama-cpp's (`hf:OWNER/REPO/FILE.gguf[#REVISION]`, `hf:OWNER/REPO:QUANT`, `hf:OWNER/REPO`);
-// anything else must be an http(s) URL of a .gguf file.
+// anything else must be an https URL of a .gguf file (http only on the loopback).
+import { isSafeRemoteUrl } from '../../contract/remote-url.js';
 
 export type ModelUri =
   | { kind: 'hf-file'; owner: string; repo: string; file: string; revision: string }
@@ -28,6 +29,7 @@ export function parseModelUri(text: string): ModelUri {
     }
     if (!/\.gguf$/i.test(decodeURIComponent(url.pathname))) throw bad('the URL does not name a .gguf file');
     if (url.username || url.password) throw bad('a URL must not carry a user name or password; use `sanad models login` for a token');
+    if (!isSafeRemoteUrl(url.href)) throw bad('plain http:// is allowed only for localhost; use https:// so the file cannot be swapped on the way');
     return { kind: 'url', url: url.href };
   }
   const rest = /^(?:hf|huggingface):(?:\/\/)?(.*)$/i.exec(uri)?.[1];
