@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import updater, { type AppUpdater, type UpdateInfo } from 'electron-updater';
 import type { Logger } from '../src/log/logger.js';
-import { UPDATE_CHECK_INTERVAL_MS, UPDATER_CONFIG, updateChannel, type UpdateChannel } from './logic/updates.js';
+import { UPDATE_CHECK_INTERVAL_MS, updateChannel, updaterConfig, type UpdateChannel } from './logic/updates.js';
 
 export interface UpdatesHost {
   /** The `update_feed_url` setting, read at each check (the person may change it any time). */
@@ -67,10 +67,11 @@ export class DesktopUpdates {
     if (this.updater !== null && this.feed === channel.feedUrl) return this.updater;
     const host = this.host;
     // Electron's own app adapter and net-based downloads (the version is the packaged app's). The
-    // config file names only the cache folder; whether to check at all was decided above
-    // (updateChannel), so electron-updater's "packaged only" gate is lifted for the AppImage case.
+    // config file names the cache folder and, on Windows, the publisher an update must be signed by;
+    // whether to check at all was decided above (updateChannel), so electron-updater's "packaged
+    // only" gate is lifted for the AppImage case.
     const configPath = join(host.userData, 'app-update.yml');
-    writeFileSync(configPath, UPDATER_CONFIG);
+    writeFileSync(configPath, updaterConfig(channel.installer));
     const u =
       channel.installer === 'appimage' ? new updater.AppImageUpdater() : channel.installer === 'nsis' ? new updater.NsisUpdater() : new updater.MacUpdater();
     u.forceDevUpdateConfig = true;

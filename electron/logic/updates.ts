@@ -26,5 +26,15 @@ export function updateChannel(feedUrl: string | null, platform: NodeJS.Platform,
   return { kind: 'off', reason: 'not-installable' };
 }
 
-/** The one-time file electron-updater reads its cache folder's name from (app-update.yml's key). */
-export const UPDATER_CONFIG = 'updaterCacheDirName: sanad-updater\n';
+/**
+ * The publisher whose Authenticode signature a Windows update must carry (build/electron-builder.yml
+ * signs with it): electron-updater checks it only when app-update.yml names it, and installs nothing
+ * else. A forged feed can list any SHA-512 it likes; it cannot sign as this publisher.
+ */
+export const WINDOWS_PUBLISHER = 'Sanad developers';
+
+/** The file electron-updater reads its settings from (app-update.yml): the cache folder, and on Windows the pinned publisher. */
+export function updaterConfig(installer: 'appimage' | 'nsis' | 'mac'): string {
+  const cache = 'updaterCacheDirName: sanad-updater\n';
+  return installer === 'nsis' ? `${cache}publisherName:\n  - ${WINDOWS_PUBLISHER}\n` : cache;
+}

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { packedFiles } from '../../build/packed-files.js';
 import { binaryPath, resticAssets } from '../../build/restic-release.js';
 import { GUI_DIR } from '../../src/service/routes/gui.js';
+import { updaterConfig, WINDOWS_PUBLISHER } from '../../electron/logic/updates.js';
 import { tempDir } from '../harness/data-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -53,6 +54,9 @@ test('electron-builder accepts build/electron-builder.yml and refuses a broken c
   assert.deepEqual(get(config, 'linux', 'target'), ['AppImage', 'deb']);
   assert.deepEqual(get(config, 'mac', 'target'), ['dmg']);
   assert.deepEqual(get(config, 'win', 'target'), ['nsis']);
+  // Updates on Windows install only when signed by the publisher the app pins: the build signs as it.
+  assert.equal(get(config, 'win', 'signtoolOptions', 'publisherName'), WINDOWS_PUBLISHER);
+  assert.match(updaterConfig('nsis'), new RegExp(`publisherName:\\n  - ${WINDOWS_PUBLISHER}\\n`));
   const depends = get(config, 'deb', 'depends');
   assert.ok(Array.isArray(depends) && depends.includes('libsecret-1-0'), 'the keychain library links the Secret Service client');
   // The CUDA build: the same config, with the CUDA binaries put back and its own artifact name.

@@ -118,7 +118,7 @@ test('a trigger that never ends is refused before the restore writes to the stor
   assert.match(drill.detail('local:sqlite:integrity'), /not a Sanad store: .*trigger "endless"/);
 });
 
-test('a planted admin client and the network switch come back revoked and off unless the clients are kept', async () => {
+test('a planted admin client, the network switch and an update feed come back revoked, off and forgotten unless the clients are kept', async () => {
   if (!t) throw new Error('the first test starts the appliance');
   const token = 'sk-sanad-planted-by-whoever-wrote-to-the-repository';
   const hash = createHash('sha256').update(token).digest('hex');
@@ -126,7 +126,8 @@ test('a planted admin client and the network switch come back revoked and off un
     t,
     `
     INSERT INTO clients(id, name, token_hash, scopes, created_at) VALUES ('client_planted', 'planted', '${hash}', '["admin"]', 1);
-    INSERT OR REPLACE INTO service_config(key, value, updated_at) VALUES ('lan_enabled', 'true', 1);`,
+    INSERT OR REPLACE INTO service_config(key, value, updated_at) VALUES ('lan_enabled', 'true', 1);
+    INSERT OR REPLACE INTO service_config(key, value, updated_at) VALUES ('update_feed_url', '"https://updates.forger.example/sanad/"', 1);`,
   );
   const target = join(tempDir('sanad-forged-'), 'restored');
   const out = await restoreCli(t.dataDir, ['--target', target, '--generation', String(epoch)]);
@@ -134,7 +135,7 @@ test('a planted admin client and the network switch come back revoked and off un
   assert.ok(check(out, 'store:sanad').ok, "its schema is Sanad's own: only its rows were planted");
   assert.match(
     check(out, 'exposure:reset').detail,
-    /\d+ paired clients? of the backup (was|were) switched off .*--keep-clients.*; devices on the network were on in the backup and are off now/,
+    /\d+ paired clients? of the backup (was|were) switched off .*--keep-clients.*; devices on the network were on in the backup and are off now.*; the backup's own update feed was forgotten/,
   );
 
   const service = await startServiceProcess(target, newAdminToken(target));
@@ -143,6 +144,8 @@ test('a planted admin client and the network switch come back revoked and off un
   const lan = await service.api.get('/admin/lan');
   assert.equal(field(lan.body, 'enabled'), false, 'no listener on the network');
   assert.equal(field(lan.body, 'running'), false);
+  const settings = await service.api.get('/admin/settings');
+  assert.equal(field(settings.body, 'update_feed_url'), null, "the forger's feed is not where the restored Sanad looks for updates");
   await service.stop();
 
   // Told to keep them (the person trusts this backup): the clients stay as they were; the switch is still off.

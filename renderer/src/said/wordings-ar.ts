@@ -381,6 +381,7 @@ export const AR_WORDINGS: ArabicWordings = {
   'restore.lan_stays_off': 'تبقى الأجهزة على الشبكة متوقفة',
   'restore.codes_removed_one': 'حُذف رمز إقران واحد غير مستعمل',
   'restore.codes_removed_other': 'حُذفت رموز إقران غير مستعملة (عددها {{n}})',
+  'restore.feed_forgotten': 'نُسي مصدر التحديثات الخاص بالنسخة: تأتي التحديثات من مصدر سند (اختر غيره من الإعدادات إن كنت تثق به)',
   'restore.side_files': 'بقيت ملفات جانبية لقاعدة بيانات SQLite في {{path}}: {{files}}.',
   'restore.layout_wrong': 'يجب أن يحوي {{path}} {{expected}}؛ وفيه {{found}}.',
   'restore.layout_wrong_empty': 'يجب أن يحوي {{path}} {{expected}}؛ ولا شيء فيه.',

@@ -118,6 +118,7 @@ export const RESTORE_WORDINGS = {
   'restore.lan_stays_off': 'devices on the network stay off',
   'restore.codes_removed_one': '{{n}} unused pairing code removed',
   'restore.codes_removed_other': '{{n}} unused pairing codes removed',
+  'restore.feed_forgotten': "the backup's own update feed was forgotten: updates come from Sanad's feed (set another in Settings if you trust it)",
   'restore.side_files': 'SQLite side files were left in {{path}}: {{files}}.',
   'restore.layout_wrong': '{{path}} should hold {{expected}}; it has {{found}}.',
   'restore.layout_wrong_empty': '{{path}} should hold {{expected}}; it has nothing.',
