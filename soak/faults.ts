@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrivateKeyring } from '../test/harness/private-keyring.js';
 import type { SmallDisk } from '../test/harness/small-disk.js';
 import type { RestServer } from '../test/backup/run/rest-server.js';
-import { startServiceProcess, type ServiceProcess } from '../test/harness/service-process.js';
+import { MOVED_CLOCK_BIN, startServiceProcess, type ServiceProcess } from '../test/harness/service-process.js';
 import { descendantsOf } from '../test/harness/process-tree.js';
 import { holdMs, jumpHours, type Fault, type PlannedFault } from './plan.js';
 
@@ -49,7 +49,9 @@ export class ServiceSlot {
   }
 }
 
-export const startService = (dataDir: string, adminToken: string, env: Record<string, string>) => () => startServiceProcess(dataDir, adminToken, env);
+/** The service on the soak's moved clock (the test build of `sanad serve`: the shipped one reads no clock file). */
+export const startService = (dataDir: string, adminToken: string, env: Record<string, string>) => () =>
+  startServiceProcess(dataDir, adminToken, env, [], MOVED_CLOCK_BIN);
 
 export interface FaultTargets {
   service: ServiceSlot;

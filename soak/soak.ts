@@ -69,7 +69,7 @@ async function main(): Promise<number> {
   const dataDir = typeof disk === 'string' ? join(work, 'data') : join(disk.path, 'data');
   const clockFile = join(work, 'clock-offset-ms');
   writeFileSync(clockFile, '0');
-  const env = { ...keyring.env, SANAD_TEST_CLOCK_OFFSET_FILE: clockFile };
+  const env = { ...keyring.env, SANAD_SOAK_CLOCK_FILE: clockFile };
 
   // Scheduled backups (hourly) and drills (daily) stay on: a clock jump makes them due.
   const prepared = await prepareDataDir({ backup_paused: false, drill_paused: false, offsite_retries: 0, offsite_stall_seconds: 5 }, dataDir);

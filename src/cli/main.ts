@@ -5,8 +5,10 @@ import { CliError } from './cli-error.js';
 import { createIo, type Io } from './io.js';
 import { commandUsage, COMMANDS, isCommand, nearest, USAGE, type Command } from './usage.js';
 import { APP_VERSION } from '../version.js';
+import { systemClock, type Clock } from '../clock.js';
 
-type Run = (args: string[], dataDir: string, io: Io, secretsFile: string | undefined) => Promise<number>;
+/** A command; only `serve` takes the clock (the soak's test build moves it). */
+type Run = (args: string[], dataDir: string, io: Io, secretsFile: string | undefined, clock: Clock) => Promise<number>;
 
 /** Each command's module, loaded only when that command runs: `sanad help` and `--version` load
  *  none of them, and no command pays for another's (serve alone pulls in llama.cpp). */
@@ -64,7 +66,7 @@ function splitGlobals(argv: string[]): {
   return { rest, dataDir, secretsFile, json, help, version };
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], clock: Clock = systemClock): Promise<number> {
   let json = argv.includes('--json');
   const io0 = createIo(json);
   try {
@@ -88,7 +90,7 @@ export async function main(argv: string[]): Promise<number> {
     if (help || command === 'help' || command === 'version') return helpFor(command, io);
     const dataDir = resolveDataDir(flag);
     const run = await RUN[command]();
-    return await run(args, dataDir, io, secretsFile);
+    return await run(args, dataDir, io, secretsFile, clock);
   } catch (err) {
     return (await import('./report-error.js')).reportError(err, io0, () => resolveDataDirQuietly(argv));
   }

@@ -5,6 +5,8 @@ import { Api } from './api.js';
 import { freePort } from './ports.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/sanad.js', import.meta.url));
+/** The test build of `sanad` whose serve runs on the soak's moved clock (serve-moved-clock.ts). */
+export const MOVED_CLOCK_BIN = fileURLToPath(new URL('./serve-moved-clock.js', import.meta.url));
 
 export interface ServiceProcess {
   url: string;
@@ -25,8 +27,9 @@ export async function startServiceProcess(
   token: string | null,
   env: Record<string, string> = {},
   args: string[] = [],
+  bin: string = BIN,
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(await freePort()), '--data-dir', dataDir, '--json', ...args], {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', String(await freePort()), '--data-dir', dataDir, '--json', ...args], {
     env: { ...process.env, SANAD_THREADS: '1', SANAD_GPU: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { hostAppliance } from '../../appliance/data-dir-switch.js';
 import { secretsInFileSentence } from '../../appliance/secrets-in-file.js';
-import { serviceClock } from '../../clock.js';
+import type { Clock } from '../../clock.js';
 import { usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 
@@ -17,7 +17,7 @@ function parsePort(value: string | undefined, fallback: number, flag = '--port')
   return n;
 }
 
-export async function serveCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
+export async function serveCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined, clock: Clock): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -46,7 +46,7 @@ export async function serveCommand(args: string[], dataDir: string, io: Io, secr
     {
       dataDir,
       port,
-      clock: serviceClock(),
+      clock,
       host: values.host ?? process.env.SANAD_HOST ?? '127.0.0.1',
       ...(secretsFile ? { secretsFile } : {}),
       // The quick start's `npm start`: without a keychain, the default secrets file (said below).
