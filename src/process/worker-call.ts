@@ -1,7 +1,7 @@
 // One question to a worker thread started for it, with a time limit: for work that must not run on
 // the service's event loop (SQLite on a file from a backup, rewriting a store copy). The worker
 // posts one message and is ended; a worker that overruns the limit is ended and the caller is told.
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { WAIT_FOR_QUESTION } from './worker-question.js';
 
 /** Workers started ahead of their question, by script: a restore starts its checks' workers while
@@ -42,7 +42,9 @@ function drop(href: string, worker: Worker): boolean {
   return true;
 }
 
-function workerFor(script: URL, data: unknown): Worker {
+function workerFor(script: URL, data: unknown, limits?: ResourceLimits): Worker {
+  // Limits are set when a worker starts: a warm one has none.
+  if (limits) return new Worker(script, { workerData: data, resourceLimits: limits });
   const warm = waiting.get(script.href)?.[0];
   if (warm && drop(script.href, warm)) {
     warm.ref();
@@ -63,9 +65,11 @@ export function callWorker<T>(
     isAnswer: (msg: unknown) => msg is T;
     /** Messages before the answer (progress): true when `msg` was one, and the worker goes on. */
     onProgress?: (msg: unknown) => boolean;
+    /** Heap limits of a worker that reads untrusted input (a fresh worker is started for them). */
+    resourceLimits?: ResourceLimits;
   },
 ): Promise<WorkerAnswer<T>> {
-  const worker = workerFor(script, data);
+  const worker = workerFor(script, data, options.resourceLimits);
   return new Promise<WorkerAnswer<T>>((resolve) => {
     let settled = false;
     const settle = (answer: WorkerAnswer<T>): void => {

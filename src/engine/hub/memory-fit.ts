@@ -1,9 +1,54 @@
-// Whether a GGUF model fits this machine's memory, before a byte of it is downloaded: node-llama-cpp
-// reads the file's header over the network (Range requests) and its GGUF insights estimate what
-// the weights and a context of the size Sanad would use need. Said as a sentence; never a refusal
-// on its own (the estimate is an estimate, and the user may close other programs).
-import { totalmem } from 'node:os';
+// Whether a GGUF model fits this machine's memory, before the model is downloaded: the file's header
+// is read with a byte and a time limit (header-bytes.ts), parsed by node-llama-cpp in a worker with
+// a memory limit (gguf-info-worker.ts), and its GGUF insights estimate what the weights and a
+// context of the size Sanad would use need. Said as a sentence; never a refusal on its own (the
+// estimate is an estimate, and the user may close other programs). A header that cannot be read
+// within those limits, whatever the server sent, is "could not be estimated", not a failure.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { GgufFileInfo } from 'node-llama-cpp';
+import { callWorker } from '../../process/worker-call.js';
 import { formatBytes } from '../../store/disk.js';
+import { fetchHeaderBytes } from './header-bytes.js';
+
+const GGUF_INFO_WORKER = new URL('./gguf-info-worker.js', import.meta.url);
+/** The parse of a bounded header is quick; a parser kept busy longer is stopped. */
+const PARSE_TIME_LIMIT_MS = 20_000;
+/** A worker's heap: a few times the largest header it may be given. */
+const PARSE_HEAP_MB = 256;
+
+/** What the worker sends back: node-llama-cpp's file info (structured-cloned), checked for its shape. */
+function isInfoAnswer(msg: unknown): msg is { ok: true; info: GgufFileInfo } | { ok: false; error: string } {
+  if (typeof msg !== 'object' || msg === null || !('ok' in msg)) return false;
+  if (msg.ok === false) return 'error' in msg && typeof msg.error === 'string';
+  if (msg.ok !== true || !('info' in msg)) return false;
+  const info = msg.info;
+  return typeof info === 'object' && info !== null && 'version' in info && 'metadata' in info && typeof info.metadata === 'object';
+}
+
+/** The header's bytes, fetched within their limits, parsed off the main thread. */
+async function remoteInfo(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<GgufFileInfo | null> {
+  const bytes = await fetchHeaderBytes(url, headers, signal);
+  const dir = await mkdtemp(join(tmpdir(), 'sanad-header-'));
+  try {
+    const path = join(dir, 'header.gguf');
+    await writeFile(path, bytes, { mode: 0o600 });
+    const answer = await callWorker(
+      GGUF_INFO_WORKER,
+      { path },
+      {
+        timeLimitMs: PARSE_TIME_LIMIT_MS,
+        isAnswer: isInfoAnswer,
+        resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: 32 },
+        ...(signal ? { signal } : {}),
+      },
+    );
+    return answer.ok && answer.value.ok ? answer.value.info : null;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 /** node-llama-cpp and its native binding take ~1 s to load: only a pull needs them, and it starts
  *  loading them (preloadInsights) while it asks the hub about the file, so the two overlap. */
@@ -33,14 +78,9 @@ export async function estimateMemoryFit(url: string, headers: Record<string, str
     preloadInsights();
     const lib = await library;
     if (!lib) return null;
-    const { readGgufFileInfo, GgufInsights } = lib;
-    const info = await readGgufFileInfo(url, {
-      sourceType: 'network',
-      fetchHeaders: headers,
-      logWarnings: false,
-      fetchRetryOptions: { retries: 2, minTimeout: 200 },
-      ...(signal ? { signal } : {}),
-    });
+    const { GgufInsights } = lib;
+    const info = await remoteInfo(url, headers, signal);
+    if (info === null) return null;
     const insights = await GgufInsights.from(info);
     const train = insights.trainContextSize ?? null;
     const contextSize = Math.min(train ?? DEFAULT_CONTEXT, DEFAULT_CONTEXT);
