@@ -2,6 +2,7 @@
 // "continue in a new conversation from here"), a reasoning model's thought (folded, with the time it
 // took when this tab watched it), or a function call another client made and its result, shown
 // plainly.
+import { useState } from 'react';
 import { CopyButton } from '../../components/CopyButton';
 import { useStrings } from '../../i18n/i18n';
 import { textOf, type ChatItem } from './api';
@@ -24,6 +25,36 @@ function ReplyFigures({ itemId }: { itemId: string }) {
     <span className="muted chat-figures" data-testid="chat-reply-figures">
       {parts.join(' · ')}
     </span>
+  );
+}
+
+/** A message longer than this shows its beginning and a "Show all" (a client can store any size). */
+export const SHOWN_CHARS = 20_000;
+
+/** A message's text, the beginning only when it is long, until the person asks for all of it. */
+function MessageText({ text, plain }: { text: string; plain: boolean }) {
+  const { t, language } = useStrings(chatStrings);
+  const [all, setAll] = useState(false);
+  const long = text.length > SHOWN_CHARS && !all;
+  const shown = long ? text.slice(0, SHOWN_CHARS) : text;
+  return (
+    <>
+      {plain ? (
+        <p dir="auto" className="chat-plain">
+          {shown}
+        </p>
+      ) : (
+        <Markdown text={shown} copyLabel={t('copyCode')} />
+      )}
+      {long && (
+        <p className="muted" data-testid="chat-message-shortened">
+          {t('shownPart')}{' '}
+          <button type="button" className="link-button" onClick={() => setAll(true)} data-testid="chat-show-all">
+            {t('showAll', { count: formatNumber(language, text.length) })}
+          </button>
+        </p>
+      )}
+    </>
   );
 }
 
@@ -61,13 +92,7 @@ export function ChatItemView({ item, onRetryCutOff, onContinueFrom, busy }: Chat
     <li className={`chat-msg ${role}`} data-testid="chat-message" data-role={item.role} data-id={item.id}>
       <span className="chat-role">{role === 'user' ? t('you') : role === 'assistant' ? t('assistant') : t('otherRole')}</span>
       <div className="chat-bubble" dir="auto" data-testid="chat-message-text">
-        {role === 'user' ? (
-          <p dir="auto" className="chat-plain">
-            {text}
-          </p>
-        ) : (
-          <Markdown text={text} copyLabel={t('copyCode')} />
-        )}
+        <MessageText text={text} plain={role === 'user'} />
       </div>
       {item.status === 'incomplete' && (
         <div className="chat-notice warn" data-testid="chat-cut-off">

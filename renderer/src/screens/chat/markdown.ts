@@ -4,7 +4,9 @@
 // image is only a link to it (no remote image is fetched), and a link keeps only an http(s) or
 // mailto address (anything else, javascript: included, stays text). It reads a reply while it is
 // still being written, so an unclosed fence is simply code up to the end. Work is linear in the
-// text: a delimiter that has no closing one is looked for once, not once per opener.
+// text (a stored message is anyone's input, and a property test holds it to that): a delimiter
+// that has no closing one is looked for once, not once per opener; no regex backtracks over a line;
+// an opener reads only text no other opener of its kind reads.
 export type Inline =
   | { kind: 'text'; text: string }
   | { kind: 'code'; text: string }
@@ -22,7 +24,7 @@ export type Block =
 
 const MAX_DEPTH = 12;
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^\s`]*)/;
-const HEADING = /^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
+const HEADING = /^ {0,3}(#{1,6})(?=\s|$)/;
 const RULE = /^ {0,3}([-*_])(?:\s*\1){2,}\s*$/;
 const QUOTE = /^ {0,3}>\s?/;
 const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(\s+|$)(.*)$/;
@@ -36,6 +38,17 @@ export function safeHref(raw: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** A heading's text: trimmed, without a closing run of `#` (after a space). Done by hand: a regex
+ *  with a lazy group before optional spaces and `#`s backtracks quadratically on a long line. */
+function headingText(rest: string): string {
+  const text = rest.trim();
+  let j = text.length;
+  while (j > 0 && text[j - 1] === '#') j--;
+  if (j === text.length) return text;
+  if (j === 0) return '';
+  return /\s/.test(text[j - 1] ?? '') ? text.slice(0, j).trimEnd() : text;
 }
 
 const startsBlock = (line: string): boolean => FENCE.test(line) || HEADING.test(line) || RULE.test(line) || QUOTE.test(line) || ITEM.test(line);
@@ -67,7 +80,7 @@ function blocksOf(lines: readonly string[], depth: number): Block[] {
     }
     const heading = HEADING.exec(line);
     if (heading) {
-      out.push({ kind: 'heading', level: (heading[1] ?? '#').length, inlines: parseInline(heading[2] ?? '', depth) });
+      out.push({ kind: 'heading', level: (heading[1] ?? '#').length, inlines: parseInline(headingText(line.slice(heading[0].length)), depth) });
       i++;
       continue;
     }
@@ -133,6 +146,18 @@ function listAt(lines: readonly string[], start: number, depth: number): [Block,
 
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
 const WORD = /[\p{L}\p{N}]/u;
+/** Longer runs of backticks are text: each length is a delimiter looked for on its own. */
+const MAX_TICKS = 16;
+/** Longer addresses are not made links (each attempt reads the address whole). */
+const MAX_URL = 2048;
+const NON_SPACE_RUN = /\S+/y;
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', ')', ']', "'", '"']);
+
+/** The end of the run of non-space characters that starts at `from`. */
+function runEnd(text: string, from: number): number {
+  NON_SPACE_RUN.lastIndex = from;
+  return NON_SPACE_RUN.exec(text) ? NON_SPACE_RUN.lastIndex : from;
+}
 
 export function parseInline(text: string, depth = 0): Inline[] {
   const out: Inline[] = [];
@@ -150,6 +175,10 @@ export function parseInline(text: string, depth = 0): Inline[] {
     seen.set(delim, found);
     return found;
   };
+  const closeStar = closerFinder(text, '*');
+  const closeUnderscore = closerFinder(text, '_');
+  // Text before this position was already tried as a bare address.
+  let triedUntil = 0;
   const nested = (inner: string): Inline[] => (depth >= MAX_DEPTH ? [{ kind: 'text', text: inner }] : parseInline(inner, depth + 1));
   let i = 0;
   while (i < text.length) {
@@ -169,7 +198,7 @@ export function parseInline(text: string, depth = 0): Inline[] {
       let run = 1;
       while (text[i + run] === '`') run++;
       const ticks = '`'.repeat(run);
-      const close = next(ticks, i + run);
+      const close = run > MAX_TICKS ? -1 : next(ticks, i + run);
       if (close > 0) {
         flush();
         out.push({ kind: 'code', text: text.slice(i + run, close).replace(/^ (.+) $/, '$1') });
@@ -194,7 +223,7 @@ export function parseInline(text: string, depth = 0): Inline[] {
       continue;
     }
     if ((c === '*' || c === '_') && !/\s/.test(text[i + 1] ?? ' ') && (c === '*' || !WORD.test(text[i - 1] ?? ''))) {
-      const close = closingSingle(text, c, i + 1, next);
+      const close = (c === '*' ? closeStar : closeUnderscore)(i + 1);
       if (close > i + 1) {
         flush();
         out.push({ kind: 'em', children: nested(text.slice(i + 1, close)) });
@@ -216,7 +245,10 @@ export function parseInline(text: string, depth = 0): Inline[] {
     }
     if (c === '<') {
       const close = next('>', i + 1);
-      const inside = close > 0 ? text.slice(i + 1, close) : '';
+      // Only an address with no `<` or space in it, so each `<` reads at most its own address.
+      const lt = next('<', i + 1);
+      const fits = close > 0 && close - i <= MAX_URL && (lt < 0 || lt > close);
+      const inside = fits ? text.slice(i + 1, close) : '';
       const safe = /^(https?:\/\/|mailto:)\S+$/i.test(inside) ? safeHref(inside) : null;
       if (safe !== null) {
         flush();
@@ -225,10 +257,13 @@ export function parseInline(text: string, depth = 0): Inline[] {
         continue;
       }
     }
-    if ((c === 'h' || c === 'H') && /^https?:\/\//i.test(text.slice(i, i + 8)) && !WORD.test(text[i - 1] ?? '')) {
-      const rest = /^\S+/.exec(text.slice(i))?.[0] ?? '';
-      const url = rest.replace(/[.,;:!?)\]'"]+$/, '');
-      const safe = safeHref(url);
+    if ((c === 'h' || c === 'H') && i >= triedUntil && /^https?:\/\//i.test(text.slice(i, i + 8)) && !WORD.test(text[i - 1] ?? '')) {
+      // One try per run of non-space text: a run that does not make a link is not read again from
+      // each later "http" in it (that made 320 KB of `<http://` take half a minute).
+      const end = runEnd(text, i);
+      triedUntil = end;
+      const url = end - i <= MAX_URL ? withoutTrailingPunctuation(text.slice(i, end)) : '';
+      const safe = url === '' ? null : safeHref(url);
       if (safe !== null) {
         flush();
         out.push({ kind: 'link', href: safe, children: [{ kind: 'text', text: url }] });
@@ -243,18 +278,36 @@ export function parseInline(text: string, depth = 0): Inline[] {
   return out;
 }
 
-/** A single `*` or `_` that closes emphasis: not doubled, after a non-space, `_` not inside a word. */
-function closingSingle(text: string, c: string, from: number, next: (d: string, f: number) => number): number {
-  let at = next(c, from);
-  let guard = 0;
-  while (at > 0 && guard++ < 64) {
-    const doubled = text[at + 1] === c || text[at - 1] === c;
-    const afterSpace = /\s/.test(text[at - 1] ?? ' ');
-    const inWord = c === '_' && WORD.test(text[at + 1] ?? '');
-    if (!doubled && !afterSpace && !inWord) return at;
-    at = text.indexOf(c, at + 1);
-  }
-  return -1;
+/** An address without the punctuation that ends the sentence around it. */
+function withoutTrailingPunctuation(url: string): string {
+  let end = url.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(url[end - 1] ?? '')) end--;
+  return url.slice(0, end);
+}
+
+/** Whether the `*` or `_` at `at` can close emphasis: not doubled, after a non-space, `_` not inside a word. */
+function closesAt(text: string, c: string, at: number): boolean {
+  const doubled = text[at + 1] === c || text[at - 1] === c;
+  const afterSpace = /\s/.test(text[at - 1] ?? ' ');
+  const inWord = c === '_' && WORD.test(text[at + 1] ?? '');
+  return !doubled && !afterSpace && !inWord;
+}
+
+/**
+ * The first closer of `c` at or after a position. Whether a `*` closes depends on it alone, not on
+ * the opener, so the search goes on from where the last one stopped: every `*` is judged once.
+ */
+function closerFinder(text: string, c: string): (from: number) => number {
+  let searchedFrom = Infinity;
+  let found = -1;
+  return (from) => {
+    if (from >= searchedFrom && (found === -1 || from <= found)) return found;
+    let at = text.indexOf(c, from);
+    while (at >= 0 && !closesAt(text, c, at)) at = text.indexOf(c, at + 1);
+    searchedFrom = from;
+    found = at;
+    return at;
+  };
 }
 
 /** `[label](href)` at `open` (the `[`): where the label ends, the address and where it all ends. */
@@ -265,9 +318,15 @@ function linkAt(
 ): { labelEnd: number; href: string; safe: string | null; end: number } | null {
   const labelEnd = next('](', open + 1);
   if (labelEnd < 0) return null;
-  if (text.slice(open + 1, labelEnd).includes('\n') || text.slice(open + 1, labelEnd).includes('[')) return null;
+  // A label holds no `[` or line break and an address no `[`, line break or more than MAX_URL: so
+  // each `[` reads only text no other `[` reads, and the whole is linear.
+  const before = (delim: string, from: number, end: number): boolean => {
+    const at = next(delim, from);
+    return at >= 0 && at < end;
+  };
+  if (before('[', open + 1, labelEnd) || before('\n', open + 1, labelEnd)) return null;
   const close = next(')', labelEnd + 2);
-  if (close < 0) return null;
+  if (close < 0 || close - labelEnd > MAX_URL || before('[', labelEnd + 2, close) || before('\n', labelEnd + 2, close)) return null;
   const href =
     text
       .slice(labelEnd + 2, close)
