@@ -23,9 +23,11 @@ export async function fetchHeaderBytes(url: string, headers: Record<string, stri
   const reader = res.body.getReader();
   try {
     while (total < MAX_HEADER_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const take = value.subarray(0, MAX_HEADER_BYTES - total);
+      // Node's fetch types its body's chunks loosely: a chunk is checked to be bytes.
+      const step: { done: boolean; value?: unknown } = await reader.read();
+      if (step.done) break;
+      if (!(step.value instanceof Uint8Array)) throw new Error('the body is not bytes');
+      const take = step.value.subarray(0, MAX_HEADER_BYTES - total);
       chunks.push(take);
       total += take.length;
     }
