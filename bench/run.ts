@@ -26,6 +26,7 @@ import { structuredBench } from './structured.js';
 import { engineSpeedBench } from './engine-speed.js';
 import { thinkingBench } from './thinking.js';
 import { doorsBench } from './doors.js';
+import { searchBench } from './search.js';
 import { midSizeModelPath, midSizeThinkerPath, rerankerModelPath } from '../test/fixtures/tiny-model.js';
 
 process.env.SANAD_THREADS ??= '1';
@@ -262,6 +263,17 @@ if (want('doors')) {
   );
   record('Messages stream tok/s vs raw, mid-size', r.messages.sanad, r.messages.raw, 'tok/s', '>= 0.95');
   record('rerank documents/s, 64 on the generated reranker, vs raw', r.rerank.sanad, r.rerank.raw, '/s', '>= 0.9');
+}
+
+if (want('search')) {
+  const r = await searchBench(2000, 50, 50, 10);
+  console.log(
+    `search: conversation search in a real sanad serve, ${r.items} items, 50 clients searching at once for 10 s (${r.searches} searches, median ${fmt(r.searchP50Ms, 1)} ms)`,
+  );
+  console.log(
+    `  /health/live every 20 ms: idle p99 ${fmt(r.idleP99Ms, 1)} ms; under the searches p99 ${fmt(r.loadedP99Ms, 1)} ms, max ${fmt(r.loadedMaxMs, 1)} ms (goal p99 <= 20 ms)`,
+  );
+  record('health p99 under 50 concurrent searches, 100,000 items', r.loadedP99Ms, r.idleP99Ms, 'ms', 'p99 <= 20 ms');
 }
 
 if (want('thinking')) {

@@ -59,6 +59,7 @@ import { removeServiceFile, writeServiceFile } from '../store/service-file.js';
 import { alsoOnIpv6Loopback, assertLoopbackHost, listenOrExplain } from './port.js';
 import { LanListener, type LanListenerOptions } from './lan/lan-listener.js';
 import type { SwitchDataDir } from '../service/switch-request.js';
+import { ConversationSearch } from '../tasks/conversation-search.js';
 
 export interface ApplianceOptions {
   dataDir: string;
@@ -180,6 +181,8 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       clock,
       settings: () => settings,
     });
+    const conversationSearch = new ConversationSearch(storePath(dataDir));
+    cleanups.unshift(() => conversationSearch.close());
     const ctx: ServiceContext = {
       db,
       writer: db,
@@ -241,6 +244,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
       adminEvents,
       address: { host: options.host ?? '127.0.0.1', port: 0 },
       inMemory: new ModelsInMemory(engine, models),
+      conversationSearch,
       lan,
     };
     ctx.healthChecks.push(...coreHealthChecks(ctx), ...backupHealthChecks(ctx), ...drillHealthChecks(ctx));

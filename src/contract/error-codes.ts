@@ -55,6 +55,7 @@ export const ERROR_CATALOG = {
   model_not_generative: bad('model'),
   model_not_reranker: bad('model'),
   model_is_reranker: bad('model'),
+  search_too_slow: bad('q'),
   max_output_tokens_too_large: bad('max_output_tokens'),
   missing_code: bad('code'),
   passphrase_refused: bad(),

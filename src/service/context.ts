@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js';
 import type { LanStatus } from '../contract/lan.js';
 import type { ModelRegistry } from '../engine/registry.js';
 import type { ModelsInMemory } from '../engine/models-in-memory.js';
+import type { ConversationSearch } from '../tasks/conversation-search.js';
 import type { Logger } from '../log/logger.js';
 import type { MasterSecrets } from '../secrets/master-secrets.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -90,6 +91,8 @@ export interface ServiceContext {
   address: { host: string; port: number };
   /** Models in memory, and loading or unloading one by hand. */
   inMemory: ModelsInMemory;
+  /** Conversation searches, off the event loop (tasks/conversation-search.ts). */
+  conversationSearch: ConversationSearch;
   lan: LanControl;
   /** Set when the host can restart this service on another data dir (appliance/data-dir-switch.ts). */
   switchDataDir?: SwitchDataDir;

@@ -172,11 +172,17 @@ export interface ConversationListQuery {
   q?: string;
 }
 
-// A message's text lives in its content parts (a string in items some clients sent).
-const TEXT_MATCH = `EXISTS (SELECT 1 FROM conversation_items i WHERE i.conversation_id = c.id AND (
-    EXISTS (SELECT 1 FROM json_each(i.data, '$.content') p WHERE json_extract(p.value, '$.text') LIKE @q ESCAPE '\\')
-    OR (json_type(i.data, '$.content') = 'text' AND json_extract(i.data, '$.content') LIKE @q ESCAPE '\\')))`;
+// A message's text is in the trigram index kept by the store's triggers (migration 26): a
+// phrase of three characters or more is found through it; shorter words fall back to LIKE over the
+// index's own copy of the text (still one table, not every item's JSON).
+const TEXT_MATCH_PHRASE = `c.id IN (SELECT conversation_id FROM conversation_search WHERE conversation_search MATCH @phrase)`;
+const TEXT_MATCH_SHORT = `c.id IN (SELECT conversation_id FROM conversation_search WHERE text LIKE @q ESCAPE '\\')`;
 const TITLE_MATCH = `json_extract(c.metadata, '$.title') LIKE @q ESCAPE '\\'`;
+
+/** Words as one FTS5 phrase (quotes doubled): the trigram tokenizer finds it as a substring, in any case. */
+function phraseOf(words: string): string {
+  return `"${words.replaceAll('"', '""')}"`;
+}
 
 /** The WHERE of a list or count: whose, and which words (the cursor is the list's own). */
 function filterOf(q: Pick<ConversationListQuery, 'clientId' | 'q'>): { where: string[]; params: Record<string, string | number> } {
@@ -188,8 +194,10 @@ function filterOf(q: Pick<ConversationListQuery, 'clientId' | 'q'>): { where: st
   }
   const words = q.q?.trim() ?? '';
   if (words !== '') {
-    where.push(`(${TITLE_MATCH} OR ${TEXT_MATCH})`);
+    const indexed = [...words].length >= 3;
+    where.push(`(${TITLE_MATCH} OR ${indexed ? TEXT_MATCH_PHRASE : TEXT_MATCH_SHORT})`);
     params.q = likePattern(words);
+    if (indexed) params.phrase = phraseOf(words);
   }
   return { where, params };
 }

@@ -150,6 +150,27 @@ test("GET /v1/conversations lists a client's own, newest first, with cursor pagi
   assert.equal(str(next.body, 'data', 0, 'id'), ids[0]);
 });
 
+test("search (?q=) finds words said, through the index, only in the caller's own, paged; a new message is found at once", async () => {
+  const dave = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'dave')).token);
+  const erin = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'erin')).token);
+  const made: string[] = [];
+  for (let i = 0; i < 3; i++) made.push(str((await dave.post('/v1/conversations', { items: [say(`the quokka number ${i}`)] })).body, 'id'));
+  await erin.post('/v1/conversations', { items: [say('a quokka of my own')] });
+  const first = await dave.get('/v1/conversations?q=QUOKKA&limit=2');
+  assert.equal(first.status, 200, first.text);
+  assert.deepEqual([str(first.body, 'data', 0, 'id'), str(first.body, 'data', 1, 'id')], [made[2], made[1]]);
+  assert.equal(field(first.body, 'has_more'), true);
+  const rest = await dave.get(`/v1/conversations?q=quokka&limit=2&after=${str(first.body, 'last_id')}`);
+  const restData = field(rest.body, 'data');
+  assert.ok(Array.isArray(restData) && restData.length === 1 && str(rest.body, 'data', 0, 'id') === made[0], rest.text);
+  assert.equal(field(rest.body, 'has_more'), false);
+  // An item added now is found by the next search.
+  await dave.post(`/v1/conversations/${made[0] ?? ''}/items`, { items: [say('and a wombat')] });
+  assert.equal(str((await dave.get('/v1/conversations?q=wombat')).body, 'data', 0, 'id'), made[0]);
+  const none = field((await dave.get('/v1/conversations?q=platypus')).body, 'data');
+  assert.ok(Array.isArray(none) && none.length === 0);
+});
+
 test("a reader of every conversation (tasks:read) may not write a turn into another client's: `conversation` follows the change rule", async () => {
   const conv = await alice.post('/v1/conversations', { items: [say('mine')] });
   const id = str(conv.body, 'id');

@@ -67,3 +67,55 @@ test('the list: changed last first, paged in that order, searched by title and w
     db.close();
   }
 });
+
+test('migration 0026: the search index is filled from an older store, kept by every write, and forgets what is deleted', () => {
+  const path = join(tempDir(), 'sanad.db');
+  const old = openStore(path, { migrations: MIGRATIONS.slice(0, 25) });
+  old.prepare("INSERT INTO conversations (id, client_id, metadata, created_at, updated_at) VALUES ('conv_old', NULL, NULL, 100, 100)").run();
+  old
+    .prepare(
+      'INSERT INTO conversation_items (conversation_id, position, id, data, response_id, created_at) VALUES (?, 1, ?, ?, NULL, 100), (?, 2, ?, ?, NULL, 100)',
+    )
+    .run(
+      'conv_old',
+      'msg_a',
+      JSON.stringify(message('msg_a', 'An Ancient Lighthouse')),
+      'conv_old',
+      'msg_s',
+      JSON.stringify({ type: 'message', id: 'msg_s', role: 'user', content: 'a plain string' }),
+    );
+  old.close();
+  const db = openStore(path);
+  try {
+    const found = (q: string): string[] => {
+      const page = listConversations(db, { clientId: null, limit: 10, q });
+      assert.ok(!('unknownCursor' in page));
+      return page.data.map((c) => c.id);
+    };
+    assert.deepEqual(found('ancient light'), ['conv_old'], 'backfilled, found in any case');
+    assert.deepEqual(found('plain str'), ['conv_old'], 'content given as a string');
+    const fresh = createConversation(db, { clientId: null, metadata: null, items: [message('msg_b', 'منارة قديمة على البحر')] }, 200);
+    assert.deepEqual(found('قديمة'), [fresh.id], 'Arabic words');
+    assert.deepEqual(found('بح'), [fresh.id], 'two letters: found without the index');
+    addItems(db, fresh.id, [message('msg_c', 'Zebra crossing')], 300);
+    assert.deepEqual(found('zebra'), [fresh.id], 'an added item');
+
+    // Deleting an item, then a whole conversation (its items go by cascade): their words leave the index.
+    db.prepare("DELETE FROM conversation_items WHERE conversation_id = ? AND id = 'msg_c'").run(fresh.id);
+    assert.deepEqual(found('zebra'), []);
+    db.prepare("DELETE FROM conversations WHERE id = 'conv_old'").run();
+    assert.deepEqual(found('lighthouse'), []);
+    const left = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM conversation_search').get()?.n;
+    assert.equal(left, 1, 'only the Arabic message is still indexed');
+    assert.equal(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM conversation_search_rows').get()?.n, 1);
+    // secure-delete: no shadow table of the index holds the deleted text any more.
+    const shadows = db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'conversation_search_%'").all();
+    for (const { name } of shadows) {
+      const rows = db.prepare(`SELECT * FROM "${name}"`).raw().all();
+      const text = JSON.stringify(rows, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('latin1') : v));
+      assert.ok(!/Zebra|Lighthouse|plain string/i.test(text), `${name} forgot the deleted words`);
+    }
+  } finally {
+    db.close();
+  }
+});

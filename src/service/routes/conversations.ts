@@ -26,6 +26,7 @@ import { ApiError, badRequest } from '../errors.js';
 import { cursorPage, orderOf, wholeNumber } from '../paging.js';
 import { parseBody } from '../validate.js';
 import { secured, type RouteKit } from './route-kit.js';
+import { SearchTooSlow, type ConversationSearch } from '../../tasks/conversation-search.js';
 
 type IdParams = { id: string };
 type ItemParams = { id: string; item: string };
@@ -69,16 +70,27 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
     return conversationObject(row);
   });
 
+  const searched = async (query: Parameters<typeof listConversations>[1]): ReturnType<ConversationSearch['search']> => {
+    try {
+      return await ctx.conversationSearch.search(query);
+    } catch (err) {
+      if (err instanceof SearchTooSlow) throw new ApiError('search_too_slow', err.message, 'q');
+      throw err;
+    }
+  };
+
   app.get<{ Querystring: PageQuery & { q?: string } }>('/v1/conversations', { preHandler: secured(kit, [...READ]) }, async (req) => {
     const p = principalOf(req);
     const { after, q } = req.query;
     if (q !== undefined && q.length > MAX_SEARCH) throw badRequest(`q can be at most ${MAX_SEARCH} characters.`, 'q');
-    const page = listConversations(ctx.db, {
+    const query = {
       clientId: hasScope(p, 'tasks:read') ? null : (clientIdOf(p) ?? ''),
       limit: limitOf(req.query.limit),
       ...(after ? { after } : {}),
       ...(q ? { q } : {}),
-    });
+    };
+    // Words are looked for off the event loop; a plain page is one indexed read here.
+    const page = q ? await searched(query) : listConversations(ctx.db, query);
     if ('unknownCursor' in page) throw badRequest(`No conversation ${after ?? ''} is in this list; pass the last id of the page before.`, 'after');
     return cursorPage(page.data.map(conversationObject), page.has_more);
   });

@@ -24,6 +24,7 @@ import { cachedTokens } from './0022-cached-tokens.js';
 import { reasoningTokens } from './0023-reasoning-tokens.js';
 import { modelPooling } from './0024-model-pooling.js';
 import { stopSequence } from './0025-stop-sequence.js';
+import { conversationSearch } from './0026-conversation-search.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -54,4 +55,5 @@ export const MIGRATIONS: readonly Migration[] = [
   reasoningTokens,
   modelPooling,
   stopSequence,
+  conversationSearch,
 ];
