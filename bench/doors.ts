@@ -8,7 +8,7 @@
 //   ranking context scoring them directly, on the generated reranker (a small model: what this
 //   measures is the door's own cost around the engine, not a reranker's speed).
 import { performance } from 'node:perf_hooks';
-import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
+import { getLlama, LlamaLogLevel, type LlamaModel } from 'node-llama-cpp';
 import { prepareDataDir } from '../test/harness/data-dir.js';
 import { startServiceProcess } from '../test/harness/service-process.js';
 import { median } from './stats.js';
@@ -17,33 +17,27 @@ import { pair, streamed } from './structured.js';
 
 const TEXTS = Array.from({ length: 64 }, (_, i) => `Note ${i}: the backup of day ${i % 7} was proven by drill ${i * 3}.`);
 
-async function openRawEmbedder(modelPath: string): Promise<{ run: () => Promise<number>; close: () => Promise<void> }> {
-  const llama = await getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: LlamaLogLevel.error });
-  const model = await llama.loadModel({ modelPath });
-  // The size Sanad's engine gives it: the model's context, at most 8,192.
-  const context = await model.createEmbeddingContext({ contextSize: Math.min(model.trainContextSize || 8192, 8192), threads: 1 });
-  const run = async (): Promise<number> => {
-    const t0 = performance.now();
-    for (const text of TEXTS) await context.getEmbeddingFor(text);
-    return TEXTS.length / ((performance.now() - t0) / 1000);
-  };
-  const close = async (): Promise<void> => {
-    await context.dispose();
-    await model.dispose();
-    await llama.dispose();
-  };
-  return { run, close };
-}
-
 const QUERY = 'which backup was proven by a drill';
 
-async function openRawRanker(modelPath: string): Promise<{ run: () => Promise<number>; close: () => Promise<void> }> {
+interface RawContext {
+  dispose(): Promise<void>;
+}
+
+/**
+ * node-llama-cpp alone on a model, one thread, with a context of the size Sanad's engine gives it
+ * (the model's, at most 8,192): `run` does `each` for every text and says how many a second.
+ */
+async function openRawContext<C extends RawContext>(
+  modelPath: string,
+  make: (model: LlamaModel, contextSize: number) => Promise<C>,
+  each: (context: C, text: string) => Promise<unknown>,
+): Promise<{ run: () => Promise<number>; close: () => Promise<void> }> {
   const llama = await getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath });
-  const context = await model.createRankingContext({ contextSize: Math.min(model.trainContextSize || 8192, 8192), threads: 1 });
+  const context = await make(model, Math.min(model.trainContextSize || 8192, 8192));
   const run = async (): Promise<number> => {
     const t0 = performance.now();
-    for (const text of TEXTS) await context.rank(QUERY, text);
+    for (const text of TEXTS) await each(context, text);
     return TEXTS.length / ((performance.now() - t0) / 1000);
   };
   const close = async (): Promise<void> => {
@@ -53,6 +47,20 @@ async function openRawRanker(modelPath: string): Promise<{ run: () => Promise<nu
   };
   return { run, close };
 }
+
+const openRawEmbedder = (modelPath: string): ReturnType<typeof openRawContext> =>
+  openRawContext(
+    modelPath,
+    (model, contextSize) => model.createEmbeddingContext({ contextSize, threads: 1 }),
+    (context, text) => context.getEmbeddingFor(text),
+  );
+
+const openRawRanker = (modelPath: string): ReturnType<typeof openRawContext> =>
+  openRawContext(
+    modelPath,
+    (model, contextSize) => model.createRankingContext({ contextSize, threads: 1 }),
+    (context, text) => context.rank(QUERY, text),
+  );
 
 type Samples = Record<'raw' | 'sanad' | 'ratio', number[]>;
 
