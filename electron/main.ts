@@ -29,6 +29,7 @@ import { openAtLogin, openedAtLogin, refreshOpenAtLogin, setOpenAtLogin } from '
 import { showNotice } from './notifications-native.js';
 import { TrayIcon, type TrayActions } from './tray.js';
 import { createMainWindow, hardenContents, hardenSession, type MainWindowHandle } from './window.js';
+import { readTrustedKeys, UPDATE_KEYS_DIR } from './logic/update-signature.js';
 
 // Before anything reads a path: userData, logs and the login items are named after the app, also
 // when run unpackaged (`electron dist/electron/main.js` finds no package.json to take a name from).
@@ -182,6 +183,7 @@ async function run(): Promise<void> {
     userData: app.getPath('userData'),
     isPackaged: app.isPackaged,
     logger,
+    trustedKeys: () => readTrustedKeys(join(app.getAppPath(), UPDATE_KEYS_DIR)),
     onReady: (version) => {
       monitor?.refresh();
       const words = monitor?.words();

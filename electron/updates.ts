@@ -1,11 +1,14 @@
 // Update checks through electron-updater, against the feed the person set (logic/updates.ts decides
 // whether and how). A newer version is downloaded and electron-updater checks its SHA-512 against
-// the feed's before it counts as downloaded; then the tray offers "Restart to update" and one
-// notification says so. Nothing installs by itself: autoInstallOnAppQuit is off, and restart()
-// runs only from the person's click.
+// the feed's before it counts as downloaded; the publisher's signature is checked too (Windows:
+// Authenticode, pinned in app-update.yml; an AppImage: the detached signature of
+// logic/update-signature.ts); then the tray offers "Restart to update" and one notification says
+// so. Nothing installs by itself: autoInstallOnAppQuit is off, and restart() runs only from the
+// person's click.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import updater, { type AppUpdater, type UpdateInfo } from 'electron-updater';
+import updater, { type AppUpdater, type UpdateDownloadedEvent } from 'electron-updater';
+import { MAX_SIGNATURE_CHARS, sha512Base64, signedByTrustedKey } from './logic/update-signature.js';
 import type { Logger } from '../src/log/logger.js';
 import { UPDATE_CHECK_INTERVAL_MS, updateChannel, updaterConfig, type UpdateChannel } from './logic/updates.js';
 
@@ -17,6 +20,8 @@ export interface UpdatesHost {
   logger: Logger;
   /** A verified download is waiting: offer the restart. */
   onReady(version: string): void;
+  /** The publisher's Ed25519 keys (PEM) an AppImage update must be signed with. */
+  trustedKeys(): string[];
 }
 
 const text = (value: unknown): string => (value instanceof Error ? value.message : String(value));
@@ -63,6 +68,28 @@ export class DesktopUpdates {
     this.updater.quitAndInstall(false, true);
   }
 
+  /**
+   * An AppImage's detached signature, checked against the keys the app ships; Windows and macOS
+   * installers carry the platform's own signature, which their updaters check before installing.
+   */
+  private async signedAsPublished(channel: Extract<UpdateChannel, { kind: 'check' }>, info: UpdateDownloadedEvent): Promise<boolean> {
+    if (channel.installer !== 'appimage') return true;
+    const name = info.files[0]?.url ?? info.path;
+    try {
+      const res = await fetch(new URL(`${name}.sig`, channel.feedUrl), { signal: AbortSignal.timeout(30_000) });
+      const signature = res.ok ? (await res.text()).slice(0, MAX_SIGNATURE_CHARS) : '';
+      const sha512 = await sha512Base64(info.downloadedFile);
+      if (signedByTrustedKey(sha512, signature, this.host.trustedKeys())) return true;
+      this.host.logger.warn('the update is not signed by a key this app trusts; it is not offered', {
+        version: info.version,
+        signature: res.ok ? 'does not match' : `none (HTTP ${res.status})`,
+      });
+    } catch (err) {
+      this.host.logger.warn("the update's signature could not be checked; it is not offered", { version: info.version, error: text(err) });
+    }
+    return false;
+  }
+
   private updaterFor(channel: Extract<UpdateChannel, { kind: 'check' }>): AppUpdater {
     if (this.updater !== null && this.feed === channel.feedUrl) return this.updater;
     const host = this.host;
@@ -86,10 +113,15 @@ export class DesktopUpdates {
       warn: (m?: unknown) => host.logger.warn(`updater: ${text(m)}`),
       error: (m?: unknown) => host.logger.warn(`updater: ${text(m)}`),
     };
-    u.on('update-downloaded', (info: UpdateInfo) => {
-      this.ready = info.version;
-      host.logger.info('the update is downloaded and its SHA-512 matches the feed; it installs when the person restarts', { version: info.version });
-      host.onReady(info.version);
+    u.on('update-downloaded', (info: UpdateDownloadedEvent) => {
+      void this.signedAsPublished(channel, info).then((signed) => {
+        if (!signed) return;
+        this.ready = info.version;
+        host.logger.info('the update is downloaded, its SHA-512 matches the feed and the publisher signed it; it installs when the person restarts', {
+          version: info.version,
+        });
+        host.onReady(info.version);
+      });
     });
     this.updater?.removeAllListeners();
     this.updater = u;

@@ -1,12 +1,14 @@
 // Update checks in the desktop app (stand-in Electron, electron-updater itself) against a local
-// generic feed: a download whose SHA-512 does not match the feed is refused and offers nothing; a
-// good one is downloaded, verified, and only offered ("Restart to update" in the tray and one
-// notification) — it installs neither by itself nor at Quit. Only the person's click installs it:
-// the core stops, the AppImage is replaced and the new version starts.
+// generic feed: a download whose SHA-512 does not match the feed is refused and offers nothing; so
+// is one whose detached signature is not by a key the app ships (the test gives the app a folder of
+// its own with its key, as the package's build/update-keys); a good, signed one is downloaded,
+// verified, and only offered ("Restart to update" in the tray and one notification) — it installs
+// neither by itself nor at Quit. Only the person's click installs it: the core stops, the AppImage
+// is replaced and the new version starts.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -45,7 +47,7 @@ function latestLinux(file: string, data: Buffer, claimedSha512: string): Buffer 
   );
 }
 
-test('stand-in Electron: an update is downloaded and SHA-512 verified, then only offered; a bad checksum offers nothing; the click installs', async () => {
+test('stand-in Electron: an update is downloaded, SHA-512 and signature verified, then only offered; a bad checksum or a foreign signature offers nothing; the click installs', async () => {
   const home = tempDir('sanad-home-');
   const installDir = tempDir('sanad-appimage-');
   // The running "AppImage" (APPIMAGE names it) and the new one, a script that says it ran.
@@ -59,7 +61,14 @@ test('stand-in Electron: an update is downloaded and SHA-512 verified, then only
   ]);
   const feed = await feedServer(files);
   const { dataDir } = await prepareDataDir({ update_feed_url: feed.url });
-  const env = { APPIMAGE: current };
+  // The app's own folder, with the publisher's public key as a package ships it.
+  const appDir = tempDir('sanad-app-');
+  mkdirSync(join(appDir, 'build', 'update-keys'), { recursive: true });
+  const publisher = generateKeyPairSync('ed25519');
+  writeFileSync(join(appDir, 'build', 'update-keys', 'publisher.pub'), publisher.publicKey.export({ type: 'spki', format: 'pem' }));
+  const signed = (data: Buffer, key = publisher.privateKey): Buffer => Buffer.from(sign(null, Buffer.from(sha512(data)), key).toString('base64'));
+  files.set('feed/Sanad-99.0.0.AppImage.sig', signed(next));
+  const env = { APPIMAGE: current, SANAD_STANDIN_APP_PATH: appDir };
 
   // 1. The feed's checksum does not match what it serves: downloaded, refused, nothing offered.
   let app = launchApp({ home, dataDir, args: ['--hidden'], env });
@@ -72,8 +81,23 @@ test('stand-in Electron: an update is downloaded and SHA-512 verified, then only
   assert.deepEqual(s.notifications, []);
   await quitAndWait(app);
 
-  // 2. A good feed: the next start downloads and verifies it, and only offers it.
+  // 2. The checksum matches, but the signature is someone else's (whoever controls a feed can list
+  // any checksum): downloaded, refused, nothing offered.
   files.set('feed/latest-linux.yml', latestLinux('Sanad-99.0.0.AppImage', next, sha512(next)));
+  files.set('feed/Sanad-99.0.0.AppImage.sig', signed(next, generateKeyPairSync('ed25519').privateKey));
+  app = launchApp({ home, dataDir, args: ['--hidden'], env });
+  await waitFor(() => (/not signed by a key this app trusts/.test(app.logTail(200)) ? true : undefined), 60_000, 'the foreign signature to be refused').catch(
+    (err: unknown) => {
+      throw new Error(`${String(err)}\n${app.logTail(200)}`);
+    },
+  );
+  s = await app.state();
+  assert.ok(!s.tray?.menu.some((i) => /Restart to update/.test(i.label)), 'no restart is offered for an update the publisher did not sign');
+  assert.deepEqual(s.notifications, []);
+  await quitAndWait(app);
+
+  // 3. Signed by the publisher: the next start downloads and verifies it, and only offers it.
+  files.set('feed/Sanad-99.0.0.AppImage.sig', signed(next));
   app = launchApp({ home, dataDir, args: ['--hidden'], env });
   s = await app.until((st) => st.tray?.menu.some((i) => i.label === `Restart to update to ${NEW_VERSION}`) === true && st, 'the restart offer', 60_000);
   assert.deepEqual(
@@ -89,7 +113,7 @@ test('stand-in Electron: an update is downloaded and SHA-512 verified, then only
   assert.match(readFileSync(current, 'utf8'), /the installed version/, 'nor at Quit');
   assert.equal(existsSync(ran), false);
 
-  // 3. The person clicks Restart to update: the app stops cleanly, the new version is in place and runs.
+  // 4. The person clicks Restart to update: the app stops cleanly, the new version is in place and runs.
   app = launchApp({ home, dataDir, args: ['--hidden'], env });
   await app.until((st) => st.tray?.menu.some((i) => i.label === `Restart to update to ${NEW_VERSION}`) === true, 'the restart offer again', 60_000);
   await app.send({ op: 'tray-click', label: `Restart to update to ${NEW_VERSION}` });

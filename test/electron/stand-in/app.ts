@@ -7,6 +7,7 @@ import { readFileSync, rmSync, writeFileSync, mkdirSync, unlinkSync } from 'node
 import { connect, createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { App, LoginItemSettings, LoginItemSettingsOptions, Settings } from 'electron';
 import { reject, standInEvent } from './recorder.js';
 
@@ -18,6 +19,7 @@ type AppApi = Pick<
   | 'getLocale'
   | 'setPath'
   | 'getPath'
+  | 'getAppPath'
   | 'enableSandbox'
   | 'requestSingleInstanceLock'
   | 'releaseSingleInstanceLock'
@@ -104,6 +106,14 @@ export class StandInApp extends EventEmitter implements AppApi {
   setPath(name: PathName | 'userData', path: string): void {
     if (!path.startsWith('/')) reject(`app.setPath('${name}') needs an absolute path, got "${path}"`);
     this.paths.set(name, path);
+  }
+
+  /**
+   * The app's own folder: the checkout (dist/electron/main.js runs from it), or the folder a test
+   * names in SANAD_STANDIN_APP_PATH to give the app files of its own (trusted update keys).
+   */
+  getAppPath(): string {
+    return process.env.SANAD_STANDIN_APP_PATH ?? fileURLToPath(new URL('../../../../', import.meta.url));
   }
 
   getPath(name: PathName): string {
