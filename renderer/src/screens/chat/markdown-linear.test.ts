@@ -1,7 +1,8 @@
 // The Markdown reader on adversarial text: a message is anyone's input (a client can store one in a
 // conversation the GUI opens), and 320 KB of `<http://` once took 34 s. Each shape below is read at
-// two sizes; the time must grow with the size, not its square (4x the text may take at most 8x the
-// time, a quadratic reader takes 16x), and the larger stays well under a second's budget per 100 KB.
+// two sizes; the time must grow with the size, not its square (4x the text may take at most 10x the
+// time, leaving room for a busy machine; a quadratic reader takes 16x), and the larger stays well
+// under a second's budget per 100 KB.
 import { describe, expect, it } from 'vitest';
 import { parseInline, parseMarkdown } from './markdown';
 
@@ -35,7 +36,7 @@ function timeOf(text: string): number {
 }
 
 /** The best of a few runs: the least disturbed by the machine's other work. */
-function bestOf(text: string, runs = 3): number {
+function bestOf(text: string, runs = 5): number {
   return Math.min(...Array.from({ length: runs }, () => timeOf(text)));
 }
 
@@ -46,9 +47,9 @@ describe('the Markdown reader is linear on adversarial text', () => {
       const large = make(320 * 1024);
       const a = bestOf(small);
       const b = bestOf(large);
-      // A floor for the small one's time: below a few milliseconds the ratio is noise.
-      const ratio = b / Math.max(a, 4);
-      expect(ratio, `${name}: 80 KB in ${a.toFixed(1)} ms, 320 KB in ${b.toFixed(1)} ms`).toBeLessThan(8);
+      // A floor for the small one's time: below ten milliseconds the ratio is mostly noise.
+      const ratio = b / Math.max(a, 10);
+      expect(ratio, `${name}: 80 KB in ${a.toFixed(1)} ms, 320 KB in ${b.toFixed(1)} ms`).toBeLessThan(10);
       expect(b, `${name}: 320 KB in ${b.toFixed(1)} ms`).toBeLessThan(3_200);
     });
   }
