@@ -1,7 +1,8 @@
 // Conversation search off the event loop: the words are found through the store's trigram index
 // (migration 26), by a worker thread with its own read-only connection, so 50 people searching at
 // once do not hold every stream and the GUI. One worker, searches in turn; a search that runs past
-// its time limit ends that worker (a new one takes the next) and is answered with a sentence.
+// its time limit is answered with a sentence and ends that worker, and the searches waiting behind
+// it are asked again of a new one.
 import { Worker } from 'node:worker_threads';
 import type { ConversationRow } from './conversations.js';
 import type { ConversationListQuery } from './conversations.js';
@@ -16,6 +17,7 @@ export class SearchTooSlow extends Error {
 }
 
 interface Waiting {
+  query: ConversationListQuery;
   resolve: (page: SearchPage) => void;
   reject: (err: Error) => void;
   timer: NodeJS.Timeout;
@@ -42,11 +44,8 @@ export class ConversationSearch {
     const worker = this.started();
     const id = this.nextId++;
     return new Promise<SearchPage>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        // The worker is inside SQLite: it is ended, and whatever else waited on it is asked again by its caller.
-        this.restart(new SearchTooSlow(`The search for "${query.q ?? ''}" took longer than ${SEARCH_TIME_LIMIT_MS / 1000} s; use more or longer words.`));
-      }, SEARCH_TIME_LIMIT_MS);
-      this.waiting.set(id, { resolve, reject, timer });
+      const timer = setTimeout(() => this.overdue(id), SEARCH_TIME_LIMIT_MS);
+      this.waiting.set(id, { query, resolve, reject, timer });
       worker.postMessage({ id, query });
     });
   }
@@ -78,6 +77,20 @@ export class ConversationSearch {
     });
     this.worker = worker;
     return worker;
+  }
+
+  /** A search past its limit: it alone fails; the worker, stuck inside SQLite, is ended and the rest go to a new one. */
+  private overdue(id: number): void {
+    const late = this.waiting.get(id);
+    if (!late) return;
+    this.waiting.delete(id);
+    late.reject(new SearchTooSlow(`The search for "${late.query.q ?? ''}" took longer than ${SEARCH_TIME_LIMIT_MS / 1000} s; use more or longer words.`));
+    const stuck = this.worker;
+    this.worker = null;
+    void stuck?.terminate().catch(() => undefined);
+    if (this.waiting.size === 0 || this.closed) return;
+    const fresh = this.started();
+    for (const [waitingId, w] of this.waiting) fresh.postMessage({ id: waitingId, query: w.query });
   }
 
   private restart(why: Error): void {
