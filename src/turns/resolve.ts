@@ -94,7 +94,6 @@ export function checkPrevious(db: ReadableDB, id: string, mayRead: MayRead, dele
   return row;
 }
 
-/** The conversation a turn belongs to: it exists and the caller may read it. */
 /** The conversation a turn adds to: readable by the caller, else not found; changeable, else refused (a turn writes into it). */
 export function checkConversation(db: ReadableDB, id: string, mayRead: MayRead, mayChange: MayRead): void {
   const row = getConversation(db, id);
