@@ -72,11 +72,25 @@ test('chat with a thinking model: Thinking…, then the thought folded with its 
 
   // The model that thinks and answers: stored, the thought comes first, folded, with its time.
   // (Its context holds 2,048 tokens: the limit set for the long thinker would be refused.)
+  // The first settings save is slow to answer (as on a busy machine): the model chosen meanwhile
+  // must not be written back over by it, nor the limit lost.
+  let slowed = false;
+  await page.route(/\/v1\/conversations\/[^/]+$/, async (route) => {
+    if (route.request().method() === 'POST' && !slowed) {
+      slowed = true;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    await route.continue();
+  });
   await openSettings();
   await page.getByTestId('chat-max-tokens').fill('64');
   await page.getByTestId('chat-max-tokens').blur();
   await page.getByTestId('chat-model').selectOption('thinker');
   await send(page, 'Hello');
+  // Both changes, made a moment apart and saved while the other was in flight, went with the turn.
+  await waitFor(async () => creates.length === 2, 10_000, 'the second turn sent');
+  assert.equal(str(creates[1], 'model'), 'thinker', 'the model just chosen is the one asked');
+  assert.equal(field(creates[1], 'max_output_tokens'), 64, 'the limit just set went with it');
   await turnsOver(page, 3, 30_000, 'the thinking turn stored (the stopped one is not kept)');
   const conv = decodeURIComponent(new URL(page.url()).hash.replace('#/chat/', ''));
   const thinkingTask = str((await listed(api, '/v1/tasks?limit=1'))[0], 'id');
@@ -96,7 +110,7 @@ test('chat with a thinking model: Thinking…, then the thought folded with its 
   // The effort is a setting of the conversation: kept with it, sent with each turn.
   await openSettings();
   await page.getByTestId('chat-effort').selectOption('none');
-  await waitFor(async () => str((await api.get(`/v1/conversations/${conv}`)).body, 'metadata', 'reasoning_effort') === 'none', 10_000, 'effort saved');
+  await waitFor(async () => field((await api.get(`/v1/conversations/${conv}`)).body, 'metadata', 'reasoning_effort') === 'none', 10_000, 'effort saved');
   await send(page, 'Answer at once');
   await turnsOver(page, 3 + 2, 30_000, 'the turn without thinking stored');
   const last = creates.at(-1);

@@ -9,10 +9,10 @@ import { api } from '../../api/http';
 import { href } from '../../app/routes';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useStrings } from '../../i18n/i18n';
-import { conversationKey, conversationsKey, itemsKey, textOf, useChatModels, useConversation, useItems, type ChatItem } from './api';
+import { conversationKey, conversationsKey, itemsKey, textOf, useChatModels, useConversation, useItems, type ChatItem, type Conversation } from './api';
 import { ChatItemView } from './ChatItemView';
 import { cutOffTurn } from './cut-off-turn';
-import { DEFAULT_SETTINGS, settingsFrom, titleFrom, type ChatSettings } from './chat-settings';
+import { settingsFrom, titleFrom } from './chat-settings';
 import { Composer } from './Composer';
 import { continueFrom, createConversation, deleteConversation, deleteItems, saveMetadata } from './conversation-actions';
 import { ConversationHeader } from './ConversationHeader';
@@ -21,6 +21,7 @@ import { clearPending, readPending, type PendingTurn } from './pending-turn';
 import { PendingTurnView } from './PendingTurnView';
 import { sendTurn } from './send-turn';
 import { SettingsPanel } from './SettingsPanel';
+import { useSettingsSaver } from './settings-saver';
 import { chatStrings } from './strings';
 
 const Anything = z.unknown();
@@ -30,52 +31,38 @@ export function ConversationView({ id }: { id: string | null }) {
   const client = useQueryClient();
   const models = useChatModels();
   const conversation = useConversation(id);
-  const [draft, setDraft] = useState<ChatSettings>(DEFAULT_SETTINGS);
   const [pending, setPending] = useState<PendingTurn | null>(() => (id === null ? null : readPending(id)));
   const [turnEnded, setTurnEnded] = useState(false);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [saveState, setSaveState] = useState<'idle' | 'saving' | 'saved'>('idle');
   const [busy, setBusy] = useState(false);
   const keep = useKeepBottom();
 
+  const refreshList = useCallback(() => client.invalidateQueries({ queryKey: [...conversationsKey, 'list'] }), [client]);
+  const saver = useSettingsSaver(id, setError, () => void refreshList());
+  const save = saver.save;
   const metadata = conversation.data?.metadata ?? {};
   const stored = useMemo(() => settingsFrom(metadata), [metadata]);
-  const settings = id === null ? draft : stored;
+  const settings = id === null ? saver.draft : stored;
   // Embedding and reranking models make no text: they are not offered for a chat.
   const writers = (models.data?.data ?? []).filter((m) => m.kind === undefined || m.kind === 'generation');
   const available = writers.filter((m) => m.status === 'available');
   // A conversation that never chose a model talks to the first available one.
   const model = settings.model !== '' ? settings.model : (available[0]?.id ?? '');
 
-  const refreshList = useCallback(() => client.invalidateQueries({ queryKey: [...conversationsKey, 'list'] }), [client]);
-  const save = async (next: ChatSettings): Promise<void> => {
-    if (id === null) {
-      setDraft(next);
-      return;
-    }
-    setSaveState('saving');
-    try {
-      const saved = await saveMetadata(id, next, metadata);
-      client.setQueryData(conversationKey(id), saved);
-      setSaveState('saved');
-      void refreshList();
-    } catch (err) {
-      setError(err);
-      setSaveState('idle');
-    }
-  };
-
   const send = async (text: string): Promise<boolean> => {
     setSending(true);
     setError(null);
     try {
-      const now = { ...settings, model };
+      // Sent with every change made before it, saved: a model chosen a moment ago is the one asked.
+      const current = await saver.settled();
+      const now = { ...current, model: current.model !== '' ? current.model : model };
       let target = id;
       if (target === null) {
         target = (await createConversation({ ...now, title: titleFrom(text) })).id;
-      } else if (settings.title === '' || settings.model !== model) {
-        const saved = await saveMetadata(target, { ...now, title: settings.title === '' ? titleFrom(text) : settings.title }, metadata);
+      } else if (current.title === '' || current.model !== now.model) {
+        const before = client.getQueryData<Conversation>(conversationKey(target))?.metadata ?? {};
+        const saved = await saveMetadata(target, { ...now, title: current.title === '' ? titleFrom(text) : current.title }, before);
         client.setQueryData(conversationKey(target), saved);
       }
       const turn = await sendTurn(target, text, now);
@@ -173,15 +160,9 @@ export function ConversationView({ id }: { id: string | null }) {
       <span id="chat-title-heading" hidden>
         {settings.title === '' ? t('untitled') : settings.title}
       </span>
-      <ConversationHeader
-        title={settings.title}
-        draft={id === null}
-        onRename={(title) => void save({ ...settings, title })}
-        onDelete={remove}
-        deleting={busy}
-      />
+      <ConversationHeader title={settings.title} draft={id === null} onRename={(title) => save({ title })} onDelete={remove} deleting={busy} />
       <p className="muted chat-kept">{t('kept')}</p>
-      <SettingsPanel key={id ?? 'draft'} settings={settings} onSave={(next) => void save(next)} state={saveState} />
+      <SettingsPanel key={id ?? 'draft'} settings={settings} onSave={save} state={saver.state} />
       {items.isError && <ErrorNote error={items.error} onRetry={() => void items.refetch()} />}
       <MessageList
         keep={keep}
@@ -212,7 +193,7 @@ export function ConversationView({ id }: { id: string | null }) {
       <Composer
         models={writers}
         model={model}
-        onModel={(m) => void save({ ...settings, model: m })}
+        onModel={(m) => save({ model: m })}
         active={active}
         sending={sending}
         error={error}

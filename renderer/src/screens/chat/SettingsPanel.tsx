@@ -11,7 +11,8 @@ import { chatStrings } from './strings';
 
 export interface SettingsPanelProps {
   settings: ChatSettings;
-  onSave: (next: ChatSettings) => void;
+  /** Only what changed: the saver lays it on the newest settings. */
+  onSave: (patch: Partial<ChatSettings>) => void;
   state: 'idle' | 'saving' | 'saved';
 }
 
@@ -72,7 +73,7 @@ export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
       next.maxOutputTokens !== settings.maxOutputTokens ||
       next.reasoningEffort !== settings.reasoningEffort
     )
-      onSave(next);
+      onSave(patch);
   };
   return (
     <details className="chat-settings" data-testid="chat-settings">
