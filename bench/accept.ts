@@ -3,10 +3,11 @@
 // in one transaction straight into better-sqlite3 with the same pragmas (WAL, synchronous=FULL).
 import { performance } from 'node:perf_hooks';
 import { newId } from '../src/ids.js';
-import { openStore, storePath } from '../src/store/open.js';
+import { openStore } from '../src/store/open.js';
 import { prepareDataDir, tempDir } from '../test/harness/data-dir.js';
 import { startServiceProcess } from '../test/harness/service-process.js';
 import { percentile } from './stats.js';
+import { storePath } from '../src/files/data-dir-layout.js';
 
 export interface RateResult {
   perSecond: number;

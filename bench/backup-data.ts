@@ -14,8 +14,9 @@ import { silentLogger } from '../src/log/logger.js';
 import { ensureMasterSecrets } from '../src/secrets/master-secrets.js';
 import { dataDirScope } from '../src/secrets/scope.js';
 import { SecretsFileStore } from '../src/secrets/secrets-file.js';
-import { openStore, storePath, type Db } from '../src/store/open.js';
+import { openStore, type Db } from '../src/store/open.js';
 import { prepareDataDir, tempDir } from '../test/harness/data-dir.js';
+import { storePath } from '../src/files/data-dir-layout.js';
 
 export interface BackupDataSet {
   deps: BackupDeps;

@@ -6,12 +6,12 @@
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import { storePath } from '../src/store/open.js';
 import { str } from '../test/harness/api.js';
 import { prepareDataDir } from '../test/harness/data-dir.js';
 import { startServiceProcess } from '../test/harness/service-process.js';
 import { chromiumPath } from '../test/gui/browser.js';
 import { median } from './stats.js';
+import { storePath } from '../src/files/data-dir-layout.js';
 
 export interface ChatOpenBench {
   messages: number;

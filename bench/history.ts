@@ -16,11 +16,11 @@ import { openGenerationCopy } from '../src/history/generation-copy.js';
 import { responsesPage } from '../src/history/read-generation.js';
 import { generationFile, listSnapshotGenerations } from '../src/restore/snapshot-generations.js';
 import { DeletionJournal } from '../src/store/deletion-journal.js';
-import { STORE_FILE } from '../src/store/open.js';
 import { deleteTerminalResponse } from '../src/tasks/retention.js';
 import { tempDir } from '../test/harness/data-dir.js';
 import { backupDataSet } from './backup-data.js';
 import { median } from './stats.js';
+import { STORE_FILE } from '../src/files/data-dir-layout.js';
 
 export interface HistoryBenchResult {
   tasks: number;

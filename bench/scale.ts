@@ -11,11 +11,12 @@ import { performance } from 'node:perf_hooks';
 import { systemClock } from '../src/clock.js';
 import { ModelRegistry } from '../src/engine/registry.js';
 import { newId } from '../src/ids.js';
-import { openStore, storePath, type Db } from '../src/store/open.js';
+import { openStore, type Db } from '../src/store/open.js';
 import { BIN } from '../test/cli/run-cli.js';
 import { prepareDataDir, tempDir } from '../test/harness/data-dir.js';
 import { tinyModelPath } from '../test/fixtures/tiny-model.js';
 import { median } from './stats.js';
+import { storePath } from '../src/files/data-dir-layout.js';
 
 const EVENTS_PER_TASK = 50;
 const RUNNING_TASKS = 200;

@@ -5,10 +5,11 @@
 // baseline is the same probe with no search running, in the same run.
 import { performance } from 'node:perf_hooks';
 import type { StoredItem } from '../src/contract/responses.js';
-import { openStore, storePath } from '../src/store/open.js';
+import { openStore } from '../src/store/open.js';
 import { addItems, createConversation } from '../src/tasks/conversations.js';
 import { prepareDataDir } from '../test/harness/data-dir.js';
 import { startServiceProcess } from '../test/harness/service-process.js';
+import { storePath } from '../src/files/data-dir-layout.js';
 
 const WORDS = ['river', 'backup', 'lighthouse', 'garden', 'engine', 'winter', 'piano', 'harbour', 'summit', 'lantern', 'orchard', 'meadow'];
 

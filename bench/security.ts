@@ -13,11 +13,11 @@ import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { scrubStoreCopy } from '../src/backup/generation/store-copy.js';
 import { guardConnections, REQUEST_WAIT_MS, RESERVED_FOR_ADMIN } from '../src/service/connection-guard.js';
-import { storePath } from '../src/store/open.js';
 import { admitUntrustedStore } from '../src/store/untrusted-store.js';
 import { tempDir } from '../test/harness/data-dir.js';
 import { backupDataSet } from './backup-data.js';
 import { median } from './stats.js';
+import { storePath } from '../src/files/data-dir-layout.js';
 
 export interface SecurityBench {
   storeBytes: number;

@@ -2,10 +2,10 @@
 // every page of the store, read-only (src/store/store-check.ts). Baseline in the same run: reading
 // the same file's bytes once (the least any whole-file check can cost), page cache warm for both.
 import { readFileSync } from 'node:fs';
-import { storePath } from '../src/store/open.js';
 import { inspectStore } from '../src/store/store-check.js';
 import { backupDataSet } from './backup-data.js';
 import { median } from './stats.js';
+import { storePath } from '../src/files/data-dir-layout.js';
 
 export interface StoreCheckBench {
   tasks: number;

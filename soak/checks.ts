@@ -2,9 +2,9 @@
 // generation restored into a new folder: nothing a client saw acknowledged is lost.
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { journalPath, parseJournal } from '../src/store/deletion-journal.js';
-import { storePath } from '../src/store/open.js';
+import { parseJournal } from '../src/store/deletion-journal.js';
 import type { SoakLedger } from './workload.js';
+import { journalPath, storePath } from '../src/files/data-dir-layout.js';
 
 export interface StoreVerdict {
   lost: string[];

@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { storePath } from '../src/store/open.js';
 import { field } from '../test/harness/api.js';
 import { addDemoModel, prepareDataDir } from '../test/harness/data-dir.js';
 import { freePort } from '../test/harness/ports.js';
@@ -29,6 +28,7 @@ import { inject, noFaults, ServiceSlot, startService } from './faults.js';
 import { schedule, seeded } from './plan.js';
 import { printTable, sampleOf, settledOver, type Sample } from './report.js';
 import { client, SoakLedger } from './workload.js';
+import { storePath } from '../src/files/data-dir-layout.js';
 
 /** The data dir's tmpfs: room for the store and the local repository of an hour's run. */
 const DISK_MIB = 2048;

@@ -6,7 +6,6 @@ import { GenerationViews } from '../jobs/generations.js';
 import { repositorySourceFor } from '../restore/restore-source.js';
 import { DeletionJournal } from '../store/deletion-journal.js';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { assertDataDirUsable, makeDataDir } from './data-dir.js';
 import { clearSecretFiles } from '../backup/restic/run.js';
 import { systemClock, unixSeconds, type Clock } from '../clock.js';
@@ -21,7 +20,7 @@ import { LoginCodes } from '../service/login-codes.js';
 import { buildServer } from '../service/server.js';
 import { serviceBaseUrl } from '../service/base-url.js';
 import { DiskState } from '../store/disk-state.js';
-import { openStore, storePath } from '../store/open.js';
+import { openStore } from '../store/open.js';
 import { readSettings, writeSettings, type Settings } from '../store/settings.js';
 import { Turns } from '../turns/turns.js';
 import { CreateBatcher } from '../tasks/create-batcher.js';
@@ -60,6 +59,7 @@ import { alsoOnIpv6Loopback, assertLoopbackHost, listenOrExplain } from './port.
 import { LanListener, type LanListenerOptions } from './lan/lan-listener.js';
 import type { SwitchDataDir } from '../service/switch-request.js';
 import { ConversationSearch } from '../tasks/conversation-search.js';
+import { resticCacheDir, storePath } from '../files/data-dir-layout.js';
 
 export interface ApplianceOptions {
   dataDir: string;
@@ -148,7 +148,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     const recovery = recoverTasks(db, ledger);
     if (recovery.examined > 0) logger.info('restart recovery', { examined: recovery.examined, moved: recovery.moved.length });
     // restic's password files from a run that was killed (SIGKILL, power cut): nothing else runs yet.
-    clearSecretFiles(join(dataDir, 'backups', 'cache'));
+    clearSecretFiles(resticCacheDir(dataDir));
     const leftovers = await settleLeftovers({ db, dataDir, clock, logger, secretsFor: (dir) => secretStore.forDataDir?.(dir) ?? null });
     // Scratch copies of generations a killed process was looking inside (history/): nothing reads them yet.
     await removeLeftoverHistoryScratch(dataDir);

@@ -2,6 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { storePath } from '../files/data-dir-layout.js';
 
 // Windows: under %LOCALAPPDATA%, which stays on this computer. The roaming %APPDATA% is copied to
 // and from a server at every logon where roaming profiles are on: no place for a growing store and
@@ -30,15 +31,15 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
 export function windowsDataDir(env: NodeJS.ProcessEnv): { dataDir: string; moved: boolean; stayed?: string } {
   const local = defaultDataDir(env, 'win32');
   const roaming = roamingDataDir(env);
-  if (existsSync(local) || !existsSync(join(roaming, 'sanad.db'))) return { dataDir: local, moved: false };
+  if (existsSync(local) || !existsSync(storePath(roaming))) return { dataDir: local, moved: false };
   try {
     makeFolders(dirname(local));
     renameSync(roaming, local);
   } catch (err) {
     return { dataDir: roaming, moved: false, stayed: `${errorCode(err) ?? 'error'}: ${err instanceof Error ? err.message : String(err)}` };
   }
-  if (!existsSync(join(local, 'sanad.db')) || existsSync(roaming))
-    return { dataDir: existsSync(join(local, 'sanad.db')) ? local : roaming, moved: false, stayed: 'the store was not where the move should have put it' };
+  if (!existsSync(storePath(local)) || existsSync(roaming))
+    return { dataDir: existsSync(storePath(local)) ? local : roaming, moved: false, stayed: 'the store was not where the move should have put it' };
   return { dataDir: local, moved: true };
 }
 

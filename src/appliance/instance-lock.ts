@@ -2,8 +2,8 @@
 // tasks. The lock is an exclusive SQLite lock on a side file: the OS drops it when the process
 // dies, even by SIGKILL, so there is no stale lock to clean up by hand.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { tryFileLock, type FileLock } from '../store/file-lock.js';
+import { instanceLockPath, serviceFilePath } from '../files/data-dir-layout.js';
 
 export class AlreadyRunningError extends Error {
   constructor(dataDir: string, detail: string) {
@@ -15,14 +15,14 @@ export class AlreadyRunningError extends Error {
 export type InstanceLock = FileLock;
 
 export function acquireInstanceLock(dataDir: string): InstanceLock {
-  const lock = tryFileLock(join(dataDir, 'instance.lock'));
+  const lock = tryFileLock(instanceLockPath(dataDir));
   if (!lock) throw new AlreadyRunningError(dataDir, describeRunning(dataDir));
   return lock;
 }
 
 function describeRunning(dataDir: string): string {
   try {
-    const info: unknown = JSON.parse(readFileSync(join(dataDir, 'service.json'), 'utf8'));
+    const info: unknown = JSON.parse(readFileSync(serviceFilePath(dataDir), 'utf8'));
     if (typeof info === 'object' && info !== null && 'pid' in info && 'url' in info) return ` (pid ${String(info.pid)}, ${String(info.url)})`;
   } catch {
     // no service.json: the other instance is a CLI command or still starting

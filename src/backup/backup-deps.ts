@@ -1,6 +1,5 @@
 // Everything a backup run needs, gathered from a data dir: secrets from the keychain (read only,
 // never made here), the vault, and restic with its cache inside the data dir.
-import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import { MissingSecretError } from '../secrets/errors.js';
@@ -12,6 +11,7 @@ import { readSettings } from '../store/settings.js';
 import { APP_VERSION } from '../version.js';
 import { createRestic, findRestic } from './restic/index.js';
 import type { BackupDeps } from './run-backup.js';
+import { resticCacheDir } from '../files/data-dir-layout.js';
 
 export async function backupDepsFor(input: { db: Db; dataDir: string; store: SecretStore; clock: Clock; logger: Logger }): Promise<BackupDeps> {
   const passphrase = await readResticPassphrase(input.db, input.store);
@@ -20,7 +20,7 @@ export async function backupDepsFor(input: { db: Db; dataDir: string; store: Sec
   const vaultKey = Buffer.from(key, 'base64');
   const binary = await findRestic({ ...(process.env.SANAD_RESTIC ? { configuredPath: process.env.SANAD_RESTIC } : {}) });
   // Below the engine: a backup nobody watches must not slow the text someone is reading (low-priority.ts).
-  const restic = createRestic({ binary, cacheDir: join(input.dataDir, 'backups', 'cache'), logger: input.logger, lowPriority: true });
+  const restic = createRestic({ binary, cacheDir: resticCacheDir(input.dataDir), logger: input.logger, lowPriority: true });
   const settings = readSettings(input.db);
   const offsiteCopy = settings.offsite_copy_destination
     ? {

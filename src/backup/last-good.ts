@@ -3,8 +3,8 @@
 // when the last good backup was made and where the local repository lives, so the restore that
 // brings the data back can start from a damaged data dir. Holds no secret: names and paths only.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod/v3';
+import { backupsDir, lastGoodPath } from '../files/data-dir-layout.js';
 
 const LastGoodSchema = z.object({
   generation: z.number().int().positive(),
@@ -16,14 +16,10 @@ const LastGoodSchema = z.object({
 });
 export type LastGood = z.infer<typeof LastGoodSchema>;
 
-export function lastGoodPath(dataDir: string): string {
-  return join(dataDir, 'backups', 'last-good.json');
-}
-
 /** Replaces the record atomically (a crash leaves the old one or the new one, never half). */
 export function writeLastGood(dataDir: string, record: LastGood): void {
   const path = lastGoodPath(dataDir);
-  mkdirSync(join(dataDir, 'backups'), { recursive: true, mode: 0o700 });
+  mkdirSync(backupsDir(dataDir), { recursive: true, mode: 0o700 });
   const tmp = `${path}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   renameSync(tmp, path);

@@ -7,7 +7,6 @@ import { errorParam, type Said } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
 import type { OffsiteCatchUp, OffsiteCatchUpTarget } from '../contract/backups.js';
 import { unixSeconds } from '../clock.js';
-import { join } from 'node:path';
 import { tryFileLock } from '../store/file-lock.js';
 import { raiseAlert, resolveAlert } from './alerts.js';
 import { newestLocalGeneration, replaceCopy } from './backup-runs.js';
@@ -17,6 +16,7 @@ import { copySnapshot } from './restic/copy.js';
 import { ResticError } from './restic/index.js';
 import { toResticRepo } from './restic-target.js';
 import { BackupBusyError, type BackupDeps } from './run-backup.js';
+import { backupLockPath } from '../files/data-dir-layout.js';
 
 /** A failure as a saying with its English words: restic's and the folder check's own, else the message. */
 function spokenFailure(err: unknown): Said & { detail: string } {
@@ -27,7 +27,7 @@ function spokenFailure(err: unknown): Said & { detail: string } {
 }
 
 export async function copyToOffsite(deps: BackupDeps, options: { signal?: AbortSignal; onTarget?: (name: string) => void } = {}): Promise<OffsiteCatchUp> {
-  const lock = tryFileLock(join(deps.dataDir, 'backups', 'backup.lock'));
+  const lock = tryFileLock(backupLockPath(deps.dataDir));
   if (!lock) throw new BackupBusyError();
   try {
     return await copyLocked(deps, options);

@@ -7,7 +7,6 @@
 //    repository. Each repository is opened with the pending passphrase: the key it opens (restic
 //    marks it `current`) is the one the rotation added, and is removed with the current passphrase.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import { clearRecoveryKitConfirmation } from '../secrets/recovery-kit.js';
@@ -19,6 +18,7 @@ import { backupDepsFor } from './backup-deps.js';
 import { listRepositories } from './repositories.js';
 import { ResticError, type Restic } from './restic/index.js';
 import { toResticRepo } from './restic-target.js';
+import { backupLockPath, backupsDir } from '../files/data-dir-layout.js';
 
 export interface ReconcileDeps {
   db: Db;
@@ -85,8 +85,8 @@ export async function reconcilePassphraseAtStart(input: { db: Db; dataDir: strin
   const { logger } = input;
   try {
     if ((await input.store.get(RESTIC_PASSPHRASE_NEXT)) === null) return;
-    mkdirSync(join(input.dataDir, 'backups'), { recursive: true, mode: 0o700 });
-    const lock = tryFileLock(join(input.dataDir, 'backups', 'backup.lock'));
+    mkdirSync(backupsDir(input.dataDir), { recursive: true, mode: 0o700 });
+    const lock = tryFileLock(backupLockPath(input.dataDir));
     if (!lock) {
       logger.warn('an interrupted passphrase rotation is settled later: a backup is running');
       return;

@@ -9,7 +9,7 @@
 // rotation done and an old key recorded for later removal (old-keys.ts) behind an alert.
 // The backup lock is held throughout, so no backup (here or in another process) runs meanwhile.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import { newPassphrase, readResticPassphrase } from '../secrets/master-secrets.js';
@@ -23,6 +23,7 @@ import { reconcilePassphrase } from './passphrase-reconcile.js';
 import { listRepositories, type Repository } from './repositories.js';
 import type { Restic, ResticRepo } from './restic/index.js';
 import { toResticRepo } from './restic-target.js';
+import { backupLockPath, backupsDir } from '../files/data-dir-layout.js';
 
 /** Per repository: adding-key, key-added; once: the others, in this order. */
 export type RotationStep = 'pending-saved' | 'adding-key' | 'key-added' | 'keys-added' | 'verified' | 'passphrase-saved' | 'persisted' | 'old-keys-removed';
@@ -90,8 +91,8 @@ function message(err: unknown): string {
 }
 
 export async function rotatePassphrase(deps: RotationDeps, options: RotationOptions = {}): Promise<{ report: RotationReport; passphrase: string }> {
-  mkdirSync(join(deps.dataDir, 'backups'), { recursive: true, mode: 0o700 });
-  const lock = tryFileLock(join(deps.dataDir, 'backups', 'backup.lock'));
+  mkdirSync(backupsDir(deps.dataDir), { recursive: true, mode: 0o700 });
+  const lock = tryFileLock(backupLockPath(deps.dataDir));
   if (!lock) throw new RotationBusyError();
   try {
     return await rotateLocked(deps, options);

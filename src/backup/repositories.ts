@@ -2,7 +2,7 @@
 // ones the user adds. Their secrets (S3 secret key, REST password) live in the vault under
 // `repo/<name>/…`; the table holds only what may be shown.
 import { refusalOf } from '../contract/issue-words.js';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { RepositoryOptions, type RepositoryType } from '../contract/repositories.js';
 import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
@@ -11,6 +11,7 @@ import type { Db, ReadableDB } from '../store/open.js';
 import { isOnDisk, mountPointOf } from './folder-target.js';
 import { parseRcloneDestination } from './rclone-destination.js';
 import { asBookkeeping } from '../store/content-mark.js';
+import { defaultLocalRepository } from '../files/data-dir-layout.js';
 
 export type { RepositoryOptions, RepositoryType } from '../contract/repositories.js';
 const Options = RepositoryOptions;
@@ -45,10 +46,6 @@ export class RepositoryError extends Error {
 export const LOCAL = 'local';
 const NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
-export function defaultLocalLocation(dataDir: string): string {
-  return join(dataDir, 'backups', 'restic');
-}
-
 function toRepository(row: Row): Repository {
   const parsed = Options.safeParse(JSON.parse(row.options));
   return { ...row, options: parsed.success ? parsed.data : {}, enabled: row.enabled === 1 };
@@ -66,7 +63,7 @@ export function getRepository(db: ReadableDB, name: string): Repository | null {
 /** The local repository exists from the first run; its location may be moved to another disk. */
 export function ensureLocalRepository(db: Db, dataDir: string, clock: Clock): Repository {
   db.prepare("INSERT OR IGNORE INTO repositories(name, type, location, created_at) VALUES ('local', 'local', ?, ?)").run(
-    defaultLocalLocation(dataDir),
+    defaultLocalRepository(dataDir),
     unixSeconds(clock),
   );
   const local = getRepository(db, LOCAL);

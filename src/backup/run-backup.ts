@@ -18,7 +18,6 @@ import { listModels } from '../store/models.js';
 import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js';
 import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
 import { manifestText } from './generation/manifest.js';
-import { stagingDir } from './generation/staging.js';
 import { assertFolderPresent, FolderMissingError, isOnDisk } from './folder-target.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
 import { writeLastGood } from './last-good.js';
@@ -27,6 +26,7 @@ import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL,
 import { ResticError, type BackupProgress, type BackupResult, type BackupSummary, type Restic } from './restic/index.js';
 import { DEFAULT_OFFSITE_RETRY, withOffsiteRetries, type Attempt, type OffsiteRetry } from './offsite-attempts.js';
 import { toResticRepo } from './restic-target.js';
+import { backupLockPath, backupsDir, stagingDir } from '../files/data-dir-layout.js';
 
 export const SNAPSHOT_TAGS = ['sanad'] as const;
 
@@ -112,8 +112,8 @@ export interface RunBackupOptions {
 }
 
 export async function runBackup(deps: BackupDeps, options: RunBackupOptions): Promise<BackupOutcome> {
-  mkdirSync(join(deps.dataDir, 'backups'), { recursive: true, mode: 0o700 });
-  const lock = tryFileLock(join(deps.dataDir, 'backups', 'backup.lock'));
+  mkdirSync(backupsDir(deps.dataDir), { recursive: true, mode: 0o700 });
+  const lock = tryFileLock(backupLockPath(deps.dataDir));
   if (!lock) throw new BackupBusyError();
   try {
     return await runLocked(deps, options);

@@ -2,7 +2,6 @@
 // `sanad restore --response`. Beside a running service the service does it (its cached copy, its
 // job owner); otherwise the command holds the instance lock while it reads (so no service starts
 // and sweeps the scratch folder away), with restic `--no-lock` and this data dir's passphrase.
-import { join } from 'node:path';
 import { createRestic, ResticError } from '../backup/restic/index.js';
 import {
   GenerationNotSanadError,
@@ -21,6 +20,7 @@ import type { Db } from '../store/open.js';
 import { CliError } from './cli-error.js';
 import { errorMessage } from './running-service.js';
 import type { Io } from './io.js';
+import { resticCacheDir } from '../files/data-dir-layout.js';
 
 export function generationArg(raw: string | undefined, what = 'a generation'): number {
   if (raw === undefined) throw new CliError(`Name ${what} by its number (see \`sanad restore --list\`). Run \`sanad help\` for usage.`, 2);
@@ -64,7 +64,7 @@ export async function openHere(input: {
     knownPassphrase: await secrets.get(RESTIC_PASSPHRASE),
   }).catch(asCliError);
   await removeLeftoverHistoryScratch(dataDir);
-  const restic = createRestic({ binary: source.binary, cacheDir: join(dataDir, 'backups', 'cache'), noLock: true });
+  const restic = createRestic({ binary: source.binary, cacheDir: resticCacheDir(dataDir), noLock: true });
   const { repo: resticRepo, generations } = await openRepository(restic, source, input.signal).catch(asCliError);
   const g = generations.find((x) => x.generation === generation);
   if (!g) throw new CliError(`Generation ${generation} is not in the repository "${repo}"; \`sanad restore --list --repo ${repo}\` shows the ones there.`);

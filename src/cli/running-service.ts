@@ -5,14 +5,13 @@
 // part of a backup), so the change happens in the one process that holds the state.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { systemClock, unixSeconds } from '../clock.js';
 import { tryFileLock } from '../store/file-lock.js';
 import { createClient, revokeClient } from '../store/clients.js';
-import { storePath } from '../store/open.js';
 import { proofFor, readServiceFile, removeServiceFile, type ServiceInfo } from '../store/service-file.js';
 import { CliError } from './cli-error.js';
 import { withStore } from './store-access.js';
+import { instanceLockPath, storePath } from '../files/data-dir-layout.js';
 
 export interface ServiceAnswer {
   status: number;
@@ -38,7 +37,7 @@ export type AdminStream = (path: string, onEvent: (event: StreamedEvent) => Prom
 export async function hereOrInService<T>(dataDir: string, purpose: string, here: () => Promise<T>, there: (call: AdminCall) => Promise<T>): Promise<T> {
   if (!existsSync(storePath(dataDir)))
     throw new CliError(`There is no Sanad data in ${dataDir}; start \`sanad serve\` on it once first, or pass the right --data-dir.`);
-  const lock = tryFileLock(join(dataDir, 'instance.lock'));
+  const lock = tryFileLock(instanceLockPath(dataDir));
   if (lock) {
     try {
       return await here();
@@ -56,7 +55,7 @@ export async function hereOrInService<T>(dataDir: string, purpose: string, here:
  */
 export function serviceHoldsDataDir(dataDir: string): boolean {
   if (!existsSync(storePath(dataDir))) return false;
-  const lock = tryFileLock(join(dataDir, 'instance.lock'));
+  const lock = tryFileLock(instanceLockPath(dataDir));
   if (!lock) return true;
   try {
     removeServiceFile(dataDir);

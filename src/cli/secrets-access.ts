@@ -3,7 +3,6 @@
 // starts meanwhile cannot make a second pair. A data dir that had them and lost them is refused by
 // ensureMasterSecrets itself (MissingSecretError): nothing is ever made over existing data.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { systemClock } from '../clock.js';
 import { ensureMasterSecrets, secretsInitialized } from '../secrets/master-secrets.js';
 import { openSecretStore } from '../secrets/open-secret-store.js';
@@ -12,6 +11,7 @@ import { writeSecretsLocation } from '../secrets/secrets-location.js';
 import { tryFileLock } from '../store/file-lock.js';
 import { CliError } from './cli-error.js';
 import { withStore } from './store-access.js';
+import { instanceLockPath } from '../files/data-dir-layout.js';
 
 const WAIT_FOR_SERVE_MS = 30_000;
 
@@ -20,7 +20,7 @@ export async function secretStoreFor(dataDir: string, secretsFile: string | unde
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   await withStore(dataDir, async (db) => {
     if (secretsInitialized(db)) return;
-    const lock = tryFileLock(join(dataDir, 'instance.lock'));
+    const lock = tryFileLock(instanceLockPath(dataDir));
     if (!lock) {
       // A serve holds the data dir and is starting: its first start makes the secrets.
       const deadline = systemClock.now() + WAIT_FOR_SERVE_MS;

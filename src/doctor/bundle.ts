@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { create as createTar } from 'tar';
 import { systemClock, type Clock } from '../clock.js';
 import { HUB_TOKEN, RESTIC_PASSPHRASE, RESTIC_PASSPHRASE_NEXT, VAULT_KEY, VAULT_KEY_NEXT, type SecretStore } from '../secrets/secret-store.js';
-import { openStore, storePath } from '../store/open.js';
+import { openStore } from '../store/open.js';
 import { readSettings } from '../store/settings.js';
 import { APP_VERSION } from '../version.js';
 import type { DoctorCheck } from './check.js';
+import { storePath } from '../files/data-dir-layout.js';
 
 /** How much of each log the bundle keeps: the end, where the failure is. */
 export const LOG_TAIL_LINES = 2000;

@@ -4,12 +4,13 @@
 import { existsSync } from 'node:fs';
 import { systemClock, unixSeconds, type Clock } from '../clock.js';
 import { listRepositories } from '../backup/repositories.js';
-import { openStore, storePath } from '../store/open.js';
+import { openStore } from '../store/open.js';
 import { readSettings } from '../store/settings.js';
 import { type DoctorCheck } from './check.js';
 import { dataDirCheck, diskCheck, portCheck, storeCheck } from './checks/data-dir.js';
 import { ageCheck, nodeCheck, rcloneCheck, resticCheck } from './checks/programs.js';
 import { backupAgeCheck, drillCheck, keychainCheck, recoveryKitCheck, repositoryChecks } from './checks/protection.js';
+import { storePath } from '../files/data-dir-layout.js';
 
 export type { DoctorCheck, DoctorStatus } from './check.js';
 

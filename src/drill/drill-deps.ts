@@ -3,7 +3,6 @@
 // nothing the drill runs can write to a repository. restic missing is not an error here: the drill
 // still runs and reports every repository as unverified, saying why.
 import type { Spoken } from '../contract/said.js';
-import { join } from 'node:path';
 import { createRestic, findRestic, ResticError, type Restic } from '../backup/restic/index.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
@@ -13,6 +12,7 @@ import { VAULT_KEY, type SecretStore } from '../secrets/secret-store.js';
 import { Vault } from '../secrets/vault.js';
 import type { Db } from '../store/open.js';
 import { readSettings, type Settings } from '../store/settings.js';
+import { resticCacheDir } from '../files/data-dir-layout.js';
 
 export interface DrillDeps {
   db: Db;
@@ -45,7 +45,7 @@ export async function drillDepsFor(input: {
   let resticProblem: Spoken | null = null;
   try {
     const binary = await findRestic(process.env.SANAD_RESTIC ? { configuredPath: process.env.SANAD_RESTIC } : {});
-    restic = createRestic({ binary, cacheDir: join(input.dataDir, 'backups', 'cache'), logger: input.logger, noLock: true, lowPriority: true });
+    restic = createRestic({ binary, cacheDir: resticCacheDir(input.dataDir), logger: input.logger, noLock: true, lowPriority: true });
   } catch (error) {
     if (!(error instanceof ResticError)) throw error;
     resticProblem = { ...error.said, detail: error.message };

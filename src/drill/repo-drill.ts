@@ -5,7 +5,6 @@
 import { say } from '../contract/said/index.js';
 import { errorParam, type Said, type Spoken } from '../contract/said.js';
 import type { Manifest } from '../backup/generation/index.js';
-import { STORE_FILE } from '../store/open.js';
 import type { Repository } from '../backup/repositories.js';
 import { toResticRepo } from '../backup/restic-target.js';
 import type { ResticRepo } from '../backup/restic/index.js';
@@ -21,11 +20,12 @@ import { checkStores } from './checks/store-integrity.js';
 import { checkVaultDecrypt } from './checks/vault-decrypt.js';
 import type { DrillDeps } from './drill-deps.js';
 import type { SubsetPlan } from './read-subset.js';
-import { drillsDir, withScratch } from './scratch.js';
+import { withScratch } from './scratch.js';
 import { scratchFullSentence, unlessOutOfSpace } from './scratch-space.js';
 import { isOutOfSpace } from '../store/disk.js';
 import { unverified, type DrillKind } from './verdict.js';
 import { folderAbsence } from '../backup/folder-target.js';
+import { STORE_FILE, drillsDir } from '../files/data-dir-layout.js';
 
 /** The check names of one repository, in order (without the `<repo>:` prefix). */
 export function plannedChecks(kind: DrillKind, plan: SubsetPlan): string[] {

@@ -15,8 +15,9 @@ import { applyDrillAlerts } from './drill-alerts.js';
 import { recordDrillDetails, setDrillChecks } from './drill-runs.js';
 import { planSubset } from './read-subset.js';
 import { drillRepository, plannedChecks } from './repo-drill.js';
-import { drillLockPath, drillsDir, removeLeftoverScratch } from './scratch.js';
+import { drillLockPath, removeLeftoverScratch } from './scratch.js';
 import { unverified, verdictOf, type DrillCheck, type DrillKind, type Verdict } from './verdict.js';
+import { drillsDir } from '../files/data-dir-layout.js';
 
 export const OFFSITE_COPY_CHECK = 'offsite-copy:read-back';
 

@@ -3,12 +3,9 @@
 // A drill that died left its scratch behind: the next one, holding the drill lock, removes it.
 import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { drillsDir } from '../files/data-dir-layout.js';
 
 export const SCRATCH_PREFIX = 'scratch-';
-
-export function drillsDir(dataDir: string): string {
-  return join(dataDir, 'drills');
-}
 
 export function drillLockPath(dataDir: string): string {
   return join(drillsDir(dataDir), 'drill.lock');

@@ -16,16 +16,13 @@ import { parseManifest, type Parts } from '../restore/fetch-generation.js';
 import { watchRestoredBytes } from '../restore/restore-progress.js';
 import { generationFile, manifestPath, type SnapshotGeneration } from '../restore/snapshot-generations.js';
 import { verifyFile } from '../restore/verify-file.js';
-import { JOURNAL_FILE, parseJournal, type Deletion } from '../store/deletion-journal.js';
+import { parseJournal, type Deletion } from '../store/deletion-journal.js';
 import { StoreTooNewError } from '../store/migrate.js';
 import { admitUntrustedStore } from '../store/untrusted-store.js';
-import { openStore, STORE_FILE, type ReadableDB, type WritableDB } from '../store/open.js';
+import { openStore, type ReadableDB, type WritableDB } from '../store/open.js';
+import { JOURNAL_FILE, STORE_FILE, historyDir } from '../files/data-dir-layout.js';
 
 export const SCRATCH_PREFIX = 'scratch-';
-
-export function historyDir(dataDir: string): string {
-  return join(dataDir, 'history');
-}
 
 /** Scratch folders left by a process that died; call before any generation is opened. */
 export async function removeLeftoverHistoryScratch(dataDir: string): Promise<number> {

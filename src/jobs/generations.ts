@@ -3,7 +3,6 @@
 // its progress on GET /admin/events as generation.progress, and kept open for a while so paging,
 // searching and comparing do not download it again. An idle copy is closed and its scratch folder
 // removed after IDLE_MS; at most MAX_OPEN stay open; stop() removes them all.
-import { join } from 'node:path';
 import { createRestic } from '../backup/restic/index.js';
 import type { Clock } from '../clock.js';
 import type { InspectProgress } from '../contract/history.js';
@@ -12,6 +11,7 @@ import type { Logger } from '../log/logger.js';
 import { openRepository, type RepositorySource } from '../restore/open-repository.js';
 import type { AdminEvents } from './admin-events.js';
 import type { Jobs } from './jobs.js';
+import { resticCacheDir } from '../files/data-dir-layout.js';
 
 export const IDLE_MS = 10 * 60_000;
 export const MAX_OPEN = 3;
@@ -84,7 +84,7 @@ export class GenerationViews {
     const run = this.queue.then(async () => {
       const source = await this.deps.source(repo);
       const job = this.deps.jobs.start<OpenedGeneration, InspectProgress>('inspect', async (control) => {
-        const restic = createRestic({ binary: source.binary, cacheDir: join(this.deps.dataDir, 'backups', 'cache'), logger: this.deps.logger, noLock: true });
+        const restic = createRestic({ binary: source.binary, cacheDir: resticCacheDir(this.deps.dataDir), logger: this.deps.logger, noLock: true });
         const { repo: resticRepo, generations } = await openRepository(restic, source, control.signal);
         const g = generations.find((x) => x.generation === generation);
         if (!g) throw new GenerationNotFoundError(generation, repo);

@@ -33,6 +33,7 @@ import type { Db } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
 import type { AdminEvents } from './admin-events.js';
 import { JobCancelledError, JobsStoppedError, type Job, type Jobs } from './jobs.js';
+import { modelsDir } from '../files/data-dir-layout.js';
 
 const KEEP_ENDED = 50;
 /** Progress is written to the store (for a status read after a restart) at most this often. */
@@ -58,10 +59,6 @@ export interface PullRequest {
   uri: string;
   id?: string | undefined;
   sha256?: string | undefined;
-}
-
-export function modelsDir(dataDir: string): string {
-  return join(dataDir, 'models');
 }
 
 /** The partial download of a URL: one folder per file, whichever pull of it runs. */

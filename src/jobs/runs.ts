@@ -9,12 +9,13 @@
 // SIGKILL: a row that is still open while its lock is free was cut short, and settleRuns() settles
 // it, for every kind the same way (a kind may add its own undo: leftovers.ts).
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { asBookkeeping } from '../store/content-mark.js';
 import { tryFileLock, type FileLock } from '../store/file-lock.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import { cachedStatement } from '../store/statements.js';
 import type { Run, RunKind, RunStatus } from '../contract/runs.js';
+import { runLockPath } from '../files/data-dir-layout.js';
 
 export type { RunKind, RunStatus } from '../contract/runs.js';
 export type EndedStatus = Exclude<RunStatus, 'queued' | 'running'>;
@@ -32,10 +33,6 @@ export interface OpenRun {
   readonly id: number;
   readonly kind: RunKind;
   readonly lock: FileLock;
-}
-
-export function runLockPath(dataDir: string, id: number): string {
-  return join(dataDir, 'runs', `${id}.lock`);
 }
 
 // A backup's own record is bookkeeping (store/content-mark.ts): it must not make the next backup

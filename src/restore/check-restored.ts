@@ -2,6 +2,7 @@
 // database read-only (integrity, table count), each model registration, the
 // vault key against the vault, and finally Sanad's own answer to "where is each store?".
 import { join } from 'node:path';
+import { STORE_FILE } from '../files/data-dir-layout.js';
 import { listModels, type ModelRow } from '../store/models.js';
 import { openStore } from '../store/open.js';
 import type { Placement } from './assemble.js';
@@ -31,7 +32,7 @@ function registeredModels(storeFile: string): ModelRow[] {
 export async function checkRestoredStores(dir: RestoredDir, checks: CheckList): Promise<void> {
   const { placed } = dir;
   const names = placed.stores.map((s) => s.name).join(', ');
-  const store = placed.stores.find((s) => s.name === 'sanad.db');
+  const store = placed.stores.find((s) => s.name === STORE_FILE);
   // The registry is pointed at the restored files first (the store's sha256 was verified, so it is
   // the file the backup checked): one integrity_check then covers the file exactly as it will be used.
   const pointed = store

@@ -5,8 +5,8 @@ import { readLastGood } from '../backup/last-good.js';
 import type { Spoken } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
 import { shellQuote } from './restore-generation.js';
-import { storePath } from '../store/open.js';
 import { inspectStore, StoreDamagedError } from '../store/store-check.js';
+import { storePath } from '../files/data-dir-layout.js';
 
 export function restoreAdvice(dataDir: string): string {
   return restoreAdviceSaid(dataDir).detail;

@@ -15,7 +15,6 @@ import {
   type ModelSourceManifestItem,
   type SqliteManifestItem,
 } from '../backup/generation/manifest.js';
-import { JOURNAL_FILE } from '../store/deletion-journal.js';
 import { VAULT_KEY_FILE } from '../backup/generation/vault-key-file.js';
 import { ResticError, type Restic, type ResticRepo } from '../backup/restic/index.js';
 import { say } from '../contract/said/index.js';
@@ -23,6 +22,7 @@ import { CheckFailed, type CheckList } from './checks.js';
 import { RestoreMeter, watchRestoredBytes, type RestoreProgress } from './restore-progress.js';
 import { generationFile, manifestPath, type SnapshotGeneration } from './snapshot-generations.js';
 import { verifyBytes, type Settled } from './verify-file.js';
+import { JOURNAL_FILE } from '../files/data-dir-layout.js';
 
 export interface Parts {
   manifest: Manifest;

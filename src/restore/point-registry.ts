@@ -4,10 +4,11 @@
 import Database from 'better-sqlite3';
 import { stat } from 'node:fs/promises';
 import { fsyncPath } from '../backup/generation/durable.js';
-import { defaultLocalLocation, LOCAL } from '../backup/repositories.js';
+import { LOCAL } from '../backup/repositories.js';
 import type { PlacedModel } from './assemble.js';
 import type { Spoken } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
+import { defaultLocalRepository } from '../files/data-dir-layout.js';
 
 /** The data dir a generation came from: its staging path without `/backups/staging/<epoch>`. */
 export function sourceDataDir(generationPath: string): string {
@@ -38,8 +39,8 @@ export async function pointRegistry(
       for (const m of moved) update.run(m.path, m.mtime, m.id);
       const row = db.prepare<[string], { location: string }>('SELECT location FROM repositories WHERE name = ?').get(LOCAL);
       if (!row) return { models: moved.length, local: say('restore.local_none') };
-      if (row.location !== defaultLocalLocation(input.oldDataDir)) return { models: moved.length, local: say('restore.local_stays', { path: row.location }) };
-      const next = defaultLocalLocation(input.newDataDir);
+      if (row.location !== defaultLocalRepository(input.oldDataDir)) return { models: moved.length, local: say('restore.local_stays', { path: row.location }) };
+      const next = defaultLocalRepository(input.newDataDir);
       db.prepare('UPDATE repositories SET location = ? WHERE name = ?').run(next, LOCAL);
       return { models: moved.length, local: say('restore.local_moves', { path: next, old: row.location }) };
     })();

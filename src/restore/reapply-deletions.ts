@@ -8,9 +8,10 @@ import Database from 'better-sqlite3';
 import { readFile } from 'node:fs/promises';
 import type { Restic, ResticRepo } from '../backup/restic/index.js';
 import { ResticError } from '../backup/restic/index.js';
-import { DeletionJournal, JOURNAL_FILE, journalPath, parseJournal, unionOf, writeJournal, type Deletion } from '../store/deletion-journal.js';
+import { DeletionJournal, parseJournal, unionOf, writeJournal, type Deletion } from '../store/deletion-journal.js';
 import { applyDeletions } from '../tasks/retention.js';
 import { generationFile, type SnapshotGeneration } from './snapshot-generations.js';
+import { JOURNAL_FILE, journalPath } from '../files/data-dir-layout.js';
 
 /** A generation's journal read out of restic; null when the generation has none (made before it existed). */
 export async function dumpJournal(restic: Restic, repo: ResticRepo, g: SnapshotGeneration, signal?: AbortSignal): Promise<Deletion[] | null> {

@@ -3,7 +3,7 @@
 import { assertFolderPresent, isOnDisk } from '../backup/folder-target.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultLocalLocation, getRepository, LOCAL, type Repository } from '../backup/repositories.js';
+import { getRepository, LOCAL, type Repository } from '../backup/repositories.js';
 import { findRestic } from '../backup/restic/index.js';
 import { toResticRepo } from '../backup/restic-target.js';
 import { MissingSecretError } from '../secrets/errors.js';
@@ -13,6 +13,7 @@ import { isStoreDamage } from '../store/store-check.js';
 import { readLastGood } from '../backup/last-good.js';
 import { recordedCopies, type RecordedCopy } from '../backup/backup-runs.js';
 import type { RepositorySource } from './open-repository.js';
+import { defaultLocalRepository } from '../files/data-dir-layout.js';
 
 export class UnknownRepositoryError extends Error {
   constructor(name: string, dataDir: string, message?: string) {
@@ -77,7 +78,7 @@ export async function repositorySourceFor(input: SourceInput): Promise<Repositor
   // A data dir that never backed up has no row yet; its local repository is the default one (or,
   // with a damaged store, where the last good backup put it).
   const localLocation =
-    found === 'damaged' ? (readLastGood(input.dataDir)?.local_location ?? defaultLocalLocation(input.dataDir)) : defaultLocalLocation(input.dataDir);
+    found === 'damaged' ? (readLastGood(input.dataDir)?.local_location ?? defaultLocalRepository(input.dataDir)) : defaultLocalRepository(input.dataDir);
   const row: Repository | null =
     (found === 'damaged' ? null : found) ??
     (input.repoName === LOCAL

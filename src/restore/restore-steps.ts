@@ -7,8 +7,6 @@ import { join } from 'node:path';
 import type { ModelManifestItem } from '../backup/generation/manifest.js';
 import { createRestic, type Restic, type ResticRepo } from '../backup/restic/index.js';
 import { startHashWorkers, type Hasher } from '../files/hash-file.js';
-import { JOURNAL_FILE } from '../store/deletion-journal.js';
-import { STORE_FILE } from '../store/open.js';
 import { ADMISSION_WORKER, admitUntrustedStore } from '../store/untrusted-store.js';
 import { INTEGRITY_WORKER } from '../store/integrity.js';
 import { prestartWorkers } from '../process/worker-call.js';
@@ -34,6 +32,7 @@ import { recordedGeneration, type SnapshotGeneration } from './snapshot-generati
 import { integrityReadOnly, sqliteStrays } from './store-checks.js';
 import type { PreparedTarget } from './target-dir.js';
 import { settleInOrder, verifyFile } from './verify-file.js';
+import { JOURNAL_FILE, STORE_FILE } from '../files/data-dir-layout.js';
 
 export interface StepState {
   generation: number | null;
@@ -156,7 +155,7 @@ async function stepsWith(
   progress({ phase: 'checking' });
   await checkRestoredStores({ placed, generationPath: g.generation_path, target: target.path, inPlace, vaultKey }, checks);
 
-  const store = placed.stores.find((s) => s.name === 'sanad.db');
+  const store = placed.stores.find((s) => s.name === STORE_FILE);
   if (store) {
     await checks.run('deletions:reapplied', async () => {
       const r = await reapplyDeletions({
@@ -303,7 +302,7 @@ async function verifyItems(parts: Parts, filesDir: string, generationPath: strin
 async function checkLayout(target: PreparedTarget, placed: Placement, inPlace: boolean, checks: CheckList): Promise<void> {
   await checks.run('target:layout', async () => {
     await rm(target.work, { recursive: true, force: true });
-    const journal = placed.stores.some((s) => s.name === 'sanad.db') ? [JOURNAL_FILE] : [];
+    const journal = placed.stores.some((s) => s.name === STORE_FILE) ? [JOURNAL_FILE] : [];
     const modelsHere = placed.models.some((m) => m.path.startsWith(join(target.path, 'models')));
     const expected = new Set([...placed.stores.map((s) => s.name), ...journal, ...(modelsHere ? ['models'] : [])]);
     const entries = await readdir(target.path);

@@ -6,10 +6,11 @@ import { readdir, stat } from 'node:fs/promises';
 import { checkVaultKey, VaultDecryptError } from '../secrets/vault.js';
 import { currentVersion, latestVersion } from '../store/migrate.js';
 import { integrityCheck } from '../store/integrity.js';
-import { openStore, STORE_FILE, storePath } from '../store/open.js';
+import { openStore } from '../store/open.js';
 import type { Spoken } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
 import { CheckFailed } from './checks.js';
+import { STORE_FILE, storePath } from '../files/data-dir-layout.js';
 
 const TABLES = "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
 

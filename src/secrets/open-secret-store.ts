@@ -10,8 +10,9 @@ import type { SecretStore } from './secret-store.js';
 import { SecretsFileStore } from './secrets-file.js';
 import { createSecretsFile, defaultSecretsFilePath, readSecretsLocation } from './secrets-location.js';
 import { existsSync } from 'node:fs';
-import { openStore, storePath } from '../store/open.js';
+import { openStore } from '../store/open.js';
 import { secretsInitialized } from './master-secrets.js';
+import { storePath } from '../files/data-dir-layout.js';
 
 export interface OpenSecretStoreOptions {
   /** No keychain: use (and make) the default secrets file, for a data dir not already in the keychain. */

@@ -6,8 +6,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, re
 import { homedir, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod/v3';
-
-export const LOCATION_FILE = 'secrets-location.json';
+import { secretsLocationPath } from '../files/data-dir-layout.js';
 
 // `moved_from`: the file the secrets were moved out of, so a move killed after its record (the
 // file still holds them) is finished by running it again.
@@ -19,7 +18,7 @@ export type SecretsLocation = z.infer<typeof LocationSchema>;
 
 export function readSecretsLocation(dataDir: string): SecretsLocation | null {
   try {
-    const parsed = LocationSchema.safeParse(JSON.parse(readFileSync(join(dataDir, LOCATION_FILE), 'utf8')));
+    const parsed = LocationSchema.safeParse(JSON.parse(readFileSync(secretsLocationPath(dataDir), 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -35,7 +34,7 @@ export function recordedSecretsFile(dataDir: string): string | undefined {
 /** Atomic: a crash leaves the old record or the new one, never half of one. */
 export function writeSecretsLocation(dataDir: string, location: SecretsLocation): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const path = join(dataDir, LOCATION_FILE);
+  const path = secretsLocationPath(dataDir);
   const tmp = `${path}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(location)}\n`, { mode: 0o600 });
   renameSync(tmp, path);

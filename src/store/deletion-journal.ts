@@ -12,10 +12,9 @@
 // Rewrites (compaction, an undelete) go through a temporary file and a rename, by the process
 // that holds the instance lock.
 import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { z } from 'zod/v3';
-
-export const JOURNAL_FILE = 'deletions.jsonl';
+import { journalPath } from '../files/data-dir-layout.js';
 
 export const DeletionSchema = z.object({
   kind: z.enum(['response', 'conversation', 'conversation_item']),
@@ -27,10 +26,6 @@ export const DeletionSchema = z.object({
   why: z.enum(['deleted', 'retention', 'unstored']),
 });
 export type Deletion = z.infer<typeof DeletionSchema>;
-
-export function journalPath(dataDir: string): string {
-  return join(dataDir, JOURNAL_FILE);
-}
 
 /** The deletions in a journal's text; torn or foreign lines are skipped. */
 export function parseJournal(text: string): Deletion[] {

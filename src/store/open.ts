@@ -2,7 +2,7 @@
 // because LMSP §11.2 promises that a task exists before its 202 is written.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { migrate, type MigrateOptions } from './migrate.js';
 import { isStoreDamage, StoreDamagedError } from './store-check.js';
 
@@ -24,12 +24,6 @@ export interface ReadableDB {
   // The same generic shape as better-sqlite3's prepare, so a WritableDB is a ReadableDB.
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- better-sqlite3's own bound ({} = named parameters)
   prepare<P extends unknown[] | {} = unknown[], R = unknown>(sql: string): P extends unknown[] ? ReadStatement<P, R> : ReadStatement<[P], R>;
-}
-
-export const STORE_FILE = 'sanad.db';
-
-export function storePath(dataDir: string): string {
-  return join(dataDir, STORE_FILE);
 }
 
 export interface OpenOptions extends MigrateOptions {

@@ -1,7 +1,8 @@
 // <data-dir>/service.json: how other programs (the CLI, scripts) find a running service.
 import { createHmac } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+
+import { serviceFilePath } from '../files/data-dir-layout.js';
 
 export interface ServiceInfo {
   pid: number;
@@ -9,10 +10,6 @@ export interface ServiceInfo {
   url: string;
   /** Hex. Only the service and whoever may read this file (0600) know it: service-proof.ts. */
   proof_key: string;
-}
-
-export function serviceFilePath(dataDir: string): string {
-  return join(dataDir, 'service.json');
 }
 
 /** Written whole or not at all (temp file + rename). */

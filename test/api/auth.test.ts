@@ -3,10 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { hashToken } from '../../src/store/clients.js';
-import { storePath } from '../../src/store/open.js';
 import { str } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { assertError, countRows, makeClient, waitForStatus } from './contract.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 const V1_ROUTES: Array<[string, string]> = [
   ['GET', '/v1/models'],

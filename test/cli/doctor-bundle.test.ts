@@ -14,10 +14,11 @@ import { dataDirScope } from '../../src/secrets/scope.js';
 import { HUB_TOKEN } from '../../src/secrets/secret-store.js';
 import { SecretsFileStore } from '../../src/secrets/secrets-file.js';
 import { createClient } from '../../src/store/clients.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { field } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { runSanad } from '../harness/run-sanad.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 test('the diagnostics bundle holds the report, versions, settings and log lines, and no secret', async () => {
   const { dataDir } = await prepareDataDir();

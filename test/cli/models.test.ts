@@ -3,13 +3,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { latestVersion } from '../../src/store/migrate.js';
 import { field, str } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
 import { tinyModelPath } from '../fixtures/tiny-model.js';
 import { assertOneLineError, jsonOut, runCli } from './run-cli.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 function fileSizes(dir: string): number[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

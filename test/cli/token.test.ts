@@ -2,11 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hashToken } from '../../src/store/clients.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { field, str } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { assertOneLineError, jsonOut, runCli } from './run-cli.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 function clientRows(dataDir: string): Array<{ name: string; token_hash: string; scopes: string }> {
   const db = openStore(storePath(dataDir));

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { STORE_FILE } from '../../src/store/open.js';
 import { TINY_MODEL_ANSWER } from '../../src/demo/tiny-model.js';
 import { field, num, str, type Api } from '../harness/api.js';
 import { addDemoModel } from '../harness/data-dir.js';
 import { killAllServices, prepareCrashDataDir, startService, taskStatus, waitGenerating } from './crash-kit.js';
+import { STORE_FILE } from '../../src/files/data-dir-layout.js';
 
 after(killAllServices);
 

@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { STORE_FILE } from '../../src/store/open.js';
 import { isTaskStatus, type OnRestart, type TaskStatus } from '../../src/tasks/types.js';
 import type { Settings } from '../../src/store/settings.js';
 import { field, num, str, waitFor, type Api } from '../harness/api.js';
 import { prepareDataDir, type PreparedDataDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
+import { STORE_FILE } from '../../src/files/data-dir-layout.js';
 
 const live = new Set<ServiceProcess>();
 // Backstop: even if a test throws past its `finally`, no child outlives the test process.

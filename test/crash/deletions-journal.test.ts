@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { appendFileSync, readFileSync } from 'node:fs';
-import { journalPath, parseJournal } from '../../src/store/deletion-journal.js';
-import { storePath } from '../../src/store/open.js';
+import { parseJournal } from '../../src/store/deletion-journal.js';
 import { str } from '../harness/api.js';
 import { killAllServices, prepareCrashDataDir, startService } from './crash-kit.js';
+import { journalPath, storePath } from '../../src/files/data-dir-layout.js';
 
 after(killAllServices);
 

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { STORE_FILE } from '../../src/store/open.js';
 import type { OnRestart } from '../../src/tasks/types.js';
 import { field, str, waitFor } from '../harness/api.js';
 import { eventLog, killAllServices, prepareCrashDataDir, readCrashedStore, startService, taskStatus, waitAllTerminal } from './crash-kit.js';
+import { STORE_FILE } from '../../src/files/data-dir-layout.js';
 
 after(killAllServices);
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAlerts } from '../../src/backup/alerts.js';
-import { defaultLocalLocation, moveLocalRepository } from '../../src/backup/repositories.js';
+import { moveLocalRepository } from '../../src/backup/repositories.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { DesktopMonitor } from '../../electron/logic/desktop-monitor.js';
 import { DesktopStateFile } from '../../electron/logic/desktop-state.js';
@@ -18,6 +18,7 @@ import type { TrayModel } from '../../electron/logic/tray-model.js';
 import { waitFor } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
+import { defaultLocalRepository } from '../../src/files/data-dir-layout.js';
 
 let t: TestAppliance | null = null;
 after(async () => t?.close());
@@ -64,7 +65,7 @@ test('a real core: one notification per alert across retries, again after resolv
     assert.equal(monitor.model?.state, 'failing');
 
     // Fixed: a good backup resolves the alert (and the tray leaves red).
-    moveLocalRepository(ctx.writer, defaultLocalLocation(t.dataDir));
+    moveLocalRepository(ctx.writer, defaultLocalRepository(t.dataDir));
     assert.equal((await ctx.backups.run('manual')).status, 'ok');
     await waitFor(() => monitor.model?.state === 'warning', 10_000, 'the tray to leave failing');
     assert.ok(monitor.model?.lastBackupLine.startsWith('Last good backup: '));
@@ -89,7 +90,7 @@ test('a real core: one notification per alert across retries, again after resolv
     assert.equal(monitor.model?.state, 'failing');
 
     // A restore through the GUI's route: one notification when it finishes.
-    moveLocalRepository(ctx.writer, defaultLocalLocation(t.dataDir));
+    moveLocalRepository(ctx.writer, defaultLocalRepository(t.dataDir));
     const target = join(tempDir('sanad-restore-'), 'restored');
     const started = await t.api.post('/admin/restore', { target });
     assert.equal(started.status, 202, started.text);
@@ -152,7 +153,7 @@ test("the tray and the notifications speak the language chosen in the GUI, else 
     // And Arabic again, on an English system; ages and counts take Arabic's own forms.
     locale = 'en-US';
     assert.equal((await t.api.request('PATCH', '/admin/settings', { language: 'ar' })).status, 200);
-    moveLocalRepository(ctx.writer, defaultLocalLocation(t.dataDir));
+    moveLocalRepository(ctx.writer, defaultLocalRepository(t.dataDir));
     assert.equal((await ctx.backups.run('manual')).status, 'ok');
     monitor.refresh();
     assert.equal(monitor.model?.lastBackupLine, 'آخر نسخة احتياطية سليمة: الآن');

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { addRepository } from '../../src/backup/repositories.js';
 import { confirmRecoveryKit } from '../../src/secrets/recovery-kit.js';
 import { systemClock } from '../../src/clock.js';
-import { openStore, storePath } from '../../src/store/open.js';
-import { serviceFilePath } from '../../src/store/service-file.js';
+import { openStore } from '../../src/store/open.js';
 import type { ServiceContext } from '../../src/service/context.js';
 import { waitFor } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
@@ -21,6 +20,7 @@ import { localTarget } from '../drill/kit.js';
 import { addBigModel, alive } from './desktop-kit.js';
 import type { DesktopApp } from './stand-in/driver.js';
 import { launchApp, portOpen, quitAndWait, trayState, trayTooltip } from './stand-in/launch.js';
+import { serviceFilePath, storePath } from '../../src/files/data-dir-layout.js';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

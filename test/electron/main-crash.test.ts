@@ -10,12 +10,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extract } from 'tar';
 import { systemClock, unixSeconds } from '../../src/clock.js';
-import { openStore, storePath } from '../../src/store/open.js';
-import { serviceFilePath } from '../../src/store/service-file.js';
+import { openStore } from '../../src/store/open.js';
 import { writeSettings } from '../../src/store/settings.js';
 import { field } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { coreOrigin, launchApp, quitAndWait } from './stand-in/launch.js';
+import { serviceFilePath, storePath } from '../../src/files/data-dir-layout.js';
 
 test('an error nobody caught in the main process: a clean stop, one Arabic box, diagnostics saved, exit 1', async () => {
   const { dataDir } = await prepareDataDir();

@@ -6,11 +6,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { basename } from 'node:path';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { waitFor } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { startPrivateKeyring, type PrivateKeyring } from '../harness/private-keyring.js';
 import { launchApp, quitAndWait } from './stand-in/launch.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 let keyring: PrivateKeyring | null = null;
 after(async () => keyring?.close());

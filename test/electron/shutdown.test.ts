@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { DesktopStateFile } from '../../electron/logic/desktop-state.js';
 import { startCore, type Core } from '../../electron/logic/core-host.js';
 import { shutdownCore } from '../../electron/logic/shutdown.js';
@@ -13,6 +13,7 @@ import { SleepWake } from '../../electron/logic/sleep-wake.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { localTarget } from '../drill/kit.js';
 import { addBigModel, alive, recordingLogger, resticUploading } from './desktop-kit.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 let core: Core | null = null;
 after(async () => core?.appliance.close());

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { storePath } from '../../src/store/open.js';
 import { field, str } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { startServiceProcess } from '../harness/service-process.js';
 import { runCli } from '../cli/run-cli.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 export const sha = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 

@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startAppliance, type Appliance } from '../../src/appliance/appliance.js';
 import { openAlerts } from '../../src/backup/alerts.js';
-import { stagingDir } from '../../src/backup/generation/staging.js';
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { EventHub } from '../../src/tasks/event-hub.js';
 import { TaskLedger } from '../../src/tasks/ledger.js';
 import { field, str } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { mountSmallDisk, type SmallDisk } from '../harness/small-disk.js';
 import { runCli } from '../cli/run-cli.js';
+import { stagingDir, storePath } from '../../src/files/data-dir-layout.js';
 
 const disk = mountSmallDisk(48);
 const targetDisk = mountSmallDisk(3);

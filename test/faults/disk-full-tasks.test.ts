@@ -12,7 +12,7 @@ import { systemClock } from '../../src/clock.js';
 import { LlamaEngine } from '../../src/engine/llama-engine.js';
 import { ModelRegistry } from '../../src/engine/registry.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { readSettings } from '../../src/store/settings.js';
 import { Api, field, str, waitFor } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
@@ -21,6 +21,7 @@ import { readSse } from '../harness/sse.js';
 import { tinyModelPath } from '../fixtures/tiny-model.js';
 import { assertFinishedLog, deltaText, eventLog, finalText, taskStatus } from '../crash/crash-kit.js';
 import { FaultEngine } from './fault-engine.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 const disk = mountSmallDisk(64);
 let app: Appliance | null = null;

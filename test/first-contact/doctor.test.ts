@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { addRepository } from '../../src/backup/repositories.js';
 import { systemClock } from '../../src/clock.js';
-import { defaultLocalLocation } from '../../src/backup/repositories.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { field, str } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { runSanad } from '../harness/run-sanad.js';
@@ -15,6 +14,7 @@ import { Vault } from '../../src/secrets/vault.js';
 import { KeychainStore } from '../../src/secrets/keychain.js';
 import { dataDirScope } from '../../src/secrets/scope.js';
 import { VAULT_KEY } from '../../src/secrets/secret-store.js';
+import { defaultLocalRepository, storePath } from '../../src/files/data-dir-layout.js';
 
 let rest: RestServer | null = null;
 after(async () => rest?.stop());
@@ -44,13 +44,13 @@ test('doctor: all good, then restic missing, the keychain missing, a repository 
   assert.equal((await runSanad(['drill', ...d])).code, 0);
   assert.equal((await runSanad(['recovery-kit', '--confirm', ...d])).code, 0);
 
-  const before = fingerprint(defaultLocalLocation(dataDir));
+  const before = fingerprint(defaultLocalRepository(dataDir));
   const good = await runSanad(['doctor', '--port', port, ...d]);
   assert.equal(good.code, 0, good.stdout + good.stderr);
   for (const name of ['node', 'restic', 'keychain', 'store', 'disk', 'port', 'repo:local', 'backup', 'drill', 'recovery_kit']) {
     assert.match(good.stdout, new RegExp(`^✓ ${name}: `, 'm'), `${name} passes:\n${good.stdout}`);
   }
-  assert.deepEqual(fingerprint(defaultLocalLocation(dataDir)), before, 'doctor never writes to a repository');
+  assert.deepEqual(fingerprint(defaultLocalRepository(dataDir)), before, 'doctor never writes to a repository');
 
   const noRestic = await runSanad(['doctor', '--json', '--port', port, ...d], { env: { SANAD_RESTIC: '/nonexistent/restic' } });
   assert.equal(noRestic.code, 1);

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { storePath } from '../../src/store/open.js';
 import { field, str, type Api } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { addDemoModel, newAdminToken, prepareDataDir, tempDir } from '../harness/data-dir.js';
@@ -16,6 +15,7 @@ import { runSanad } from '../harness/run-sanad.js';
 import { backupNow, restoreCli } from '../restore/kit.js';
 import { openGui, SCREENSHOT_DIR, type Gui } from './browser.js';
 import { turnsOver } from './chat-page.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 let app: TestAppliance | null = null;
 let gui: Gui | null = null;

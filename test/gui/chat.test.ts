@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { Page, Request } from 'playwright-core';
 import { systemClock } from '../../src/clock.js';
 import { ModelRegistry } from '../../src/engine/registry.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { field, num, str, waitFor, type Api } from '../harness/api.js';
 import { addDemoModel, prepareDataDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
@@ -19,6 +19,7 @@ import { tinyModelPath } from '../fixtures/tiny-model.js';
 import { axeViolations } from './axe.js';
 import { openGui, type Gui } from './browser.js';
 import { send, storedMessages, turnsOver } from './chat-page.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 let service: ServiceProcess | null = null;
 let gui: Gui | null = null;

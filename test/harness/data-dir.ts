@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { systemClock, unixSeconds } from '../../src/clock.js';
 import { ModelRegistry } from '../../src/engine/registry.js';
 import { createClient } from '../../src/store/clients.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { writeSettings, type Settings } from '../../src/store/settings.js';
 import { finishingModelPath, tinyModelPath } from '../fixtures/tiny-model.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 export interface PreparedDataDir {
   dataDir: string;

@@ -8,13 +8,13 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BringBackResult, GenerationDiff, GenerationSummary } from '../../src/contract/history.js';
-import { journalPath, parseJournal } from '../../src/store/deletion-journal.js';
-import { storePath } from '../../src/store/open.js';
+import { parseJournal } from '../../src/store/deletion-journal.js';
 import { field, str, type Api } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
 import { finishingModelPath } from '../fixtures/tiny-model.js';
 import { backupNow, check, restoreCli } from '../restore/kit.js';
+import { journalPath, storePath } from '../../src/files/data-dir-layout.js';
 
 let t: TestAppliance | null = null;
 after(async () => {

@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { storePath } from '../../src/store/open.js';
 import { str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
 import { backupNow, localTarget } from '../drill/kit.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 let t: TestAppliance | null = null;
 after(async () => {

@@ -13,13 +13,13 @@ import { toResticRepo } from '../../src/backup/restic-target.js';
 import { compactJournal } from '../../src/jobs/journal-retention.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { systemClock } from '../../src/clock.js';
-import { journalPath, parseJournal } from '../../src/store/deletion-journal.js';
-import { storePath } from '../../src/store/open.js';
+import { parseJournal } from '../../src/store/deletion-journal.js';
 import { str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
 import { freePort, RestServer } from '../backup/run/rest-server.js';
 import { backupNow, check, newMachineWithOffsite, restoreCli } from '../restore/kit.js';
+import { journalPath, storePath } from '../../src/files/data-dir-layout.js';
 
 let t: TestAppliance | null = null;
 let rest: RestServer | null = null;

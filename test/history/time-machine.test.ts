@@ -11,12 +11,10 @@ import { z } from 'zod/v3';
 import { join } from 'node:path';
 import { startAppliance, type Appliance } from '../../src/appliance/appliance.js';
 import { engineOptions } from '../../src/appliance/engine-options.js';
-import { defaultLocalLocation } from '../../src/backup/repositories.js';
 import { BringBackEntry, BringBackResult, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../src/contract/history.js';
 import { LlamaEngine } from '../../src/engine/llama-engine.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { journalPath } from '../../src/store/deletion-journal.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { readSettings } from '../../src/store/settings.js';
 import { tinyModelPath } from '../fixtures/tiny-model.js';
 import { Api, field, num, str, waitFor } from '../harness/api.js';
@@ -26,6 +24,7 @@ import { readSse } from '../harness/sse.js';
 import { fingerprint } from '../drill/kit.js';
 import { FaultEngine } from '../faults/fault-engine.js';
 import { backupNow } from '../restore/kit.js';
+import { defaultLocalRepository, journalPath, storePath } from '../../src/files/data-dir-layout.js';
 
 const EventPage = z.object({ data: z.array(z.object({ sequence_number: z.number(), type: z.string() }).passthrough()) });
 
@@ -90,7 +89,7 @@ test('diff lists exactly what changed between two backups; show beside the servi
   app?.ctx.updateSettings({ retention_days: 12 });
   const second = await backupNow(dataDir);
 
-  const repo = defaultLocalLocation(dataDir);
+  const repo = defaultLocalRepository(dataDir);
   const before = fingerprint(repo);
   const d = GenerationDiff.parse(await sanadJson(['generations', 'diff', String(first), String(second)]));
   assert.deepEqual(d.responses, { added: [added], removed: [removed], changed: [heldId] });
@@ -181,7 +180,7 @@ test('without a service the CLI reads the generation itself, under the lock, and
   app = null;
   const history = join(dataDir, 'history');
   assert.deepEqual(existsSync(history) ? readdirSync(history) : [], [], 'the service removed its scratch copies when it stopped');
-  const repo = defaultLocalLocation(dataDir);
+  const repo = defaultLocalRepository(dataDir);
   const before = fingerprint(repo);
   const shown = GenerationSummary.parse(await sanadJson(['generations', 'show', String(generation)]));
   assert.equal(shown.generation, generation);

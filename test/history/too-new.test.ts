@@ -7,11 +7,12 @@ import Database from 'better-sqlite3';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256File } from '../../src/files/hash-file.js';
-import { GenerationTooNewError, GenerationUnreadableError, historyDir, openGenerationCopy } from '../../src/history/generation-copy.js';
+import { GenerationTooNewError, GenerationUnreadableError, openGenerationCopy } from '../../src/history/generation-copy.js';
 import { listSnapshotGenerations } from '../../src/restore/snapshot-generations.js';
 import { latestVersion } from '../../src/store/migrate.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { backupHandMade, flipByte, localTarget } from '../drill/kit.js';
+import { historyDir } from '../../src/files/data-dir-layout.js';
 
 let t: TestAppliance | null = null;
 after(async () => {

@@ -12,12 +12,13 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { systemClock } from '../../src/clock.js';
 import { ModelRegistry } from '../../src/engine/registry.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { field, num, str, waitFor } from '../harness/api.js';
 import { tempDir } from '../harness/data-dir.js';
 import { killAllServices, prepareCrashDataDir, startService } from '../crash/crash-kit.js';
 import type { ServiceProcess } from '../harness/service-process.js';
 import { childrenOf } from '../harness/process-tree.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 after(killAllServices);
 

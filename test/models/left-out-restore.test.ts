@@ -10,7 +10,7 @@ import { addRepository } from '../../src/backup/repositories.js';
 import { systemClock } from '../../src/clock.js';
 import { Pull } from '../../src/contract/pulls.js';
 import { ModelList } from '../../src/contract/tasks.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { listModels } from '../../src/store/models.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
@@ -19,6 +19,7 @@ import { freePort, RestServer } from '../backup/run/rest-server.js';
 import { backupNow, check, newMachineWithOffsite, restoreCli } from '../restore/kit.js';
 import { startTestHub, type TestHub } from '../fixtures/hub-server.js';
 import { tinyRepo } from '../fixtures/hub-models.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 let t: TestAppliance | null = null;
 let rest: RestServer | null = null;

@@ -7,12 +7,13 @@ import { systemClock, unixSeconds } from '../../src/clock.js';
 import { ModelList } from '../../src/contract/tasks.js';
 import { ModelRegistry } from '../../src/engine/registry.js';
 import { createClient } from '../../src/store/clients.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { Api } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { runSanad } from '../harness/run-sanad.js';
 import { finishingModelPath } from '../fixtures/tiny-model.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 let app: TestAppliance;
 let client: Api;

@@ -7,9 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { backupNow, check, restoreCli } from './kit.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 function readRecord(dataDir: string, generation: number, column: 'snapshot_id'): unknown {
   const db = openStore(storePath(dataDir), { readonly: true });

@@ -14,7 +14,8 @@ import { addRepository } from '../../src/backup/repositories.js';
 import { systemClock } from '../../src/clock.js';
 import { ensureMasterSecrets } from '../../src/secrets/master-secrets.js';
 import { Vault } from '../../src/secrets/vault.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 export async function backupNow(dataDir: string): Promise<number> {
   const ran = await runSanad(['backup', 'now', '--data-dir', dataDir, '--json']);

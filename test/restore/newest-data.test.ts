@@ -13,12 +13,12 @@ import { toResticRepo } from '../../src/backup/restic-target.js';
 import { SNAPSHOT_TAGS } from '../../src/backup/run-backup.js';
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { storePath } from '../../src/store/open.js';
 import { field, str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
 import { runSanad } from '../harness/run-sanad.js';
 import { backupNow, restoreCli } from './kit.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 let t: TestAppliance | null = null;
 after(() => t?.close());

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { KeychainStore } from '../../src/secrets/keychain.js';
 import { dataDirScope } from '../../src/secrets/scope.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../src/secrets/secret-store.js';
-import { storePath } from '../../src/store/open.js';
 import { field, str, waitFor } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { startServiceProcess } from '../harness/service-process.js';
 import { backupNow, check, keychainEntries, restoreCli } from './kit.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 const QUERIES = {
   tasks: 'SELECT * FROM tasks ORDER BY id',

@@ -11,10 +11,11 @@ import { ensureMasterSecrets } from '../../src/secrets/master-secrets.js';
 import { dataDirScope } from '../../src/secrets/scope.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../src/secrets/secret-store.js';
 import { SecretsFileStore } from '../../src/secrets/secrets-file.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { field } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { runSanad } from '../harness/run-sanad.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 const NO_BUS = { DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '' };
 

@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { storePath } from '../../src/store/open.js';
 import { startTestAppliance } from '../harness/appliance.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 const GROWING = /\b(tasks|task_events|responses)\b/;
 

@@ -9,9 +9,10 @@ import { ensureMasterSecrets } from '../../src/secrets/master-secrets.js';
 import { openSecretStore } from '../../src/secrets/open-secret-store.js';
 import { dataDirScope } from '../../src/secrets/scope.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../src/secrets/secret-store.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { readConfigValue } from '../../src/store/settings.js';
 import { tempDir } from '../harness/data-dir.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 test('the real keychain stores, reads and deletes a secret', async () => {
   const store = new KeychainStore(dataDirScope(tempDir()));

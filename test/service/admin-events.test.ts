@@ -10,13 +10,14 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { systemClock, unixSeconds } from '../../src/clock.js';
 import { createClient } from '../../src/store/clients.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { field, num, type ApiResponse } from '../harness/api.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { startServiceProcess } from '../harness/service-process.js';
 import { slowRestic } from '../harness/slow-restic.js';
 import { readSse, type SseFrame } from '../harness/sse.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 /** A registered model file large enough that restic reports progress several times while uploading it. */
 async function bigModel(modelPath: string, megabytes: number): Promise<string> {

@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { DeletionJournal, journalPath, parseJournal, unionOf } from '../../src/store/deletion-journal.js';
+import { DeletionJournal, parseJournal, unionOf } from '../../src/store/deletion-journal.js';
 import { tempDir } from '../harness/data-dir.js';
+import { journalPath } from '../../src/files/data-dir-layout.js';
 
 test('the journal appends lines 0600, skips a torn line, and the next append starts on a fresh line', () => {
   const dir = tempDir('sanad-journal-');

@@ -6,10 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fstatSync, fsync, statSync } from 'node:fs';
 import { DurableCommits, type Fsync } from '../../src/store/durable-commits.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { startTestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
 import { readSse } from '../harness/sse.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 interface HeldDisk {
   fsync: Fsync;

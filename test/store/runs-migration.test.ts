@@ -18,8 +18,9 @@ import { getRestoreRun } from '../../src/restore/restore-runs.js';
 import { WORK_PREFIX } from '../../src/restore/target-dir.js';
 import { currentVersion } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { tempDir } from '../harness/data-dir.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 const S = 1_780_000_000; // Unix seconds, as the old backup and drill tables kept them
 

@@ -3,11 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemClock } from '../../src/clock.js';
-import { openStore, storePath } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open.js';
 import { CreateBatcher } from '../../src/tasks/create-batcher.js';
 import { EventHub } from '../../src/tasks/event-hub.js';
 import { TaskLedger, type NewTask } from '../../src/tasks/ledger.js';
 import { tempDir } from '../harness/data-dir.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 const input: NewTask = {
   clientId: null,

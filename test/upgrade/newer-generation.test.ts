@@ -10,11 +10,11 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sha256File } from '../../src/files/hash-file.js';
 import { latestVersion } from '../../src/store/migrate.js';
-import { storePath } from '../../src/store/open.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
 import { runSanad } from '../harness/run-sanad.js';
 import { backupHandMade, sha256 } from '../drill/kit.js';
+import { storePath } from '../../src/files/data-dir-layout.js';
 
 let t: TestAppliance | null = null;
 after(async () => {

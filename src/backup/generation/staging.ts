@@ -4,6 +4,7 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeManifestProblem, MANIFEST_FILE, ManifestSchema, type Manifest } from './manifest.js';
+import { stagingDir } from '../../files/data-dir-layout.js';
 
 export const PARTIAL_SUFFIX = '.partial';
 const COMPLETE_NAME = /^[1-9][0-9]*$/;
@@ -16,10 +17,6 @@ export interface GenerationDir {
 
 export interface Generation extends GenerationDir {
   manifest: Manifest;
-}
-
-export function stagingDir(dataDir: string): string {
-  return join(dataDir, 'backups', 'staging');
 }
 
 async function entries(dataDir: string): Promise<string[]> {

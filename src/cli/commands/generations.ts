@@ -8,11 +8,12 @@ import { diffStores } from '../../history/diff.js';
 import type { OpenedGeneration } from '../../history/generation-copy.js';
 import { conversationsPage, liveStateOf, responsesPage, summaryOf } from '../../history/read-generation.js';
 import { DeletionJournal } from '../../store/deletion-journal.js';
-import { openStore, storePath, type ReadableDB } from '../../store/open.js';
+import { openStore, type ReadableDB } from '../../store/open.js';
 import { CliError, usageError } from '../cli-error.js';
 import { generationArg, openHere, serviceBody } from '../generation-access.js';
 import type { Io } from '../io.js';
 import { hereOrInService, LONG_REQUEST_MS } from '../running-service.js';
+import { storePath } from '../../files/data-dir-layout.js';
 
 const SHOW = { repo: { type: 'string' }, search: { type: 'string' }, after: { type: 'string' }, limit: { type: 'string' } } as const;
 const DIFF = { repo: { type: 'string' } } as const;

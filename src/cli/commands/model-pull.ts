@@ -4,7 +4,6 @@
 // followed; Ctrl-C leaves it running there). Otherwise it runs here under the instance lock, as a
 // job of this process's own owner; Ctrl-C stops it with what arrived kept, and the next pull (or
 // the next start of Sanad) resumes it.
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../clock.js';
 import { Pull, PullPlanShown } from '../../contract/pulls.js';
@@ -22,6 +21,7 @@ import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { errorMessage, LONG_REQUEST_MS, serviceHoldsDataDir, withRunningService, type AdminCall } from '../running-service.js';
 import { withStore } from '../store-access.js';
+import { instanceLockPath } from '../../files/data-dir-layout.js';
 
 const POLL_MS = 500;
 const SHOW_EVERY_MS = 1000;
@@ -107,7 +107,7 @@ function printer(io: Io, name: string): (p: Pull['progress']) => void {
 async function here(dataDir: string, io: Io, secretsFile: string | undefined, request: { uri: string; id?: string; sha256?: string }): Promise<Pull> {
   // Only the hub token is read from it, so no master secrets are made for a pull.
   const store = lazySecrets(() => openSecretStore(dataDir, secretsFile));
-  const lock = tryFileLock(join(dataDir, 'instance.lock'));
+  const lock = tryFileLock(instanceLockPath(dataDir));
   if (!lock) throw new CliError('A Sanad service is starting on this data dir (or another command holds it); try again in a moment.');
   try {
     return await withStore(dataDir, async (db) => {

@@ -1,7 +1,7 @@
 // The work of `sanad restore` (restore.ts parses and answers at once, then loads this): the live
 // data dir read-only for the repository and its passphrase, then the verified restore or the list.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { createRestic, ResticError } from '../../backup/restic/index.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { openRepository, PassphraseNeededError, type RepositorySource } from '../../restore/open-repository.js';
@@ -12,12 +12,13 @@ import { openSecretStore } from '../../secrets/open-secret-store.js';
 import { recordedSecretsFile } from '../../secrets/secrets-location.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../secrets/secret-store.js';
 import { Vault } from '../../secrets/vault.js';
-import { openStore, storePath, type Db } from '../../store/open.js';
+import { openStore, type Db } from '../../store/open.js';
 import { isStoreDamage, StoreDamagedError } from '../../store/store-check.js';
 import { CliError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { readSecretFromStdin } from '../read-secret.js';
 import { bringBackCommand } from './bring-back.js';
+import { resticCacheDir, storePath } from '../../files/data-dir-layout.js';
 
 export interface RestoreOptions {
   list: boolean;
@@ -93,7 +94,7 @@ function openReadOnlyUnlessDamaged(dataDir: string): Db | null {
 }
 
 async function list(source: RepositorySource, dataDir: string, io: Io): Promise<number> {
-  const restic = createRestic({ binary: source.binary, cacheDir: join(dataDir, 'backups', 'cache') });
+  const restic = createRestic({ binary: source.binary, cacheDir: resticCacheDir(dataDir) });
   const { generations } = await openRepository(restic, source).catch(cliError);
   const rows = generations.map((g) => ({ generation: g.generation, snapshot_id: g.snapshot_id, repo: g.repo, time: g.time, size_bytes: g.size_bytes }));
   io.result(rows, () =>

@@ -2,7 +2,6 @@
 // keychain, verified, then removed from the file. Refused while a Sanad serves this data dir (it
 // holds the secrets and the file in use); the instance lock is held meanwhile so none can start.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KeychainStore } from '../../secrets/keychain.js';
 import { moveSecretsToKeychain } from '../../secrets/move-to-keychain.js';
@@ -12,6 +11,7 @@ import { readSecretsLocation } from '../../secrets/secrets-location.js';
 import { tryFileLock } from '../../store/file-lock.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
+import { instanceLockPath } from '../../files/data-dir-layout.js';
 
 export async function secretsCommand(args: string[], dataDir: string, io: Io, secretsFile: string | undefined): Promise<number> {
   const [sub, ...rest] = args;
@@ -24,7 +24,7 @@ export async function secretsCommand(args: string[], dataDir: string, io: Io, se
     io.result({ moved: [], file_removed: false, already: true }, () => `The secrets of ${dataDir} are already in the OS keychain; nothing to move.`);
     return 0;
   }
-  const lock = tryFileLock(join(dataDir, 'instance.lock'));
+  const lock = tryFileLock(instanceLockPath(dataDir));
   if (!lock) throw new CliError(`A Sanad is running on ${dataDir}; stop it (Ctrl-C on \`sanad serve\`, or quit the desktop app), then run this again.`);
   try {
     const scope = dataDirScope(dataDir);

@@ -3,13 +3,12 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { say } from '../../contract/said/index.js';
 import { restoreAdviceSaid } from '../../restore/damaged-store.js';
-import { serviceFilePath } from '../../store/service-file.js';
 import { freeSpace } from '../../store/disk.js';
 import { FULL_BELOW_BYTES, LOW_MARGIN_BYTES } from '../../store/disk-state.js';
-import { storePath } from '../../store/open.js';
 import { inspectStore } from '../../store/store-check.js';
 import { fail, ok, warn, type DoctorCheck } from '../check.js';
 import { createServer } from 'node:net';
+import { serviceFilePath, storePath } from '../../files/data-dir-layout.js';
 
 export function storeCheck(dataDir: string): DoctorCheck {
   const path = storePath(dataDir);

@@ -4,7 +4,6 @@
 // decides what is stale: older than 30 minutes, or made on this host by a process that is gone.
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import type { ResticLock } from '../../backup/restic/index.js';
 import { say } from '../../contract/said/index.js';
 import type { Spoken } from '../../contract/said.js';
@@ -12,12 +11,9 @@ import { tryFileLock } from '../../store/file-lock.js';
 import { resticOutcome } from '../restic-outcome.js';
 import { pass, unverified, type CheckOutcome } from '../verdict.js';
 import { signalOf, type RepoContext } from './repo-context.js';
+import { backupLockPath, backupsDir } from '../../files/data-dir-layout.js';
 
 export const STALE_LOCK_MS = 30 * 60_000;
-
-export function backupLockPath(dataDir: string): string {
-  return join(dataDir, 'backups', 'backup.lock');
-}
 
 /**
  * Whether a backup holds the data dir's backup lock. Probing means taking the lock for an instant
@@ -25,7 +21,7 @@ export function backupLockPath(dataDir: string): string {
  * between; a backup in another process starting in that very instant would be refused as busy.
  */
 export function backupLockHeld(dataDir: string): boolean {
-  if (!existsSync(join(dataDir, 'backups'))) return false;
+  if (!existsSync(backupsDir(dataDir))) return false;
   const lock = tryFileLock(backupLockPath(dataDir));
   if (lock === null) return true;
   lock.release();

@@ -8,7 +8,7 @@ import { VAULT_KEY_FILE, type Manifest } from '../../backup/generation/index.js'
 import { sha256File } from '../../files/hash-file.js';
 import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
 import { currentVersion, latestVersion } from '../../store/migrate.js';
-import { openStore, storePath } from '../../store/open.js';
+import { openStore } from '../../store/open.js';
 import { admitUntrustedStore } from '../../store/untrusted-store.js';
 import { say } from '../../contract/said/index.js';
 import { errorParam } from '../../contract/said.js';
@@ -17,6 +17,7 @@ import { withScratch } from '../scratch.js';
 import { fail, pass, unverified, type CheckOutcome } from '../verdict.js';
 import { itemPath } from './manifest.js';
 import { signalOf, type RepoContext } from './repo-context.js';
+import { storePath } from '../../files/data-dir-layout.js';
 
 /** The tables a usable Sanad store has (LMSP core and the vault); later ones are optional here. */
 export const REQUIRED_TABLES = ['service_config', 'clients', 'models', 'responses', 'tasks', 'task_events', 'idempotency_keys', 'vault'] as const;

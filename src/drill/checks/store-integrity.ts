@@ -12,8 +12,8 @@ import type { Said } from '../../contract/said.js';
 import { resticOutcome } from '../restic-outcome.js';
 import { fail, pass, unverified, type CheckOutcome } from '../verdict.js';
 import { signalOf, type RepoContext } from './repo-context.js';
-import { STORE_FILE } from '../../store/open.js';
 import { admitUntrustedStore } from '../../store/untrusted-store.js';
+import { STORE_FILE } from '../../files/data-dir-layout.js';
 
 export async function checkStores(
   ctx: RepoContext,

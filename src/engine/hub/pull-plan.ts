@@ -8,12 +8,12 @@ import { basename } from 'node:path';
 import { formatBytes, freeSpace } from '../../store/disk.js';
 import { findModelBySha256, getModel } from '../../store/models.js';
 import type { Db } from '../../store/open.js';
-import { storePath } from '../../store/open.js';
 import { defaultModelId, MODEL_ID_PATTERN } from '../registry.js';
 import { bestFittingQuant, fileOfQuant, type QuantFile } from './choose-quant.js';
 import { downloadSource, listRepoFiles, resolvePlainUrl, resolveRepoFile, type Hub, type ResolvedFile } from './hub-client.js';
 import { estimateMemoryFit, preloadInsights, type MemoryFit } from './memory-fit.js';
 import { hfFileUri, parseModelUri } from './model-uri.js';
+import { storePath } from '../../files/data-dir-layout.js';
 
 export interface PullPlan {
   /** What the registry records as the source: an hf: file URI, or the URL. */

@@ -7,17 +7,17 @@
 import type { OpenRestored, TargetAnswer } from '../../contract/restore.js';
 import { runIdParam } from './run-id-param.js';
 import { existsSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
 import { inspectTarget } from '../../restore/target-dir.js';
 import { tryFileLock } from '../../store/file-lock.js';
-import { storePath } from '../../store/open.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { ErrorCode } from '../../contract/error-codes.js';
 import { serviceBaseUrl } from '../base-url.js';
 import { newLoginCode } from '../login-codes.js';
 import { secured, type RouteKit } from './route-kit.js';
+import { instanceLockPath, storePath } from '../../files/data-dir-layout.js';
 
 const CheckBody = z.object({ target: z.string().min(1).max(4096) });
 
@@ -77,7 +77,7 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): 
     }
     // The same lock the next instance takes: if another Sanad serves the folder, say so now rather
     // than after this one has stopped.
-    const lock = tryFileLock(join(target, 'instance.lock'));
+    const lock = tryFileLock(instanceLockPath(target));
     if (!lock) throw conflict('restored_data_in_use', `Another Sanad is already running on ${target}; stop it first.`);
     lock.release();
 

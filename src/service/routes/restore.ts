@@ -2,7 +2,7 @@
 // data first), start one restore into an empty or absent folder (refused with 400 before anything
 // starts), and follow it: GET /admin/restore/{id}, plus restore.progress / restore.finished events.
 import { runIdParam } from './run-id-param.js';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
 import { createRestic, ResticError } from '../../backup/restic/index.js';
@@ -17,6 +17,7 @@ import { RestoreBusyError } from '../../jobs/restores.js';
 import { secured, type RouteKit } from './route-kit.js';
 import { parseOptionalBody } from '../validate.js';
 import { registerRestoreOpenRoutes } from './restore-open.js';
+import { resticCacheDir } from '../../files/data-dir-layout.js';
 
 const Repo = z.string().min(1).max(64);
 const Passphrase = z.string().min(1).max(1024);
@@ -61,7 +62,7 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
 
   const generations = async (repo: string, passphrase: string | undefined): Promise<unknown> => {
     const source = await sourceFor(ctx, repo, passphrase).catch(repositoryError);
-    const restic = createRestic({ binary: source.binary, cacheDir: join(ctx.dataDir, 'backups', 'cache'), logger: ctx.logger });
+    const restic = createRestic({ binary: source.binary, cacheDir: resticCacheDir(ctx.dataDir), logger: ctx.logger });
     const { generations: list } = await openRepository(restic, source).catch(repositoryError);
     return {
       object: 'list',

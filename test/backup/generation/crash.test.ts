@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '../../../src/clock.js';
 import { makeGeneration } from '../../../src/backup/generation/make-generation.js';
-import { listGenerations, stagingDir } from '../../../src/backup/generation/staging.js';
-import { openStore, storePath } from '../../../src/store/open.js';
+import { listGenerations } from '../../../src/backup/generation/staging.js';
+import { openStore } from '../../../src/store/open.js';
 import { prepareDataDir } from '../../harness/data-dir.js';
 import { addFiller, integrity, openCopy } from './kit.js';
+import { stagingDir, storePath } from '../../../src/files/data-dir-layout.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/generation-child.js', import.meta.url));
 

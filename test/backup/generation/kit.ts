@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { openStore, storePath } from '../../../src/store/open.js';
+import { openStore } from '../../../src/store/open.js';
+import { storePath } from '../../../src/files/data-dir-layout.js';
 
 /** Adds a throwaway table of about `mb` MB so the online backup takes many steps. */
 export function addFiller(dataDir: string, mb: number): void {

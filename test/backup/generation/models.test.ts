@@ -10,10 +10,11 @@ import { makeGeneration } from '../../../src/backup/generation/make-generation.j
 import type { ManifestItem, ModelManifestItem } from '../../../src/backup/generation/manifest.js';
 import { ModelRegistry } from '../../../src/engine/registry.js';
 import { getModel } from '../../../src/store/models.js';
-import { openStore, storePath } from '../../../src/store/open.js';
+import { openStore } from '../../../src/store/open.js';
 import { prepareDataDir } from '../../harness/data-dir.js';
 import { scratchPath, tinyModelPath } from '../../fixtures/tiny-model.js';
 import { sha256Of } from './kit.js';
+import { storePath } from '../../../src/files/data-dir-layout.js';
 
 test('an unchanged model is not re-read; a changed one is re-hashed, and left out when its content is no longer the registered one', async (t) => {
   const prepared = await prepareDataDir();

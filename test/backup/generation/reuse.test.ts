@@ -13,11 +13,12 @@ import { beginRun, finishRun } from '../../harness/run-rows.js';
 import { raiseAlert } from '../../../src/backup/alerts.js';
 import { say } from '../../../src/contract/said/index.js';
 import { writeConfigValue } from '../../../src/store/settings.js';
-import { openStore, STORE_FILE, storePath, type Db } from '../../../src/store/open.js';
+import { openStore, type Db } from '../../../src/store/open.js';
 import { prepareDataDir } from '../../harness/data-dir.js';
 import { field, num, str, waitFor } from '../../harness/api.js';
 import { startTestAppliance } from '../../harness/appliance.js';
 import { openCopy, sha256Of } from './kit.js';
+import { STORE_FILE, storePath } from '../../../src/files/data-dir-layout.js';
 
 async function setUp(t: TestContext): Promise<{ db: Db; dataDir: string; make: (key?: Buffer) => Promise<GenerationResult> }> {
   const prepared = await prepareDataDir();

@@ -7,9 +7,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/clock.js';
 import { makeGeneration } from '../../../src/backup/generation/make-generation.js';
-import { listGenerations, ManifestError, pruneStaging, readManifest, stagingDir } from '../../../src/backup/generation/staging.js';
-import { openStore, storePath } from '../../../src/store/open.js';
+import { listGenerations, ManifestError, pruneStaging, readManifest } from '../../../src/backup/generation/staging.js';
+import { openStore } from '../../../src/store/open.js';
 import { prepareDataDir } from '../../harness/data-dir.js';
+import { stagingDir, storePath } from '../../../src/files/data-dir-layout.js';
 
 test('pruneStaging keeps the newest 2 and removes every .partial', async (t) => {
   const prepared = await prepareDataDir();

@@ -16,9 +16,10 @@ import { ensureMasterSecrets } from '../../../src/secrets/master-secrets.js';
 import { dataDirScope } from '../../../src/secrets/scope.js';
 import { RESTIC_PASSPHRASE, RESTIC_PASSPHRASE_NEXT, type SecretStore } from '../../../src/secrets/secret-store.js';
 import { Vault } from '../../../src/secrets/vault.js';
-import { openStore, storePath, type Db } from '../../../src/store/open.js';
+import { openStore, type Db } from '../../../src/store/open.js';
 import { prepareDataDir, tempDir } from '../../harness/data-dir.js';
 import { freePort, RestServer } from '../run/rest-server.js';
+import { storePath } from '../../../src/files/data-dir-layout.js';
 
 export interface RotationFixture {
   dataDir: string;
