@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { getRepository } from '../src/backup/repositories.js';
+import { getRepository } from '../src/repository/repositories.js';
 import { backupHere } from '../src/jobs/run-here.js';
 import { tempDir } from '../test/harness/data-dir.js';
 import { backupDataSet } from './backup-data.js';

@@ -21,6 +21,9 @@ export const LAYERS = [
   ['src/files'],
   ['src/store'],
   ['src/secrets'],
+  // restic, the backup targets, the generation format, the backup lock: what backup, restore and
+  // drill all stand on.
+  ['src/repository'],
   ['src/engine'],
   ['src/tasks'],
   ['src/turns'],

@@ -8,7 +8,7 @@
 // every login. The tray keeps showing the state meanwhile.
 // `held` keys are not shown yet and not recorded: the shell itself interrupted a backup (sleep,
 // Quit), so the `backup.failed` that follows is its own doing until the retry answers.
-import type { Alert, ShownAlert } from '../../src/backup/alerts.js';
+import type { Alert, ShownAlert } from '../../src/store/alerts.js';
 import { isQuiet } from '../../src/contract/alerts.js';
 import { BACKUP_FAILED, DISK_FULL_ALERT, KEYCHAIN_ALERT, DRILL_FAILED, DRILL_UNVERIFIED, OFFSITE_COPY_FAILED, OFFSITE_FAILED_PREFIX } from './alert-keys.js';
 import { TRAY_WORDS, type TrayWords } from './tray-text.js';

@@ -8,7 +8,7 @@
 //   healthy  none of the above.
 // A failure stays red while a retry runs: the retry has not fixed anything yet, and the tooltip says
 // "Backing up… 42%" underneath, so the user sees both.
-import type { Severity } from '../../src/backup/alerts.js';
+import type { Severity } from '../../src/store/alerts.js';
 import type { DrillKind, Verdict } from '../../src/drill/verdict.js';
 import { TRAY_WORDS, type TrayState, type TrayWords } from './tray-text.js';
 

@@ -1,7 +1,7 @@
 // Readiness checks for backups: restic is there, and the last good backup is not older than its
 // target (twice the schedule's interval). No backup yet, or a failing offsite, is a warning.
 import { backupTargetHours } from '../contract/backups.js';
-import { findRestic } from '../backup/restic/index.js';
+import { findRestic } from '../repository/restic/index.js';
 import { unixSeconds } from '../clock.js';
 import type { ServiceContext } from '../service/context.js';
 import type { HealthCheck } from '../service/health-check.js';

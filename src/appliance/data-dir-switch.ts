@@ -12,7 +12,7 @@
 // that same code and raises an alert there, so the user is never left with nothing running.
 import { errorParam } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
-import { raiseAlert } from '../backup/alerts.js';
+import { raiseAlert } from '../store/alerts.js';
 import { startAppliance, type Appliance, type ApplianceOptions } from './appliance.js';
 import type { DataDirSwitch } from '../service/switch-request.js';
 

@@ -2,7 +2,7 @@
 // `secrets.keychain_unavailable` (critical), so the GUI, the tray and a notification say so once,
 // and the first keychain call that works again resolves it. Writes only on a change of state.
 import { say } from '../contract/said/index.js';
-import { raiseAlert, resolveAlert } from '../backup/alerts.js';
+import { raiseAlert, resolveAlert } from '../store/alerts.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import type { KeychainUnavailableError } from '../secrets/errors.js';

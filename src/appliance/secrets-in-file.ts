@@ -1,7 +1,7 @@
 // Secrets in a file instead of the OS keychain are allowed (headless servers, the quick start on a
 // machine without a desktop session) but never silent: this sentence goes to the console at every
 // start, /health/ready warns (`secrets`), and the GUI and the tray show the `secrets.in_file` alert.
-import { liveAlert, type Alert } from '../backup/alerts.js';
+import { liveAlert, type Alert } from '../store/alerts.js';
 import { say } from '../contract/said/index.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { SecretsFileStore } from '../secrets/secrets-file.js';

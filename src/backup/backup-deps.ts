@@ -9,7 +9,7 @@ import { Vault } from '../secrets/vault.js';
 import type { Db } from '../store/open.js';
 import { readSettings } from '../store/settings.js';
 import { APP_VERSION } from '../version.js';
-import { createRestic, findRestic } from './restic/index.js';
+import { createRestic, findRestic } from '../repository/restic/index.js';
 import type { BackupDeps } from './run-backup.js';
 import { resticCacheDir } from '../files/data-dir-layout.js';
 

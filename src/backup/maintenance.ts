@@ -10,10 +10,10 @@ import type { Logger } from '../log/logger.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import { readConfigValue, readSettings, writeConfigValue } from '../store/settings.js';
 import { retentionPolicy } from './retention.js';
-import { raiseAlert, resolveAlert } from './alerts.js';
+import { raiseAlert, resolveAlert } from '../store/alerts.js';
 import { recordMaintenance } from './maintenance-log.js';
 import { asBookkeeping } from '../store/content-mark.js';
-import { ResticError, type Restic, type ResticRepo } from './restic/index.js';
+import { ResticError, type Restic, type ResticRepo } from '../repository/restic/index.js';
 
 export const MAINTENANCE_EVERY_MS = 24 * 3_600_000;
 

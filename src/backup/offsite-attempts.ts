@@ -3,7 +3,7 @@
 // stall watchdog (no progress for `stallMs` → SIGINT, so restic drops its lock when it can), an
 // unreachable or stalled attempt is tried again a bounded number of times with a growing wait,
 // and then the ordinary offsite failure path (alert, exit 3) takes over.
-import { ResticError, type BackupProgress } from './restic/index.js';
+import { ResticError, type BackupProgress } from '../repository/restic/index.js';
 
 export interface OffsiteRetry {
   /** No progress for this long ends an attempt. */

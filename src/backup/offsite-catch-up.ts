@@ -7,16 +7,15 @@ import { errorParam, type Said } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
 import type { OffsiteCatchUp, OffsiteCatchUpTarget } from '../contract/backups.js';
 import { unixSeconds } from '../clock.js';
-import { tryFileLock } from '../store/file-lock.js';
-import { raiseAlert, resolveAlert } from './alerts.js';
-import { newestLocalGeneration, replaceCopy } from './backup-runs.js';
-import { assertFolderPresent, FolderMissingError } from './folder-target.js';
-import { listRepositories, LOCAL, recordRepositoryResult, type Repository } from './repositories.js';
-import { copySnapshot } from './restic/copy.js';
-import { ResticError } from './restic/index.js';
-import { toResticRepo } from './restic-target.js';
+import { raiseAlert, resolveAlert } from '../store/alerts.js';
+import { newestLocalGeneration, replaceCopy } from '../repository/backup-runs.js';
+import { assertFolderPresent, FolderMissingError } from '../repository/folder-target.js';
+import { listRepositories, LOCAL, recordRepositoryResult, type Repository } from '../repository/repositories.js';
+import { copySnapshot } from '../repository/restic/copy.js';
+import { ResticError } from '../repository/restic/index.js';
+import { toResticRepo } from '../repository/restic-target.js';
 import { BackupBusyError, type BackupDeps } from './run-backup.js';
-import { backupLockPath } from '../files/data-dir-layout.js';
+import { tryBackupLock } from '../repository/backup-lock.js';
 
 /** A failure as a saying with its English words: restic's and the folder check's own, else the message. */
 function spokenFailure(err: unknown): Said & { detail: string } {
@@ -27,7 +26,7 @@ function spokenFailure(err: unknown): Said & { detail: string } {
 }
 
 export async function copyToOffsite(deps: BackupDeps, options: { signal?: AbortSignal; onTarget?: (name: string) => void } = {}): Promise<OffsiteCatchUp> {
-  const lock = tryFileLock(backupLockPath(deps.dataDir));
+  const lock = tryBackupLock(deps.dataDir);
   if (!lock) throw new BackupBusyError();
   try {
     return await copyLocked(deps, options);

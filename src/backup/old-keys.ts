@@ -12,10 +12,10 @@ import type { Logger } from '../log/logger.js';
 import type { Vault } from '../secrets/vault.js';
 import type { Db } from '../store/open.js';
 import { readConfigValue, writeConfigValue } from '../store/settings.js';
-import { raiseAlert, resolveAlert } from './alerts.js';
-import { getRepository } from './repositories.js';
-import type { Restic } from './restic/index.js';
-import { toResticRepo } from './restic-target.js';
+import { raiseAlert, resolveAlert } from '../store/alerts.js';
+import { getRepository } from '../repository/repositories.js';
+import type { Restic } from '../repository/restic/index.js';
+import { toResticRepo } from '../repository/restic-target.js';
 
 export const OLD_KEY_ALERT = 'backup.old_key_not_removed';
 const PREFIX = 'restic_old_keys:';

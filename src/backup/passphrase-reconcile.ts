@@ -12,13 +12,13 @@ import type { Logger } from '../log/logger.js';
 import { clearRecoveryKitConfirmation } from '../secrets/recovery-kit.js';
 import { RESTIC_PASSPHRASE, RESTIC_PASSPHRASE_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import type { Vault } from '../secrets/vault.js';
-import { tryFileLock } from '../store/file-lock.js';
 import type { Db } from '../store/open.js';
 import { backupDepsFor } from './backup-deps.js';
-import { listRepositories } from './repositories.js';
-import { ResticError, type Restic } from './restic/index.js';
-import { toResticRepo } from './restic-target.js';
-import { backupLockPath, backupsDir } from '../files/data-dir-layout.js';
+import { listRepositories } from '../repository/repositories.js';
+import { ResticError, type Restic } from '../repository/restic/index.js';
+import { toResticRepo } from '../repository/restic-target.js';
+import { backupsDir } from '../files/data-dir-layout.js';
+import { tryBackupLock } from '../repository/backup-lock.js';
 
 export interface ReconcileDeps {
   db: Db;
@@ -86,7 +86,7 @@ export async function reconcilePassphraseAtStart(input: { db: Db; dataDir: strin
   try {
     if ((await input.store.get(RESTIC_PASSPHRASE_NEXT)) === null) return;
     mkdirSync(backupsDir(input.dataDir), { recursive: true, mode: 0o700 });
-    const lock = tryFileLock(backupLockPath(input.dataDir));
+    const lock = tryBackupLock(input.dataDir);
     if (!lock) {
       logger.warn('an interrupted passphrase rotation is settled later: a backup is running');
       return;

@@ -16,14 +16,14 @@ import { newPassphrase, readResticPassphrase } from '../secrets/master-secrets.j
 import { clearRecoveryKitConfirmation } from '../secrets/recovery-kit.js';
 import { RESTIC_PASSPHRASE, RESTIC_PASSPHRASE_NEXT, type SecretStore } from '../secrets/secret-store.js';
 import type { Vault } from '../secrets/vault.js';
-import { tryFileLock } from '../store/file-lock.js';
 import type { Db } from '../store/open.js';
 import { forgetOldKeys, recordOldKeys, removeOldKeys, sameKey } from './old-keys.js';
 import { reconcilePassphrase } from './passphrase-reconcile.js';
-import { listRepositories, type Repository } from './repositories.js';
-import type { Restic, ResticRepo } from './restic/index.js';
-import { toResticRepo } from './restic-target.js';
-import { backupLockPath, backupsDir } from '../files/data-dir-layout.js';
+import { listRepositories, type Repository } from '../repository/repositories.js';
+import type { Restic, ResticRepo } from '../repository/restic/index.js';
+import { toResticRepo } from '../repository/restic-target.js';
+import { backupsDir } from '../files/data-dir-layout.js';
+import { tryBackupLock } from '../repository/backup-lock.js';
 
 /** Per repository: adding-key, key-added; once: the others, in this order. */
 export type RotationStep = 'pending-saved' | 'adding-key' | 'key-added' | 'keys-added' | 'verified' | 'passphrase-saved' | 'persisted' | 'old-keys-removed';
@@ -92,7 +92,7 @@ function message(err: unknown): string {
 
 export async function rotatePassphrase(deps: RotationDeps, options: RotationOptions = {}): Promise<{ report: RotationReport; passphrase: string }> {
   mkdirSync(backupsDir(deps.dataDir), { recursive: true, mode: 0o700 });
-  const lock = tryFileLock(backupLockPath(deps.dataDir));
+  const lock = tryBackupLock(deps.dataDir);
   if (!lock) throw new RotationBusyError();
   try {
     return await rotateLocked(deps, options);

@@ -3,7 +3,7 @@
 // proposed policy, asked of restic itself (`forget --dry-run`, the same rule the real run applies),
 // so what the preview names is what goes.
 import type { Settings } from '../contract/settings.js';
-import type { ForgetOptions, Restic, ResticRepo } from './restic/index.js';
+import type { ForgetOptions, Restic, ResticRepo } from '../repository/restic/index.js';
 
 /** The tag every Sanad snapshot carries; forget considers only these. */
 export const RETENTION_TAGS = ['sanad'] as const;

@@ -3,7 +3,7 @@
 // never silent. Never two runs at once on a data dir, across processes (a file lock).
 import { errorParam } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
-import { lastSnapshotId, recordCopy, setOffsiteCopyOutcome, setRunManifest, type BackupRunHandle, type SentSnapshot } from './backup-runs.js';
+import { lastSnapshotId, recordCopy, setOffsiteCopyOutcome, setRunManifest, type BackupRunHandle, type SentSnapshot } from '../repository/backup-runs.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,24 +11,24 @@ import type { Clock } from '../clock.js';
 import { unixSeconds } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import type { Vault } from '../secrets/vault.js';
-import { tryFileLock } from '../store/file-lock.js';
 import type { Db } from '../store/open.js';
-import { raiseAlert, resolveAlert } from './alerts.js';
+import { raiseAlert, resolveAlert } from '../store/alerts.js';
 import { listModels } from '../store/models.js';
 import { isNearlyFull, isOutOfSpace, outOfSpaceSentence } from '../store/disk.js';
-import { backupTargets, listGenerations, makeGeneration, pruneStaging, removeVaultKey } from './generation/index.js';
-import { manifestText } from './generation/manifest.js';
-import { assertFolderPresent, FolderMissingError, isOnDisk } from './folder-target.js';
+import { backupTargets, listGenerations, makeGeneration, pruneStaging } from './generation/index.js';
+import { manifestText } from '../repository/generation/manifest.js';
+import { assertFolderPresent, FolderMissingError, isOnDisk } from '../repository/folder-target.js';
 import { sendOffsiteCopy } from './offsite-copy/index.js';
-import { writeLastGood } from './last-good.js';
+import { writeLastGood } from '../repository/last-good.js';
 import { pendingOldKeys, removeOldKeys } from './old-keys.js';
-import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from './repositories.js';
-import { ResticError, type BackupProgress, type BackupResult, type BackupSummary, type Restic } from './restic/index.js';
+import { ensureLocalRepository, listRepositories, recordRepositoryResult, LOCAL, type Repository } from '../repository/repositories.js';
+import { ResticError, type BackupProgress, type BackupResult, type BackupSummary, type Restic } from '../repository/restic/index.js';
 import { DEFAULT_OFFSITE_RETRY, withOffsiteRetries, type Attempt, type OffsiteRetry } from './offsite-attempts.js';
-import { toResticRepo } from './restic-target.js';
-import { backupLockPath, backupsDir, stagingDir } from '../files/data-dir-layout.js';
-
-export const SNAPSHOT_TAGS = ['sanad'] as const;
+import { toResticRepo } from '../repository/restic-target.js';
+import { backupsDir, stagingDir } from '../files/data-dir-layout.js';
+import { tryBackupLock } from '../repository/backup-lock.js';
+import { SNAPSHOT_TAGS } from '../repository/generation/manifest.js';
+import { removeVaultKey } from '../repository/generation/vault-key-file.js';
 
 export interface BackupDeps {
   db: Db;
@@ -113,7 +113,7 @@ export interface RunBackupOptions {
 
 export async function runBackup(deps: BackupDeps, options: RunBackupOptions): Promise<BackupOutcome> {
   mkdirSync(backupsDir(deps.dataDir), { recursive: true, mode: 0o700 });
-  const lock = tryFileLock(backupLockPath(deps.dataDir));
+  const lock = tryBackupLock(deps.dataDir);
   if (!lock) throw new BackupBusyError();
   try {
     return await runLocked(deps, options);

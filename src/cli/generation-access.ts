@@ -2,7 +2,7 @@
 // `sanad restore --response`. Beside a running service the service does it (its cached copy, its
 // job owner); otherwise the command holds the instance lock while it reads (so no service starts
 // and sweeps the scratch folder away), with restic `--no-lock` and this data dir's passphrase.
-import { createRestic, ResticError } from '../backup/restic/index.js';
+import { createRestic, ResticError } from '../repository/restic/index.js';
 import {
   GenerationNotSanadError,
   GenerationTooNewError,

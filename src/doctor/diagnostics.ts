@@ -3,7 +3,7 @@
 // without a lock, and nothing is written anywhere.
 import { existsSync } from 'node:fs';
 import { systemClock, unixSeconds, type Clock } from '../clock.js';
-import { listRepositories } from '../backup/repositories.js';
+import { listRepositories } from '../repository/repositories.js';
 import { openStore } from '../store/open.js';
 import { readSettings } from '../store/settings.js';
 import { type DoctorCheck } from './check.js';

@@ -2,7 +2,7 @@
 // `drill.unverified` (warning), and a PASS clears them, but only a pass that covers what raised
 // them: a daily pass does not clear damage a deep drill found (it never reads those packs), and a
 // drill of one repository does not clear what another repository or a whole drill found.
-import { raiseAlert, resolveAlert } from '../backup/alerts.js';
+import { raiseAlert, resolveAlert } from '../store/alerts.js';
 import type { Clock } from '../clock.js';
 import { say } from '../contract/said/index.js';
 import type { Said } from '../contract/said.js';

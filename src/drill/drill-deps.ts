@@ -3,7 +3,7 @@
 // nothing the drill runs can write to a repository. restic missing is not an error here: the drill
 // still runs and reports every repository as unverified, saying why.
 import type { Spoken } from '../contract/said.js';
-import { createRestic, findRestic, ResticError, type Restic } from '../backup/restic/index.js';
+import { createRestic, findRestic, ResticError, type Restic } from '../repository/restic/index.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import { MissingSecretError } from '../secrets/errors.js';

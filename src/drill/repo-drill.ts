@@ -4,10 +4,9 @@
 // rehearsal. A check whose input is missing is listed as not run, so the checklist stays whole.
 import { say } from '../contract/said/index.js';
 import { errorParam, type Said, type Spoken } from '../contract/said.js';
-import type { Manifest } from '../backup/generation/index.js';
-import type { Repository } from '../backup/repositories.js';
-import { toResticRepo } from '../backup/restic-target.js';
-import type { ResticRepo } from '../backup/restic/index.js';
+import type { Repository } from '../repository/repositories.js';
+import { toResticRepo } from '../repository/restic-target.js';
+import type { ResticRepo } from '../repository/restic/index.js';
 import type { SnapshotGeneration } from '../restore/snapshot-generations.js';
 import type { Checklist } from './checklist.js';
 import { checkManifest } from './checks/manifest.js';
@@ -24,8 +23,9 @@ import { withScratch } from './scratch.js';
 import { scratchFullSentence, unlessOutOfSpace } from './scratch-space.js';
 import { isOutOfSpace } from '../store/disk.js';
 import { unverified, type DrillKind } from './verdict.js';
-import { folderAbsence } from '../backup/folder-target.js';
+import { folderAbsence } from '../repository/folder-target.js';
 import { STORE_FILE, drillsDir } from '../files/data-dir-layout.js';
+import { type Manifest } from '../repository/generation/manifest.js';
 
 /** The check names of one repository, in order (without the `<repo>:` prefix). */
 export function plannedChecks(kind: DrillKind, plan: SubsetPlan): string[] {

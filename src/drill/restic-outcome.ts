@@ -5,7 +5,7 @@
 // (restic missing, the remote down, a cancel, an error restic does not explain) is UNVERIFIED.
 import { say } from '../contract/said/index.js';
 import { errorParam, type Said } from '../contract/said.js';
-import { ResticError } from '../backup/restic/index.js';
+import { ResticError } from '../repository/restic/index.js';
 import { fail, unverified, type CheckOutcome } from './verdict.js';
 
 /** restic's words for damage, from check, restore and dump, in 0.14 and current releases. */

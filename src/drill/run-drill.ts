@@ -6,7 +6,7 @@ import { say } from '../contract/said/index.js';
 import { errorParam } from '../contract/said.js';
 import { mkdir } from 'node:fs/promises';
 import { unixSeconds } from '../clock.js';
-import { getRepository, listRepositories, type Repository } from '../backup/repositories.js';
+import { getRepository, listRepositories, type Repository } from '../repository/repositories.js';
 import { tryFileLock } from '../store/file-lock.js';
 import { Checklist, type DrillProgress } from './checklist.js';
 import { checkOffsiteCopies } from './checks/offsite-copies.js';

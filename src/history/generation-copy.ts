@@ -6,9 +6,9 @@
 // with Sanad's own store code with `query_only` on. The caller closes it; closing removes the scratch folder.
 import { mkdir, mkdtemp, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsyncPath } from '../backup/generation/durable.js';
-import { MANIFEST_FORMAT_VERSION } from '../backup/generation/manifest.js';
-import type { Restic, ResticRepo } from '../backup/restic/index.js';
+import { fsyncPath } from '../repository/generation/durable.js';
+import { MANIFEST_FORMAT_VERSION } from '../repository/generation/manifest.js';
+import type { Restic, ResticRepo } from '../repository/restic/index.js';
 import type { InspectProgress } from '../contract/history.js';
 import { removeTree } from '../drill/scratch.js';
 import { CheckFailed } from '../restore/checks.js';

@@ -2,7 +2,7 @@
 // `sanad backup now` with no service): the run ends with the backup's own status, a backup that
 // another process kept out (its lock was held) leaves no record, and one stopped half-way (Quit,
 // suspend) is `interrupted` rather than `failed`.
-import type { BackupRunHandle } from '../backup/backup-runs.js';
+import type { BackupRunHandle } from '../repository/backup-runs.js';
 import { BackupBusyError, type BackupOutcome } from '../backup/run-backup.js';
 import type { Db } from '../store/open.js';
 import type { RunRecord } from './jobs.js';

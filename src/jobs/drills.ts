@@ -4,7 +4,7 @@
 // is drill/run-drill.ts; progress and the end go to the admin events as drill.progress / drill.finished.
 import { unixSeconds } from '../clock.js';
 import type { DrillStatus, DrillSummary, RunningDrill } from '../contract/drills.js';
-import { backupLockHeld } from '../drill/checks/repo-lock.js';
+import { backupLockHeld } from '../repository/backup-lock.js';
 import { drillDepsFor } from '../drill/drill-deps.js';
 import { lastFinishedRun, type DrillRun } from '../drill/drill-runs.js';
 import { DrillBusyError, runDrill, type DrillResult } from '../drill/run-drill.js';

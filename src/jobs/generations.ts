@@ -3,7 +3,7 @@
 // its progress on GET /admin/events as generation.progress, and kept open for a while so paging,
 // searching and comparing do not download it again. An idle copy is closed and its scratch folder
 // removed after IDLE_MS; at most MAX_OPEN stay open; stop() removes them all.
-import { createRestic } from '../backup/restic/index.js';
+import { createRestic } from '../repository/restic/index.js';
 import type { Clock } from '../clock.js';
 import type { InspectProgress } from '../contract/history.js';
 import { openGenerationCopy, type OpenedGeneration } from '../history/generation-copy.js';

@@ -2,8 +2,8 @@
 // repository can go, since no generation left anywhere can hold that response. Only when every
 // repository listed its generations (one that cannot be read might hold older ones), and never an
 // id the live store still has (a delete journalled but not committed: its intent stays).
-import type { Repository } from '../backup/repositories.js';
-import type { Restic, ResticRepo } from '../backup/restic/index.js';
+import type { Repository } from '../repository/repositories.js';
+import type { Restic, ResticRepo } from '../repository/restic/index.js';
 import type { Logger } from '../log/logger.js';
 import { listSnapshotGenerations } from '../restore/snapshot-generations.js';
 import type { DeletionJournal } from '../store/deletion-journal.js';

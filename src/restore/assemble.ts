@@ -3,7 +3,7 @@
 // name. Renames only: the work folder is inside the target, so nothing is copied twice.
 import { mkdir, rename } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import type { ModelManifestItem, SqliteManifestItem } from '../backup/generation/manifest.js';
+import type { ModelManifestItem, SqliteManifestItem } from '../repository/generation/manifest.js';
 import { checkAbsolute, checkRelative, fileInside } from './backup-paths.js';
 import type { PlacedStore } from './store-checks.js';
 

@@ -1,7 +1,7 @@
 // A damaged store at start: the sentence the user gets names the file, when the last good backup
-// was made (from the record kept outside the store, backup/last-good.ts) and the command that
+// was made (from the record kept outside the store, repository/last-good.ts) and the command that
 // restores it into a new folder. The damaged file itself is left exactly as it is.
-import { readLastGood } from '../backup/last-good.js';
+import { readLastGood } from '../repository/last-good.js';
 import type { Spoken } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
 import { shellQuote } from './restore-generation.js';

@@ -14,9 +14,9 @@ import {
   type ModelManifestItem,
   type ModelSourceManifestItem,
   type SqliteManifestItem,
-} from '../backup/generation/manifest.js';
-import { VAULT_KEY_FILE } from '../backup/generation/vault-key-file.js';
-import { ResticError, type Restic, type ResticRepo } from '../backup/restic/index.js';
+} from '../repository/generation/manifest.js';
+import { VAULT_KEY_FILE } from '../repository/generation/vault-key-file.js';
+import { ResticError, type Restic, type ResticRepo } from '../repository/restic/index.js';
 import { say } from '../contract/said/index.js';
 import { CheckFailed, type CheckList } from './checks.js';
 import { RestoreMeter, watchRestoredBytes, type RestoreProgress } from './restore-progress.js';

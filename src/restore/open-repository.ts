@@ -2,9 +2,9 @@
 // it (a new machine, whose keychain holds a passphrase of its own), the recovery kit's, asked for
 // once. Whatever opened the repository is what the restored data dir keeps as its passphrase.
 import { say } from '../contract/said/index.js';
-import type { RecordedCopy } from '../backup/backup-runs.js';
-import type { ResticBinary, Restic, ResticRepo } from '../backup/restic/index.js';
-import { ResticError } from '../backup/restic/index.js';
+import type { RecordedCopy } from '../repository/backup-runs.js';
+import type { ResticBinary, Restic, ResticRepo } from '../repository/restic/index.js';
+import { ResticError } from '../repository/restic/index.js';
 import { listSnapshotGenerations, type SnapshotGeneration } from './snapshot-generations.js';
 
 export interface RepositorySource {

@@ -3,8 +3,8 @@
 // restored dir in one transaction, on a plain connection that keeps the rollback-journal mode.
 import Database from 'better-sqlite3';
 import { stat } from 'node:fs/promises';
-import { fsyncPath } from '../backup/generation/durable.js';
-import { LOCAL } from '../backup/repositories.js';
+import { fsyncPath } from '../repository/generation/durable.js';
+import { LOCAL } from '../repository/repositories.js';
 import type { PlacedModel } from './assemble.js';
 import type { Spoken } from '../contract/said.js';
 import { say } from '../contract/said/index.js';

@@ -6,7 +6,7 @@
 // check says which model is missing and the command that gets it once the hub can be reached.
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ModelManifestItem, ModelSourceManifestItem } from '../backup/generation/manifest.js';
+import type { ModelManifestItem, ModelSourceManifestItem } from '../repository/generation/manifest.js';
 import { downloadVerified } from '../engine/hub/download.js';
 import { downloadSource, type Hub } from '../engine/hub/hub-client.js';
 import { uniqueName, type PlacedModel } from './assemble.js';

@@ -6,8 +6,8 @@
 // keeps honouring them.
 import Database from 'better-sqlite3';
 import { readFile } from 'node:fs/promises';
-import type { Restic, ResticRepo } from '../backup/restic/index.js';
-import { ResticError } from '../backup/restic/index.js';
+import type { Restic, ResticRepo } from '../repository/restic/index.js';
+import { ResticError } from '../repository/restic/index.js';
 import { DeletionJournal, parseJournal, unionOf, writeJournal, type Deletion } from '../store/deletion-journal.js';
 import { applyDeletions } from '../tasks/retention.js';
 import { generationFile, type SnapshotGeneration } from './snapshot-generations.js';

@@ -1,17 +1,17 @@
 // Where a restore reads from, as named in a data dir: its repository row (local or offsite), the
 // credentials in its vault, and its own passphrase. Reads only; the CLI opens the store read-only.
-import { assertFolderPresent, isOnDisk } from '../backup/folder-target.js';
+import { assertFolderPresent, isOnDisk } from '../repository/folder-target.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { getRepository, LOCAL, type Repository } from '../backup/repositories.js';
-import { findRestic } from '../backup/restic/index.js';
-import { toResticRepo } from '../backup/restic-target.js';
+import { getRepository, LOCAL, type Repository } from '../repository/repositories.js';
+import { findRestic } from '../repository/restic/index.js';
+import { toResticRepo } from '../repository/restic-target.js';
 import { MissingSecretError } from '../secrets/errors.js';
 import type { Vault } from '../secrets/vault.js';
 import type { Db } from '../store/open.js';
 import { isStoreDamage } from '../store/store-check.js';
-import { readLastGood } from '../backup/last-good.js';
-import { recordedCopies, type RecordedCopy } from '../backup/backup-runs.js';
+import { readLastGood } from '../repository/last-good.js';
+import { recordedCopies, type RecordedCopy } from '../repository/backup-runs.js';
 import type { RepositorySource } from './open-repository.js';
 import { defaultLocalRepository } from '../files/data-dir-layout.js';
 

@@ -4,8 +4,8 @@
 // ask Sanad's store code where it would read, clean up, and only then store the secrets.
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ModelManifestItem } from '../backup/generation/manifest.js';
-import { createRestic, type Restic, type ResticRepo } from '../backup/restic/index.js';
+import type { ModelManifestItem } from '../repository/generation/manifest.js';
+import { createRestic, type Restic, type ResticRepo } from '../repository/restic/index.js';
 import { startHashWorkers, type Hasher } from '../files/hash-file.js';
 import { ADMISSION_WORKER, admitUntrustedStore } from '../store/untrusted-store.js';
 import { INTEGRITY_WORKER } from '../store/integrity.js';

@@ -3,10 +3,9 @@
 // "newest" always means the highest epoch, never restic's `latest` (the newest snapshot time: an
 // old generation sent again later would win there).
 import { posix } from 'node:path';
-import type { RecordedCopy } from '../backup/backup-runs.js';
-import type { Restic, ResticRepo, Snapshot } from '../backup/restic/index.js';
-import { SNAPSHOT_TAGS } from '../backup/run-backup.js';
-import { MANIFEST_FILE } from '../backup/generation/index.js';
+import type { RecordedCopy } from '../repository/backup-runs.js';
+import type { Restic, ResticRepo, Snapshot } from '../repository/restic/index.js';
+import { MANIFEST_FILE, SNAPSHOT_TAGS } from '../repository/generation/manifest.js';
 
 export interface SnapshotGeneration {
   generation: number;

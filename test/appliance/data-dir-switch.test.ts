@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAlerts } from '../../src/backup/alerts.js';
+import { openAlerts } from '../../src/store/alerts.js';
 import type { Appliance } from '../../src/appliance/appliance.js';
 import { hostAppliance, SWITCH_FAILED_ALERT, type StartReason } from '../../src/appliance/data-dir-switch.js';
 import { acquireInstanceLock } from '../../src/appliance/instance-lock.js';

@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { MAINTENANCE_LOG_KEEP, logKey, maintenanceLog, recordMaintenance } from '../../src/backup/maintenance-log.js';
 import { runMaintenance } from '../../src/backup/maintenance.js';
 import { RETENTION_TAGS } from '../../src/backup/retention.js';
-import { createRestic } from '../../src/backup/restic/index.js';
+import { createRestic } from '../../src/repository/restic/index.js';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open.js';
 import { writeConfigValue } from '../../src/store/settings.js';
 import { field, waitFor } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
-import { resticFixture } from './restic/fixture.js';
+import { resticFixture } from '../repository/restic/fixture.js';
 
 let app: TestAppliance | null = null;
 after(async () => app?.close());

@@ -3,16 +3,16 @@
 // alert the next clean run resolves; and the retention policy really removes old snapshots.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAlerts } from '../../src/backup/alerts.js';
+import { openAlerts } from '../../src/store/alerts.js';
 import { alertKey, maintenanceDue, maintenanceRecord, runMaintenance } from '../../src/backup/maintenance.js';
 import { previewRetention, RETENTION_TAGS } from '../../src/backup/retention.js';
 import { writeSettings } from '../../src/store/settings.js';
-import { createRestic, ResticError, type ResticRepo } from '../../src/backup/restic/index.js';
+import { createRestic, ResticError, type ResticRepo } from '../../src/repository/restic/index.js';
 import { ManualClock } from '../../src/clock.js';
 import { createLogger, type Logger } from '../../src/log/logger.js';
 import { runningChildren } from '../../src/process/spawn.js';
 import { openStore, type Db } from '../../src/store/open.js';
-import { resticFixture, type ResticFixture } from './restic/fixture.js';
+import { resticFixture, type ResticFixture } from '../repository/restic/fixture.js';
 
 const H = 3_600_000;
 

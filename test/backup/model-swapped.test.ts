@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAlerts } from '../../src/backup/alerts.js';
+import { openAlerts } from '../../src/store/alerts.js';
 import { modelChangedKey } from '../../src/backup/run-backup.js';
 import { ModelRegistry } from '../../src/engine/registry.js';
 import { startTestAppliance } from '../harness/appliance.js';

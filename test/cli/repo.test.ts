@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runSanad } from '../harness/run-sanad.js';
 import { tempDir } from '../harness/data-dir.js';
-import { getRepository, secretName } from '../../src/backup/repositories.js';
+import { getRepository, secretName } from '../../src/repository/repositories.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 
 let t: TestAppliance | null = null;

@@ -6,7 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openAlerts } from '../../src/backup/alerts.js';
+import { openAlerts } from '../../src/store/alerts.js';
 import { ManualClock } from '../../src/clock.js';
 import { getDrillRun } from '../../src/drill/drill-runs.js';
 import { openStore } from '../../src/store/open.js';

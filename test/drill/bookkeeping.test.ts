@@ -4,7 +4,7 @@
 // and which pass clears which alert.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAlerts } from '../../src/backup/alerts.js';
+import { openAlerts } from '../../src/store/alerts.js';
 import { ManualClock, unixSeconds } from '../../src/clock.js';
 import { applyDrillAlerts, covers } from '../../src/drill/drill-alerts.js';
 import { getDrillRun, listDrillRuns } from '../../src/drill/drill-runs.js';

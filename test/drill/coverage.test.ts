@@ -5,7 +5,7 @@
 // later drill (read-data:recheck) instead of being forgotten.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { getRepository } from '../../src/backup/repositories.js';
+import { getRepository } from '../../src/repository/repositories.js';
 import { writeSettings } from '../../src/store/settings.js';
 import { systemClock } from '../../src/clock.js';
 import { drillDepsFor } from '../../src/drill/drill-deps.js';

@@ -11,9 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openAlerts } from '../../src/backup/alerts.js';
-import type { Manifest } from '../../src/backup/generation/index.js';
-import { getRepository, moveLocalRepository } from '../../src/backup/repositories.js';
+import { openAlerts } from '../../src/store/alerts.js';
+import { getRepository, moveLocalRepository } from '../../src/repository/repositories.js';
 import { systemClock } from '../../src/clock.js';
 import { drillDepsFor } from '../../src/drill/drill-deps.js';
 import { drillHere } from '../../src/jobs/run-here.js';
@@ -22,6 +21,7 @@ import { field, str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';
 import { backupHandMade, backupNow, drillCli, flipByte, localTarget, packFiles, sha256 } from './kit.js';
+import { type Manifest } from '../../src/repository/generation/manifest.js';
 
 const open: TestAppliance[] = [];
 after(async () => {

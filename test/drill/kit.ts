@@ -9,16 +9,18 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { backupDepsFor } from '../../src/backup/backup-deps.js';
-import { backupTargets, makeGeneration, removeVaultKey, type Manifest } from '../../src/backup/generation/index.js';
-import { getRepository } from '../../src/backup/repositories.js';
-import { toResticRepo } from '../../src/backup/restic-target.js';
-import type { ResticRepo } from '../../src/backup/restic/index.js';
-import { SNAPSHOT_TAGS, type BackupOutcome } from '../../src/backup/run-backup.js';
+import { backupTargets, makeGeneration } from '../../src/backup/generation/index.js';
+import { getRepository } from '../../src/repository/repositories.js';
+import { toResticRepo } from '../../src/repository/restic-target.js';
+import type { ResticRepo } from '../../src/repository/restic/index.js';
+import { type BackupOutcome } from '../../src/backup/run-backup.js';
 import { backupHere } from '../../src/jobs/run-here.js';
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { ServiceContext } from '../../src/service/context.js';
 import { runSanad, type Ran } from '../harness/run-sanad.js';
+import { SNAPSHOT_TAGS, type Manifest } from '../../src/repository/generation/manifest.js';
+import { removeVaultKey } from '../../src/repository/generation/vault-key-file.js';
 
 export async function backupNow(ctx: ServiceContext): Promise<BackupOutcome> {
   const deps = await backupDepsFor({ db: ctx.writer, dataDir: ctx.dataDir, store: ctx.secrets.store, clock: systemClock, logger: silentLogger });

@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addRepository } from '../../src/backup/repositories.js';
+import { addRepository } from '../../src/repository/repositories.js';
 import { systemClock } from '../../src/clock.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { tempDir } from '../harness/data-dir.js';

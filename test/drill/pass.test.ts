@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { getRepository } from '../../src/backup/repositories.js';
+import { getRepository } from '../../src/repository/repositories.js';
 import { listDrillRuns } from '../../src/drill/drill-runs.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { backupNow, drillCli, fingerprint, localTarget } from './kit.js';

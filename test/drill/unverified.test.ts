@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { openAlerts } from '../../src/backup/alerts.js';
+import { openAlerts } from '../../src/store/alerts.js';
 import { runningChildren } from '../../src/process/spawn.js';
 import { tryFileLock } from '../../src/store/file-lock.js';
 import { waitFor } from '../harness/api.js';

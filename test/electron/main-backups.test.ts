@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addRepository } from '../../src/backup/repositories.js';
+import { addRepository } from '../../src/repository/repositories.js';
 import { confirmRecoveryKit } from '../../src/secrets/recovery-kit.js';
 import { systemClock } from '../../src/clock.js';
 import { openStore } from '../../src/store/open.js';

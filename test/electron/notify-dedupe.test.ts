@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Alert } from '../../src/backup/alerts.js';
+import type { Alert } from '../../src/store/alerts.js';
 import { DesktopStateFile, readDesktopState } from '../../electron/logic/desktop-state.js';
 import { noticeForAlert, parseRestoreFinished, planAlertNotices, RestoreNotices, type NotifiedAlerts } from '../../electron/logic/notify-dedupe.js';
 import { rotatingFileSink } from '../../electron/logic/log-file.js';

@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openAlerts } from '../../src/backup/alerts.js';
+import { openAlerts } from '../../src/store/alerts.js';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { ServiceContext } from '../../src/service/context.js';

@@ -5,10 +5,10 @@
 // and the repository holds no lock: the one the dead upload could not remove was cleared.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { openAlerts } from '../../src/backup/alerts.js';
+import { openAlerts } from '../../src/store/alerts.js';
 import { backupDepsFor } from '../../src/backup/backup-deps.js';
-import { addRepository, getRepository, removeRepository } from '../../src/backup/repositories.js';
-import { toResticRepo } from '../../src/backup/restic-target.js';
+import { addRepository, getRepository, removeRepository } from '../../src/repository/repositories.js';
+import { toResticRepo } from '../../src/repository/restic-target.js';
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { runningChildren } from '../../src/process/spawn.js';

@@ -2,7 +2,7 @@
 // missing, a repository down (each ✗ with its fix, exit 1); and it never writes to a repository.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { addRepository } from '../../src/backup/repositories.js';
+import { addRepository } from '../../src/repository/repositories.js';
 import { systemClock } from '../../src/clock.js';
 import { openStore } from '../../src/store/open.js';
 import { field, str } from '../harness/api.js';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { addRepository } from '../../src/backup/repositories.js';
+import { addRepository } from '../../src/repository/repositories.js';
 import { systemClock } from '../../src/clock.js';
 import { Pull } from '../../src/contract/pulls.js';
 import { ModelList } from '../../src/contract/tasks.js';

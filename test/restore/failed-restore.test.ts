@@ -9,9 +9,8 @@ import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSyn
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { backupDepsFor } from '../../src/backup/backup-deps.js';
-import { getRepository } from '../../src/backup/repositories.js';
-import { toResticRepo } from '../../src/backup/restic-target.js';
-import { SNAPSHOT_TAGS } from '../../src/backup/run-backup.js';
+import { getRepository } from '../../src/repository/repositories.js';
+import { toResticRepo } from '../../src/repository/restic-target.js';
 import { systemClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
@@ -19,6 +18,7 @@ import { tempDir } from '../harness/data-dir.js';
 import { tinyModelPath } from '../fixtures/tiny-model.js';
 import { backupNow, check, keychainEntries, restoreCli } from './kit.js';
 import { storePath } from '../../src/files/data-dir-layout.js';
+import { SNAPSHOT_TAGS } from '../../src/repository/generation/manifest.js';
 
 let t: TestAppliance;
 let copyPath: string;

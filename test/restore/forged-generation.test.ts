@@ -10,13 +10,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Manifest } from '../../src/backup/generation/index.js';
 import { field, str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { newAdminToken, tempDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { backupHandMade, backupNow, drillCli } from '../drill/kit.js';
 import { check, restoreCli } from './kit.js';
+import { type Manifest } from '../../src/repository/generation/manifest.js';
 
 const ENDLESS = 'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c)';
 const VIEWS = `

@@ -10,7 +10,7 @@ import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../src/secrets/secret-store.js'
 import { field } from '../harness/api.js';
 import { runSanad, type Ran } from '../harness/run-sanad.js';
 import { prepareDataDir } from '../harness/data-dir.js';
-import { addRepository } from '../../src/backup/repositories.js';
+import { addRepository } from '../../src/repository/repositories.js';
 import { systemClock } from '../../src/clock.js';
 import { ensureMasterSecrets } from '../../src/secrets/master-secrets.js';
 import { Vault } from '../../src/secrets/vault.js';

@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { addRepository } from '../../src/backup/repositories.js';
+import { addRepository } from '../../src/repository/repositories.js';
 import { systemClock } from '../../src/clock.js';
 import { KeychainStore } from '../../src/secrets/keychain.js';
 import { dataDirScope } from '../../src/secrets/scope.js';

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { backup, dumpText, restore } from '../../src/backup/restic/index.js';
-import { literalPattern } from '../../src/backup/restic/restore.js';
-import { resticFixture } from '../backup/restic/fixture.js';
+import { backup, dumpText, restore } from '../../src/repository/restic/index.js';
+import { literalPattern } from '../../src/repository/restic/restore.js';
+import { resticFixture } from '../repository/restic/fixture.js';
 
 test('restore excludes a literal path even when it holds glob characters', async (t) => {
   const f = await resticFixture();

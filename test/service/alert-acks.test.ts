@@ -6,7 +6,7 @@
 import { say } from '../../src/contract/said/index.js';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { raiseAlert, resolveAlert } from '../../src/backup/alerts.js';
+import { raiseAlert, resolveAlert } from '../../src/store/alerts.js';
 import { ManualClock } from '../../src/clock.js';
 import type { AdminEvent } from '../../src/jobs/admin-events.js';
 import { field, type Api } from '../harness/api.js';

@@ -8,7 +8,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordRepositoryResult, secretName } from '../../src/backup/repositories.js';
+import { recordRepositoryResult, secretName } from '../../src/repository/repositories.js';
 import type { AdminEvent } from '../../src/jobs/admin-events.js';
 import { field, str } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';

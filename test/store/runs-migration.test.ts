@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { recentBackupRuns, recordedCopies } from '../../src/backup/backup-runs.js';
+import { recentBackupRuns, recordedCopies } from '../../src/repository/backup-runs.js';
 import { ManualClock } from '../../src/clock.js';
 import { getDrillRun, lastFinishedRun, listDrillRuns } from '../../src/drill/drill-runs.js';
 import { settleRunsHere } from '../../src/jobs/leftovers.js';

@@ -3,7 +3,7 @@
 // window's one-time code and sends the session as a header, as the GUI does: never a cookie,
 // which a browser would hand to every other port of 127.0.0.1. A strict CSP; the script is served
 // from this server, and the content it inserts is escaped here.
-import { readLastGood } from '../../backup/last-good.js';
+import { readLastGood } from '../../repository/last-good.js';
 import type { RestoreResult } from '../../restore/restore-generation.js';
 import { RECOVERY_TEXT, type RecoveryLanguage } from './recovery-text.js';
 

@@ -8,14 +8,14 @@ import { unixSeconds, type Clock } from '../../clock.js';
 import { sha256File, sha256FileInWorker } from '../../files/hash-file.js';
 import { DeletionJournal, parseJournal } from '../../store/deletion-journal.js';
 import { type Db } from '../../store/open.js';
-import { fsyncPath, writeNewFileDurable } from './durable.js';
-import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, manifestText, type Manifest, type ManifestItem } from './manifest.js';
+import { fsyncPath, writeNewFileDurable } from '../../repository/generation/durable.js';
+import { MANIFEST_FILE, MANIFEST_FORMAT_VERSION, manifestText, type Manifest, type ManifestItem } from '../../repository/generation/manifest.js';
 import { modelItems } from './model-items.js';
 import { highestEpoch, listPartials, PARTIAL_SUFFIX, type Generation } from './staging.js';
 import { checkVaultInCopy, copyStore, scrubStoreCopy } from './store-copy.js';
 import { rememberCopy, reuseCopy } from './reuse-copy.js';
 import { contentMark } from '../../store/content-mark.js';
-import { VAULT_KEY_FILE, writeVaultKey } from './vault-key-file.js';
+import { VAULT_KEY_FILE, writeVaultKey } from '../../repository/generation/vault-key-file.js';
 import { JOURNAL_FILE, STORE_FILE, stagingDir } from '../../files/data-dir-layout.js';
 
 export type GenerationStep =

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { sha256File } from '../../files/hash-file.js';
 import { listModels } from '../../store/models.js';
 import type { Db } from '../../store/open.js';
-import type { ModelManifestItem, ModelSourceManifestItem } from './manifest.js';
+import type { ModelManifestItem, ModelSourceManifestItem } from '../../repository/generation/manifest.js';
 
 export interface ModelItems {
   items: Array<ModelManifestItem | ModelSourceManifestItem>;

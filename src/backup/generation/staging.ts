@@ -3,7 +3,7 @@
 // has not finished (or never will: a crash), and nothing here ever lists or reads one.
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeManifestProblem, MANIFEST_FILE, ManifestSchema, type Manifest } from './manifest.js';
+import { describeManifestProblem, MANIFEST_FILE, ManifestSchema, type Manifest } from '../../repository/generation/manifest.js';
 import { stagingDir } from '../../files/data-dir-layout.js';
 
 export const PARTIAL_SUFFIX = '.partial';

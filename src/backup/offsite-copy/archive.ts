@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { create as createTar } from 'tar';
-import { VAULT_KEY_FILE } from '../generation/vault-key-file.js';
+import { VAULT_KEY_FILE } from '../../repository/generation/vault-key-file.js';
 
 /** age's own default for `age -p`; tests may lower it only to save time. */
 export const DEFAULT_SCRYPT_WORK_FACTOR = 18;

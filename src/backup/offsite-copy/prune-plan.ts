@@ -4,7 +4,7 @@
 // nothing is deleted. Copies are ranked by the epoch in their name, not by the remote's mod times,
 // which some backends do not keep.
 import { epochOfCopyName } from './archive.js';
-import type { RcloneEntry } from './rclone.js';
+import type { RcloneEntry } from '../../repository/rclone.js';
 
 export interface PrunePlan {
   /** Names to delete, oldest first. */

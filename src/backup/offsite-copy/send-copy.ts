@@ -9,13 +9,13 @@ import type { Clock } from '../../clock.js';
 import { unixSeconds } from '../../clock.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
 import type { Db } from '../../store/open.js';
-import { raiseAlert, resolveAlert } from '../alerts.js';
+import { raiseAlert, resolveAlert } from '../../store/alerts.js';
 import { readManifest } from '../generation/staging.js';
-import { parseRcloneDestination } from '../rclone-destination.js';
+import { parseRcloneDestination } from '../../repository/rclone-destination.js';
 import { createArchive, removeArchive } from './archive.js';
-import { forgetOffsiteCopy, recordOffsiteCopy } from './copies-table.js';
+import { forgetOffsiteCopy, normalizeCopyDestination, recordOffsiteCopy } from '../../repository/offsite-copies.js';
 import { planPrune, type PrunePlan } from './prune-plan.js';
-import { assertRemoteConfigured, joinRemote, rcloneCopyTo, rcloneDeleteFile, rcloneLsJson, type RcloneOptions } from './rclone.js';
+import { assertRemoteConfigured, joinRemote, rcloneCopyTo, rcloneDeleteFile, rcloneLsJson, type RcloneOptions } from '../../repository/rclone.js';
 
 // One key, not one per destination: Sanad sends offsite copies to a single folder.
 export const PRUNE_FAILED_ALERT = 'backup.offsite_prune_failed';
@@ -56,7 +56,7 @@ export async function sendOffsiteCopy(options: SendOffsiteCopyOptions): Promise<
   const log = options.logger ?? silentLogger;
   // Refuse a bad destination or setting before anything is encrypted or any rclone runs.
   parseRcloneDestination(options.destination);
-  const destination = normalize(options.destination);
+  const destination = normalizeCopyDestination(options.destination);
   const keep = options.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 0) throw new OffsiteCopyError(`Offsite copies must keep a whole number of copies, not ${keep}.`);
   if (options.passphrase.length === 0) throw new OffsiteCopyError('The offsite copy passphrase is empty.');
@@ -140,12 +140,6 @@ function skipped(log: Logger, destination: string, uploaded: SendOffsiteCopyResu
   const pruneError = `Old offsite copies in ${destination} were not pruned because ${why}.`;
   log.warn('offsite copy prune skipped', { destination, why });
   return { uploaded, deleted: [], pruneError };
-}
-
-/** "remote:folder/" and "remote:folder" are the same folder (and the same rows in the table). */
-export function normalize(destination: string): string {
-  const stripped = destination.replace(/\/+$/, '');
-  return stripped.endsWith(':') && destination !== stripped ? `${stripped}/` : stripped;
 }
 
 function message(err: unknown): string {

@@ -7,8 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { backupDepsFor } from '../../backup/backup-deps.js';
-import { backupRun, backupRunDetails } from '../../backup/backup-runs.js';
-import { backupLockHeld } from '../../drill/checks/repo-lock.js';
+import { backupRun, backupRunDetails } from '../../repository/backup-runs.js';
+import { backupLockHeld } from '../../repository/backup-lock.js';
 import { BackupBusyError, type BackupOutcome, type BackupPhase as BackupPhaseOf } from '../../backup/run-backup.js';
 import { backupHere } from '../../jobs/run-here.js';
 import { openRunOf } from '../../jobs/runs.js';

@@ -5,7 +5,7 @@
 // run row, the read rotation and alerts, and a file lock keeps it from running beside another drill.
 import { say } from '../../contract/said/index.js';
 import { parseArgs } from 'node:util';
-import { getRepository } from '../../backup/repositories.js';
+import { getRepository } from '../../repository/repositories.js';
 import { systemClock } from '../../clock.js';
 import { drillDepsFor } from '../../drill/drill-deps.js';
 import { UnknownRepositoryError } from '../../drill/run-drill.js';

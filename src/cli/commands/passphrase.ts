@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod/v3';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { PassphraseRotationError, rotatePassphrase, RotationBusyError, type RotationReport, type RotationStep } from '../../backup/passphrase-rotation.js';
-import { ResticError } from '../../backup/restic/index.js';
+import { ResticError } from '../../repository/restic/index.js';
 import { systemClock } from '../../clock.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { secretStoreFor } from '../secrets-access.js';

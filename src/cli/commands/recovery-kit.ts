@@ -2,7 +2,7 @@
 // and the record that the user stored it off this machine.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { recoveryLocations } from '../../backup/repositories.js';
+import { recoveryLocations } from '../../repository/repositories.js';
 import { systemClock } from '../../clock.js';
 import { readResticPassphrase } from '../../secrets/master-secrets.js';
 import { secretStoreFor } from '../secrets-access.js';

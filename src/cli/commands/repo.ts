@@ -1,13 +1,13 @@
 // `sanad repo add|list|remove`: offsite backup targets. Secrets come from stdin or a prompt,
 // never argv, and go to the vault.
-import { assertRemoteConfigured, RcloneError } from '../../backup/offsite-copy/rclone.js';
-import { RcloneDestinationError } from '../../backup/rclone-destination.js';
+import { assertRemoteConfigured, RcloneError } from '../../repository/rclone.js';
+import { RcloneDestinationError } from '../../repository/rclone-destination.js';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../clock.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
-import { folderAbsence } from '../../backup/folder-target.js';
-import { probeRepository } from '../../backup/repo-probe.js';
-import { toResticRepo } from '../../backup/restic-target.js';
+import { folderAbsence } from '../../repository/folder-target.js';
+import { probeRepository } from '../../repository/repo-probe.js';
+import { toResticRepo } from '../../repository/restic-target.js';
 import { createLogger } from '../../log/logger.js';
 import {
   addRepository,
@@ -18,7 +18,7 @@ import {
   RepositoryError,
   type NewRepository,
   type Repository,
-} from '../../backup/repositories.js';
+} from '../../repository/repositories.js';
 import { secretStoreFor } from '../secrets-access.js';
 import { VAULT_KEY } from '../../secrets/secret-store.js';
 import { Vault } from '../../secrets/vault.js';

@@ -2,7 +2,7 @@
 // data dir read-only for the repository and its passphrase, then the verified restore or the list.
 import { existsSync } from 'node:fs';
 
-import { createRestic, ResticError } from '../../backup/restic/index.js';
+import { createRestic, ResticError } from '../../repository/restic/index.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { openRepository, PassphraseNeededError, type RepositorySource } from '../../restore/open-repository.js';
 import { restoreGeneration, shellQuote, type RestoreResult } from '../../restore/restore-generation.js';

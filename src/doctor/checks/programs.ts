@@ -1,6 +1,6 @@
 // The programs Sanad drives: Node itself, restic (required), rclone (for rclone repositories and
 // the offsite copy) and age (to open an offsite copy by hand with the recovery kit).
-import { findRestic } from '../../backup/restic/index.js';
+import { findRestic } from '../../repository/restic/index.js';
 import { runChild } from '../../process/spawn.js';
 import { errorParam } from '../../contract/said.js';
 import { say } from '../../contract/said/index.js';

@@ -3,11 +3,11 @@
 // their targets, and the recovery kit confirmed.
 import { backupTargetHours } from '../../contract/backups.js';
 import { scheduledIntervalHours } from '../../contract/settings.js';
-import { lastGoodBackupAt } from '../../backup/backup-runs.js';
-import { createRestic, findRestic } from '../../backup/restic/index.js';
-import { listRepositories } from '../../backup/repositories.js';
-import { folderAbsence } from '../../backup/folder-target.js';
-import { toResticRepo } from '../../backup/restic-target.js';
+import { lastGoodBackupAt } from '../../repository/backup-runs.js';
+import { createRestic, findRestic } from '../../repository/restic/index.js';
+import { listRepositories } from '../../repository/repositories.js';
+import { folderAbsence } from '../../repository/folder-target.js';
+import { toResticRepo } from '../../repository/restic-target.js';
 import { lastFinishedRun } from '../../drill/drill-runs.js';
 import { KeychainUnavailableError } from '../../secrets/errors.js';
 import { openSecretStore } from '../../secrets/open-secret-store.js';

@@ -2,9 +2,8 @@
 // it lists is in the snapshot with the manifest's size (from `restic ls`: no data is read). The
 // sha256 of the database and of the vault key are checked by the next checks; model files are large,
 // so their sha256 is checked only by the deep drill's restore rehearsal.
-import { ManifestSchema, type Manifest, type ManifestItem } from '../../backup/generation/index.js';
-import { describeManifestProblem } from '../../backup/generation/manifest.js';
-import { ResticError, type LsNode } from '../../backup/restic/index.js';
+import { ManifestSchema, describeManifestProblem, type Manifest, type ManifestItem } from '../../repository/generation/manifest.js';
+import { ResticError, type LsNode } from '../../repository/restic/index.js';
 import { generationFile, manifestPath, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
 import { say } from '../../contract/said/index.js';
 import type { Said } from '../../contract/said.js';

@@ -2,11 +2,12 @@
 // the rclone folder with the size that was uploaded, read back from the remote's own listing (the
 // contents are not downloaded). Missing or another size is FAIL; a folder that cannot be listed
 // (remote down, rclone missing) is UNVERIFIED.
-import { listOffsiteCopies, normalizeCopyDestination, rcloneLsJson, type RcloneEntry } from '../../backup/offsite-copy/index.js';
 import { say } from '../../contract/said/index.js';
 import { errorParam, type Said } from '../../contract/said.js';
 import type { DrillDeps } from '../drill-deps.js';
 import { fail, pass, unverified, type CheckOutcome } from '../verdict.js';
+import { listOffsiteCopies, normalizeCopyDestination } from '../../repository/offsite-copies.js';
+import { rcloneLsJson, type RcloneEntry } from '../../repository/rclone.js';
 
 export async function checkOffsiteCopies(deps: DrillDeps, destination: string, signal?: AbortSignal): Promise<CheckOutcome> {
   const rows = listOffsiteCopies(deps.db, normalizeCopyDestination(destination));

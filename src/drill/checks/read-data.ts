@@ -8,7 +8,7 @@
 // subsets are empty is known from the pack list (restic groups a pack by its id's first byte mod
 // t), so normally one `restic check` runs; should restic ever group otherwise, reading on one
 // subset at a time still finds a pack.
-import type { CheckResult } from '../../backup/restic/check.js';
+import type { CheckResult } from '../../repository/restic/check.js';
 import { unixSeconds } from '../../clock.js';
 import { say } from '../../contract/said/index.js';
 import { recordSubsets, type SubsetPlan } from '../read-subset.js';

@@ -1,7 +1,7 @@
 // What every check of one repository works with: the drill's deps, restic (read-only), the
 // repository row and its restic target.
-import type { Repository } from '../../backup/repositories.js';
-import type { Restic, ResticRepo } from '../../backup/restic/index.js';
+import type { Repository } from '../../repository/repositories.js';
+import type { Restic, ResticRepo } from '../../repository/restic/index.js';
 import type { DrillDeps } from '../drill-deps.js';
 
 export interface RepoContext {

@@ -2,31 +2,16 @@
 // lock file, or the in-process flag) or a live restic lock (another machine's backup, a prune)
 // makes the drill UNVERIFIED, not FAIL: what it would read may be half written. restic's own rule
 // decides what is stale: older than 30 minutes, or made on this host by a process that is gone.
-import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { ResticLock } from '../../backup/restic/index.js';
+import type { ResticLock } from '../../repository/restic/index.js';
 import { say } from '../../contract/said/index.js';
 import type { Spoken } from '../../contract/said.js';
-import { tryFileLock } from '../../store/file-lock.js';
 import { resticOutcome } from '../restic-outcome.js';
 import { pass, unverified, type CheckOutcome } from '../verdict.js';
 import { signalOf, type RepoContext } from './repo-context.js';
-import { backupLockPath, backupsDir } from '../../files/data-dir-layout.js';
+import { backupLockHeld } from '../../repository/backup-lock.js';
 
 export const STALE_LOCK_MS = 30 * 60_000;
-
-/**
- * Whether a backup holds the data dir's backup lock. Probing means taking the lock for an instant
- * (SQLite has no "is it locked" call), synchronously, so no backup in this process can try in
- * between; a backup in another process starting in that very instant would be refused as busy.
- */
-export function backupLockHeld(dataDir: string): boolean {
-  if (!existsSync(backupsDir(dataDir))) return false;
-  const lock = tryFileLock(backupLockPath(dataDir));
-  if (lock === null) return true;
-  lock.release();
-  return false;
-}
 
 function processAlive(pid: number): boolean {
   try {

@@ -4,7 +4,6 @@
 // dir is removed afterwards, pass or fail. This is the only drill check that reads the models.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { VAULT_KEY_FILE, type Manifest } from '../../backup/generation/index.js';
 import { sha256File } from '../../files/hash-file.js';
 import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
 import { currentVersion, latestVersion } from '../../store/migrate.js';
@@ -18,6 +17,8 @@ import { fail, pass, unverified, type CheckOutcome } from '../verdict.js';
 import { itemPath } from './manifest.js';
 import { signalOf, type RepoContext } from './repo-context.js';
 import { storePath } from '../../files/data-dir-layout.js';
+import { VAULT_KEY_FILE } from '../../repository/generation/vault-key-file.js';
+import { type Manifest } from '../../repository/generation/manifest.js';
 
 /** The tables a usable Sanad store has (LMSP core and the vault); later ones are optional here. */
 export const REQUIRED_TABLES = ['service_config', 'clients', 'models', 'responses', 'tasks', 'task_events', 'idempotency_keys', 'vault'] as const;

@@ -4,7 +4,6 @@
 // many tables as the manifest recorded; zero tables is damage unless the source had none.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Manifest } from '../../backup/generation/index.js';
 import { sha256File } from '../../files/hash-file.js';
 import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
 import { say } from '../../contract/said/index.js';
@@ -14,6 +13,7 @@ import { fail, pass, unverified, type CheckOutcome } from '../verdict.js';
 import { signalOf, type RepoContext } from './repo-context.js';
 import { admitUntrustedStore } from '../../store/untrusted-store.js';
 import { STORE_FILE } from '../../files/data-dir-layout.js';
+import { type Manifest } from '../../repository/generation/manifest.js';
 
 export async function checkStores(
   ctx: RepoContext,

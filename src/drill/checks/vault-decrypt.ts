@@ -4,7 +4,6 @@
 // manifest's sha256, and zeroed after use; it never touches the disk.
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { Manifest } from '../../backup/generation/index.js';
 import { generationFile, type SnapshotGeneration } from '../../restore/snapshot-generations.js';
 import { openValue, VaultDecryptError } from '../../secrets/vault-crypto.js';
 import { checkVaultKey, type VaultRow } from '../../secrets/vault.js';
@@ -13,6 +12,7 @@ import { resticOutcome } from '../restic-outcome.js';
 import { fail, pass, type CheckOutcome } from '../verdict.js';
 import { missingFromSnapshot } from './manifest.js';
 import { signalOf, type RepoContext } from './repo-context.js';
+import { type Manifest } from '../../repository/generation/manifest.js';
 
 export async function checkVaultDecrypt(ctx: RepoContext, g: SnapshotGeneration, manifest: Manifest, storeCopy: string): Promise<CheckOutcome> {
   const item = manifest.items.find((i) => i.kind === 'vault_key');

@@ -1,13 +1,13 @@
 // /admin: what the GUI (and scripts with an admin token) use to run the appliance. Every route
 // needs the `admin` scope (or the GUI session) and passes the Host/Origin check.
-import { assertRemoteConfigured } from '../../backup/offsite-copy/rclone.js';
+import { assertRemoteConfigured } from '../../repository/rclone.js';
 import type { AdminStatus } from '../../contract/status.js';
 import type { ClientInfo, ClientRevoked, NewClient, PairingCode } from '../../contract/clients.js';
 import type { Settings } from '../../contract/settings.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
 import { unixSeconds } from '../../clock.js';
-import { parseRcloneDestination } from '../../backup/rclone-destination.js';
+import { parseRcloneDestination } from '../../repository/rclone-destination.js';
 import { ModelRegistryError } from '../../engine/registry.js';
 import { createClient, listClients, revokeClient, SCOPES } from '../../store/clients.js';
 import { createPairingCode } from '../../store/pairing-codes.js';

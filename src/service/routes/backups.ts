@@ -1,18 +1,18 @@
 // /admin routes for backups, repositories and alerts (what the GUI's Backups and Offsite screens use).
-import { assertRemoteConfigured, RcloneError } from '../../backup/offsite-copy/rclone.js';
-import { RcloneDestinationError } from '../../backup/rclone-destination.js';
+import { assertRemoteConfigured, RcloneError } from '../../repository/rclone.js';
+import { RcloneDestinationError } from '../../repository/rclone-destination.js';
 import type { BackupRuns, BackupStarted, BackupStatus, OffsiteCatchUp } from '../../contract/backups.js';
 import type { ProbeResult, Repository as ShownRepository } from '../../contract/repositories.js';
-import { recentBackupRuns } from '../../backup/backup-runs.js';
+import { recentBackupRuns } from '../../repository/backup-runs.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
-import { allAlerts, repositoryErrorSaid, withAcks } from '../../backup/alerts.js';
+import { allAlerts, repositoryErrorSaid, withAcks } from '../../store/alerts.js';
 import { AlertAckRequest } from '../../contract/alerts.js';
 import { acceptAlertKey, clearAlertAck, snoozeAlertKey } from '../../store/alert-acks.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
-import { folderAbsence } from '../../backup/folder-target.js';
-import { probeRepository } from '../../backup/repo-probe.js';
+import { folderAbsence } from '../../repository/folder-target.js';
+import { probeRepository } from '../../repository/repo-probe.js';
 import {
   addRepository,
   getRepository,
@@ -24,8 +24,8 @@ import {
   RepositoryError,
   updateRepository,
   type Repository,
-} from '../../backup/repositories.js';
-import { toResticRepo } from '../../backup/restic-target.js';
+} from '../../repository/repositories.js';
+import { toResticRepo } from '../../repository/restic-target.js';
 import { BackupBusyError } from '../../backup/run-backup.js';
 import { unixSeconds } from '../../clock.js';
 import { ApiError, badRequest, notFound } from '../errors.js';

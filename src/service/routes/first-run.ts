@@ -3,10 +3,10 @@
 // the list is finished for good (`first_run_done_at`), so it never nags again, even if a target
 // is removed later; then the other screens' own warnings take over.
 import { listModels } from '../../store/models.js';
-import { lastGoodBackupAt } from '../../backup/backup-runs.js';
+import { lastGoodBackupAt } from '../../repository/backup-runs.js';
 import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../clock.js';
-import { listRepositories } from '../../backup/repositories.js';
+import { listRepositories } from '../../repository/repositories.js';
 import { lastFinishedRun } from '../../drill/drill-runs.js';
 import { recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
 import type { Db } from '../../store/open.js';

@@ -2,15 +2,15 @@
 // the retention policy it applies (Settings). Maintenance runs after a backup once it is due, so
 // `due_after` is the time from which the next backup will also run it (null: it never ran, the
 // next backup runs it).
-import { folderAbsence } from '../../backup/folder-target.js';
-import { ResticError } from '../../backup/restic/index.js';
+import { folderAbsence } from '../../repository/folder-target.js';
+import { ResticError } from '../../repository/restic/index.js';
 import type { FastifyInstance } from 'fastify';
 import { MAINTENANCE_EVERY_MS, maintenanceRecord } from '../../backup/maintenance.js';
 import { maintenanceLog } from '../../backup/maintenance-log.js';
-import { listRepositories } from '../../backup/repositories.js';
+import { listRepositories } from '../../repository/repositories.js';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { previewRetention } from '../../backup/retention.js';
-import { toResticRepo } from '../../backup/restic-target.js';
+import { toResticRepo } from '../../repository/restic-target.js';
 import { RetentionPreviewRequest, type RetentionPreview } from '../../contract/backups.js';
 import { parseOptionalBody } from '../validate.js';
 import { secured, type RouteKit } from './route-kit.js';

@@ -5,7 +5,7 @@ import type { RotationReport } from '../../contract/secrets.js';
 import type { FastifyInstance } from 'fastify';
 import { backupDepsFor } from '../../backup/backup-deps.js';
 import { PassphraseRotationError, rotatePassphrase, RotationBusyError } from '../../backup/passphrase-rotation.js';
-import { ResticError } from '../../backup/restic/index.js';
+import { ResticError } from '../../repository/restic/index.js';
 import { KeychainUnavailableError, MissingSecretError } from '../../secrets/errors.js';
 import { JobRefusedError } from '../../jobs/jobs.js';
 import { ApiError } from '../errors.js';

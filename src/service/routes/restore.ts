@@ -5,7 +5,7 @@ import { runIdParam } from './run-id-param.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
-import { createRestic, ResticError } from '../../backup/restic/index.js';
+import { createRestic, ResticError } from '../../repository/restic/index.js';
 import { openRepository, PassphraseNeededError, type RepositorySource } from '../../restore/open-repository.js';
 import { restoreGeneration } from '../../restore/restore-generation.js';
 import { repositorySourceFor, UnknownRepositoryError } from '../../restore/restore-source.js';

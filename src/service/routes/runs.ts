@@ -3,7 +3,7 @@
 // route answered: here, or on GET /admin/events?run={id}.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
-import { backupRunDetails } from '../../backup/backup-runs.js';
+import { backupRunDetails } from '../../repository/backup-runs.js';
 import type { RunDetails } from '../../contract/run-details.js';
 import { RunKind, type Runs } from '../../contract/runs.js';
 import { getDrillRun } from '../../drill/drill-runs.js';

@@ -3,7 +3,7 @@
 import type { KitConfirmed, RecoveryKit } from '../../contract/secrets.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v3';
-import { recoveryLocations } from '../../backup/repositories.js';
+import { recoveryLocations } from '../../repository/repositories.js';
 import { buildRecoveryKit, confirmRecoveryKit, recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
 import { rotateVaultKey } from '../../secrets/vault-rotation.js';
 import { JobRefusedError } from '../../jobs/jobs.js';

@@ -7,7 +7,7 @@ import { isAbsolute, join } from 'node:path';
 import { systemClock } from '../../../src/clock.js';
 import { makeGeneration, type GenerationProgress } from '../../../src/backup/generation/make-generation.js';
 import { backupTargets, listGenerations, readManifest } from '../../../src/backup/generation/staging.js';
-import { removeVaultKey } from '../../../src/backup/generation/vault-key-file.js';
+import { removeVaultKey } from '../../../src/repository/generation/vault-key-file.js';
 import { getModel } from '../../../src/store/models.js';
 import type { Db } from '../../../src/store/open.js';
 import { str, type Api } from '../../harness/api.js';

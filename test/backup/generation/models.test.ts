@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { ManualClock } from '../../../src/clock.js';
 import { makeGeneration } from '../../../src/backup/generation/make-generation.js';
-import type { ManifestItem, ModelManifestItem } from '../../../src/backup/generation/manifest.js';
+import type { ManifestItem, ModelManifestItem } from '../../../src/repository/generation/manifest.js';
 import { ModelRegistry } from '../../../src/engine/registry.js';
 import { getModel } from '../../../src/store/models.js';
 import { openStore } from '../../../src/store/open.js';

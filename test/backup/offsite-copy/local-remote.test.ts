@@ -6,10 +6,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAlerts } from '../../../src/backup/alerts.js';
-import { listOffsiteCopies, rcloneLsJson, sendOffsiteCopy } from '../../../src/backup/offsite-copy/index.js';
-import { RcloneDestinationError } from '../../../src/backup/rclone-destination.js';
+import { openAlerts } from '../../../src/store/alerts.js';
+import { sendOffsiteCopy } from '../../../src/backup/offsite-copy/index.js';
+import { RcloneDestinationError } from '../../../src/repository/rclone-destination.js';
 import { copiesIn, FAST_SCRYPT, makeGenerationDir, PASSPHRASE, setupDb, tempDir, writeConf } from './kit.js';
+import { listOffsiteCopies } from '../../../src/repository/offsite-copies.js';
+import { rcloneLsJson } from '../../../src/repository/rclone.js';
 
 function localSetup(confExtra = ''): { root: string; folder: string; destination: string; conf: string; staging: string } {
   const root = tempDir();

@@ -2,7 +2,8 @@
 // the uploaded size; copies rank by the epoch in their name; the new copy is never doomed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { joinRemote, planPrune, type RcloneEntry } from '../../../src/backup/offsite-copy/index.js';
+import { planPrune } from '../../../src/backup/offsite-copy/index.js';
+import { joinRemote, type RcloneEntry } from '../../../src/repository/rclone.js';
 
 const file = (Name: string, Size = 10): RcloneEntry => ({ Path: Name, Name, Size, IsDir: false });
 const copies = (...epochs: number[]) => epochs.map((e) => file(`sanad-${e}.tar.gz.age`));

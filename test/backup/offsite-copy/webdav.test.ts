@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAlerts } from '../../../src/backup/alerts.js';
-import { PRUNE_FAILED_ALERT, rcloneLsJson, sendOffsiteCopy } from '../../../src/backup/offsite-copy/index.js';
+import { openAlerts } from '../../../src/store/alerts.js';
+import { PRUNE_FAILED_ALERT, sendOffsiteCopy } from '../../../src/backup/offsite-copy/index.js';
 import { copiesIn, FAST_SCRYPT, makeGenerationDir, PASSPHRASE, setupDb, startWebdav, tempDir, webdavSection, writeConf } from './kit.js';
+import { rcloneLsJson } from '../../../src/repository/rclone.js';
 
 const FOLDER = 'نسخ سند/offsite copies';
 

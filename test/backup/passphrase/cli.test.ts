@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { getRepository } from '../../../src/backup/repositories.js';
-import { toResticRepo } from '../../../src/backup/restic-target.js';
+import { getRepository } from '../../../src/repository/repositories.js';
+import { toResticRepo } from '../../../src/repository/restic-target.js';
 import { systemClock, unixSeconds } from '../../../src/clock.js';
 import { listSnapshotGenerations, manifestPath } from '../../../src/restore/snapshot-generations.js';
 import { confirmRecoveryKit, recoveryKitConfirmedAt } from '../../../src/secrets/recovery-kit.js';

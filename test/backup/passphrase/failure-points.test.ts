@@ -4,7 +4,7 @@
 // left; after it, the rotation stands, the leftover old key raises an alert and goes later.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAlerts } from '../../../src/backup/alerts.js';
+import { openAlerts } from '../../../src/store/alerts.js';
 import { OLD_KEY_ALERT, pendingOldKeys } from '../../../src/backup/old-keys.js';
 import { PassphraseRotationError, rotatePassphrase, type RotationStep } from '../../../src/backup/passphrase-rotation.js';
 import { backupHere } from '../../../src/jobs/run-here.js';

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { backupDepsFor } from '../../../src/backup/backup-deps.js';
 import type { RotationDeps } from '../../../src/backup/passphrase-rotation.js';
-import { addRepository, ensureLocalRepository, getRepository } from '../../../src/backup/repositories.js';
-import { ResticError, type ResticKey } from '../../../src/backup/restic/index.js';
-import { toResticRepo } from '../../../src/backup/restic-target.js';
+import { addRepository, ensureLocalRepository, getRepository } from '../../../src/repository/repositories.js';
+import { ResticError, type ResticKey } from '../../../src/repository/restic/index.js';
+import { toResticRepo } from '../../../src/repository/restic-target.js';
 import { type BackupDeps } from '../../../src/backup/run-backup.js';
 import { backupHere } from '../../../src/jobs/run-here.js';
 import { systemClock } from '../../../src/clock.js';

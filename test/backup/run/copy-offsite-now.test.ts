@@ -5,11 +5,11 @@
 // from that offsite can use (its files are the local snapshot's).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { openAlerts } from '../../../src/backup/alerts.js';
+import { openAlerts } from '../../../src/store/alerts.js';
 import { backupDepsFor } from '../../../src/backup/backup-deps.js';
-import { recordedCopies } from '../../../src/backup/backup-runs.js';
-import { addRepository, getRepository } from '../../../src/backup/repositories.js';
-import { toResticRepo } from '../../../src/backup/restic-target.js';
+import { recordedCopies } from '../../../src/repository/backup-runs.js';
+import { addRepository, getRepository } from '../../../src/repository/repositories.js';
+import { toResticRepo } from '../../../src/repository/restic-target.js';
 import { systemClock } from '../../../src/clock.js';
 import { OffsiteCatchUp } from '../../../src/contract/backups.js';
 import { silentLogger } from '../../../src/log/logger.js';

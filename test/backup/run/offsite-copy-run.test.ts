@@ -5,7 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAlerts } from '../../../src/backup/alerts.js';
+import { openAlerts } from '../../../src/store/alerts.js';
 import { backupDepsFor } from '../../../src/backup/backup-deps.js';
 import { backupHere } from '../../../src/jobs/run-here.js';
 import { systemClock } from '../../../src/clock.js';

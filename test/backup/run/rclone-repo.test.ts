@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backupDepsFor } from '../../../src/backup/backup-deps.js';
-import { addRepository } from '../../../src/backup/repositories.js';
+import { addRepository } from '../../../src/repository/repositories.js';
 import { backupHere } from '../../../src/jobs/run-here.js';
 import { systemClock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/log/logger.js';

@@ -3,7 +3,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { runSanad } from '../../harness/run-sanad.js';
-import { addRepository } from '../../../src/backup/repositories.js';
+import { addRepository } from '../../../src/repository/repositories.js';
 import { systemClock } from '../../../src/clock.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
 import { tempDir } from '../../harness/data-dir.js';

@@ -3,7 +3,7 @@
 // reached the child's environment, without writing the secret itself anywhere), then execs restic.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { findRestic } from '../../../src/backup/restic/index.js';
+import { findRestic } from '../../../src/repository/restic/index.js';
 import { tempDir } from '../../harness/data-dir.js';
 
 export interface ResticSpy {

@@ -5,9 +5,9 @@
 // empty or partial list, because prune decides what to delete from it.
 import { isAbsolute } from 'node:path';
 import { z } from 'zod/v3';
-import { runChild, type ChildResult } from '../../process/spawn.js';
-import type { Logger } from '../../log/logger.js';
-import { assertConfiguredRemote, parseRcloneDestination } from '../rclone-destination.js';
+import { runChild, type ChildResult } from '../process/spawn.js';
+import type { Logger } from '../log/logger.js';
+import { assertConfiguredRemote, parseRcloneDestination } from './rclone-destination.js';
 
 export interface RcloneOptions {
   /** An rclone.conf to use instead of the user's default one. */

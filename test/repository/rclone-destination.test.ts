@@ -2,7 +2,7 @@
 // option-like names and control characters refused before rclone runs; spaces and Arabic fine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertConfiguredRemote, parseRcloneDestination, RcloneDestinationError } from '../../src/backup/rclone-destination.js';
+import { assertConfiguredRemote, parseRcloneDestination, RcloneDestinationError } from '../../src/repository/rclone-destination.js';
 
 test('refused before rclone runs', () => {
   const refused: Array<[string, RegExp]> = [

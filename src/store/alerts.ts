@@ -4,10 +4,10 @@
 import type { Clock } from '../clock.js';
 import { Said, type Spoken } from '../contract/said.js';
 import { unixSeconds } from '../clock.js';
-import { clearAlertAck, readAlertAcks } from '../store/alert-acks.js';
-import type { Db, ReadableDB } from '../store/open.js';
-import { parseJsonColumn } from '../store/json-column.js';
-import { asBookkeeping } from '../store/content-mark.js';
+import { clearAlertAck, readAlertAcks } from './alert-acks.js';
+import type { Db, ReadableDB } from './open.js';
+import { parseJsonColumn } from './json-column.js';
+import { asBookkeeping } from './content-mark.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
 

@@ -1,6 +1,6 @@
 // The `offsite_copies` table: what was uploaded where, so the drill can read back each object's
 // size against what was sent, and a pruned object stops being expected.
-import type { Db } from '../../store/open.js';
+import type { Db } from '../store/open.js';
 
 export interface OffsiteCopyRow {
   destination: string;
@@ -26,4 +26,10 @@ export function forgetOffsiteCopy(db: Db, destination: string, name: string): vo
 /** Every copy recorded for a destination, newest epoch first. */
 export function listOffsiteCopies(db: Db, destination: string): OffsiteCopyRow[] {
   return db.prepare<[string], OffsiteCopyRow>('SELECT * FROM offsite_copies WHERE destination = ? ORDER BY epoch DESC').all(destination);
+}
+
+/** "remote:folder/" and "remote:folder" are the same folder (and the same rows in the table). */
+export function normalizeCopyDestination(destination: string): string {
+  const stripped = destination.replace(/\/+$/, '');
+  return stripped.endsWith(':') && destination !== stripped ? `${stripped}/` : stripped;
 }

@@ -1,7 +1,7 @@
 // init → backup → snapshots with the real restic, the summary fields, progress, keys and check.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backup, check, isInitialized, snapshots, listKeys, addKey, removeKey, type BackupProgress } from '../../../src/backup/restic/index.js';
+import { backup, check, isInitialized, snapshots, listKeys, addKey, removeKey, type BackupProgress } from '../../../src/repository/restic/index.js';
 import { resticFixture } from './fixture.js';
 
 test('init, backup, snapshots: a round trip with the summary and progress', async (t) => {

@@ -5,6 +5,8 @@ import { z } from 'zod/v3';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT_VERSION = 1;
+/** The tags every generation's restic snapshot carries: what a restore and a drill look for. */
+export const SNAPSHOT_TAGS = ['sanad'] as const;
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 is 64 lowercase hex digits');
 const size = z.number().int().nonnegative();

@@ -4,8 +4,8 @@
 // Grouping by paths (restic's default, Kazma's bug) would have kept every single one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backup, forget, snapshots } from '../../../src/backup/restic/index.js';
-import { runRestic } from '../../../src/backup/restic/run.js';
+import { backup, forget, snapshots } from '../../../src/repository/restic/index.js';
+import { runRestic } from '../../../src/repository/restic/run.js';
 import { ManualClock } from '../../../src/clock.js';
 import { resticFixture } from './fixture.js';
 

@@ -5,8 +5,8 @@ import { createWriteStream } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findRestic, init, type ResticRepo, type ResticRuntime } from '../../../src/backup/restic/index.js';
-import { runRestic } from '../../../src/backup/restic/run.js';
+import { findRestic, init, type ResticRepo, type ResticRuntime } from '../../../src/repository/restic/index.js';
+import { runRestic } from '../../../src/repository/restic/run.js';
 
 export interface ResticFixture {
   dir: string;

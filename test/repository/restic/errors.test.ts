@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ResticError, classifyExit, findRestic, parseVersion, snapshots, isInitialized, init } from '../../../src/backup/restic/index.js';
+import { ResticError, classifyExit, findRestic, parseVersion, snapshots, isInitialized, init } from '../../../src/repository/restic/index.js';
 import { resticFixture } from './fixture.js';
 
 test('a wrong password is wrong_password, and the message does not contain it', async (t) => {

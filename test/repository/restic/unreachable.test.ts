@@ -2,7 +2,7 @@
 // repository at the following location?" for both, and only the transport error tells them apart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyExit } from '../../../src/backup/restic/errors.js';
+import { classifyExit } from '../../../src/repository/restic/errors.js';
 
 test('transport failures classify as unreachable before no_repo', () => {
   const down = [

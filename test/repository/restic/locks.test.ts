@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { backup, forget, unlock, snapshots, ResticError } from '../../../src/backup/restic/index.js';
+import { backup, forget, unlock, snapshots, ResticError } from '../../../src/repository/restic/index.js';
 import { runningChildren } from '../../../src/process/spawn.js';
 import { resticFixture, PASSWORD } from './fixture.js';
 
