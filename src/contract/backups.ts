@@ -5,7 +5,7 @@ import { z } from 'zod/v3';
 import { Alert } from './alerts.js';
 import { Said } from './said.js';
 import { listOf } from './list.js';
-import { RunStatus } from './runs.js';
+import { RunStatus } from './run-status.js';
 import { SettingsSchema } from './settings.js';
 
 export const RepositoryStatus = z.object({

@@ -3,7 +3,7 @@
 import { z } from 'zod/v3';
 import { JobKindName } from './backups.js';
 import { SaidParams } from './said.js';
-import { RunStatus } from './runs.js';
+import { RunStatus } from './run-status.js';
 
 export const CheckStatus = z.enum(['pass', 'fail', 'unverified']);
 export type CheckStatus = z.infer<typeof CheckStatus>;

@@ -1,7 +1,7 @@
 // The restore answers of the admin API, written once (server types, GUI schemas):
 // POST /admin/restore, GET /admin/restore/{id}.
 import { z } from 'zod/v3';
-import { RunStatus } from './runs.js';
+import { RunStatus } from './run-status.js';
 import { JobKindName } from './backups.js';
 import { SaidParams } from './said.js';
 

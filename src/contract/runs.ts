@@ -3,15 +3,19 @@
 // enum and times in Unix milliseconds; its kind's details ride beside it (`backup`, `drill`,
 // `restore`), read from that kind's own table.
 import { z } from 'zod/v3';
+import { BackupPhase } from './backups.js';
+import { DrillProgress } from './drills.js';
 import { listOf } from './list.js';
+import { RestoreProgress } from './restore.js';
+import { RunKind, RunStatus } from './run-status.js';
 
-export const RunKind = z.enum(['backup', 'drill', 'restore']);
-export type RunKind = z.infer<typeof RunKind>;
+export { RunKind, RunStatus } from './run-status.js';
 
-/** `queued`: asked for, waiting for another job to end; `interrupted`: Sanad stopped (a crash, a
- *  kill, Quit) while it ran; `cancelled`: it ended before it started. */
-export const RunStatus = z.enum(['queued', 'running', 'ok', 'partial', 'failed', 'interrupted', 'cancelled']);
-export type RunStatus = z.infer<typeof RunStatus>;
+/** A running run's latest progress, as its kind reports it (a backup's phase, a drill's check, a
+ *  restore's step); null while it waits and once it ended. Written to the run at most about once a
+ *  second and told as `run.updated` (src/contract/admin-events.ts). */
+export const RunProgress = z.union([BackupPhase, DrillProgress, RestoreProgress]);
+export type RunProgress = z.infer<typeof RunProgress>;
 
 export const Run = z.object({
   id: z.number(),
@@ -23,6 +27,7 @@ export const Run = z.object({
   /** Unix ms: when it was asked for while queued, when it started once running. */
   started_at: z.number(),
   ended_at: z.number().nullable(),
+  progress: RunProgress.nullable(),
 });
 export type Run = z.infer<typeof Run>;
 

@@ -23,6 +23,7 @@ import type { BackupStatus, OffsiteCatchUp } from '../contract/backups.js';
 import type { JobDeps } from './job-deps.js';
 import { backupHandle, backupRecord } from './backup-record.js';
 import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job, type JobControl } from './jobs.js';
+import type { AdminEventData } from '../contract/admin-events.js';
 
 export interface BackupJobsDeps extends JobDeps {
   /** Alerts of conditions that are not stored (a full disk cannot record that it is full). */
@@ -302,7 +303,7 @@ function phaseKey(p: BackupPhase): string {
   return p.phase === 'generation' ? `generation:${p.step}` : `${p.phase}:${p.repository}`;
 }
 
-function progressEvent(p: BackupPhase): Record<string, unknown> {
+function progressEvent(p: BackupPhase): Omit<AdminEventData<'backup.progress'>, 'run_id'> {
   if (p.phase === 'generation') return { phase: p.phase, step: p.step, percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 };
   if (p.phase === 'copy') return { phase: p.phase, repository: p.repository, percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 };
   const { phase, repository, percent, files_done, total_files, bytes_done, total_bytes } = p;

@@ -118,7 +118,6 @@ export class DrillJobs {
   ): Promise<DrillResult> {
     const { db, dataDir, clock, logger, store, events } = this.deps;
     const deps = await drillDepsFor({ db, dataDir, clock, logger, store, backupRunning: () => this.backupRunning() });
-    const publish = (type: 'drill.progress', data: Record<string, unknown>): void => void events?.publish(type, data);
     return runDrill(deps, {
       kind: state.kind,
       trigger: state.trigger,
@@ -129,7 +128,7 @@ export class DrillJobs {
       onProgress: (p) => {
         state.progress = p;
         changed();
-        publish('drill.progress', { run_id: runId, id: runId, kind: state.kind, ...p });
+        events?.publish('drill.progress', { run_id: runId, id: runId, kind: state.kind, ...p });
       },
     });
   }

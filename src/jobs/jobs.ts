@@ -8,7 +8,11 @@ import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import type { AdminEvents } from './admin-events.js';
 import { overlap, type JobKind } from './job-table.js';
-import { dropRun, endRun, getRun, NEVER_STARTED, openRun, pruneRuns, startRun, type OpenRun, type RunEnd, type RunKind } from './runs.js';
+import { RunProgress } from '../contract/runs.js';
+import { dropRun, endRun, getRun, NEVER_STARTED, openRun, pruneRuns, setRunProgress, startRun, type OpenRun, type RunEnd, type RunKind } from './runs.js';
+
+/** How often at most a run's progress is written to its record and told (a new phase at once). */
+export const PROGRESS_WRITE_MS = 1_000;
 
 export type JobState = 'waiting' | 'running';
 
@@ -221,9 +225,17 @@ export class Jobs {
       const run = control.run;
       if (run === null) return work(control);
       startRun(db, run, this.deps.clock.now());
+      const report = this.progressWriter(run);
+      const reporting: JobControl<P> = {
+        ...control,
+        progress: (p) => {
+          control.progress(p);
+          report(p);
+        },
+      };
       let value: T;
       try {
-        value = await work(control);
+        value = await work(reporting);
       } catch (error) {
         if (record.refused?.(error) === true) {
           dropRun(db, dataDir, run);
@@ -237,6 +249,30 @@ export class Jobs {
       if (record.keep !== undefined) pruneRuns(db, record.kind, record.keep);
       record.ended?.(value, null);
       return value;
+    };
+  }
+
+  /**
+   * Writes a run's progress to its record (runs.ts) and tells it as `run.updated`: at most once a
+   * second, and at once when the phase (or the drill's check) changes, so the record never lags a
+   * step and a fast byte count costs one write a second.
+   */
+  private progressWriter(run: OpenRun): (progress: unknown) => void {
+    let lastAt = Number.NEGATIVE_INFINITY;
+    let lastStep: string | null = null;
+    return (progress) => {
+      const parsed = RunProgress.safeParse(progress);
+      if (!parsed.success) return;
+      const p = parsed.data;
+      const step = 'check' in p ? p.check : p.phase;
+      const now = this.deps.clock.now();
+      if (now - lastAt < PROGRESS_WRITE_MS && step === lastStep) return;
+      lastAt = now;
+      lastStep = step;
+      const { db } = this.requireStore(run.kind);
+      setRunProgress(db, run, p);
+      const row = getRun(db, run.id);
+      if (row) this.deps.events?.publish('run.updated', { run_id: row.id, ...row });
     };
   }
 

@@ -14,7 +14,8 @@ import { asBookkeeping } from '../store/content-mark.js';
 import { tryFileLock, type FileLock } from '../store/file-lock.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import { cachedStatement } from '../store/statements.js';
-import type { Run, RunKind, RunStatus } from '../contract/runs.js';
+import { RunProgress, type Run, type RunKind, type RunStatus } from '../contract/runs.js';
+import { parseJsonColumn } from '../store/json-column.js';
 import { runLockPath } from '../files/data-dir-layout.js';
 
 export type { RunKind, RunStatus } from '../contract/runs.js';
@@ -73,7 +74,7 @@ export function setRunGeneration(db: Db, run: OpenRun, generation: number): void
 export function endRun(db: Db, dataDir: string, run: OpenRun, end: RunEnd, nowMs: number): void {
   write(db, run.kind, () =>
     db
-      .prepare('UPDATE runs SET status = ?, error = ?, generation = COALESCE(?, generation), ended_at = ? WHERE id = ?')
+      .prepare('UPDATE runs SET status = ?, error = ?, generation = COALESCE(?, generation), ended_at = ?, progress = NULL WHERE id = ?')
       .run(end.status, end.error, end.generation ?? null, nowMs, run.id),
   );
   closeLock(dataDir, run);
@@ -90,20 +91,34 @@ function closeLock(dataDir: string, run: OpenRun): void {
   rmSync(runLockPath(dataDir, run.id), { force: true });
 }
 
-const byId = cachedStatement<[number], RunRow>('SELECT id, kind, trigger, status, error, generation, started_at, ended_at FROM runs WHERE id = ?');
-
-export function getRun(db: ReadableDB, id: number): RunRow | null {
-  return byId(db).get(id) ?? null;
+/** Its latest progress while it runs (setRunProgress); null while it waits and once it ended. */
+export function setRunProgress(db: Db, run: OpenRun, progress: RunProgress): void {
+  write(db, run.kind, () => db.prepare("UPDATE runs SET progress = ? WHERE id = ? AND status = 'running'").run(JSON.stringify(progress), run.id));
 }
 
-/** Newest first; of one kind, or of every kind. */
-export function listRuns(db: ReadableDB, options: { kind?: RunKind; limit: number; before?: number }): RunRow[] {
+/** A row as stored: its progress is JSON text. */
+type StoredRun = Omit<RunRow, 'progress'> & { progress: string | null };
+const COLUMNS = 'id, kind, trigger, status, error, generation, started_at, ended_at, progress';
+const rowOf = (r: StoredRun): RunRow => ({ ...r, progress: parseJsonColumn(RunProgress, r.progress) });
+
+const byId = cachedStatement<[number], StoredRun>(`SELECT ${COLUMNS} FROM runs WHERE id = ?`);
+
+export function getRun(db: ReadableDB, id: number): RunRow | null {
+  const row = byId(db).get(id);
+  return row === undefined ? null : rowOf(row);
+}
+
+/** Newest first; of one kind, or of every kind; only the open ones (queued or running) if asked. */
+export function listRuns(db: ReadableDB, options: { kind?: RunKind; limit: number; before?: number; open?: boolean }): RunRow[] {
   const before = options.before ?? Number.MAX_SAFE_INTEGER;
-  return options.kind === undefined
-    ? db.prepare<[number, number], RunRow>('SELECT * FROM runs WHERE id < ? ORDER BY id DESC LIMIT ?').all(before, options.limit)
-    : db
-        .prepare<[string, number, number], RunRow>('SELECT * FROM runs WHERE kind = ? AND id < ? ORDER BY id DESC LIMIT ?')
-        .all(options.kind, before, options.limit);
+  const open = options.open === true ? " AND status IN ('queued','running')" : '';
+  const rows =
+    options.kind === undefined
+      ? db.prepare<[number, number], StoredRun>(`SELECT ${COLUMNS} FROM runs WHERE id < ?${open} ORDER BY id DESC LIMIT ?`).all(before, options.limit)
+      : db
+          .prepare<[string, number, number], StoredRun>(`SELECT ${COLUMNS} FROM runs WHERE kind = ? AND id < ?${open} ORDER BY id DESC LIMIT ?`)
+          .all(options.kind, before, options.limit);
+  return rows.map(rowOf);
 }
 
 /** Keeps the newest `keep` ended runs of a kind (their details go with them: ON DELETE CASCADE). */
@@ -136,7 +151,7 @@ export const NEVER_STARTED = 'Sanad stopped before this run could start (it was 
  * started, `cancelled` if it only waited. The one settle for every kind, at every start.
  */
 export async function settleRuns(db: Db, dataDir: string, nowMs: number, hooks: Partial<Record<RunKind, SettleHook>>): Promise<Settled[]> {
-  const open = db.prepare<[], RunRow>("SELECT * FROM runs WHERE status IN ('queued','running') ORDER BY id").all();
+  const open = db.prepare<[], StoredRun>(`SELECT ${COLUMNS} FROM runs WHERE status IN ('queued','running') ORDER BY id`).all().map(rowOf);
   const settled: Settled[] = [];
   for (const row of open) {
     const lock = tryFileLock(runLockPath(dataDir, row.id));

@@ -1,6 +1,7 @@
 // Following a run by the id its start route answered, as a client does: POST /admin/backups names
 // the run; GET /admin/events?run=ID carries only that run's events (its progress, then run.finished,
-// each with its run_id), and GET /admin/runs/{id} reads the one record with the backup's details.
+// each with its run_id; run.updated carries the progress written to the record), GET /admin/runs/{id}
+// reads the one record with the backup's details, and ?open=true lists it only while it is open.
 // A real appliance, real restic. Also the refusals: a kind that does not exist, an id that is not one.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
@@ -9,6 +10,13 @@ import { startTestAppliance, type TestAppliance } from '../harness/appliance.js'
 import { readSse, type SseFrame } from '../harness/sse.js';
 
 let t: TestAppliance | null = null;
+
+/** The ids of a list answer's runs. */
+function idsIn(body: unknown): unknown[] {
+  const data = field(body, 'data');
+  assert.ok(Array.isArray(data));
+  return data.map((r: unknown) => field(r, 'id'));
+}
 after(async () => t?.close());
 
 test('a backup is followed by its run id: its own events only, run.finished, and the one record with its copies', async () => {
@@ -22,6 +30,9 @@ test('a backup is followed by its run id: its own events only, run.finished, and
   const asked = await api.post('/admin/backups');
   assert.equal(asked.status, 202, asked.text);
   const id = num(asked.body, 'run_id');
+  const openNow = await api.get('/admin/runs?open=true');
+  const openIds = idsIn(openNow.body);
+  assert.ok(openIds.includes(id), `the backup just asked for is open: ${openNow.text}`);
   const stream = readSse(`${url}${id}`, { headers }, (frame) => frame.event === 'run.finished', 180_000);
   const { status, frames } = await stream;
   assert.equal(status, 200);
@@ -32,6 +43,14 @@ test('a backup is followed by its run id: its own events only, run.finished, and
   const end = events.at(-1);
   assert.equal(end?.event, 'run.finished');
   assert.equal(field(end?.data, 'data', 'status'), 'ok');
+  // Its progress is in its record, told as run.updated: every step of the backup, in order.
+  const updates = events.filter((e) => e.event === 'run.updated');
+  const phases = updates.map((e) => field(e.data, 'data', 'progress', 'phase'));
+  assert.ok(phases.includes('generation') && phases.includes('upload'), `the steps were told: ${JSON.stringify(phases)}`);
+  assert.ok(updates.every((e) => field(e.data, 'data', 'status') === 'running'));
+  assert.equal(field(end?.data, 'data', 'progress'), null, 'an ended run carries no progress');
+  const stillOpen = idsIn((await api.get('/admin/runs?open=true')).body);
+  assert.ok(!stillOpen.includes(id), 'an ended run is not open');
 
   const run = await api.get(`/admin/runs/${id}`);
   assert.equal(run.status, 200, run.text);

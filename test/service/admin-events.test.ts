@@ -132,9 +132,11 @@ test('GET /admin/events: a client that stops reading is dropped once 1 MiB is wa
     assert.match(await head, /^HTTP\/1\.1 200/);
     socket.pause();
     assert.equal(bus.listenerCount, 1);
-    const payload = 'x'.repeat(64 * 1024);
+    const step = 'x'.repeat(64 * 1024);
     // 32 MiB offered to a reader that reads nothing: more than the kernel buffers plus the bound.
-    for (let i = 0; i < 512 && bus.listenerCount > 0; i++) bus.publish('backup.progress', { payload });
+    for (let i = 0; i < 512 && bus.listenerCount > 0; i++)
+      bus.publish('backup.progress', { run_id: 1, phase: 'generation', step, percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 });
+    assert.equal(bus.dropped, 0, 'every event published matched the contract');
     assert.equal(bus.listenerCount, 0, 'the slow client was unsubscribed');
     await closed;
   } finally {

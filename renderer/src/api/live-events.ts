@@ -3,49 +3,70 @@
 // progress bar is just a query. The stream reconnects by itself; on each (re)connect ("ready")
 // every live query is refetched, because events sent while disconnected are not replayed.
 import type { QueryClient } from '@tanstack/react-query';
-import { z } from 'zod/v3';
+import { AdminEvent, type AdminEventData, type AdminEventType } from '../../../src/contract/admin-events';
 import { openEventStream, parseFrame } from './event-stream';
 
-export const LiveEvent = z.object({
-  id: z.number(),
-  type: z.string(),
-  at: z.number(),
-  data: z.record(z.unknown()),
-});
-export type LiveEvent = z.infer<typeof LiveEvent>;
+export const LiveEvent = AdminEvent;
+export type LiveEvent = AdminEvent;
 
-/** Query keys each event type makes stale (prefix match). */
-export const INVALIDATES: Record<string, ReadonlyArray<readonly string[]>> = {
+/** Query keys each event type makes stale (prefix match). Every event type is named, so an event
+ *  added to the contract without a decision here breaks the build. */
+export const INVALIDATES: Record<AdminEventType, ReadonlyArray<readonly string[]>> = {
+  'backup.progress': [],
   'backup.finished': [['backups'], ['status'], ['alerts'], ['diagnostics']],
+  'drill.progress': [],
   'drill.finished': [['drills'], ['status'], ['alerts'], ['diagnostics']],
+  'restore.progress': [],
   'restore.finished': [['restore']],
+  'generation.progress': [],
   // Any recorded run (backup, drill, restore) ended: the run tables (components/RunTable.tsx).
   'run.finished': [['runs']],
+  // A run's progress: the screens follow it through the kind's own progress events for now.
+  'run.updated': [],
   'passphrase.rotated': [['recovery-kit'], ['status'], ['diagnostics']],
+  'vault.rotated': [],
   'alerts.changed': [['alerts'], ['diagnostics']],
   'clients.changed': [['clients']],
   'lan.changed': [['lan'], ['settings']],
   // Responses brought back from a generation: the live data and the record changed.
   'history.changed': [['history'], ['tasks']],
+  // The Models screen follows its pulls by polling while one runs.
+  'pull.progress': [],
+  'pull.finished': [],
 };
 
 /** Where progress events are kept: the latest one per operation kind. */
 export type ProgressKind = 'backup' | 'drill' | 'restore' | 'generation';
+export type ProgressOf<K extends ProgressKind> = AdminEventData<`${K}.progress`>;
 export const progressKey = (kind: ProgressKind) => ['progress', kind] as const;
 
-const PROGRESS_KINDS: readonly string[] = ['backup', 'drill', 'restore', 'generation'];
-const isProgressKind = (k: string | undefined): k is ProgressKind => k !== undefined && PROGRESS_KINDS.includes(k);
-
 export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
-  const kind = event.type.split('.')[0];
-  if (event.type.endsWith('.progress') && isProgressKind(kind)) {
-    client.setQueryData(progressKey(kind), event.data);
-    return;
+  switch (event.type) {
+    case 'backup.progress':
+      client.setQueryData(progressKey('backup'), event.data);
+      return;
+    case 'drill.progress':
+      client.setQueryData(progressKey('drill'), event.data);
+      return;
+    case 'restore.progress':
+      client.setQueryData(progressKey('restore'), event.data);
+      return;
+    case 'generation.progress':
+      client.setQueryData(progressKey('generation'), event.data);
+      return;
+    case 'backup.finished':
+      client.setQueryData(progressKey('backup'), null);
+      break;
+    case 'drill.finished':
+      client.setQueryData(progressKey('drill'), null);
+      break;
+    case 'restore.finished':
+      client.setQueryData(progressKey('restore'), null);
+      break;
+    default:
+      break;
   }
-  if (event.type.endsWith('.finished') && (kind === 'backup' || kind === 'drill' || kind === 'restore')) {
-    client.setQueryData(progressKey(kind), null);
-  }
-  for (const key of INVALIDATES[event.type] ?? []) void client.invalidateQueries({ queryKey: key });
+  for (const key of INVALIDATES[event.type]) void client.invalidateQueries({ queryKey: key });
 }
 
 /** Opens the stream; returns a function that closes it. */

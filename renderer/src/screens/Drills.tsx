@@ -2,6 +2,7 @@
 // `drill.progress` events), see when the next ones are planned, and read the history: each drill's
 // verdict, with every check's result one click away. The drill just started opens by itself when
 // it ends. Everything refreshes on `drill.finished`; nothing polls.
+import type { z } from 'zod/v3';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api } from '../api/http';
@@ -17,6 +18,7 @@ import { drillProgressValue } from './drills/progress';
 import './recovery.css';
 import { useLiveProgress } from './use-live-progress';
 import { drillStrings } from './drills/strings';
+import type { StartDrillRequest } from '../../../src/contract/admin-requests';
 
 /** As many as the history query reads (drills/api.ts). */
 const HISTORY = 30;
@@ -27,7 +29,7 @@ function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStar
   const client = useQueryClient();
   const progress = useLiveProgress('drill');
   const start = useMutation({
-    mutationFn: (deep: boolean) => api('POST', '/admin/drills', DrillStarted, { deep }),
+    mutationFn: (deep: boolean) => api('POST', '/admin/drills', DrillStarted, { deep } satisfies z.input<typeof StartDrillRequest>),
     onSuccess: (res) => {
       onStarted(res.id);
       void client.invalidateQueries({ queryKey: ['drills'] });

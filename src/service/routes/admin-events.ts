@@ -80,7 +80,7 @@ function stream(ctx: ServiceContext, reply: FastifyReply, open: Set<() => void>,
     res.write(text);
   };
   const unsubscribe = ctx.adminEvents.subscribe((event) => {
-    if (run === null || event.data.run_id === run) send(formatAdminEvent(event));
+    if (run === null || ('run_id' in event.data && event.data.run_id === run)) send(formatAdminEvent(event));
   });
   // The heartbeat every stream shares (flood-limits.ts); its writes drop a reader too far behind.
   const stopHeartbeat = heartbeatFor(res);

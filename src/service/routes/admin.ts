@@ -5,11 +5,10 @@ import type { AdminStatus } from '../../contract/status.js';
 import type { ClientInfo, ClientRevoked, NewClient, PairingCode } from '../../contract/clients.js';
 import type { Settings } from '../../contract/settings.js';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod/v3';
 import { unixSeconds } from '../../clock.js';
 import { parseRcloneDestination } from '../../repository/rclone-destination.js';
 import { ModelRegistryError } from '../../engine/registry.js';
-import { createClient, listClients, revokeClient, SCOPES } from '../../store/clients.js';
+import { createClient, listClients, revokeClient } from '../../store/clients.js';
 import { createPairingCode } from '../../store/pairing-codes.js';
 import { SettingsSchema } from '../../store/settings.js';
 import { recoveryKitConfirmedAt } from '../../secrets/recovery-kit.js';
@@ -19,11 +18,7 @@ import { ApiError, badRequest, notFound } from '../errors.js';
 import { endStreamsOf } from '../flood-limits.js';
 import { secured, type RouteKit } from './route-kit.js';
 import { parseOptionalBody } from '../validate.js';
-
-const Scopes = z.array(z.enum(SCOPES)).min(1);
-const PairingBody = z.object({ scopes: Scopes, ttl_s: z.number().int().min(30).max(86_400).default(600) });
-const ClientBody = z.object({ name: z.string().trim().min(1).max(100), scopes: Scopes });
-const ModelBody = z.object({ path: z.string().min(1).max(4096), id: z.string().min(1).max(128).optional() });
+import { AddModelRequest, NewClientRequest, PairingCodeRequest } from '../../contract/admin-requests.js';
 
 export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -31,7 +26,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   const now = (): number => unixSeconds(ctx.clock);
 
   app.post('/admin/pairing-codes', { preHandler: admin }, async (req, reply) => {
-    const body = parseOptionalBody(PairingBody, req.body);
+    const body = parseOptionalBody(PairingCodeRequest, req.body);
     const made = createPairingCode(ctx.writer, body.scopes, body.ttl_s, now());
     // While devices on the network may pair: where, and the certificate they pin before the code.
     const lan = ctx.lan.status();
@@ -48,7 +43,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   }));
 
   app.post('/admin/clients', { preHandler: admin }, async (req, reply) => {
-    const body = parseOptionalBody(ClientBody, req.body);
+    const body = parseOptionalBody(NewClientRequest, req.body);
     const made = createClient(ctx.writer, body.name, body.scopes, now());
     ctx.adminEvents.publish('clients.changed', { client_id: made.client.id, change: 'created' });
     const answer: NewClient = { client_id: made.client.id, token: made.token, scopes: made.client.scopes };
@@ -70,7 +65,7 @@ export function registerAdminRoutes(app: FastifyInstance, kit: RouteKit): void {
   });
 
   app.post('/admin/models', { preHandler: admin }, async (req, reply) => {
-    const body = parseOptionalBody(ModelBody, req.body);
+    const body = parseOptionalBody(AddModelRequest, req.body);
     try {
       return reply.code(201).send(await ctx.models.add(body.path, body.id));
     } catch (err) {

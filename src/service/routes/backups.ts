@@ -6,7 +6,6 @@ import type { ProbeResult, Repository as ShownRepository } from '../../contract/
 import { recentBackupRuns } from '../../repository/backup-runs.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod/v3';
 import { allAlerts, repositoryErrorSaid, withAcks } from '../../store/alerts.js';
 import { AlertAckRequest } from '../../contract/alerts.js';
 import { acceptAlertKey, clearAlertAck, snoozeAlertKey } from '../../store/alert-acks.js';
@@ -32,40 +31,7 @@ import { ApiError, badRequest, notFound } from '../errors.js';
 import { noteOffsiteTested } from './first-run.js';
 import { secured, type RouteKit } from './route-kit.js';
 import { parseOptionalBody } from '../validate.js';
-
-// Option strings are never empty: an empty field is an absent one (and a 400 naming it, not a 500).
-const RepoOptionsBody = z
-  .object({
-    region: z.string().min(1).max(64),
-    access_key_id: z.string().min(1).max(256),
-    cacert: z.string().min(1).max(4096),
-    user: z.string().min(1).max(256),
-    rclone_config: z.string().min(1).max(4096),
-  })
-  .partial()
-  .strict();
-
-const RepoBody = z.object({
-  name: z.string(),
-  type: z.enum(['s3', 'rest', 'rclone', 'folder']),
-  location: z.string().min(1).max(4096),
-  options: RepoOptionsBody.optional(),
-  secret: z.string().min(1).max(4096).optional(),
-});
-
-// An edit: only what is sent changes; `options` is the whole new set; `secret` null removes it.
-const RepoPatchBody = z
-  .object({
-    location: z.string().min(1).max(4096),
-    options: RepoOptionsBody,
-    enabled: z.boolean(),
-    secret: z.string().min(1).max(4096).nullable(),
-  })
-  .partial()
-  .strict();
-
-const StartBody = z.object({ queue: z.boolean().optional() }).strict();
-const EmptyBody = z.object({}).strict();
+import { AddRepositoryRequest, EmptyRequest, MoveLocalRepositoryRequest, RepositoryPatchRequest, StartBackupRequest } from '../../contract/admin-requests.js';
 
 export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -85,7 +51,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   // progress is also in GET /admin/backups/status. While one runs, the answer
   // attaches to it (the GUI follows that run), or with {"queue": true} one more runs right after it.
   app.post('/admin/backups', { preHandler: admin }, async (req, reply) => {
-    const body = StartBody.safeParse(req.body ?? {});
+    const body = StartBackupRequest.safeParse(req.body ?? {});
     if (!body.success) throw badRequest('Send {} to back up now, or {"queue": true} to run one more after the running backup.', 'queue');
     const failed = (err: unknown): void => {
       if (!(err instanceof BackupBusyError)) ctx.logger.warn('manual backup failed', { error: err instanceof Error ? err.message : String(err) });
@@ -111,7 +77,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   // a target that is only one generation behind takes about as long as a backup to it). Meanwhile
   // GET /admin/backups/status says running, with the target being copied to.
   app.post('/admin/backups/offsite-copy', { preHandler: admin }, async (req): Promise<OffsiteCatchUp> => {
-    parseOptionalBody(EmptyBody, req.body);
+    parseOptionalBody(EmptyRequest, req.body);
     try {
       return await ctx.backups.copyOffsite();
     } catch (err) {
@@ -168,7 +134,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.get('/admin/repositories', { preHandler: admin }, async () => ({ object: 'list', data: listRepositories(ctx.db).map(shown) }));
 
   app.post('/admin/repositories', { preHandler: admin }, async (req, reply) => {
-    const { name, type, location, options, secret } = parseOptionalBody(RepoBody, req.body);
+    const { name, type, location, options, secret } = parseOptionalBody(AddRepositoryRequest, req.body);
     try {
       // An rclone repository names a remote rclone has configured: said now, not at the first backup.
       if (type === 'rclone') await assertRemoteConfigured(location, options?.rclone_config ? { config: options.rclone_config } : {});
@@ -188,7 +154,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   // Moving the local repository (to another disk, an external drive): later backups go there; the
   // snapshots already made stay where they are until the user copies or deletes them.
   app.patch('/admin/repositories/local', { preHandler: admin }, async (req) => {
-    const body = z.object({ location: z.string().min(1).max(4096) }).safeParse(req.body);
+    const body = MoveLocalRepositoryRequest.safeParse(req.body);
     if (!body.success || !isAbsolute(body.data.location)) throw badRequest('Send {"location": "/absolute/path"} for the local repository.', 'location');
     if (ctx.backups.status().running) throw new ApiError('backup_running', 'A backup is running; move the repository when it has finished.');
     moveLocalRepository(ctx.writer, body.data.location);
@@ -198,7 +164,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   // Editing an offsite target (the local one has the route above). Refused while a backup runs,
   // which reads the targets and their secrets as it goes.
   app.patch<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {
-    const body = parseOptionalBody(RepoPatchBody, req.body);
+    const body = parseOptionalBody(RepositoryPatchRequest, req.body);
     if (ctx.backups.status().running) throw new ApiError('backup_running', 'A backup is running; change the target when it has finished.');
     const { location, options, enabled, secret } = body;
     try {

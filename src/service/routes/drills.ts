@@ -8,8 +8,8 @@ import { DrillBusyError, UnknownRepositoryError } from '../../drill/run-drill.js
 import { KeychainUnavailableError, MissingSecretError } from '../../secrets/errors.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { secured, type RouteKit } from './route-kit.js';
+import { StartDrillRequest } from '../../contract/admin-requests.js';
 
-const StartBody = z.object({ deep: z.boolean().optional(), repo: z.string().min(1).max(64).optional() }).strict();
 const ListQuery = z.object({ limit: z.coerce.number().int().min(1).max(KEEP_RUNS).default(50) });
 
 const busy = (): ApiError => new ApiError('drill_running', 'A drill is already running; wait for it to finish.');
@@ -25,7 +25,7 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
   });
 
   app.post('/admin/drills', { preHandler: admin }, async (req, reply) => {
-    const body = StartBody.safeParse(req.body ?? {});
+    const body = StartDrillRequest.safeParse(req.body ?? {});
     if (!body.success) {
       const issue = body.error.issues[0];
       throw badRequest('Send {"deep": true|false, "repo": "NAME"} (both optional).', issue?.path.join('.') || null);

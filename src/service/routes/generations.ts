@@ -4,7 +4,6 @@
 // generations.ts caches the opened copy); never writes to a repository.
 import { refusalOf } from '../../contract/issue-words.js';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod/v3';
 import type { BringBackResult, GenerationConversationPage, GenerationDiff, GenerationResponsePage, GenerationSummary } from '../../contract/history.js';
 import { bringBack, listBringBacks } from '../../history/bring-back.js';
 import { diffStores } from '../../history/diff.js';
@@ -18,16 +17,7 @@ import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { secured, type RouteKit } from './route-kit.js';
 import { repositoryError } from './restore.js';
-
-const Repo = z.string().min(1).max(64);
-const Id = z.string().min(1).max(200);
-const BringBackBody = z
-  .object({
-    repo: Repo.optional(),
-    responses: z.array(Id).min(1).max(1000),
-    undelete: z.boolean().optional(),
-  })
-  .strict();
+import { BringBackId, BringBackRepoName, BringBackRequest } from '../../contract/admin-requests.js';
 
 type Params = { generation: string };
 type RepoQuery = { repo?: string };
@@ -39,7 +29,7 @@ function generationParam(raw: string): number {
 
 function repoParam(raw: string | undefined): string {
   const repo = raw ?? 'local';
-  if (!Repo.safeParse(repo).success) throw badRequest('repo must be a repository name.', 'repo');
+  if (!BringBackRepoName.safeParse(repo).success) throw badRequest('repo must be a repository name.', 'repo');
   return repo;
 }
 
@@ -49,7 +39,7 @@ type ListQuery = RepoQuery & { q?: string; after?: string; limit?: string };
 function pageQuery(query: ListQuery, idName: string): PageQuery {
   const { q, after, limit } = query;
   if (q !== undefined && q.length > 200) throw badRequest('q is at most 200 characters.', 'q');
-  if (after !== undefined && !Id.safeParse(after).success) throw badRequest(`after must be ${idName}.`, 'after');
+  if (after !== undefined && !BringBackId.safeParse(after).success) throw badRequest(`after must be ${idName}.`, 'after');
   if (limit !== undefined && (!/^[1-9][0-9]{0,2}$/.test(limit) || Number(limit) > MAX_PAGE))
     throw badRequest(`limit must be a number from 1 to ${MAX_PAGE}.`, 'limit');
   return { ...(q !== undefined ? { q } : {}), ...(after !== undefined ? { after } : {}), ...(limit !== undefined ? { limit: Number(limit) } : {}) };
@@ -117,7 +107,7 @@ export function registerGenerationRoutes(app: FastifyInstance, kit: RouteKit): v
 
   app.post<{ Params: Params }>('/admin/generations/:generation/bring-back', { preHandler: admin }, async (req): Promise<BringBackResult> => {
     const generation = generationParam(req.params.generation);
-    const parsed = BringBackBody.safeParse(req.body);
+    const parsed = BringBackRequest.safeParse(req.body);
     if (!parsed.success) {
       const { param, message } = refusalOf(parsed.error.issues[0]);
       throw badRequest(`${message} Send {"responses": ["resp_…"], "undelete": false}.`, param);

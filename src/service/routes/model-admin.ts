@@ -2,7 +2,6 @@
 // and backup choice, loading and unloading it by hand, and the hub token (saved to the keychain,
 // never shown back).
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod/v3';
 import type { Pull, PullPlanShown } from '../../contract/pulls.js';
 import type { Model } from '../../contract/tasks.js';
 import { PullRefusedError } from '../../engine/hub/pull-plan.js';
@@ -13,29 +12,7 @@ import { ApiError, notFound } from '../errors.js';
 import { parseBody } from '../validate.js';
 import { withModelLoaded } from '../model-load-error.js';
 import { secured, type RouteKit } from './route-kit.js';
-
-const PullBody = z
-  .object({
-    uri: z.string().trim().min(3).max(2048),
-    id: z.string().min(1).max(128).optional(),
-    sha256: z.string().trim().max(64).optional(),
-  })
-  .strict();
-
-const SettingsBody = z
-  .object({
-    context_size: z.number().int().nullable().optional(),
-    gpu_layers: z
-      .union([z.literal('auto'), z.number().int()])
-      .nullable()
-      .optional(),
-    temperature: z.number().nullable().optional(),
-    max_output_tokens: z.number().int().nullable().optional(),
-    backup: z.enum(['include', 'source']).optional(),
-  })
-  .strict();
-
-const TokenBody = z.object({ token: z.string().trim().min(8).max(4096) }).strict();
+import { HubTokenRequest, ModelSettingsRequest, PullRequest } from '../../contract/admin-requests.js';
 
 function refusal(err: unknown): never {
   if (err instanceof PullRefusedError) {
@@ -49,7 +26,7 @@ export function registerModelAdminRoutes(app: FastifyInstance, kit: RouteKit): v
   const admin = secured(kit, 'admin');
 
   app.post('/admin/models/pulls/plan', { preHandler: admin }, async (req): Promise<PullPlanShown> => {
-    const body = parseBody(PullBody, req.body);
+    const body = parseBody(PullRequest, req.body);
     try {
       return await ctx.pulls.plan(body);
     } catch (err) {
@@ -58,7 +35,7 @@ export function registerModelAdminRoutes(app: FastifyInstance, kit: RouteKit): v
   });
 
   app.post('/admin/models/pulls', { preHandler: admin }, async (req, reply) => {
-    const body = parseBody(PullBody, req.body);
+    const body = parseBody(PullRequest, req.body);
     try {
       const { pull, plan, joined } = await ctx.pulls.start(body);
       return await reply.code(joined || pull.status === 'done' ? 200 : 202).send({ ...pull, plan });
@@ -83,7 +60,7 @@ export function registerModelAdminRoutes(app: FastifyInstance, kit: RouteKit): v
   });
 
   app.post<{ Params: { id: string } }>('/admin/models/:id/settings', { preHandler: admin }, async (req): Promise<Model> => {
-    const body = parseBody(SettingsBody, req.body);
+    const body = parseBody(ModelSettingsRequest, req.body);
     try {
       const { backup, ...settings } = body;
       let model = await ctx.models.setSettings(req.params.id, settings);
@@ -117,7 +94,7 @@ export function registerModelAdminRoutes(app: FastifyInstance, kit: RouteKit): v
   }));
 
   app.put('/admin/hub-token', { preHandler: admin }, async (req): Promise<{ saved: boolean }> => {
-    const { token } = parseBody(TokenBody, req.body);
+    const { token } = parseBody(HubTokenRequest, req.body);
     await ctx.secrets.store.set(HUB_TOKEN, token);
     return { saved: true };
   });

@@ -1,15 +1,14 @@
 // POST /v1/pair: a client redeems a one-time code for its own token. No bearer token needed, so
 // failures are throttled (pairing-throttle.ts) to make guessing codes pointless.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod/v3';
 import { unixSeconds } from '../../clock.js';
 import { touchClient } from '../../store/clients.js';
 import { redeemPairingCode } from '../../store/pairing-codes.js';
 import { checkHostAndOrigin, remoteAddress } from '../auth.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { RouteKit } from './route-kit.js';
+import { PairRequest } from '../../contract/admin-requests.js';
 
-const PairBody = z.object({ code: z.string().min(1).max(64), client_name: z.string().trim().min(1).max(100) });
 // On this machine brute force is held off by one global budget of failed codes in a short window,
 // not by address: on loopback every caller is 127.0.0.1, and a per-address lock let any local program block pairing
 // for everyone for ten minutes with ten bad codes. With 10 failures a second at most, a guesser gets
@@ -25,7 +24,7 @@ export function registerPairRoutes(app: FastifyInstance, kit: RouteKit): void {
     checkHostAndOrigin(kit.listener, req);
     const address = remoteAddress(req);
     pairing.check(address);
-    const parsed = PairBody.safeParse(req.body);
+    const parsed = PairRequest.safeParse(req.body);
     if (!parsed.success) {
       const param = parsed.error.issues[0]?.path.join('.') || null;
       throw badRequest(`Invalid value for ${param ?? 'the body'}: send {"code": "XXXX-XXXX", "client_name": "..."}.`, param);

@@ -9,7 +9,6 @@ import { runIdParam } from './run-id-param.js';
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod/v3';
 import { inspectTarget } from '../../restore/target-dir.js';
 import { tryFileLock } from '../../store/file-lock.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
@@ -18,8 +17,7 @@ import { serviceBaseUrl } from '../base-url.js';
 import { newLoginCode } from '../login-codes.js';
 import { secured, type RouteKit } from './route-kit.js';
 import { instanceLockPath, storePath } from '../../files/data-dir-layout.js';
-
-const CheckBody = z.object({ target: z.string().min(1).max(4096) });
+import { RestoreTargetCheckRequest } from '../../contract/admin-requests.js';
 
 const conflict = (code: ErrorCode, message: string): ApiError => new ApiError(code, message);
 
@@ -30,7 +28,7 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): 
 
   // 200 either way: a refusal is an answer to the question, not a failed request.
   app.post('/admin/restore/check-target', { preHandler: admin }, async (req): Promise<TargetAnswer> => {
-    const body = CheckBody.safeParse(req.body ?? {});
+    const body = RestoreTargetCheckRequest.safeParse(req.body ?? {});
     if (!body.success) throw badRequest('Send {"target": "/absolute/path"}.', 'target');
     const { target } = body.data;
     if (!isAbsolute(target)) {

@@ -4,7 +4,6 @@
 import { runIdParam } from './run-id-param.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod/v3';
 import { createRestic, ResticError } from '../../repository/restic/index.js';
 import { openRepository, PassphraseNeededError, type RepositorySource } from '../../restore/open-repository.js';
 import { restoreGeneration } from '../../restore/restore-generation.js';
@@ -18,18 +17,7 @@ import { secured, type RouteKit } from './route-kit.js';
 import { parseOptionalBody } from '../validate.js';
 import { registerRestoreOpenRoutes } from './restore-open.js';
 import { resticCacheDir } from '../../files/data-dir-layout.js';
-
-const Repo = z.string().min(1).max(64);
-const Passphrase = z.string().min(1).max(1024);
-const ListBody = z.object({ repo: Repo.optional(), passphrase: Passphrase.optional() });
-const StartBody = z.object({
-  target: z.string().min(1).max(4096),
-  generation: z.number().int().positive().optional(),
-  repo: Repo.optional(),
-  passphrase: Passphrase.optional(),
-  models_in_place: z.boolean().optional(),
-  keep_clients: z.boolean().optional(),
-});
+import { RestoreGenerationsRequest, RestoreRepoName, StartRestoreRequest } from '../../contract/admin-requests.js';
 
 async function sourceFor(ctx: ServiceContext, repo: string, passphrase: string | undefined): Promise<RepositorySource> {
   return repositorySourceFor({
@@ -72,18 +60,18 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
 
   app.get<{ Querystring: { repo?: string } }>('/admin/restore/generations', { preHandler: admin }, async (req) => {
     const repo = req.query.repo ?? 'local';
-    if (!Repo.safeParse(repo).success) throw badRequest('repo must be a repository name.', 'repo');
+    if (!RestoreRepoName.safeParse(repo).success) throw badRequest('repo must be a repository name.', 'repo');
     return generations(repo, undefined);
   });
 
   // A POST so a new machine's passphrase travels in the body, never in a URL.
   app.post('/admin/restore/generations', { preHandler: admin }, async (req) => {
-    const body = parseOptionalBody(ListBody, req.body);
+    const body = parseOptionalBody(RestoreGenerationsRequest, req.body);
     return generations(body.repo ?? 'local', body.passphrase);
   });
 
   app.post('/admin/restore', { preHandler: admin }, async (req, reply) => {
-    const body = parseOptionalBody(StartBody, req.body);
+    const body = parseOptionalBody(StartRestoreRequest, req.body);
     if (!isAbsolute(body.target)) throw badRequest('The target must be an absolute path to an empty or absent folder.', 'target');
     if (jobs.running) throw new ApiError('restore_running', 'A restore is already running; wait for it to finish.');
     const inspection = await inspectTarget(body.target, ctx.dataDir);

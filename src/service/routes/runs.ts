@@ -2,36 +2,28 @@
 // and one run with its kind's details. A client that started a run follows it by the id its start
 // route answered: here, or on GET /admin/events?run={id}.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod/v3';
 import { backupRunDetails } from '../../repository/backup-runs.js';
 import type { RunDetails } from '../../contract/run-details.js';
-import { RunKind, type Runs } from '../../contract/runs.js';
+import { type Runs } from '../../contract/runs.js';
 import { getDrillRun } from '../../drill/drill-runs.js';
 import { getRun, listRuns } from '../../jobs/runs.js';
 import { badRequest, notFound } from '../errors.js';
 import { runIdParam } from './run-id-param.js';
 import { secured, type RouteKit } from './route-kit.js';
-
-const ListQuery = z
-  .object({
-    kind: RunKind.optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(50),
-    before: z.coerce.number().int().min(1).optional(),
-  })
-  .strict();
+import { RunsQuery } from '../../contract/admin-requests.js';
 
 export function registerRunRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
   const admin = secured(kit, 'admin');
 
   app.get('/admin/runs', { preHandler: admin }, async (req): Promise<Runs> => {
-    const query = ListQuery.safeParse(req.query);
+    const query = RunsQuery.safeParse(req.query);
     if (!query.success) {
       const issue = query.error.issues[0];
-      throw badRequest('Ask for ?kind=backup|drill|restore, ?limit=1..500 and ?before=ID (all optional).', issue?.path.join('.') || null);
+      throw badRequest('Ask for ?kind=backup|drill|restore, ?open=true, ?limit=1..500 and ?before=ID (all optional).', issue?.path.join('.') || null);
     }
-    const { kind, limit, before } = query.data;
-    return { object: 'list', data: listRuns(ctx.db, { limit, ...(kind ? { kind } : {}), ...(before !== undefined ? { before } : {}) }) };
+    const { kind, limit, before, open } = query.data;
+    return { object: 'list', data: listRuns(ctx.db, { limit, open: open === 'true', ...(kind ? { kind } : {}), ...(before !== undefined ? { before } : {}) }) };
   });
 
   app.get<{ Params: { id: string } }>('/admin/runs/:id', { preHandler: admin }, async (req): Promise<RunDetails> => {

@@ -10,14 +10,9 @@ import { JobRefusedError } from '../../jobs/jobs.js';
 import { Vault } from '../../secrets/vault.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { secured, type RouteKit } from './route-kit.js';
+import { SecretValueRequest } from '../../contract/admin-requests.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
-const SecretBody = z.object({
-  value: z
-    .string()
-    .min(1)
-    .max(64 * 1024),
-});
 
 export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { ctx } = kit;
@@ -31,7 +26,7 @@ export function registerSecretRoutes(app: FastifyInstance, kit: RouteKit): void 
 
   app.put<{ Params: { name: string } }>('/admin/secrets/:name', { preHandler: admin }, async (req) => {
     const name = checkName(req.params.name);
-    const body = SecretBody.safeParse(req.body);
+    const body = SecretValueRequest.safeParse(req.body);
     if (!body.success) throw badRequest('Send {"value": "..."} with a non-empty string of at most 64 KiB.', 'value');
     ctx.secrets.vault.set(name, body.data.value);
     return { name, stored: true };

@@ -63,13 +63,15 @@ describe('backup progress: event data to ProgressBar values', () => {
         id: 1,
         type: 'backup.progress',
         at: 0,
-        data: { phase: 'upload', repository: 'local', percent: 0.5, files_done: 2, total_files: 4, bytes_done: 2048, total_bytes: 4096 },
+        data: { run_id: 1, phase: 'upload', repository: 'local', percent: 0.5, files_done: 2, total_files: 4, bytes_done: 2048, total_bytes: 4096 },
       }),
     );
     expect((await screen.findByRole('progressbar', { name: 'Backup' })).getAttribute('value')).toBe('0.5');
     expect(screen.getByText('Sending to “local”')).toBeTruthy();
     expect(screen.getByText('2 of 4 files')).toBeTruthy();
-    act(() => applyLiveEvent(client, { id: 2, type: 'backup.finished', at: 0, data: { status: 'ok' } }));
+    act(() =>
+      applyLiveEvent(client, { id: 2, type: 'backup.finished', at: 0, data: { run_id: 1, generation: 3, status: 'ok', repositories: [], error: null } }),
+    );
     expect(await screen.findByText('idle')).toBeTruthy();
     expect(screen.queryByRole('progressbar')).toBeNull();
   });

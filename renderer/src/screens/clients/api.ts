@@ -1,11 +1,13 @@
 // The Clients screen's calls: pairing codes, clients, tokens and revocation (all /admin). The
 // list also refreshes live: the core announces `clients.changed` when a code is redeemed.
+import type { z } from 'zod/v3';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/http';
 import { browserNow } from '../../clock';
 import { pairingDeadline } from './countdown';
 
 import { ClientList, ClientRevoked, NewClient, PairingCode, SCOPES, type Scope } from '../../../../src/contract/clients';
+import type { NewClientRequest, PairingCodeRequest } from '../../../../src/contract/admin-requests';
 
 export { ClientInfo, SCOPES, type Scope } from '../../../../src/contract/clients';
 
@@ -40,7 +42,7 @@ export function useMakePairingCode() {
   return useMutation({
     mutationFn: async ({ scopes, ttlS }: { scopes: Scope[]; ttlS: number }): Promise<ShownCode> => {
       const requestedAt = browserNow();
-      const made = await api('POST', '/admin/pairing-codes', PairingCode, { scopes, ttl_s: ttlS });
+      const made = await api('POST', '/admin/pairing-codes', PairingCode, { scopes, ttl_s: ttlS } satisfies z.input<typeof PairingCodeRequest>);
       const lan =
         made.lan_url !== undefined && made.tls_fingerprint_sha256 !== undefined ? { url: made.lan_url, fingerprint: made.tls_fingerprint_sha256 } : null;
       return { code: made.code, deadlineMs: pairingDeadline(requestedAt, ttlS), lan };
@@ -51,7 +53,7 @@ export function useMakePairingCode() {
 export function useCreateClient() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name: string; scopes: Scope[] }) => api('POST', '/admin/clients', NewClient, body),
+    mutationFn: (body: z.input<typeof NewClientRequest>) => api('POST', '/admin/clients', NewClient, body),
     onSuccess: () => client.invalidateQueries({ queryKey: ['clients'] }),
   });
 }

@@ -13,6 +13,7 @@ import {
   GenerationResponsePage,
   GenerationSummary,
 } from '../../../../src/contract/history';
+import type { BringBackRequest } from '../../../../src/contract/admin-requests';
 
 export type {
   BringBackEntry,
@@ -73,7 +74,9 @@ export function useBringBack(repo: string, generation: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { id: string; undelete: boolean }) =>
-      api('POST', `${base(generation)}/bring-back`, BringBackResult, { repo, responses: [input.id], undelete: input.undelete }),
+      api('POST', `${base(generation)}/bring-back`, BringBackResult, { repo, responses: [input.id], undelete: input.undelete } satisfies z.input<
+        typeof BringBackRequest
+      >),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['history'] }),
   });
 }

@@ -8,6 +8,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { FormField } from '../../components/FormField';
 import { useStrings } from '../../i18n/i18n';
 import { modelStrings } from './strings';
+import type { HubTokenRequest } from '../../../../src/contract/admin-requests';
 
 const Saved = z.object({ saved: z.boolean() });
 const key = ['models', 'hub-token'] as const;
@@ -18,7 +19,10 @@ export function HubTokenForm() {
   const saved = useQuery({ queryKey: key, queryFn: () => api('GET', '/admin/hub-token', Saved) });
   const [token, setToken] = useState('');
   const change = useMutation({
-    mutationFn: (value: string | null) => (value === null ? api('DELETE', '/admin/hub-token', Saved) : api('PUT', '/admin/hub-token', Saved, { token: value })),
+    mutationFn: (value: string | null) =>
+      value === null
+        ? api('DELETE', '/admin/hub-token', Saved)
+        : api('PUT', '/admin/hub-token', Saved, { token: value } satisfies z.input<typeof HubTokenRequest>),
     onSuccess: (s) => {
       client.setQueryData(key, s);
       setToken('');

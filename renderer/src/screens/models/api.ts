@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod/v3';
 import { api } from '../../api/http';
 import { Model, ModelList, type Model as ModelValue } from '../../../../src/contract/tasks';
+import type { AddModelRequest } from '../../../../src/contract/admin-requests';
 
 /** A registered model as GET /v1/models and POST /admin/models answer it. */
 export const ModelInfo = Model;
@@ -31,7 +32,7 @@ export function useModelMemory(action: 'load' | 'unload') {
 export function useAddModel() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { path: string; id?: string }) => api('POST', '/admin/models', Model, body),
+    mutationFn: (body: z.input<typeof AddModelRequest>) => api('POST', '/admin/models', Model, body),
     onSuccess: () => client.invalidateQueries({ queryKey: ['models'] }),
   });
 }

@@ -1,17 +1,16 @@
 // Getting a model from a hub, from the GUI: the plan (POST /admin/models/pulls/plan, said before
 // anything downloads), the start (POST /admin/models/pulls), the pulls with their progress
 // (GET /admin/models/pulls, read every second while one runs), cancel, and a model's settings.
+import type { z } from 'zod/v3';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/http';
 import { Pull, PullList, PullPlanShown } from '../../../../src/contract/pulls';
 import { Model } from '../../../../src/contract/tasks';
+import type { ModelSettingsRequest, PullRequest } from '../../../../src/contract/admin-requests';
 
 export const pullsKey = ['models', 'pulls'] as const;
 
-export interface PullAsk {
-  uri: string;
-  id?: string;
-}
+export type PullAsk = z.input<typeof PullRequest>;
 
 export function usePullPlan() {
   return useMutation({ mutationFn: (body: PullAsk) => api('POST', '/admin/models/pulls/plan', PullPlanShown, body) });
@@ -51,13 +50,7 @@ export function useCancelPull() {
   });
 }
 
-export interface SettingsPatch {
-  context_size?: number | null;
-  gpu_layers?: 'auto' | number | null;
-  temperature?: number | null;
-  max_output_tokens?: number | null;
-  backup?: 'include' | 'source';
-}
+export type SettingsPatch = z.input<typeof ModelSettingsRequest>;
 
 export function useModelSettings(id: string) {
   const client = useQueryClient();

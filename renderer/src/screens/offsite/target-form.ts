@@ -2,6 +2,8 @@
 // request bodies it becomes (add and edit), and which field a server error is about. Pure, so the
 // rules are tested without a browser; TargetForm.tsx only renders them.
 import type { Repository } from '../../../../src/contract/repositories';
+import type { z } from 'zod/v3';
+import type { AddRepositoryRequest, RepositoryPatchRequest } from '../../../../src/contract/admin-requests';
 
 export type TargetType = 's3' | 'rest' | 'rclone' | 'folder';
 export const TARGET_TYPES: readonly TargetType[] = ['s3', 'rest', 'rclone', 'folder'];
@@ -78,25 +80,14 @@ export function optionsOf(draft: TargetDraft): Partial<Record<OptionKey, string>
   return out;
 }
 
-export interface AddBody {
-  name: string;
-  type: TargetType;
-  location: string;
-  options: Partial<Record<OptionKey, string>>;
-  secret?: string;
-}
+export type AddBody = z.input<typeof AddRepositoryRequest>;
 
 export function addBody(draft: TargetDraft): AddBody {
   const secret = FIELDS[draft.type].includes('secret') ? draft.secret : '';
   return { name: draft.name.trim(), type: draft.type, location: draft.location.trim(), options: optionsOf(draft), ...(secret !== '' ? { secret } : {}) };
 }
 
-export interface PatchBody {
-  location: string;
-  options: Partial<Record<OptionKey, string>>;
-  enabled: boolean;
-  secret?: string;
-}
+export type PatchBody = z.input<typeof RepositoryPatchRequest>;
 
 /** An edit sends the whole non-secret set, and a secret only when one was typed. */
 export function patchBody(draft: TargetDraft): PatchBody {

@@ -1,14 +1,17 @@
 // What the Restore screen reads and sends: the target check, the restore job, "open the restored
 // data", and the generation list with a recovery-kit passphrase (a POST, so the passphrase never
 // travels in a URL; its query key holds only the attempt number, never the passphrase).
+import type { z } from 'zod/v3';
 import { useQuery } from '@tanstack/react-query';
 import { api, listOf } from '../../api/http';
 import { OpenRestored, RestoreJob, RestoreStarted, TargetAnswer } from '../../../../src/contract/restore';
 import { AdminStatus } from '../../../../src/contract/status';
 import { Generations, useGenerations } from '../backups/api';
 import type { FlowState, RestoreOutcome } from './flow';
+import type { RestoreGenerationsRequest, RestoreTargetCheckRequest, StartRestoreRequest } from '../../../../src/contract/admin-requests';
 
-export const checkTarget = (target: string) => api('POST', '/admin/restore/check-target', TargetAnswer, { target });
+export const checkTarget = (target: string) =>
+  api('POST', '/admin/restore/check-target', TargetAnswer, { target } satisfies z.input<typeof RestoreTargetCheckRequest>);
 
 export { RestoreJob } from '../../../../src/contract/restore';
 
@@ -27,8 +30,7 @@ export function outcomeOf(job: RestoreJob): RestoreOutcome | null {
 export const useRestoreJob = (id: number | null) =>
   useQuery({ queryKey: ['restore', 'job', id], queryFn: () => api('GET', `/admin/restore/${id ?? 0}`, RestoreJob), enabled: id !== null });
 
-export const startRestore = (body: { target: string; generation: number; repo: string; passphrase?: string }) =>
-  api('POST', '/admin/restore', RestoreStarted, body);
+export const startRestore = (body: z.input<typeof StartRestoreRequest>) => api('POST', '/admin/restore', RestoreStarted, body);
 
 export const openRestored = (id: number) => api('POST', `/admin/restore/${id}/open`, OpenRestored);
 
@@ -39,7 +41,10 @@ export function useFlowGenerations(s: FlowState) {
   const own = useGenerations(s.repo, s.step === 'generation' && s.passphrase === null);
   const kit = useQuery({
     queryKey: ['restore', 'generations', s.repo, 'kit', s.passphraseAttempt],
-    queryFn: () => api('POST', '/admin/restore/generations', Generations, { repo: s.repo, passphrase: s.passphrase }).then((l) => l.data),
+    queryFn: () =>
+      api('POST', '/admin/restore/generations', Generations, { repo: s.repo ?? undefined, passphrase: s.passphrase ?? undefined } satisfies z.input<
+        typeof RestoreGenerationsRequest
+      >).then((l) => l.data),
     enabled: s.step === 'generation' && s.passphrase !== null && s.repo !== null,
     staleTime: Infinity,
     gcTime: 0,
