@@ -1,7 +1,16 @@
 // The secrets answers the GUI reads: the recovery kit, its confirmation, and a passphrase rotation.
 import { z } from 'zod/v3';
 
-export const RecoveryKit = z.object({ text: z.string(), created_at: z.number(), confirmed_at: z.number().nullable() });
+// The kit holds the restic passphrase: it goes only to an admin (the GUI's Settings, `sanad recovery-kit`).
+export const RecoveryKit = z.object({
+  text: z.string(),
+  created_at: z.number(),
+  host: z.string(),
+  data_dir: z.string(),
+  restic_passphrase: z.string(),
+  repositories: z.array(z.object({ name: z.string(), location: z.string() })),
+  confirmed_at: z.number().nullable(),
+});
 export const KitConfirmed = z.object({ confirmed_at: z.number() });
 
 export const RepositoryRotation = z.object({ name: z.string(), ok: z.boolean(), skipped: z.string().nullable(), old_keys_removed: z.boolean() });

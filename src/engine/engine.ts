@@ -46,7 +46,7 @@ export interface GenerateRequest {
   messages: ChatMessage[];
   /**
    * Text the assistant already produced for this request before a restart (LMSP `resume`).
-   * Generation continues right after it: the engine never repeats it and never drops it.
+   * Completion continues right after it: the engine never repeats it and never drops it.
    */
   continuation?: string;
   /**
@@ -56,7 +56,7 @@ export interface GenerateRequest {
   continuationThought?: string;
   /** How hard a thinking model thinks (absent: the model's default); ignored by a model that does not. */
   reasoningEffort?: ReasoningEffort;
-  /** Tokens still allowed for this generation (the caller subtracts what `continuation` used). */
+  /** Tokens still allowed for this completion (the caller subtracts what `continuation` used). */
   maxTokens: number;
   temperature?: number;
   topP?: number;
@@ -103,9 +103,9 @@ export interface GenerateResult {
   calls?: Array<{ name: string; arguments: string }>;
 }
 
-/** A generation the engine ended itself, for a reason the request can change (a code for the client). */
-export class GenerationFailure extends Error {
-  override name = 'GenerationFailure';
+/** A completion the engine ended itself, for a reason the request can change (a code for the client). */
+export class CompletionFailure extends Error {
+  override name = 'CompletionFailure';
   constructor(
     message: string,
     readonly code: 'generation_too_slow' | 'context_length_exceeded' | 'invalid_input' | 'infill_not_supported',
@@ -120,11 +120,11 @@ export interface LoadedModelInfo {
   /** Estimated memory of the weights and the context (KV cache for every sequence), in bytes. */
   memoryBytes: number;
   contextSize: number;
-  /** Context sequences: how many generations on this model can run at once. */
+  /** Context sequences: how many completions on this model can run at once. */
   sequences: number;
   /** Generations running on it now. */
   busy: number;
-  /** Output tokens per second of its last finished generation (null: none yet). */
+  /** Output tokens per second of its last finished completion (null: none yet). */
   lastTokensPerSecond: number | null;
   /** Unix seconds. */
   loadedAt: number;
@@ -175,7 +175,7 @@ export interface Engine {
   embed(request: EmbedRequest): Promise<EmbedResult>;
   /** Scores documents against a query on the reranker's ranking context (made on first use, kept with the model). */
   rank(request: RankRequest): Promise<RankResult>;
-  /** Unloads a model once its running generations end; false if it was not loaded. */
+  /** Unloads a model once its running completions end; false if it was not loaded. */
   unload(modelId: string): Promise<boolean>;
   /** The models in memory, most recently used first. */
   loadedModels(): LoadedModelInfo[];
@@ -205,11 +205,11 @@ export interface LoadSettings {
 }
 
 export interface EngineOptions {
-  /** At most this many generations at once per model (its context sequences, as memory allows). */
+  /** At most this many completions at once per model (its context sequences, as memory allows). */
   concurrency: number;
   /** Memory for models and their contexts, in bytes; past it the least recently used model is unloaded. */
   memoryBudgetBytes?: number;
-  /** A generation that takes longer than this per output token (after an allowance for its prompt) fails. */
+  /** A completion that takes longer than this per output token (after an allowance for its prompt) fails. */
   tokenBudgetMs?: number;
   /** CPU threads for llama.cpp; the default thread count oversubscribes small machines. */
   threads: number;

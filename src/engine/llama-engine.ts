@@ -23,7 +23,7 @@ import { chatWrapperFor, promptTokensOf, toHistory, toStopReason, type Loaded } 
 import { ReasoningWrappers, THOUGHT_BUDGET, thoughtTokenCount } from './reasoning.js';
 import { ThinkingTally } from './thinking-tally.js';
 import {
-  GenerationFailure,
+  CompletionFailure,
   type ChatMessage,
   type Engine,
   type EngineOptions,
@@ -67,7 +67,7 @@ const BACKEND_DISPOSE_TIMEOUT_MS = 1000;
 /** llama.cpp's log lines reach JS a moment after the failure they explain. */
 const NATIVE_LOG_GRACE_MS = 30;
 
-/** A generation slower than this per output token is stopped (a setting overrides it). */
+/** A completion slower than this per output token is stopped (a setting overrides it). */
 export const DEFAULT_TOKEN_BUDGET_MS = 10_000;
 
 /** \`json_object\` as a schema, for the answer side of a calls-or-answer grammar. */
@@ -103,7 +103,7 @@ function toolShape(request: Pick<GenerateRequest, 'tools' | 'format'>): {
   return { forced, either, shaped, functions: tools && !shaped ? chatFunctions(tools) : undefined };
 }
 
-/** What one generation runs on: its chat wrapper (per reasoning effort), sequence and prompt. */
+/** What one completion runs on: its chat wrapper (per reasoning effort), sequence and prompt. */
 interface RunOn {
   wrapper: ChatWrapper;
   sequence: LlamaContextSequence;
@@ -314,22 +314,22 @@ export class LlamaEngine implements Engine {
     const prompt = raw.prompt + (request.continuation ?? '');
     try {
       if (raw.suffix !== undefined && !completion.infillSupported)
-        throw new GenerationFailure(`Model ${request.modelId} cannot fill in the middle (it has no FIM tokens); leave suffix out.`, 'infill_not_supported');
+        throw new CompletionFailure(`Model ${request.modelId} cannot fill in the middle (it has no FIM tokens); leave suffix out.`, 'infill_not_supported');
       const result =
         raw.suffix !== undefined
           ? await completion.generateInfillCompletionWithMeta(prompt, raw.suffix, options)
           : await completion.generateCompletionWithMeta(prompt, options);
       if (budget.spent && !signal.aborted)
-        throw new GenerationFailure(
-          `The generation took longer than its budget of ${budget.perTokenMs / 1000} s per output token and was stopped.`,
+        throw new CompletionFailure(
+          `The completion took longer than its budget of ${budget.perTokenMs / 1000} s per output token and was stopped.`,
           'generation_too_slow',
         );
       if (result.response.startsWith(emitted)) options.onTextChunk(result.response.slice(emitted.length));
       return { text: emitted, inputTokens: on.inputTokens, outputTokens, stopReason: toStopReason(result.metadata.stopReason) };
     } catch (err) {
-      if (err instanceof GenerationFailure) throw err;
+      if (err instanceof CompletionFailure) throw err;
       if (signal.aborted) return { text: emitted, inputTokens: on.inputTokens, outputTokens, stopReason: 'abort' };
-      throw new Error(`Generation with model ${request.modelId} failed: ${firstLine(err)}.`);
+      throw new Error(`Completion with model ${request.modelId} failed: ${firstLine(err)}.`);
     } finally {
       budget.stop();
       completion.dispose({ disposeSequence: false });
@@ -366,9 +366,9 @@ export class LlamaEngine implements Engine {
     };
     const effort = request.reasoningEffort;
     const thoughtBudget = on.thinks && effort !== undefined ? THOUGHT_BUDGET[effort] : undefined;
-    const tooSlow = (): GenerationFailure =>
-      new GenerationFailure(
-        `The generation took longer than its budget of ${budget.perTokenMs / 1000} s per output token and was stopped; a schema with fewer choices (enum values, alternatives) runs faster.`,
+    const tooSlow = (): CompletionFailure =>
+      new CompletionFailure(
+        `The completion took longer than its budget of ${budget.perTokenMs / 1000} s per output token and was stopped; a schema with fewer choices (enum values, alternatives) runs faster.`,
         'generation_too_slow',
       );
     try {
@@ -413,18 +413,18 @@ export class LlamaEngine implements Engine {
       const calls = (result.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: JSON.stringify(c.params ?? {}) }));
       return { ...base, text: emitted, ...(calls.length > 0 ? { calls } : {}) };
     } catch (err) {
-      if (err instanceof GenerationFailure) throw err;
+      if (err instanceof CompletionFailure) throw err;
       // Aborted before the first token, node-llama-cpp throws the abort reason instead.
       if (signal.aborted) return { text: emitted, inputTokens, outputTokens, stopReason: 'abort', ...thinking.result() };
       if (budget.spent) throw tooSlow();
-      throw new Error(`Generation with model ${request.modelId} failed: ${firstLine(err)}.`);
+      throw new Error(`Completion with model ${request.modelId} failed: ${firstLine(err)}.`);
     } finally {
       budget.stop();
       chat.dispose({ disposeSequence: false });
     }
   }
 
-  /** Makes the model ready (loading it if needed) and counts a generation on it. */
+  /** Makes the model ready (loading it if needed) and counts a completion on it. */
   private async beginOn(modelId: string, modelPath: string, settings: LoadSettings, signal: AbortSignal): Promise<ModelSlot> {
     for (;;) {
       try {
@@ -529,7 +529,7 @@ export class LlamaEngine implements Engine {
     }
   }
 
-  /** Unloads a model, once its running generations are done. */
+  /** Unloads a model, once its running completions are done. */
   private retire(slot: ModelSlot): void {
     slot.clearIdleTimer();
     if (this.slots.get(slot.modelId) === slot) this.slots.delete(slot.modelId);

@@ -1,4 +1,4 @@
-// The bookkeeping of one model in memory: its load, its kept sequences, the generations running
+// The bookkeeping of one model in memory: its load, its kept sequences, the completions running
 // on it, when it was last used (for the least-recently-used eviction) and how fast it last ran.
 import type { LlamaEmbeddingContext, LlamaRankingContext } from 'node-llama-cpp';
 import type { Loaded } from './chat-history.js';

@@ -44,7 +44,7 @@ export class ModelsInMemory {
     return this.engine.rank({ modelId, modelPath: path, load: loadSettingsOf(settings), query, documents, signal });
   }
 
-  /** Unloads a model once its running generations end; false if it was not in memory. */
+  /** Unloads a model once its running completions end; false if it was not in memory. */
   unload(modelId: string): Promise<boolean> {
     return this.engine.unload(modelId);
   }

@@ -18,7 +18,7 @@ import type { ReasoningEffort } from './engine.js';
 
 /**
  * The tokens a thought took as the model wrote it: its segment's opening marker (`<think>\n`), its
- * text, and once it ended the closing one. A resumed generation counts the thought it continues
+ * text, and once it ended the closing one. A resumed completion counts the thought it continues
  * this way, so it ends where an uninterrupted one would.
  */
 export function thoughtTokenCount(model: LlamaModel, wrapper: ChatWrapper, thought: string, ended: boolean): number {

@@ -105,7 +105,7 @@ export class SequencePool {
    * away more than it reuses). With the model idle: the longest match, else an empty sequence,
    * else the least recently used. While other sequences generate, one that needs none of its
    * tokens erased comes first (a match it only extends, else an empty one): an erase waits for
-   * node-llama-cpp's batch loop to go idle, which is when every other generation has ended.
+   * node-llama-cpp's batch loop to go idle, which is when every other completion has ended.
    */
   private pick(tokens: Token[]): Kept | null {
     let match: Kept | null = null;

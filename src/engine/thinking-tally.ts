@@ -1,4 +1,4 @@
-// What a generation thought, and how many of its tokens that took (OpenAI's reasoning_tokens).
+// What a completion thought, and how many of its tokens that took (OpenAI's reasoning_tokens).
 
 export class ThinkingTally {
   private text = '';

@@ -1,4 +1,4 @@
-// How long one generation may hold its sequence: an allowance for evaluating its prompt, then a
+// How long one completion may hold its sequence: an allowance for evaluating its prompt, then a
 // budget per output token. A request whose every token is slow (a grammar with thousands of
 // alternatives to check at each step, say) ends here instead of holding a sequence for minutes
 // while other clients wait.

@@ -78,7 +78,7 @@ export function callsOrAnswerSchema(tools: ToolUse, answer: JsonSchemaObject): J
   return withDefs({ oneOf: [calls, answered] }, defs);
 }
 
-/** What a generation under callsOrAnswerSchema's grammar made: calls, or the answer's JSON text. */
+/** What a completion under callsOrAnswerSchema's grammar made: calls, or the answer's JSON text. */
 export function callsOrAnswer(text: string): { calls: Array<{ name: string; arguments: string }> } | { answer: string } {
   try {
     const value: unknown = JSON.parse(text);
@@ -97,7 +97,7 @@ export function callsOrAnswer(text: string): { calls: Array<{ name: string; argu
   return { answer: text };
 }
 
-/** The call a forced generation made, from the JSON it wrote under forcedCallSchema's grammar. */
+/** The call a forced completion made, from the JSON it wrote under forcedCallSchema's grammar. */
 export function forcedCall(tools: ToolUse, text: string): { name: string; arguments: string } {
   const only = onlyTarget(tools);
   if (only) return { name: only.name, arguments: text.trim() };

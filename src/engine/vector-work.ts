@@ -1,11 +1,11 @@
 // The work that makes numbers, not text: embeddings (`POST /v1/embeddings`) and relevance scores
-// (`POST /v1/rerank`). Each runs on a context of its own kept beside the model's generation
+// (`POST /v1/rerank`). Each runs on a context of its own kept beside the model's completion
 // context (made on first use, disposed with the model); node-llama-cpp evaluates one input at a
 // time on it, so requests take turns there.
 import type { LlamaEmbeddingContext, LlamaRankingContext, Token } from 'node-llama-cpp';
 import { firstLine } from './async-waits.js';
 import type { Loaded } from './chat-history.js';
-import { GenerationFailure, type EmbedRequest, type EmbedResult, type RankRequest, type RankResult } from './engine.js';
+import { CompletionFailure, type EmbedRequest, type EmbedResult, type RankRequest, type RankResult } from './engine.js';
 import type { ModelSlot } from './model-slot.js';
 
 /** An input holds at most this many tokens (OpenAI's embedding limit), less when the model holds fewer. */
@@ -54,13 +54,13 @@ export async function embedOn(slot: ModelSlot, request: EmbedRequest, signal: Ab
     if (typeof input === 'string') text = input;
     else if (isModelTokens(input, vocabulary)) text = [...input];
     else
-      throw new GenerationFailure(
+      throw new CompletionFailure(
         `Input ${i} holds a token id that model ${request.modelId} does not have (its ids are 0 to ${vocabulary - 1}).`,
         'invalid_input',
       );
     const length = context.calculateInputLength(text);
     if (length >= size)
-      throw new GenerationFailure(
+      throw new CompletionFailure(
         `Input ${i} is ${length} tokens, more than model ${request.modelId} embeds at once (${size - 1}); split it.`,
         'context_length_exceeded',
       );
@@ -92,7 +92,7 @@ export async function rankOn(slot: ModelSlot, request: RankRequest, signal: Abor
     // The query and the document are read together, so each pair must fit.
     const length = context.calculateInputLength(query, document);
     if (length >= size)
-      throw new GenerationFailure(
+      throw new CompletionFailure(
         `The query with document ${i} is ${length} tokens, more than model ${request.modelId} reads at once (${size - 1}); shorten or split the document.`,
         'context_length_exceeded',
       );

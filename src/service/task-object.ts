@@ -2,7 +2,7 @@
 // page), which adds the prompt, the tokens generated and when generation began.
 import type { Task } from '../contract/tasks.js';
 import type { ReadableDB } from '../store/open.js';
-import { generationStartedAt, getResponseRow, requestsOf } from '../tasks/queries.js';
+import { completionStartedAt, getResponseRow, requestsOf } from '../tasks/queries.js';
 import { inputText, preview } from '../tasks/request-text.js';
 import type { TaskRow } from '../tasks/types.js';
 
@@ -32,7 +32,7 @@ export function toAdminTaskObject(db: ReadableDB, t: TaskRow): TaskObject {
     ...toTaskObject(t),
     prompt: response === undefined ? '' : inputText(response.request),
     output_tokens: response?.output_tokens ?? null,
-    generation_started_at: generationStartedAt(db, t.id),
+    generation_started_at: completionStartedAt(db, t.id),
   };
 }
 

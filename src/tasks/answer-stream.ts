@@ -1,4 +1,4 @@
-// One generation's output as it streams into the ledger. A model that does not think writes text
+// One completion's output as it streams into the ledger. A model that does not think writes text
 // deltas into the message opened at `response.in_progress` (output 0), as always. A thinking one
 // writes reasoning deltas into the reasoning item opened there instead; its first text closes the
 // thought and opens the message (output 1), in the same group commit as that text, so a restart

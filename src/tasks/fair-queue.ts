@@ -1,4 +1,4 @@
-// Tasks waiting for a generation, served round-robin across clients so one busy client cannot
+// Tasks waiting for a completion, served round-robin across clients so one busy client cannot
 // starve the others; first-in first-out within a client. The next task is the oldest of the client
 // served least recently, so a client arriving behind another's burst goes next, not after one more
 // of the burst.

@@ -140,8 +140,8 @@ export function requestsOf(db: ReadableDB, responseIds: readonly string[]): Map<
   return new Map(rows.map((r) => [r.id, r.request]));
 }
 
-/** When generation last began (or resumed) for a task: its newest response.in_progress event. */
-export function generationStartedAt(db: ReadableDB, taskId: string): number | null {
+/** When completion last began (or resumed) for a task: its newest response.in_progress event. */
+export function completionStartedAt(db: ReadableDB, taskId: string): number | null {
   const row = db
     .prepare<[string], { at: number }>(
       "SELECT created_at AS at FROM task_events WHERE task_id = ? AND type = 'response.in_progress' ORDER BY sequence_number DESC LIMIT 1",

@@ -22,7 +22,7 @@ export function recoveryChange(found: TaskStatus, policy: OnRestart): Transition
     return { from, to: 'running', events: [{ type: 'response.in_progress', fields: { resumed: true } }] };
   }
   // retry (any of the three), resume from queued/loading: back in the queue. A retry of a running
-  // task restarts generation; the event tells clients to drop the partial text.
+  // task restarts completion; the event tells clients to drop the partial text.
   return {
     from,
     to: 'queued',

@@ -1,8 +1,8 @@
 // Runs queued tasks on the engine, a configurable number at a time. It never writes task state
 // itself: every change goes through the ledger's compare-and-set, so a cancel accepted at any
 // moment wins over a completion that arrives a moment later.
-import { GenerationFailure, type ChatMessage, type Engine } from '../engine/engine.js';
-import { generationShape, shapeBroken, type GenerationShape } from './generation-shape.js';
+import { CompletionFailure, type ChatMessage, type Engine } from '../engine/engine.js';
+import { completionShape, shapeBroken, type CompletionShape } from './completion-shape.js';
 import { loadSettingsOf, ModelUnavailableError, type ModelResolver, type RunSettings } from '../engine/model-resolver.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
@@ -60,7 +60,7 @@ export class TaskRunner {
 
   /**
    * Called after a cancel was accepted (status now `cancelling` or `cancelled`). Stops a running
-   * generation; a task still waiting in the queue is finished here as it never started.
+   * completion; a task still waiting in the queue is finished here as it never started.
    */
   cancelAccepted(taskId: string): void {
     const controller = this.active.get(taskId);
@@ -179,7 +179,7 @@ export class TaskRunner {
       await this.generate(task, prepared, path, settings, signal);
     } catch (err) {
       if (this.stopping || err instanceof Stopping) return;
-      const code = err instanceof ModelUnavailableError || err instanceof TurnFailure || err instanceof GenerationFailure ? err.code : 'engine_error';
+      const code = err instanceof ModelUnavailableError || err instanceof TurnFailure || err instanceof CompletionFailure ? err.code : 'engine_error';
       const message = err instanceof Error ? err.message : String(err);
       this.ledger.discardPending(taskId);
       const failed = await this.commit(taskId, {
@@ -199,7 +199,7 @@ export class TaskRunner {
     const request = parseRequest(response);
     // The request's own values first, then the model's settings, then the appliance's default.
     const maxOutputTokens = request.max_output_tokens ?? settings.maxOutputTokens ?? this.options.defaultMaxOutputTokens;
-    const shape = generationShape(request);
+    const shape = completionShape(request);
     // A raw completion has no chat to fit: its prompt must fit as it is.
     if (request.completion) return this.prepareCompletion(task, response, request, request.completion, maxOutputTokens, shape);
     // The earlier turns, then this one, fitted into the model's context (truncation).
@@ -252,7 +252,7 @@ export class TaskRunner {
     const { response, request, maxOutputTokens, messages, dropped, shape, thinks } = prepared;
     const temperature = request.temperature ?? settings.temperature ?? null;
     const continuation = emittedText(this.db, task.id);
-    // A resumed attempt: the thought and the text it had committed, which generation continues.
+    // A resumed attempt: the thought and the text it had committed, which completion continues.
     const thought = thinks ? emittedReasoning(this.db, task.id) : '';
     const thoughtEnded = reasoningHasEnded(this.db, task.id);
     const thoughtTokens = thought ? this.engine.countTokens(task.model, thought, thoughtEnded ? 'ended-thought' : 'thought') : 0;
@@ -350,7 +350,7 @@ interface Prepared {
   maxOutputTokens: number;
   messages: ChatMessage[];
   dropped: number;
-  shape: GenerationShape;
+  shape: CompletionShape;
   /** The model thinks in this request (it can, and the effort is not none). */
   thinks: boolean;
 }

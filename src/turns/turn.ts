@@ -1,4 +1,4 @@
-// One accepted model request, followed from its commit to its end: when generation began (a door
+// One accepted model request, followed from its commit to its end: when completion began (a door
 // sends its stream's headers only then, so whatever fails before is still an HTTP error), when it
 // ended, and what happens when its client leaves (a foreground request is cancelled) or when its
 // answer was not to be kept (`store: false` is forgotten once answered).
@@ -27,7 +27,7 @@ export interface TurnWorld {
   clock: Clock;
 }
 
-/** Events that say generation began: from here on, what happens is told inside the stream. */
+/** Events that say completion began: from here on, what happens is told inside the stream. */
 const STARTED = new Set(['response.in_progress', 'response.output_text.delta']);
 
 export class Turn {
@@ -77,7 +77,7 @@ export class Turn {
   }
 
   /**
-   * Resolves once generation began (or the task ended after it did, or was cancelled). A task that
+   * Resolves once completion began (or the task ended after it did, or was cancelled). A task that
    * failed before it generated anything (too long for the model, a conversation deleted meanwhile,
    * a model that would not load) rejects with that failure as a TurnError: the door answers it as
    * an HTTP error, before any stream header.

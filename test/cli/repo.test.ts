@@ -1,9 +1,11 @@
-// `sanad repo add|list|remove` beside a running service: the secret comes from stdin and lands in
-// the vault (never argv, never the table); bad destinations are refused with one line.
+// `sanad repo add|list|remove` beside a running service, which does the work (it holds the vault):
+// the secret comes from stdin and lands in the vault (never argv, never the table); bad destinations
+// are refused with one line.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { field } from '../harness/api.js';
 import { runSanad } from '../harness/run-sanad.js';
 import { tempDir } from '../harness/data-dir.js';
 import { getRepository, secretName } from '../../src/repository/repositories.js';
@@ -40,6 +42,9 @@ test('repo add/list/remove with the secret from stdin', async () => {
   assert.equal(added.code, 0, added.stderr);
   assert.ok(!added.stdout.includes(secret) && !added.stderr.includes(secret));
   assert.equal(t.appliance.ctx.secrets.vault.get(secretName('r2')), secret, 'the running service reads it from the vault');
+  // The service made it (the one process holding the vault): its answer says a secret is kept.
+  const answered: unknown = JSON.parse(added.stdout);
+  assert.equal(field(answered, 'has_secret'), true, added.stdout);
   assert.equal(getRepository(t.appliance.ctx.writer, 'r2')?.options.access_key_id, 'AKID');
 
   // An rclone repository names a remote rclone has configured (here in its own rclone.conf).

@@ -38,11 +38,17 @@ test('token create --json prints {client_id, token, scopes} and the token works 
   assert.equal((await api.get('/v1/models')).status, 200);
   assert.equal((await api.post('/v1/responses', { model: 'tiny', input: 'hi' })).status, 403, 'only the scopes asked for');
 
-  // Made beside the running service, a token works at once.
+  // Made beside the running service, the service makes it (and tells its GUI); it works at once.
+  const told: string[] = [];
+  const stop = ta.appliance.ctx.adminEvents.subscribe((e) => {
+    if (e.type === 'clients.changed') told.push(e.data.change);
+  });
+  t.after(stop);
   const beside = await runCli(['token', 'create', '--name', 'late', '--scopes', 'tasks:read,models:read', '--json', '--data-dir', prepared.dataDir]);
   assert.equal(beside.code, 0, beside.stderr);
   assert.deepEqual(field(jsonOut(beside), 'scopes'), ['tasks:read', 'models:read']);
   assert.equal((await api.withToken(str(jsonOut(beside), 'token')).get('/v1/tasks')).status, 200);
+  assert.ok(told.includes('created'), `the service made the client: ${JSON.stringify(told)}`);
 });
 
 test('without --json the token is shown once with a note on stderr', async () => {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChatMessage, EngineOptions, GenerateRequest } from '../../src/engine/engine.js';
-import { GenerationFailure } from '../../src/engine/engine.js';
+import { CompletionFailure } from '../../src/engine/engine.js';
 import { LlamaEngine } from '../../src/engine/llama-engine.js';
 import { tinyModelPath } from '../fixtures/tiny-model.js';
 
@@ -147,7 +147,7 @@ test('a generation slower than its budget per token fails with generation_too_sl
   const [s, p] = await Promise.allSettled([slow, plain]);
   const servedAt = performance.now();
   assert.equal(s.status, 'rejected');
-  assert.ok(s.reason instanceof GenerationFailure && s.reason.code === 'generation_too_slow', String(s.reason));
+  assert.ok(s.reason instanceof CompletionFailure && s.reason.code === 'generation_too_slow', String(s.reason));
   assert.match(String(s.reason.message), /budget of 0.04 s per output token/);
   assert.equal(p.status, 'fulfilled');
   assert.equal(p.value.outputTokens, 20);

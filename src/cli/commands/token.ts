@@ -1,8 +1,14 @@
-// `sanad token create --name NAME --scopes s1,s2`: makes a client and prints its token once.
+// `sanad token create --name NAME --scopes s1,s2`: makes a client and prints its token once. With a
+// service running on the data dir it asks the service (the one writer, which tells its GUI); with
+// none, it writes the store here (making it on a new data dir).
 import { parseArgs } from 'node:util';
 import { systemClock, unixSeconds } from '../../clock.js';
 import { createClient, isScope, SCOPES, type Scope } from '../../store/clients.js';
-import { usageError } from '../cli-error.js';
+import type { z } from 'zod/v3';
+import type { NewClientRequest } from '../../contract/admin-requests.js';
+import { NewClient } from '../../contract/clients.js';
+import { CliError, usageError } from '../cli-error.js';
+import { errorMessage, serviceHoldsDataDir, withRunningService } from '../running-service.js';
 import type { Io } from '../io.js';
 import { withStore } from '../store-access.js';
 
@@ -20,10 +26,20 @@ export async function tokenCommand(args: string[], dataDir: string, io: Io): Pro
   const unknown = requested.filter((s) => !isScope(s));
   if (unknown.length > 0 || requested.length === 0) throw usageError(`Unknown scope "${unknown[0] ?? ''}": use any of ${SCOPES.join(', ')}.`);
   const scopes = requested.filter((s): s is Scope => isScope(s));
-  const made = await withStore(dataDir, (db) => createClient(db, name, scopes, unixSeconds(systemClock)));
-  io.result({ client_id: made.client.id, token: made.token, scopes: made.client.scopes }, () =>
-    [`Client ${made.client.name} (${made.client.id}), scopes: ${made.client.scopes.join(', ')}`, `Token: ${made.token}`].join('\n'),
-  );
+  // A new data dir has no store yet: made here, as `sanad serve` would make it.
+  const made: NewClient = serviceHoldsDataDir(dataDir)
+    ? await withRunningService(dataDir, 'sanad token create', async (call) => {
+        const answer = await call('POST', '/admin/clients', { name, scopes } satisfies z.input<typeof NewClientRequest>);
+        const parsed = NewClient.safeParse(answer.body);
+        if (answer.status !== 201 || !parsed.success)
+          throw new CliError(errorMessage(answer.body, `The service did not make the client (HTTP ${answer.status}).`));
+        return parsed.data;
+      })
+    : await withStore(dataDir, (db) => {
+        const { client, token } = createClient(db, name, scopes, unixSeconds(systemClock));
+        return { client_id: client.id, token, scopes: client.scopes };
+      });
+  io.result(made, () => [`Client ${name} (${made.client_id}), scopes: ${made.scopes.join(', ')}`, `Token: ${made.token}`].join('\n'));
   if (!io.json) io.note('Store this token now: Sanad keeps only its hash and cannot show it again.');
   return 0;
 }

@@ -3,7 +3,7 @@
 // every request; nothing is stored (a vector is made again from its text).
 import type { FastifyInstance } from 'fastify';
 import { createEmbeddingBody, type EmbeddingList } from '../../contract/embeddings.js';
-import { GenerationFailure } from '../../engine/engine.js';
+import { CompletionFailure } from '../../engine/engine.js';
 import { ApiError, badRequest } from '../errors.js';
 import { withModelLoaded } from '../model-load-error.js';
 import { parseBody } from '../validate.js';
@@ -43,8 +43,8 @@ export function registerEmbeddingRoutes(app: FastifyInstance, kit: RouteKit): vo
     try {
       result = await withModelLoaded(body.model, () => ctx.inMemory.embed(body.model, inputsOf(body.input), stop.signal));
     } catch (err) {
-      if (err instanceof GenerationFailure && err.code === 'context_length_exceeded') throw new ApiError('context_length_exceeded', err.message);
-      if (err instanceof GenerationFailure) throw badRequest(err.message, 'input');
+      if (err instanceof CompletionFailure && err.code === 'context_length_exceeded') throw new ApiError('context_length_exceeded', err.message);
+      if (err instanceof CompletionFailure) throw badRequest(err.message, 'input');
       throw err;
     }
     const size = result.vectors[0]?.length ?? 0;

@@ -12,7 +12,7 @@ import { principalKey } from '../auth.js';
 import { assertStreamRoom } from '../flood-limits.js';
 import { buildMessage, messagesEventRenderer } from '../messages-object.js';
 import { countedTools, messagesTurnAsk, parseMessages, promptItems } from '../messages-request.js';
-import { generationShape } from '../../tasks/generation-shape.js';
+import { completionShape } from '../../tasks/completion-shape.js';
 import { getResponseRow } from '../../tasks/queries.js';
 import { withModelLoaded } from '../model-load-error.js';
 import { cancelWhenGone, finishedOrError, startedOrError, streamTurn } from '../turn-door.js';
@@ -42,7 +42,7 @@ export function registerMessagesRoutes(app: FastifyInstance, kit: RouteKit): voi
     const body = parseBody(countTokensBody, req.body);
     // Messages never hold item references: each item is kept as sent.
     const items = promptItems(body).flatMap((item): StoredItem[] => (item.type === 'item_reference' ? [] : [keptItem(item)]));
-    const shape = generationShape({ input: [], instructions: null, max_output_tokens: null, temperature: null, top_p: null, ...countedTools(body) }).engine;
+    const shape = completionShape({ input: [], instructions: null, max_output_tokens: null, temperature: null, top_p: null, ...countedTools(body) }).engine;
     const tokens = await withModelLoaded(body.model, () => ctx.inMemory.promptTokens(body.model, toChatMessages(null, items), shape));
     return { input_tokens: tokens };
   });

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { rerankBody, type RerankList } from '../../contract/rerank.js';
-import { GenerationFailure } from '../../engine/engine.js';
+import { CompletionFailure } from '../../engine/engine.js';
 import { ApiError, badRequest } from '../errors.js';
 import { withModelLoaded } from '../model-load-error.js';
 import { parseBody } from '../validate.js';
@@ -32,8 +32,8 @@ export function registerRerankRoutes(app: FastifyInstance, kit: RouteKit): void 
     try {
       result = await withModelLoaded(body.model, () => ctx.inMemory.rank(body.model, body.query, documents, stop.signal));
     } catch (err) {
-      if (err instanceof GenerationFailure && err.code === 'context_length_exceeded') throw new ApiError('context_length_exceeded', err.message, 'documents');
-      if (err instanceof GenerationFailure) throw badRequest(err.message, 'documents');
+      if (err instanceof CompletionFailure && err.code === 'context_length_exceeded') throw new ApiError('context_length_exceeded', err.message, 'documents');
+      if (err instanceof CompletionFailure) throw badRequest(err.message, 'documents');
       throw err;
     }
     const ranked = result.scores.map((relevance_score, index) => ({ index, relevance_score })).sort((a, b) => b.relevance_score - a.relevance_score);

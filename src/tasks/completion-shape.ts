@@ -7,7 +7,7 @@ import { schemaMismatch } from './schema-check.js';
 import { TurnFailure } from './turn-context.js';
 import type { ResponseRequest } from './types.js';
 
-export interface GenerationShape {
+export interface CompletionShape {
   engine: Pick<GenerateRequest, 'format' | 'tools'>;
   /** The whole schema of the answer's text, and of each function's arguments, to check after. */
   answerSchema: JsonSchemaObject | null;
@@ -20,8 +20,8 @@ function checked(schema: unknown, what: string): { grammar: JsonSchemaObject; fu
   return result;
 }
 
-export function generationShape(request: ResponseRequest): GenerationShape {
-  const shape: GenerationShape = { engine: {}, answerSchema: null, callSchemas: new Map() };
+export function completionShape(request: ResponseRequest): CompletionShape {
+  const shape: CompletionShape = { engine: {}, answerSchema: null, callSchemas: new Map() };
   const format = request.format;
   if (format?.type === 'json_object') shape.engine.format = { type: 'json_object' };
   if (format?.type === 'json_schema') {
@@ -42,7 +42,7 @@ export function generationShape(request: ResponseRequest): GenerationShape {
 }
 
 /** Why a finished answer breaks its schema (one sentence with the JSON path), or null when it keeps it. */
-export function shapeBroken(shape: GenerationShape, result: Pick<GenerateResult, 'text' | 'calls'>): string | null {
+export function shapeBroken(shape: CompletionShape, result: Pick<GenerateResult, 'text' | 'calls'>): string | null {
   for (const call of result.calls ?? []) {
     const schema = shape.callSchemas.get(call.name);
     const wrong = schema ? schemaMismatch(schema, call.arguments) : null;
