@@ -28,6 +28,9 @@ test('sanad drill beside a service: the service runs it, the command follows its
   assert.equal(field(run.body, 'drill', 'verdict'), verdict, 'the command printed the verdict the run recorded');
   assert.deepEqual(field(report, 'checks'), field(run.body, 'drill', 'checks'));
 
+  const refused = await t.api.post('/admin/drills', { repo: 'nowhere' });
+  assert.equal(refused.status, 404, 'an unknown repository is refused at once, not as a run that vanishes');
+  assert.equal(field(refused.body, 'error', 'code'), 'repository_not_found');
   const unknown = await runSanad(['drill', '--repo', 'nowhere', ...d]);
   assert.equal(unknown.code, 2, unknown.stderr);
   assert.match(unknown.stderr, /nowhere/);

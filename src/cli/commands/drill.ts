@@ -20,6 +20,7 @@ import type { z } from 'zod/v3';
 import { AdminEvent } from '../../contract/admin-events.js';
 import type { StartDrillRequest } from '../../contract/admin-requests.js';
 import { DrillStarted } from '../../contract/drills.js';
+import { RepositoryList } from '../../contract/repositories.js';
 import { RunDetails } from '../../contract/run-details.js';
 import { errorMessage, serviceHoldsDataDir, withRunningService } from '../running-service.js';
 
@@ -78,6 +79,11 @@ function show(report: Report, io: Io): number {
 /** The drill asked of the running service, followed by its run id to its end. */
 async function inService(dataDir: string, io: Io, kind: DrillKind, repo: string | undefined): Promise<Report> {
   return withRunningService(dataDir, 'sanad drill', async (call, stream) => {
+    // A name that is not there is a mistake on the command line, said before anything runs.
+    if (repo !== undefined) {
+      const listed = RepositoryList.safeParse((await call('GET', '/admin/repositories')).body);
+      if (listed.success && !listed.data.data.some((r) => r.name === repo)) throw new UnknownRepositoryError(repo);
+    }
     const asked = await call('POST', '/admin/drills', { deep: kind === 'deep', ...(repo !== undefined ? { repo } : {}) } satisfies z.input<
       typeof StartDrillRequest
     >);

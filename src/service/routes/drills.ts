@@ -9,6 +9,7 @@ import { KeychainUnavailableError, MissingSecretError } from '../../secrets/erro
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { secured, type RouteKit } from './route-kit.js';
 import { StartDrillRequest } from '../../contract/admin-requests.js';
+import { getRepository } from '../../repository/repositories.js';
 
 const ListQuery = z.object({ limit: z.coerce.number().int().min(1).max(KEEP_RUNS).default(50) });
 
@@ -30,6 +31,8 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
       const issue = body.error.issues[0];
       throw badRequest('Send {"deep": true|false, "repo": "NAME"} (both optional).', issue?.path.join('.') || null);
     }
+    // Said now, not as a run that vanishes: the id answered must be one a client can follow.
+    if (body.data.repo !== undefined && getRepository(ctx.db, body.data.repo) === null) throw notFound(`Repository ${body.data.repo}`, 'repository_not_found');
     try {
       const kind = body.data.deep === true ? 'deep' : 'daily';
       const started = await ctx.drills.begin(kind, 'api', body.data.repo);
