@@ -24,6 +24,7 @@ import type { JobDeps } from './job-deps.js';
 import { backupHandle, backupRecord } from './backup-record.js';
 import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job, type JobControl } from './jobs.js';
 import type { AdminEventData } from '../contract/admin-events.js';
+import type { RunEnd } from './runs.js';
 
 export interface BackupJobsDeps extends JobDeps {
   /** Alerts of conditions that are not stored (a full disk cannot record that it is full). */
@@ -147,10 +148,14 @@ export class BackupJobs {
     if (this.current() !== null) throw new BackupBusyError();
     let job: Job<OffsiteCatchUp, BackupPhase>;
     try {
-      job = this.deps.jobs.start<OffsiteCatchUp, BackupPhase>('backup', async (control) => {
-        const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
-        return copyToOffsite(deps, { signal: control.signal, onTarget: (repository) => control.progress({ phase: 'copy', repository }) });
-      });
+      job = this.deps.jobs.start<OffsiteCatchUp, BackupPhase>(
+        'backup',
+        async (control) => {
+          const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
+          return copyToOffsite(deps, { signal: control.signal, onTarget: (repository) => control.progress({ phase: 'copy', repository }) });
+        },
+        { record: { kind: 'offsite-copy', trigger: 'manual', end: offsiteCopyEnd, keep: KEEP_OTHER_RUNS } },
+      );
     } catch (error) {
       throw error instanceof JobRefusedError && error.blocking === 'backup' ? new BackupBusyError() : error;
     }
@@ -207,7 +212,16 @@ export class BackupJobs {
             signal: control.signal,
           });
         },
-        signal ? { signal } : {},
+        {
+          ...(signal ? { signal } : {}),
+          // Its own run: what it did is in the record, and a crash mid-way settles it as interrupted.
+          record: {
+            kind: 'maintenance',
+            trigger: 'after-backup',
+            end: (_value, aborted) => ({ status: aborted ? 'interrupted' : 'ok', error: null }),
+            keep: KEEP_OTHER_RUNS,
+          },
+        },
       );
     } catch (error) {
       // Sanad is stopping: the maintenance is due again after the next backup.
@@ -301,6 +315,18 @@ function heldBy(settings: Settings, conditions: OsConditions): Promise<HeldBy | 
 
 function phaseKey(p: BackupPhase): string {
   return p.phase === 'generation' ? `generation:${p.step}` : `${p.phase}:${p.repository}`;
+}
+
+/** How many ended maintenance and offsite-copy runs are kept (as many as a month of daily backups). */
+const KEEP_OTHER_RUNS = 50;
+
+/** "Copy to offsite now" ends ok when every target has the generation, partial when some failed. */
+function offsiteCopyEnd(value: OffsiteCatchUp, aborted: boolean): RunEnd {
+  const failed = value.targets.filter((t) => t.status === 'failed');
+  if (aborted) return { status: 'interrupted', error: null, generation: value.generation };
+  if (failed.length === 0) return { status: 'ok', error: null, generation: value.generation };
+  const status = failed.length === value.targets.length ? 'failed' : 'partial';
+  return { status, error: failed.map((t) => `${t.name}: ${t.said.detail}`).join('; '), generation: value.generation };
 }
 
 function progressEvent(p: BackupPhase): Omit<AdminEventData<'backup.progress'>, 'run_id'> {

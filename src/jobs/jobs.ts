@@ -67,7 +67,7 @@ export class JobsStoppedError extends Error {
   }
 }
 
-function label(kind: JobKind): string {
+function label(kind: JobKind | RunKind): string {
   return kind.replace('-', ' ');
 }
 
@@ -213,7 +213,7 @@ export class Jobs {
     if (row) this.deps.events?.publish('run.finished', { run_id: row.id, ...row });
   }
 
-  private requireStore(kind: JobKind): { db: Db; dataDir: string } {
+  private requireStore(kind: JobKind | RunKind): { db: Db; dataDir: string } {
     if (!this.deps.store) throw new Error(`This job owner has no store, so a ${label(kind)} cannot be recorded.`);
     return this.deps.store;
   }

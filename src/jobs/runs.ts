@@ -36,10 +36,12 @@ export interface OpenRun {
   readonly lock: FileLock;
 }
 
-// A backup's own record is bookkeeping (store/content-mark.ts): it must not make the next backup
-// think the store changed. A drill's or a restore's record is content, kept by the next generation.
+// The record of a backup, of its maintenance and of an offsite copy is bookkeeping
+// (store/content-mark.ts): it must not make the next backup think the store changed. A drill's or a
+// restore's record is content, kept by the next generation.
+const BOOKKEEPING: ReadonlySet<RunKind> = new Set(['backup', 'maintenance', 'offsite-copy']);
 function write<T>(db: Db, kind: RunKind, fn: () => T): T {
-  return kind === 'backup' ? asBookkeeping(db, fn) : fn();
+  return BOOKKEEPING.has(kind) ? asBookkeeping(db, fn) : fn();
 }
 
 /** Records a run asked for now and takes its lock. */

@@ -49,6 +49,11 @@ test('a backup is followed by its run id: its own events only, run.finished, and
   assert.ok(phases.includes('generation') && phases.includes('upload'), `the steps were told: ${JSON.stringify(phases)}`);
   assert.ok(updates.every((e) => field(e.data, 'data', 'status') === 'running'));
   assert.equal(field(end?.data, 'data', 'progress'), null, 'an ended run carries no progress');
+  // The maintenance after this first backup is a run of its own, ended with it.
+  const maintenance = field((await api.get('/admin/runs?kind=maintenance&limit=1')).body, 'data', 0);
+  assert.equal(field(maintenance, 'status'), 'ok', JSON.stringify(maintenance));
+  assert.equal(field(maintenance, 'trigger'), 'after-backup');
+  assert.ok(num(maintenance, 'id') > id, 'it ran after the backup');
   const stillOpen = idsIn((await api.get('/admin/runs?open=true')).body);
   assert.ok(!stillOpen.includes(id), 'an ended run is not open');
 

@@ -25,7 +25,7 @@ import { reasoningTokens } from './0023-reasoning-tokens.js';
 import { modelPooling } from './0024-model-pooling.js';
 import { stopSequence } from './0025-stop-sequence.js';
 import { conversationSearch } from './0026-conversation-search.js';
-import { runProgress } from './0027-run-progress.js';
+import { runsOfEveryKind } from './0027-runs-of-every-kind.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -57,5 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   modelPooling,
   stopSequence,
   conversationSearch,
-  runProgress,
+  runsOfEveryKind,
 ];

@@ -13,6 +13,7 @@ import { toResticRepo } from '../../../src/repository/restic-target.js';
 import { systemClock } from '../../../src/clock.js';
 import { OffsiteCatchUp } from '../../../src/contract/backups.js';
 import { silentLogger } from '../../../src/log/logger.js';
+import { field } from '../../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
 import { tempDir } from '../../harness/data-dir.js';
 import { freePort, RestServer } from './rest-server.js';
@@ -48,6 +49,11 @@ test('an offsite that was down at the backup gets the same generation by Copy to
     [['nas', 'copied']],
   );
   assert.deepEqual(ctx.writer.prepare("SELECT COUNT(*) AS n FROM runs WHERE kind = 'backup'").get(), runsBefore, 'no new generation was made');
+  // It is a run of its own kind, in the one record, with the generation it copied.
+  const copyRun = field((await t.api.get('/admin/runs?kind=offsite-copy&limit=1')).body, 'data', 0);
+  assert.equal(field(copyRun, 'status'), 'ok', JSON.stringify(copyRun));
+  assert.equal(field(copyRun, 'trigger'), 'manual');
+  assert.equal(field(copyRun, 'generation'), first.generation);
   assert.ok(!openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:nas'), 'the offsite alert cleared');
   const shown = ctx.backups.status().repositories.find((r) => r.name === 'nas');
   assert.equal(shown?.failing, false);
