@@ -1,8 +1,7 @@
 // The one record of long-running runs as the admin API shows it (jobs/runs.ts keeps it):
 // GET /admin/runs, GET /admin/runs/{id}. Every backup, its maintenance, "Copy to offsite now", drill
-// and restore is a run with one status
-// enum and times in Unix milliseconds; its kind's details ride beside it (`backup`, `drill`,
-// `restore`), read from that kind's own table.
+// and restore is a run with one status enum and times in Unix milliseconds; its kind's details ride
+// beside it (`backup`, `drill`, `restore`), read from that kind's own table.
 import { z } from 'zod/v3';
 import { BackupPhase } from './backups.js';
 import { DrillProgress } from './drills.js';
