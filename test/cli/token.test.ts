@@ -73,6 +73,8 @@ test('a bad scope or missing option exits 2 with one line on stderr and creates 
     [['token', 'create', '--name', 'x', ...d], /--scopes/],
     [['token', 'create', '--name', 'x', '--scopes', 'admin', '--bogus', ...d], /bogus/],
     [['token', 'delete', ...d], /Unknown token command "delete"/],
+    [['token', 'creat', ...d], /Unknown token command "creat"; did you mean "create"\? Use `sanad token create`/],
+    [['repo', 'lst', ...d], /Unknown repo command "lst"; did you mean "list"\? Use add, list, remove or test/],
   ];
   // These fail before touching the store, so they can run side by side.
   await Promise.all(cases.map(async ([args, pattern]) => assertOneLineError(await runCli(args), 2, pattern)));

@@ -23,7 +23,7 @@ import { VAULT_KEY } from '../../secrets/secret-store.js';
 import { Vault } from '../../secrets/vault.js';
 import type { Db } from '../../store/open.js';
 import { MissingSecretError } from '../../secrets/errors.js';
-import { CliError, usageError } from '../cli-error.js';
+import { CliError, unknownSubcommand, usageError } from '../cli-error.js';
 import type { Io } from '../io.js';
 import { readSecretFromStdin } from '../read-secret.js';
 import { withStore } from '../store-access.js';
@@ -210,5 +210,5 @@ export async function repoCommand(args: string[], dataDir: string, io: Io, secre
     io.result({ name, ...result }, () => (result.ok ? `OK: ${result.detail}.` : `FAILED: ${result.detail}`));
     return result.ok ? 0 : 1;
   }
-  throw usageError(sub ? `Unknown repo command "${sub}".` : 'Say what to do: `sanad repo add|list|remove|test`.');
+  throw sub ? unknownSubcommand('repo', sub, ['add', 'list', 'remove', 'test']) : usageError('Say what to do: `sanad repo add|list|remove|test`.');
 }

@@ -7,14 +7,14 @@ import { createClient, isScope, SCOPES, type Scope } from '../../store/clients.j
 import type { z } from 'zod/v3';
 import type { NewClientRequest } from '../../contract/admin-requests.js';
 import { NewClient } from '../../contract/clients.js';
-import { CliError, usageError } from '../cli-error.js';
+import { CliError, unknownSubcommand, usageError } from '../cli-error.js';
 import { errorMessage, serviceHoldsDataDir, withRunningService } from '../running-service.js';
 import type { Io } from '../io.js';
 import { withStore } from '../store-access.js';
 
 export async function tokenCommand(args: string[], dataDir: string, io: Io): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'create') throw usageError(sub ? `Unknown token command "${sub}".` : 'Say what to do: `sanad token create`.');
+  if (sub !== 'create') throw sub ? unknownSubcommand('token', sub, ['create']) : usageError('Say what to do: `sanad token create`.');
   const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, scopes: { type: 'string' } }, strict: true });
   const name = values.name?.trim();
   if (!name) throw usageError('Give the client a name with --name NAME.');
