@@ -32,6 +32,11 @@ test('POST /admin/drills, progress events, history, status, health, and a schedu
   assert.equal(field(fresh, 'running'), null);
   await backupNow(ctx);
 
+  // An unknown repository is refused at once, not answered with a run that then vanishes.
+  const unknown = await api.post('/admin/drills', { repo: 'nowhere' });
+  assert.equal(unknown.status, 404, unknown.text);
+  assert.equal(field(unknown.body, 'error', 'code'), 'repository_not_found');
+
   const events: AdminEvent[] = [];
   ctx.adminEvents.subscribe((e) => events.push(e));
   const started = await api.post('/admin/drills', {});
