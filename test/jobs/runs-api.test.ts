@@ -5,7 +5,7 @@
 // A real appliance, real restic. Also the refusals: a kind that does not exist, an id that is not one.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { field, num } from '../harness/api.js';
+import { field, num, waitFor } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { readSse, type SseFrame } from '../harness/sse.js';
 
@@ -49,8 +49,15 @@ test('a backup is followed by its run id: its own events only, run.finished, and
   assert.ok(phases.includes('generation') && phases.includes('upload'), `the steps were told: ${JSON.stringify(phases)}`);
   assert.ok(updates.every((e) => field(e.data, 'data', 'status') === 'running'));
   assert.equal(field(end?.data, 'data', 'progress'), null, 'an ended run carries no progress');
-  // The maintenance after this first backup is a run of its own, ended with it.
-  const maintenance = field((await api.get('/admin/runs?kind=maintenance&limit=1')).body, 'data', 0);
+  // The maintenance after this first backup is a run of its own, which ends soon after it.
+  const maintenance = await waitFor(
+    async () => {
+      const run = field((await api.get('/admin/runs?kind=maintenance&limit=1')).body, 'data', 0);
+      return run !== undefined && field(run, 'status') !== 'running' && field(run, 'status') !== 'queued' ? run : undefined;
+    },
+    60_000,
+    'the maintenance run to end',
+  );
   assert.equal(field(maintenance, 'status'), 'ok', JSON.stringify(maintenance));
   assert.equal(field(maintenance, 'trigger'), 'after-backup');
   assert.ok(num(maintenance, 'id') > id, 'it ran after the backup');
