@@ -20,7 +20,10 @@ export function registerRunRoutes(app: FastifyInstance, kit: RouteKit): void {
     const query = RunsQuery.safeParse(req.query);
     if (!query.success) {
       const issue = query.error.issues[0];
-      throw badRequest('Ask for ?kind=backup|drill|restore|maintenance|offsite-copy, ?open=true, ?limit=1..500 and ?before=ID (all optional).', issue?.path.join('.') || null);
+      throw badRequest(
+        'Ask for ?kind=backup|drill|restore|maintenance|offsite-copy, ?open=true, ?limit=1..500 and ?before=ID (all optional).',
+        issue?.path.join('.') || null,
+      );
     }
     const { kind, limit, before, open } = query.data;
     return { object: 'list', data: listRuns(ctx.db, { limit, open: open === 'true', ...(kind ? { kind } : {}), ...(before !== undefined ? { before } : {}) }) };
