@@ -94,5 +94,3 @@ export type AdminEvent = z.infer<typeof AdminEvent>;
 export type AdminEventType = AdminEvent['type'];
 /** The data an event of `type` carries. */
 export type AdminEventData<T extends AdminEventType> = Extract<AdminEvent, { type: T }>['data'];
-
-export const ADMIN_EVENT_TYPES: readonly AdminEventType[] = AdminEvent.options.map((o) => o.shape.type.value);
