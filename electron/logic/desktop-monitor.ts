@@ -21,7 +21,7 @@ export interface MonitorSinks {
   notify(notice: Notice): void;
 }
 
-export type MonitorCore = Pick<ServiceContext, 'backups' | 'drills' | 'db' | 'clock' | 'adminEvents'>;
+export type MonitorCore = Pick<ServiceContext, 'backups' | 'drills' | 'jobs' | 'db' | 'clock' | 'adminEvents'>;
 
 /** The desktop's language: the one chosen in the GUI (the `language` setting), else the system's. */
 export function desktopLanguage(db: MonitorCore['db'], systemLocale: string): TrayLanguage {
@@ -34,7 +34,7 @@ export function desktopLanguage(db: MonitorCore['db'], systemLocale: string): Tr
 }
 
 export const REFRESH_MS = 30_000;
-/** Progress arrives up to five times a second; the tray needs at most one redraw a second. */
+/** A run's progress arrives up to twice a second; the tray needs at most one redraw a second. */
 export const PROGRESS_REFRESH_MS = 1_000;
 
 export class DesktopMonitor {
@@ -90,7 +90,7 @@ export class DesktopMonitor {
 
   private onEvent(event: AdminEvent): void {
     if (this.unsubscribe === null) return;
-    if (event.type === 'backup.progress') {
+    if (event.type === 'run.updated') {
       this.progressTimer ??= setTimeout(() => {
         this.progressTimer = null;
         this.refresh();
@@ -118,13 +118,14 @@ export class DesktopMonitor {
   refresh(): void {
     if (this.unsubscribe === null) return;
     try {
-      const { backups, drills, db, clock } = this.core;
+      const { backups, drills, jobs, db, clock } = this.core;
       const words = this.words();
       const backupStatus = backups.status();
       const held = this.sleepWake.held();
       const input = trayInputFrom({
         backups: backupStatus,
         drills: drills.status(),
+        openRuns: jobs.openRuns(),
         recoveryKitConfirmedAt: recoveryKitConfirmedAt(db),
         nowS: unixSeconds(clock),
         openAtLogin: this.options.openAtLogin(),

@@ -24,7 +24,9 @@ import type { Logger } from '../../src/log/logger.js';
 import { BACKUP_FAILED } from './alert-keys.js';
 
 export interface WakeableBackups {
-  status(): { running: boolean; paused: boolean; last_run: { id: number } | null };
+  /** A backup (or its maintenance) runs or waits (BackupJobs.busy). */
+  readonly busy: boolean;
+  status(): { paused: boolean; last_run: { id: number } | null };
   /** Interrupts the running backup; false when none runs (BackupService.cancel). */
   cancel(): boolean;
   /** The schedule's catch-up check (BackupService.wake). */
@@ -61,7 +63,7 @@ export class SleepWake {
   interruptBackup(why: 'suspend' | 'quit'): number | null {
     const { backups, record, logger } = this.deps;
     const status = backups.status();
-    if (!status.running || status.last_run === null) return null;
+    if (!backups.busy || status.last_run === null) return null;
     const id = status.last_run.id;
     if (!backups.cancel()) return null;
     record.update({ interrupted: id });
@@ -89,7 +91,7 @@ export class SleepWake {
     const action = resumeAction(record.interrupted, status.paused);
     const why = (err: unknown): string => (err instanceof Error ? err.message : String(err));
     // Nothing here is awaited: a backup or a drill takes minutes, and the power event must return.
-    if (action === 'retry' && !status.running) {
+    if (action === 'retry' && !backups.busy) {
       // A run the schedule's own catch-up started first answers just as well.
       backups
         .run(trigger === 'resume' ? 'resume' : 'relaunch')

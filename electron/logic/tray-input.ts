@@ -1,9 +1,10 @@
 // From the core's own status objects (what GET /admin/backups/status and the drill status return)
-// to the tray's input. Kept apart from trayModel so the model's table test can enumerate plain
+// and its open runs (GET /admin/runs?open=true: what runs now, and how far) to the tray's input. Kept apart from trayModel so the model's table test can enumerate plain
 // flags, while this mapping is tested against a real running core.
 import { backupTargetHours } from '../../src/contract/backups.js';
 import type { BackupStatus } from '../../src/contract/backups.js';
 import type { DrillStatus, DrillSummary } from '../../src/contract/drills.js';
+import type { Run } from '../../src/contract/runs.js';
 import { isQuietWarning } from '../../src/contract/alerts.js';
 import {
   BACKUP_FAILED,
@@ -21,6 +22,8 @@ import type { TrayInput } from './tray-model.js';
 export interface CoreSnapshot {
   backups: BackupStatus;
   drills: DrillStatus;
+  /** The runs asked for and not ended (Jobs.openRuns). */
+  openRuns: readonly Run[];
   recoveryKitConfirmedAt: number | null;
   nowS: number;
   openAtLogin: boolean;
@@ -46,19 +49,21 @@ export function trayInputFrom(s: CoreSnapshot): TrayInput {
     const target = offsiteTargetOf(a.key);
     if (target !== null) offsite.add(target);
   }
-  const progress = backups.progress;
+  const backupRun = s.openRuns.find((r) => r.kind === 'backup' || r.kind === 'maintenance');
+  const progress = backupRun?.progress;
   const drill = lastDrill(drills.last);
   return {
     nowS: s.nowS,
-    backupRunning: backups.running,
-    backupPercent: progress?.phase === 'upload' ? Math.min(100, Math.max(0, Math.floor(progress.percent * 100))) : null,
+    backupRunning: backupRun !== undefined,
+    backupPercent:
+      progress && 'percent' in progress && progress.phase === 'upload' ? Math.min(100, Math.max(0, Math.floor((progress.percent ?? 0) * 100))) : null,
     backupPaused: backups.paused,
     backupFailed: keys.has(BACKUP_FAILED) && !s.held.has(BACKUP_FAILED),
     backupInterrupted: keys.has(BACKUP_FAILED) && s.held.has(BACKUP_FAILED),
     lastOkAt: backups.last_ok_at,
     backupTargetS: backupTargetHours(backups.interval_hours) * 3600,
     offsiteFailing: [...offsite].sort(),
-    drillRunning: drills.running !== null,
+    drillRunning: s.openRuns.some((r) => r.kind === 'drill'),
     lastDrill: drill && { verdict: drill.verdict, kind: drill.kind, finishedAt: drill.finished_at },
     drillFailed: keys.has(DRILL_FAILED),
     drillUnverified: keys.has(DRILL_UNVERIFIED),

@@ -7,24 +7,10 @@
 import { z } from 'zod/v3';
 import { Alert } from './alerts.js';
 import { BackupRunStatus } from './backups.js';
-import { DrillCheck, DrillKind, DrillProgress, Verdict } from './drills.js';
+import { DrillCheck, DrillKind, Verdict } from './drills.js';
 import { InspectProgress } from './history.js';
 import { PullProgress } from './pulls.js';
-import { RestoreProgress } from './restore.js';
 import { Run } from './runs.js';
-
-/** A running backup's progress: its phase, with counts that are zero until restic uploads. */
-const BackupProgressData = z.object({
-  run_id: z.number(),
-  phase: z.enum(['generation', 'copy', 'upload']),
-  step: z.string().optional(),
-  repository: z.string().optional(),
-  percent: z.number(),
-  files_done: z.number(),
-  total_files: z.number(),
-  bytes_done: z.number(),
-  total_bytes: z.number(),
-});
 
 const BackupFinishedData = z.object({
   run_id: z.number(),
@@ -58,11 +44,8 @@ const RestoreFinishedData = z.object({
 const event = <T extends string, D extends z.ZodTypeAny>(type: T, data: D) => z.object({ id: z.number(), type: z.literal(type), at: z.number(), data });
 
 export const AdminEvent = z.discriminatedUnion('type', [
-  event('backup.progress', BackupProgressData),
   event('backup.finished', BackupFinishedData),
-  event('drill.progress', DrillProgress.extend({ run_id: z.number(), id: z.number(), kind: DrillKind })),
   event('drill.finished', DrillFinishedData),
-  event('restore.progress', RestoreProgress.extend({ run_id: z.number(), id: z.number() })),
   event('restore.finished', RestoreFinishedData),
   // A generation's store being read out of its repository to look inside it (history/).
   event('generation.progress', InspectProgress.extend({ repo: z.string(), generation: z.number() })),
@@ -84,8 +67,9 @@ export const AdminEvent = z.discriminatedUnion('type', [
   // A model download (jobs/pulls.ts): its bytes, and its end (registered, failed or cancelled).
   event('pull.progress', PullProgress.extend({ id: z.string(), model_id: z.string() })),
   event('pull.finished', z.object({ id: z.string(), model_id: z.string(), status: z.string(), error: z.string().nullable() })),
-  // A recorded run's progress changed (jobs/jobs.ts writes it to the run, at most once a second):
-  // its row, progress included, with `run_id`.
+  // A recorded run was asked for, started, or its progress changed (jobs/jobs.ts writes it to the
+  // run, a new step at once, else at most twice a second): its row, progress included, with
+  // `run_id`. This is the one live channel of a backup's, drill's or restore's progress.
   event('run.updated', Run.extend({ run_id: z.number() })),
   // A recorded run (backup, drill, restore: jobs/runs.ts) ended: its row, with `run_id`.
   event('run.finished', Run.extend({ run_id: z.number() })),

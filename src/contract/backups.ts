@@ -68,11 +68,8 @@ export type BackupRun = z.infer<typeof BackupRun>;
 
 export const JobKindName = z.enum(['backup', 'maintenance', 'drill', 'restore', 'passphrase-rotation', 'vault-rotation', 'inspect', 'pull']);
 
+/** The schedule and health of backups. Whether one runs, waits or how far it is: GET /admin/runs?open=true. */
 export const BackupStatus = z.object({
-  running: z.boolean(),
-  progress: BackupPhase.nullable(),
-  /** A backup that was asked for waits for these jobs to end (maintenance, a restore…); empty when it runs. */
-  waiting_for: z.array(JobKindName),
   paused: z.boolean(),
   /** Hours between scheduled backups (24 when they run at a time of day). */
   interval_hours: z.number(),

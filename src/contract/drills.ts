@@ -44,20 +44,8 @@ export const DrillSummary = z.object({
 });
 export type DrillSummary = z.infer<typeof DrillSummary>;
 
-export const RunningDrill = z.object({
-  /** Its run's id; it may wait for a backup or maintenance to end (waiting_for says which). */
-  id: z.number(),
-  kind: DrillKind,
-  trigger: z.string(),
-  repo: z.string().nullable(),
-  started_at: z.number(),
-  progress: DrillProgress.nullable(),
-  waiting_for: z.array(JobKindName),
-});
-export type RunningDrill = z.infer<typeof RunningDrill>;
-
+/** The drills' schedule and last verdicts. Whether one runs and its check: GET /admin/runs?open=true. */
 export const DrillStatus = z.object({
-  running: RunningDrill.nullable(),
   paused: z.boolean(),
   last: z.object({ daily: DrillSummary.nullable(), deep: DrillSummary.nullable() }),
   /** Unix seconds; null while paused. */

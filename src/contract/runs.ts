@@ -3,7 +3,7 @@
 // and restore is a run with one status enum and times in Unix milliseconds; its kind's details ride
 // beside it (`backup`, `drill`, `restore`), read from that kind's own table.
 import { z } from 'zod/v3';
-import { BackupPhase } from './backups.js';
+import { BackupPhase, JobKindName } from './backups.js';
 import { DrillProgress } from './drills.js';
 import { listOf } from './list.js';
 import { RestoreProgress } from './restore.js';
@@ -28,6 +28,8 @@ export const Run = z.object({
   started_at: z.number(),
   ended_at: z.number().nullable(),
   progress: RunProgress.nullable(),
+  /** While queued: the kinds of work it waits for to end (a backup behind a restore…); else empty. */
+  waiting_for: z.array(JobKindName),
 });
 export type Run = z.infer<typeof Run>;
 

@@ -10,7 +10,6 @@ import { openAlerts, repositoryErrorSaid, withAcks, type Alert, type ShownAlert 
 import { backupDepsFor } from '../backup/backup-deps.js';
 import { lastBackupRun, lastBackupStartedAt, lastGoodBackupAt } from '../repository/backup-runs.js';
 import { maintenanceDue, runMaintenance } from '../backup/maintenance.js';
-import { ProgressThrottle } from '../backup/progress-throttle.js';
 import { listRepositories, LOCAL } from '../repository/repositories.js';
 import { folderAbsence } from '../repository/folder-target.js';
 import { toResticRepo } from '../repository/restic-target.js';
@@ -23,7 +22,6 @@ import type { BackupStatus, OffsiteCatchUp } from '../contract/backups.js';
 import type { JobDeps } from './job-deps.js';
 import { backupHandle, backupRecord } from './backup-record.js';
 import { JobCancelledError, JobRefusedError, JobsStoppedError, type Job, type JobControl } from './jobs.js';
-import type { AdminEventData } from '../contract/admin-events.js';
 import type { RunEnd } from './runs.js';
 
 export interface BackupJobsDeps extends JobDeps {
@@ -32,10 +30,6 @@ export interface BackupJobsDeps extends JobDeps {
   /** What the OS says about battery and metered connections (default: this machine's own answers). */
   conditions?: OsConditions;
 }
-
-/** At most about four progress events a second (the first and every phase change always go out);
- *  a little under 250 ms so restic's four lines a second are not halved by timer jitter. */
-const PROGRESS_EVENT_MS = 200;
 
 type BackupJob = Job<BackupOutcome, BackupPhase>;
 
@@ -167,20 +161,10 @@ export class BackupJobs {
   }
 
   private async backup(control: JobControl<BackupPhase>): Promise<BackupOutcome> {
-    const { db, dataDir, clock, logger, store, events } = this.deps;
+    const { db, dataDir, clock, logger, store } = this.deps;
     const run = backupHandle(db, control.run);
     const deps = await backupDepsFor({ db, dataDir, clock, logger, store });
-    const throttle = new ProgressThrottle<BackupPhase>(clock, PROGRESS_EVENT_MS, phaseKey, (p) =>
-      events?.publish('backup.progress', { run_id: run.id, ...progressEvent(p) }),
-    );
-    return runBackup(deps, {
-      run,
-      signal: control.signal,
-      onProgress: (p) => {
-        control.progress(p);
-        throttle.push(p);
-      },
-    });
+    return runBackup(deps, { run, signal: control.signal, onProgress: (p) => control.progress(p) });
   }
 
   /** Maintenance of every repository it is due for, as one job after the backup (never beside it). */
@@ -271,15 +255,16 @@ export class BackupJobs {
     this.deps.events?.publish('alerts.changed', { alerts: this.openAlerts() });
   }
 
+  /** Whether a backup (or the maintenance after one) runs or waits to: targets must not change now. */
+  get busy(): boolean {
+    return this.current() !== null || this.deps.jobs.current('maintenance') !== null;
+  }
+
   status(): BackupStatus {
-    const { db, clock, settings, jobs } = this.deps;
+    const { db, clock, settings } = this.deps;
     const now = unixSeconds(clock);
-    const job = this.current();
     const next = this.scheduler.nextRunAt();
     return {
-      running: job !== null || jobs.current('maintenance') !== null,
-      progress: job?.progress ?? null,
-      waiting_for: job?.state === 'waiting' ? jobs.blockers(job) : [],
       paused: settings().backup_paused,
       interval_hours: scheduledIntervalHours(settings()),
       time_of_day: settings().backup_time_of_day,
@@ -313,10 +298,6 @@ function heldBy(settings: Settings, conditions: OsConditions): Promise<HeldBy | 
   })();
 }
 
-function phaseKey(p: BackupPhase): string {
-  return p.phase === 'generation' ? `generation:${p.step}` : `${p.phase}:${p.repository}`;
-}
-
 /** How many ended maintenance and offsite-copy runs are kept (as many as a month of daily backups). */
 const KEEP_OTHER_RUNS = 50;
 
@@ -327,13 +308,6 @@ function offsiteCopyEnd(value: OffsiteCatchUp, aborted: boolean): RunEnd {
   if (failed.length === 0) return { status: 'ok', error: null, generation: value.generation };
   const status = failed.length === value.targets.length ? 'failed' : 'partial';
   return { status, error: failed.map((t) => `${t.name}: ${t.said.detail}`).join('; '), generation: value.generation };
-}
-
-function progressEvent(p: BackupPhase): Omit<AdminEventData<'backup.progress'>, 'run_id'> {
-  if (p.phase === 'generation') return { phase: p.phase, step: p.step, percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 };
-  if (p.phase === 'copy') return { phase: p.phase, repository: p.repository, percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 };
-  const { phase, repository, percent, files_done, total_files, bytes_done, total_bytes } = p;
-  return { phase, repository, percent, files_done, total_files, bytes_done, total_bytes };
 }
 
 /** The open alerts as one comparable string: raised or resolved alerts change it. */

@@ -1,9 +1,9 @@
 // Drills as jobs of the owner (jobs.ts): the schedule, manual drills (the admin routes, the tray),
 // and the status the GUI reads. A drill asked for while a backup or its maintenance runs waits for
 // it (job-table.ts) instead of reporting UNVERIFIED for a repository that is being written. The work
-// is drill/run-drill.ts; progress and the end go to the admin events as drill.progress / drill.finished.
-import { unixSeconds } from '../clock.js';
-import type { DrillStatus, DrillSummary, RunningDrill } from '../contract/drills.js';
+// is drill/run-drill.ts; its check-by-check progress goes to its run (jobs.ts: run.updated), its end
+// to the admin events as drill.finished.
+import type { DrillProgress, DrillStatus, DrillSummary } from '../contract/drills.js';
 import { backupLockHeld } from '../repository/backup-lock.js';
 import { drillDepsFor } from '../drill/drill-deps.js';
 import { lastFinishedRun, type DrillRun } from '../drill/drill-runs.js';
@@ -18,8 +18,8 @@ export interface DrillJobsDeps extends JobDeps {
   tickMs?: number;
 }
 
-/** The job's progress is the running drill as the status shows it. */
-type DrillJob = Job<DrillResult, Omit<RunningDrill, 'waiting_for'>>;
+/** The job's progress is the check the drill is at (written to its run). */
+type DrillJob = Job<DrillResult, DrillProgress>;
 
 function summary(run: DrillRun | null): DrillSummary | null {
   return run && { id: run.id, kind: run.kind, trigger: run.trigger, verdict: run.verdict, started_at: run.started_at, finished_at: run.finished_at };
@@ -63,8 +63,9 @@ export class DrillJobs {
     return this.deps.jobs.current('backup') !== null || this.deps.jobs.current('maintenance') !== null;
   }
 
-  private current(): DrillJob | null {
-    return this.deps.jobs.current<DrillResult, Omit<RunningDrill, 'waiting_for'>>('drill');
+  /** Whether a drill runs or waits to. */
+  get running(): boolean {
+    return this.deps.jobs.current('drill') !== null;
   }
 
   /**
@@ -78,14 +79,12 @@ export class DrillJobs {
     const began = new Promise<void>((resolve) => (started = resolve));
     let job: DrillJob;
     try {
-      job = this.deps.jobs.start<DrillResult, Omit<RunningDrill, 'waiting_for'>>(
+      job = this.deps.jobs.start<DrillResult, DrillProgress>(
         'drill',
         (control) => {
           const id = control.run?.id;
           if (id === undefined) throw new Error('A drill must be started with its record (drillRecord).');
-          const state: Omit<RunningDrill, 'waiting_for'> = { id, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
-          control.progress(state);
-          return this.execute(state, id, started, control.signal, () => control.progress({ ...state }));
+          return this.execute({ kind, trigger, repo: repo ?? null }, id, started, control.signal, (p) => control.progress(p));
         },
         { ...(signal ? { signal } : {}), record: { ...drillRecord(trigger), ended: (result, error) => this.finished(kind, () => job.runId, result, error) } },
       );
@@ -94,10 +93,7 @@ export class DrillJobs {
       throw error;
     }
     const id = job.runId;
-    if (job.state === 'waiting') {
-      job.progress = { id, kind, trigger, repo: repo ?? null, started_at: unixSeconds(this.deps.clock), progress: null };
-      return { id, done: job.done };
-    }
+    if (job.state === 'waiting') return { id, done: job.done };
     // Whichever comes first: it holds the drill lock and runs, or it was refused before that (another
     // process's drill, no such repository), which rejects here.
     await Promise.race([began, job.done]);
@@ -110,13 +106,13 @@ export class DrillJobs {
   }
 
   private async execute(
-    state: Omit<RunningDrill, 'waiting_for'>,
+    state: { kind: DrillKind; trigger: string; repo: string | null },
     runId: number,
     started: () => void,
     signal: AbortSignal,
-    changed: () => void,
+    onProgress: (p: DrillProgress) => void,
   ): Promise<DrillResult> {
-    const { db, dataDir, clock, logger, store, events } = this.deps;
+    const { db, dataDir, clock, logger, store } = this.deps;
     const deps = await drillDepsFor({ db, dataDir, clock, logger, store, backupRunning: () => this.backupRunning() });
     return runDrill(deps, {
       kind: state.kind,
@@ -125,11 +121,7 @@ export class DrillJobs {
       signal,
       run: { id: runId },
       onStarted: started,
-      onProgress: (p) => {
-        state.progress = p;
-        changed();
-        events?.publish('drill.progress', { run_id: runId, id: runId, kind: state.kind, ...p });
-      },
+      onProgress,
     });
   }
 
@@ -145,10 +137,8 @@ export class DrillJobs {
   }
 
   status(): DrillStatus {
-    const { db, settings, jobs } = this.deps;
-    const job = this.current();
+    const { db, settings } = this.deps;
     return {
-      running: job?.progress ? { ...job.progress, waiting_for: job.state === 'waiting' ? jobs.blockers(job) : [] } : null,
       paused: settings().drill_paused,
       last: { daily: summary(lastFinishedRun(db, 'daily')), deep: summary(lastFinishedRun(db, 'deep')) },
       next_drill_at: seconds(this.scheduler.nextRunAt()),

@@ -7,12 +7,29 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import type { AdminEvents } from './admin-events.js';
+import { ProgressThrottle } from './progress-throttle.js';
 import { overlap, type JobKind } from './job-table.js';
-import { RunProgress } from '../contract/runs.js';
-import { dropRun, endRun, getRun, NEVER_STARTED, openRun, pruneRuns, setRunProgress, startRun, type OpenRun, type RunEnd, type RunKind } from './runs.js';
+import { RunProgress, type Run } from '../contract/runs.js';
+import {
+  dropRun,
+  endRun,
+  getRun,
+  listRuns,
+  NEVER_STARTED,
+  openRun,
+  pruneRuns,
+  setRunProgress,
+  startRun,
+  type OpenRun,
+  type RunEnd,
+  type RunKind,
+  type RunRow,
+} from './runs.js';
 
 /** How often at most a run's progress is written to its record and told (a new phase at once). */
-export const PROGRESS_WRITE_MS = 1_000;
+export const PROGRESS_WRITE_MS = 500;
+/** More open runs than this is a fault, not a workload (a kind refuses a second; pulls wait few). */
+const OPEN_RUNS_SHOWN = 100;
 
 export type JobState = 'waiting' | 'running';
 
@@ -192,6 +209,7 @@ export class Jobs {
           nowMs: this.deps.clock.now(),
         });
         job.run = run;
+        this.told(run);
         // A job that never started (stop() first, or its caller gave up) ends its record as cancelled.
         job.done.catch((error: unknown) => {
           if (error instanceof JobCancelledError) this.end(run, { status: 'cancelled', error: this.stopped ? NEVER_STARTED : error.message });
@@ -210,7 +228,30 @@ export class Jobs {
     const { db, dataDir } = this.requireStore(run.kind);
     endRun(db, dataDir, run, end, this.deps.clock.now());
     const row = getRun(db, run.id);
-    if (row) this.deps.events?.publish('run.finished', { run_id: row.id, ...row });
+    if (row) this.deps.events?.publish('run.finished', { run_id: row.id, ...this.shown(row) });
+  }
+
+  /** Tells an open run's row as it is now (`run.updated`): asked for, started, or a step further. */
+  private told(run: OpenRun): void {
+    const row = getRun(this.requireStore(run.kind).db, run.id);
+    if (row) this.deps.events?.publish('run.updated', { run_id: row.id, ...this.shown(row) });
+  }
+
+  /** A run's row with what only this owner knows: the kinds of work a queued run waits for. */
+  shown(row: RunRow): Run {
+    return { ...row, waiting_for: row.status === 'queued' ? this.waitingFor(row.id) : [] };
+  }
+
+  /** The kinds of work the job of this run waits for; empty once it runs (or is not here). */
+  waitingFor(runId: number): JobKind[] {
+    const job = this.byRun(runId);
+    return job && job.state === 'waiting' ? this.blockers(job) : [];
+  }
+
+  /** The runs asked for and not ended (GET /admin/runs?open=true, the tray), newest first. */
+  openRuns(): Run[] {
+    const { db } = this.requireStore('backup');
+    return listRuns(db, { open: true, limit: OPEN_RUNS_SHOWN }).map((r) => this.shown(r));
   }
 
   private requireStore(kind: JobKind | RunKind): { db: Db; dataDir: string } {
@@ -225,6 +266,7 @@ export class Jobs {
       const run = control.run;
       if (run === null) return work(control);
       startRun(db, run, this.deps.clock.now());
+      this.told(run);
       const report = this.progressWriter(run);
       const reporting: JobControl<P> = {
         ...control,
@@ -253,26 +295,19 @@ export class Jobs {
   }
 
   /**
-   * Writes a run's progress to its record (runs.ts) and tells it as `run.updated`: at most once a
-   * second, and at once when the phase (or the drill's check) changes, so the record never lags a
-   * step and a fast byte count costs one write a second.
+   * Writes a run's progress to its record (runs.ts) and tells it as `run.updated`: the first report,
+   * every new step at once, and otherwise at most one every PROGRESS_WRITE_MS, so the record never
+   * lags a step and a fast byte count costs two small writes a second.
    */
   private progressWriter(run: OpenRun): (progress: unknown) => void {
-    let lastAt = Number.NEGATIVE_INFINITY;
-    let lastStep: string | null = null;
+    const { db } = this.requireStore(run.kind);
+    const throttle = new ProgressThrottle<RunProgress>(this.deps.clock, PROGRESS_WRITE_MS, stepOf, (p) => {
+      setRunProgress(db, run, p);
+      this.told(run);
+    });
     return (progress) => {
       const parsed = RunProgress.safeParse(progress);
-      if (!parsed.success) return;
-      const p = parsed.data;
-      const step = 'check' in p ? p.check : p.phase;
-      const now = this.deps.clock.now();
-      if (now - lastAt < PROGRESS_WRITE_MS && step === lastStep) return;
-      lastAt = now;
-      lastStep = step;
-      const { db } = this.requireStore(run.kind);
-      setRunProgress(db, run, p);
-      const row = getRun(db, run.id);
-      if (row) this.deps.events?.publish('run.updated', { run_id: row.id, ...row });
+      if (parsed.success) throttle.push(parsed.data);
     };
   }
 
@@ -358,4 +393,12 @@ export class Jobs {
       if (this.blockers(job).length === 0) job.begin();
     }
   }
+}
+
+/** Which step a report belongs to: a backup's generation step or repository, a drill's check, a restore's phase. */
+function stepOf(p: RunProgress): string {
+  if ('check' in p) return `check:${p.repo ?? ''}:${p.check}`;
+  if ('step' in p) return `${p.phase}:${p.step}`;
+  if ('repository' in p) return `${p.phase}:${p.repository}`;
+  return p.phase;
 }

@@ -121,10 +121,7 @@ export class RestoreJobs {
         async (control) => {
           const id = control.run?.id;
           if (id === undefined) throw new Error('A restore must be started with its record.');
-          const onProgress = (p: RestoreProgress): void => {
-            control.progress(p);
-            events.publish('restore.progress', { run_id: id, id, ...p });
-          };
+          const onProgress = (p: RestoreProgress): void => control.progress(p);
           const onTargetPrepared = (top: string | null): void => setRestoreCreatedTop(db, id, top);
           let result: RestoreResult | null = null;
           let error: string | null = null;

@@ -20,7 +20,8 @@ import { runLockPath } from '../files/data-dir-layout.js';
 
 export type { RunKind, RunStatus } from '../contract/runs.js';
 export type EndedStatus = Exclude<RunStatus, 'queued' | 'running'>;
-export type RunRow = Run;
+/** A run as stored; the job owner adds what only it knows (`waiting_for`: jobs.ts) when it shows one. */
+export type RunRow = Omit<Run, 'waiting_for'>;
 
 /** How a run ended, as its kind tells it from its outcome. */
 export interface RunEnd {

@@ -12,7 +12,7 @@ import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open.js';
 import { writeConfigValue } from '../../src/store/settings.js';
-import { field, waitFor } from '../harness/api.js';
+import { field, waitFor, noOpenRun } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { resticFixture } from '../repository/restic/fixture.js';
 
@@ -102,7 +102,7 @@ test('GET /admin/maintenance shows the last maintenance per repository after a b
   assert.equal(field(before.body, 'data', 0, 'due_after'), null);
 
   assert.equal((await api.post('/admin/backups')).status, 202);
-  await waitFor(async () => field((await api.get('/admin/backups/status')).body, 'running') === false, 60_000, 'the backup to finish');
+  await waitFor(async () => await noOpenRun(api, 'backup'), 60_000, 'the backup to finish');
   const res = await api.get('/admin/maintenance');
   const local = field(res.body, 'data', 0);
   assert.equal(field(local, 'last', 'ok'), true, JSON.stringify(local));

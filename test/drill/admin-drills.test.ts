@@ -11,7 +11,7 @@ import { ManualClock } from '../../src/clock.js';
 import { getDrillRun } from '../../src/drill/drill-runs.js';
 import { openStore } from '../../src/store/open.js';
 import type { AdminEvent } from '../../src/jobs/admin-events.js';
-import { field, num, str, waitFor } from '../harness/api.js';
+import { field, num, str, waitFor, noOpenRun } from '../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../harness/appliance.js';
 import { backupNow } from './kit.js';
 
@@ -29,7 +29,7 @@ test('POST /admin/drills, progress events, history, status, health, and a schedu
   assert.match(str(before.body, 'checks', 'drill', 'detail'), /no drill has run yet/);
   const fresh = (await api.get('/admin/drills/status')).body;
   assert.equal(num(fresh, 'next_drill_at'), Math.floor(clock.now() / 1000) + 300, 'the first drill is planned 5 minutes after start');
-  assert.equal(field(fresh, 'running'), null);
+  assert.equal(await noOpenRun(api, 'drill'), true);
   await backupNow(ctx);
 
   // An unknown repository is refused at once, not answered with a run that then vanishes.
@@ -46,15 +46,19 @@ test('POST /admin/drills, progress events, history, status, health, and a schedu
   const second = await api.post('/admin/drills', { deep: true });
   assert.equal(second.status, 409);
   assert.equal(field(second.body, 'error', 'code'), 'drill_running');
-  assert.equal(num((await api.get('/admin/drills/status')).body, 'running', 'id'), id);
-  await waitFor(async () => field((await api.get('/admin/drills/status')).body, 'running') === null, 60_000, 'the drill to finish');
+  const open = (await api.get('/admin/runs?open=true&kind=drill')).body;
+  assert.equal(num(open, 'data', 0, 'id'), id, 'the drill is an open run');
+  await waitFor(async () => await noOpenRun(api, 'drill'), 60_000, 'the drill to finish');
 
-  const progress = events.filter((e) => e.type === 'drill.progress');
-  assert.deepEqual(
-    progress.map((e) => [e.data.id, e.data.index, e.data.total]),
-    [1, 2, 3, 4, 5].map((i) => [id, i, 5]),
+  // Its checks, one by one, as its run's progress (run.updated): each new check is told at once.
+  const progress = events.flatMap((e) =>
+    e.type === 'run.updated' && e.data.run_id === id && e.data.progress !== null && 'check' in e.data.progress ? [e.data.progress] : [],
   );
-  assert.equal(progress[0]?.data.check, 'local:repo:open');
+  assert.deepEqual(
+    progress.map((p) => [p.index, p.total]),
+    [1, 2, 3, 4, 5].map((i) => [i, 5]),
+  );
+  assert.equal(progress[0]?.check, 'local:repo:open');
   const finished = events.find((e) => e.type === 'drill.finished');
   assert.equal(finished?.data.id, id);
   assert.equal(finished?.data.verdict, 'PASS');
@@ -114,7 +118,8 @@ test('an appliance stopped mid-drill records it as interrupted, with no verdict 
     await backupNow(ctx);
     let seen = false;
     ctx.adminEvents.subscribe((e) => {
-      if (e.type === 'drill.progress' && e.data.index === 3) seen = true;
+      if (e.type === 'run.updated' && e.data.kind === 'drill' && e.data.progress !== null && 'check' in e.data.progress && e.data.progress.index === 3)
+        seen = true;
     });
     const started = await app.api.post('/admin/drills', { deep: true });
     assert.equal(started.status, 202);

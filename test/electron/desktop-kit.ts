@@ -10,6 +10,7 @@ import type { ServiceContext } from '../../src/service/context.js';
 import { ModelRegistry } from '../../src/engine/registry.js';
 import { waitFor } from '../harness/api.js';
 import { tempDir } from '../harness/data-dir.js';
+import { backupProgress } from '../harness/open-runs.js';
 
 /** Registers a ~160 MB model (the tiny model plus random bytes: nothing for restic to compress). */
 export async function addBigModel(ctx: ServiceContext): Promise<void> {
@@ -24,7 +25,7 @@ export async function addBigModel(ctx: ServiceContext): Promise<void> {
 export async function resticUploading(ctx: ServiceContext): Promise<RunningChild> {
   return waitFor(
     () => {
-      const p = ctx.backups.status().progress;
+      const p = backupProgress(ctx);
       return p?.phase === 'upload' && p.bytes_done > 0 ? runningChildren().find((c) => c.args.includes('backup')) : undefined;
     },
     90_000,

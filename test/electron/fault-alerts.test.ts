@@ -24,9 +24,6 @@ const alert = (key: string, severity: 'critical' | 'warning', first = NOW - 60) 
   snoozed_until: null,
 });
 const backups = (alerts: BackupStatus['alerts']): BackupStatus => ({
-  running: false,
-  progress: null,
-  waiting_for: [],
   paused: false,
   interval_hours: 6,
   time_of_day: null,
@@ -38,14 +35,13 @@ const backups = (alerts: BackupStatus['alerts']): BackupStatus => ({
   alerts,
 });
 const drills: DrillStatus = {
-  running: null,
   paused: false,
   last: { daily: { id: 1, kind: 'daily', trigger: 'schedule', verdict: 'PASS', started_at: NOW - 100, finished_at: NOW - 50 }, deep: null },
   next_drill_at: null,
   next_deep_at: null,
 };
 const model = (alerts: BackupStatus['alerts']) =>
-  trayModel(trayInputFrom({ backups: backups(alerts), drills, recoveryKitConfirmedAt: 1, nowS: NOW, openAtLogin: false, held: new Set() }));
+  trayModel(trayInputFrom({ backups: backups(alerts), drills, recoveryKitConfirmedAt: 1, nowS: NOW, openAtLogin: false, openRuns: [], held: new Set() }));
 
 test('tray: a full disk and a silent keychain fail with their own line; a nearly full disk warns', () => {
   assert.equal(model([]).state, 'healthy');

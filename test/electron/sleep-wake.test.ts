@@ -35,7 +35,7 @@ interface RunRow {
 }
 const runs = (ctx: ServiceContext): RunRow[] =>
   ctx.writer.prepare<[], RunRow>("SELECT id, trigger, status, started_at / 1000 AS started_at FROM runs WHERE kind = 'backup' ORDER BY id").all();
-const idleWith = (ctx: ServiceContext, n: number) => (): boolean => runs(ctx).length === n && !ctx.backups.status().running;
+const idleWith = (ctx: ServiceContext, n: number) => (): boolean => runs(ctx).length === n && !ctx.backups.busy;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function sleepWakeFor(ctx: ServiceContext): { sw: SleepWake; state: DesktopStateFile } {

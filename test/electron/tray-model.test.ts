@@ -10,6 +10,7 @@ import type { BackupStatus } from '../../src/contract/backups.js';
 import type { DrillStatus } from '../../src/contract/drills.js';
 import { trayInputFrom } from '../../electron/logic/tray-input.js';
 import { fitTooltip, TOOLTIP_MAX, trayModel, type TrayInput, type TrayMenuItem, type TrayState } from '../../electron/logic/tray-model.js';
+import type { Run } from '../../src/contract/runs.js';
 
 const NOW = 1_800_000_000;
 const H = 3600;
@@ -189,9 +190,6 @@ test('tray input from the core status: percent scale, offsite names, the latest 
     failing,
   });
   const backups: BackupStatus = {
-    running: true,
-    progress: { phase: 'upload', repository: 'local', percent: 0.4271, files_done: 1, total_files: 3, bytes_done: 10, total_bytes: 30 },
-    waiting_for: [],
     paused: false,
     interval_hours: 6,
     time_of_day: null,
@@ -217,13 +215,26 @@ test('tray input from the core status: percent scale, offsite names, the latest 
     finished_at: finished,
   });
   const drills: DrillStatus = {
-    running: null,
     paused: false,
     last: { daily: summary(9, 'daily', 'PASS', NOW - 100), deep: summary(4, 'deep', 'FAIL', NOW - 5000) },
     next_drill_at: null,
     next_deep_at: null,
   };
-  const input = trayInputFrom({ backups, drills, recoveryKitConfirmedAt: 5, nowS: NOW, openAtLogin: true, held: new Set() });
+  // The running backup is an open run (GET /admin/runs?open=true), its progress restic's upload.
+  const run = (progress: Run['progress']): Run => ({
+    id: 7,
+    kind: 'backup',
+    trigger: 'schedule',
+    status: 'running',
+    error: null,
+    generation: null,
+    started_at: NOW * 1000,
+    ended_at: null,
+    progress,
+    waiting_for: [],
+  });
+  const uploading = run({ phase: 'upload', repository: 'local', percent: 0.4271, files_done: 1, total_files: 3, bytes_done: 10, total_bytes: 30 });
+  const input = trayInputFrom({ backups, drills, openRuns: [uploading], recoveryKitConfirmedAt: 5, nowS: NOW, openAtLogin: true, held: new Set() });
   assert.equal(input.backupPercent, 42);
   assert.equal(input.backupTargetS, 12 * H);
   assert.deepEqual(input.offsiteFailing, ['b2', 'offsite copy', 'r2'], 'local and disabled repositories are not offsite failures');
@@ -234,8 +245,9 @@ test('tray input from the core status: percent scale, offsite names, the latest 
   assert.deepEqual(input.otherAlerts, [{ severity: 'warning' }]);
   assert.equal(input.recoveryKitConfirmed, true);
   const held = trayInputFrom({
-    backups: { ...backups, progress: { phase: 'generation', step: 'copy' } },
+    backups,
     drills,
+    openRuns: [run({ phase: 'generation', step: 'copy' })],
     recoveryKitConfirmedAt: null,
     nowS: NOW,
     openAtLogin: false,

@@ -4,7 +4,7 @@
 // alert resolves, without a restart.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { field, str, waitFor, type Api } from '../harness/api.js';
+import { field, str, waitFor, type Api, noOpenRun } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { startPrivateKeyring, type PrivateKeyring } from '../harness/private-keyring.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
@@ -31,8 +31,7 @@ async function lastRun(api: Api, after: number): Promise<{ id: number; status: s
 }
 
 /** A backup's maintenance runs after its run row is final: wait for the service to be idle. */
-const idle = (api: Api): Promise<boolean> =>
-  waitFor(async () => field((await api.get('/admin/backups/status')).body, 'running') === false, 60_000, 'no backup running');
+const idle = (api: Api): Promise<boolean> => waitFor(async () => await noOpenRun(api, 'backup'), 60_000, 'no backup running');
 
 const keychainAlert = async (api: Api): Promise<unknown> => {
   const alerts = field((await api.get('/admin/backups/status')).body, 'alerts');

@@ -19,6 +19,7 @@ import { freePort, RestServer } from '../backup/run/rest-server.js';
 import { addBigModel } from '../electron/desktop-kit.js';
 import { S3_ACCESS_KEY_ID, S3Server } from '../backup/run/s3-server.js';
 import { FailingHttpsProxy } from './failing-https-proxy.js';
+import { backupProgress } from '../harness/open-runs.js';
 
 let t: TestAppliance | null = null;
 let rest: RestServer | null = null;
@@ -49,7 +50,7 @@ test('the REST offsite is killed mid-upload: bounded retries, the offsite failur
   const run = ctx.backups.run('manual');
   const uploader = await waitFor(
     () => {
-      const p = ctx.backups.status().progress;
+      const p = backupProgress(ctx);
       return p?.phase === 'upload' && p.repository === 'nas' && p.bytes_done > 0 ? runningChildren().find((c) => c.args.includes('backup')) : undefined;
     },
     120_000,
@@ -74,7 +75,7 @@ test('the REST offsite is killed mid-upload: bounded retries, the offsite failur
   await waitFor(() => runningChildren().length === 0, 30_000, 'no restic left running');
 
   await rest.start();
-  await waitFor(() => !ctx.backups.status().running, 60_000, 'the first run to end');
+  await waitFor(() => !ctx.backups.busy, 60_000, 'the first run to end');
   const again = await ctx.backups.run('manual');
   assert.equal(again.status, 'ok', JSON.stringify(again.repositories));
   assert.ok(!openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:nas'), 'the alert resolves');
@@ -104,7 +105,7 @@ test('the S3 endpoint answers 500 to everything: bounded retries, the offsite fa
   );
   const first = await ctx.backups.run('manual');
   assert.equal(first.status, 'ok', JSON.stringify(first.repositories));
-  await waitFor(() => !ctx.backups.status().running, 60_000, 'maintenance after the first run');
+  await waitFor(() => !ctx.backups.busy, 60_000, 'maintenance after the first run');
 
   proxy.failing = true;
   const failed = await ctx.backups.run('manual');
@@ -115,7 +116,7 @@ test('the S3 endpoint answers 500 to everything: bounded retries, the offsite fa
   await waitFor(() => runningChildren().length === 0, 30_000, 'no restic left running');
 
   proxy.failing = false;
-  await waitFor(() => !ctx.backups.status().running, 60_000, 'the failed run to end');
+  await waitFor(() => !ctx.backups.busy, 60_000, 'the failed run to end');
   const again = await ctx.backups.run('manual');
   assert.equal(again.status, 'ok', JSON.stringify(again.repositories));
   assert.ok(!openAlerts(ctx.writer).some((a) => a.key === 'backup.offsite_failed:cloud'), 'the alert resolves');

@@ -8,7 +8,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { field, waitFor } from '../harness/api.js';
+import { field, waitFor, noOpenRun } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { freePort } from '../harness/ports.js';
@@ -76,7 +76,7 @@ test('every screen at four widths, light and dark, en and ar: nothing wider than
   await waitFor(
     async () => {
       const s = (await api.get('/admin/backups/status')).body;
-      return field(s, 'running') === false && field(s, 'last_run') !== null ? true : undefined;
+      return (await noOpenRun(api, 'backup')) && field(s, 'last_run') !== null ? true : undefined;
     },
     120_000,
     'the backup',

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extract } from 'tar';
 import { after, test } from 'node:test';
-import { field, waitFor, type Api } from '../harness/api.js';
+import { field, waitFor, type Api, noOpenRun } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { freePort, RestServer } from '../backup/run/rest-server.js';
@@ -23,8 +23,7 @@ after(async () => {
   await rest?.stop();
 });
 
-const idle = (api: Api): Promise<boolean> =>
-  waitFor(async () => field((await api.get('/admin/backups/status')).body, 'running') === false, 120_000, 'the backup to end');
+const idle = (api: Api): Promise<boolean> => waitFor(async () => await noOpenRun(api, 'backup'), 120_000, 'the backup to end');
 
 test('first minute: no console error, the checklist walks to done and stays gone; diagnostics listed', async () => {
   const prepared = await prepareDataDir();
@@ -70,7 +69,7 @@ test('first minute: no console error, the checklist walks to done and stays gone
   assert.equal((await api.post('/admin/backups')).status, 202);
   await idle(api);
   assert.equal((await api.post('/admin/drills', {})).status, 202);
-  await waitFor(async () => field((await api.get('/admin/drills/status')).body, 'running') === null, 120_000, 'the drill to end');
+  await waitFor(async () => await noOpenRun(api, 'drill'), 120_000, 'the drill to end');
   await page.reload();
   await page.getByTestId('overview-alerts').or(page.getByText('No open alerts.')).first().waitFor();
   assert.equal(await page.getByTestId('first-run').count(), 0, 'the checklist is gone once every step is done');

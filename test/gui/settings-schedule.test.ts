@@ -6,7 +6,7 @@
 // Screenshots: settings-schedule-en, backups-schedule-en, settings-schedule-ar.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { field, waitFor } from '../harness/api.js';
+import { field, waitFor, noOpenRun } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { axeViolations } from './axe.js';
@@ -25,7 +25,7 @@ async function backUp(s: ServiceProcess): Promise<void> {
   await waitFor(
     async () => {
       const status = (await s.api.get('/admin/backups/status')).body;
-      return field(status, 'running') === false && field(status, 'last_run', 'status') !== 'running' && field(status, 'last_run') !== null ? true : undefined;
+      return (await noOpenRun(s.api, 'backup')) && field(status, 'last_run', 'status') !== 'running' && field(status, 'last_run') !== null ? true : undefined;
     },
     120_000,
     'the backup to finish',

@@ -3,7 +3,7 @@
 // isolated and marked as such), and in English no raw "(s)" plural and no raw enum value.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { field, str, waitFor, type Api } from '../harness/api.js';
+import { field, str, waitFor, type Api, noOpenRun } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../harness/service-process.js';
 import { openGui, type Gui } from './browser.js';
@@ -45,9 +45,9 @@ async function failedTask(api: Api): Promise<string> {
 
 async function ready(api: Api): Promise<string> {
   assert.equal((await api.post('/admin/backups')).status, 202);
-  await waitFor(async () => field((await api.get('/admin/backups/status')).body, 'running') === false, 120_000, 'the backup');
+  await waitFor(async () => await noOpenRun(api, 'backup'), 120_000, 'the backup');
   assert.equal((await api.post('/admin/drills', {})).status, 202);
-  await waitFor(async () => field((await api.get('/admin/drills/status')).body, 'running') === null, 120_000, 'the drill');
+  await waitFor(async () => await noOpenRun(api, 'drill'), 120_000, 'the drill');
   const res = await api.post('/v1/responses', { model: 'tiny', input: 'Say hello', background: true, max_output_tokens: 8 });
   assert.ok(res.status === 202 || res.status === 200, res.text);
   const task = str(res.body, 'task_id');

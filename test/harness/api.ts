@@ -80,3 +80,12 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Whether no run of these kinds is open (GET /admin/runs?open=true): asked for and not ended.
+ *  `backup` alone also waits out the maintenance after it, as "the backup is over" means to a person. */
+export async function noOpenRun(api: Api, ...kinds: string[]): Promise<boolean> {
+  const wanted = kinds.includes('backup') ? [...kinds, 'maintenance'] : kinds;
+  const res = await api.get('/admin/runs?open=true');
+  const data = field(res.body, 'data');
+  return res.status === 200 && Array.isArray(data) && !data.some((r: unknown) => wanted.includes(str(r, 'kind')));
+}

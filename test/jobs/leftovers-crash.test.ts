@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { systemClock } from '../../src/clock.js';
 import { ModelRegistry } from '../../src/engine/registry.js';
 import { openStore } from '../../src/store/open.js';
-import { field, num, str, waitFor } from '../harness/api.js';
+import { field, num, str, waitFor, noOpenRun } from '../harness/api.js';
 import { tempDir } from '../harness/data-dir.js';
 import { killAllServices, prepareCrashDataDir, startService } from '../crash/crash-kit.js';
 import type { ServiceProcess } from '../harness/service-process.js';
@@ -74,7 +74,7 @@ test('SIGKILL mid-backup and mid-restore: the runs are settled as interrupted at
   assert.equal(num((await service.api.get('/admin/backups/status')).body, 'last_run', 'id'), num(runs.body, 'data', 0, 'id'));
   // Nothing of Sanad's own is left in the way: the next backup runs and is good.
   assert.equal(field((await service.api.post('/admin/backups')).body, 'started'), true);
-  await waitFor(async () => field((await service.api.get('/admin/backups/status')).body, 'running') === false, 180_000, 'the next backup');
+  await waitFor(async () => await noOpenRun(service.api, 'backup'), 180_000, 'the next backup');
   assert.equal(field((await service.api.get('/admin/backups')).body, 'data', 0, 'status'), 'ok');
 
   const target = join(tempDir('sanad-restore-'), 'restored');

@@ -1,6 +1,6 @@
 // The GUI's restore, through the admin routes of an in-process appliance: the generation list, a
 // refused target answered with 400 before anything starts, one restore at a time (409), progress
-// as restore.progress events on the admin event bus (with measured bytes while restic restores),
+// as its run's run.updated events on the admin event bus (with measured bytes while restic restores),
 // the end as restore.finished, and the job's checklist from GET /admin/restore/{id}.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +17,7 @@ import { startTestAppliance, type TestAppliance } from '../harness/appliance.js'
 import { tempDir } from '../harness/data-dir.js';
 import { slowRestic } from '../harness/slow-restic.js';
 import { keychainEntries, treePicture } from './kit.js';
+import { RestoreProgress } from '../../src/contract/restore.js';
 
 let t: TestAppliance | null = null;
 after(() => t?.close());
@@ -96,7 +97,11 @@ test('admin restore: list, refuse with 400, one at a time, progress events, the 
   assert.deepEqual(readdirSync(join(target, 'models')).sort(), ['big.gguf', 'tiny-1.gguf']);
   assert.notEqual((await keychainEntries(target)).vaultKey, null);
 
-  const mine = events.flatMap((e) => (e.type === 'restore.progress' && e.data.run_id === runId ? [e.data] : []));
+  // Its progress as its run's (run.updated): every phase, and the last report of each before the next.
+  const mine = events.flatMap((e) => {
+    const p = e.type === 'run.updated' && e.data.run_id === runId ? RestoreProgress.safeParse(e.data.progress) : null;
+    return p?.success === true ? [p.data] : [];
+  });
   const phases = [...new Set(mine.map((d) => d.phase))];
   assert.deepEqual(phases, ['opening', 'reading_manifest', 'restoring', 'verifying', 'assembling', 'checking', 'storing_secrets', 'cleaning_up', 'done']);
   const restoring = mine.filter((d) => d.phase === 'restoring');

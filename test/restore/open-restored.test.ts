@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireInstanceLock } from '../../src/appliance/instance-lock.js';
-import { field, num, str, waitFor, type Api } from '../harness/api.js';
+import { field, num, str, waitFor, type Api, noOpenRun } from '../harness/api.js';
 import { addModelFile, prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { thinkingModelPath } from '../fixtures/tiny-model.js';
 import { THINKING_MODEL_THOUGHT } from '../../src/demo/thinking-model.js';
@@ -53,7 +53,7 @@ test('check the target before the click; open the restored data: same process an
   assert.ok(oldSession.token);
 
   assert.equal((await api.post('/admin/backups')).status, 202);
-  await waitFor(async () => field((await api.get('/admin/backups/status')).body, 'running') === false, 60_000, 'the backup');
+  await waitFor(async () => await noOpenRun(api, 'backup'), 60_000, 'the backup');
 
   // The target check: the restore's own rules, answered with 200 and a reason, nothing written.
   const full = tempDir('sanad-full-');

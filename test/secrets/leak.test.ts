@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { KeychainStore } from '../../src/secrets/keychain.js';
 import { dataDirScope } from '../../src/secrets/scope.js';
 import { RESTIC_PASSPHRASE, VAULT_KEY } from '../../src/secrets/secret-store.js';
-import { field, str, waitFor } from '../harness/api.js';
+import { field, str, waitFor, noOpenRun } from '../harness/api.js';
 import { prepareDataDir, tempDir } from '../harness/data-dir.js';
 import { freePort, RestServer } from '../backup/run/rest-server.js';
 import { resticSpy } from '../backup/run/restic-spy.js';
@@ -62,7 +62,7 @@ test('a full session leaves no secret in the data dir, the log or argv', async (
   const done = await waitFor(
     async () => {
       const status = await api.get('/admin/backups/status');
-      return field(status.body, 'running') === false && field(status.body, 'last_run') !== null ? status : undefined;
+      return (await noOpenRun(api, 'backup')) && field(status.body, 'last_run') !== null ? status : undefined;
     },
     120_000,
     'the backup to finish',

@@ -5,6 +5,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { AdminEvent, type AdminEventData, type AdminEventType } from '../../../src/contract/admin-events';
 import { openEventStream, parseFrame } from './event-stream';
+import { OPEN_RUNS_KEY, withRun } from './open-runs';
+import type { Run } from '../../../src/contract/runs';
 
 export const LiveEvent = AdminEvent;
 export type LiveEvent = AdminEvent;
@@ -12,16 +14,13 @@ export type LiveEvent = AdminEvent;
 /** Query keys each event type makes stale (prefix match). Every event type is named, so an event
  *  added to the contract without a decision here breaks the build. */
 export const INVALIDATES: Record<AdminEventType, ReadonlyArray<readonly string[]>> = {
-  'backup.progress': [],
   'backup.finished': [['backups'], ['status'], ['alerts'], ['diagnostics']],
-  'drill.progress': [],
   'drill.finished': [['drills'], ['status'], ['alerts'], ['diagnostics']],
-  'restore.progress': [],
   'restore.finished': [['restore']],
   'generation.progress': [],
-  // Any recorded run (backup, drill, restore) ended: the run tables (components/RunTable.tsx).
+  // Any recorded run ended: the run tables (components/RunTable.tsx). The open runs are kept
+  // from the event itself (open-runs.ts), below.
   'run.finished': [['runs']],
-  // A run's progress: the screens follow it through the kind's own progress events for now.
   'run.updated': [],
   'passphrase.rotated': [['recovery-kit'], ['status'], ['diagnostics']],
   'vault.rotated': [],
@@ -35,33 +34,20 @@ export const INVALIDATES: Record<AdminEventType, ReadonlyArray<readonly string[]
   'pull.finished': [],
 };
 
-/** Where progress events are kept: the latest one per operation kind. */
-export type ProgressKind = 'backup' | 'drill' | 'restore' | 'generation';
+/** Where progress events of work that is not a run are kept (looking inside a generation); a
+ *  run's progress is in its row (open-runs.ts). */
+export type ProgressKind = 'generation';
 export type ProgressOf<K extends ProgressKind> = AdminEventData<`${K}.progress`>;
 export const progressKey = (kind: ProgressKind) => ['progress', kind] as const;
 
 export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
   switch (event.type) {
-    case 'backup.progress':
-      client.setQueryData(progressKey('backup'), event.data);
-      return;
-    case 'drill.progress':
-      client.setQueryData(progressKey('drill'), event.data);
-      return;
-    case 'restore.progress':
-      client.setQueryData(progressKey('restore'), event.data);
-      return;
     case 'generation.progress':
       client.setQueryData(progressKey('generation'), event.data);
       return;
-    case 'backup.finished':
-      client.setQueryData(progressKey('backup'), null);
-      break;
-    case 'drill.finished':
-      client.setQueryData(progressKey('drill'), null);
-      break;
-    case 'restore.finished':
-      client.setQueryData(progressKey('restore'), null);
+    case 'run.updated':
+    case 'run.finished':
+      client.setQueryData<Run[]>(OPEN_RUNS_KEY, (runs) => withRun(runs, event.data));
       break;
     default:
       break;

@@ -1,4 +1,4 @@
-// The Backups screen: "Back up now" with restic's real progress (live `backup.progress` events),
+// The Backups screen: "Back up now" with restic's real progress (the open run's, api/open-runs.ts),
 // the last run's result per repository, the schedule and the retention policy (both changed on
 // the Settings screen), each repository's generations, the recent runs and the maintenance log.
 // Everything refreshes on `backup.finished`; nothing polls.
@@ -20,7 +20,7 @@ import { RunBadge, runStatus } from '../components/RunTable';
 import { CopyLine, RunsTable } from './backups/RunsTable';
 import { CopyToOffsite } from './backups/CopyToOffsite';
 import './recovery.css';
-import { useLiveProgress } from './use-live-progress';
+import { OPEN_RUNS_KEY, useOpenRun } from '../api/open-runs';
 import { backupStrings } from './backups/strings';
 import { lazy, Suspense } from 'react';
 import { parseGenerationRef } from './history/generation-ref';
@@ -37,23 +37,18 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
   const { t, language } = useStrings(backupStrings);
   const tp = useStrings(progressStrings).t;
   const client = useQueryClient();
-  const progress = useLiveProgress('backup');
+  const run = useOpenRun('backup');
+  const maintenance = useOpenRun('maintenance');
   const runs = useBackupRuns();
   const start = useMutation({
     mutationFn: () => api('POST', '/admin/backups', BackupStarted),
-    onSuccess: () => {
-      client.setQueryData<BackupStatus>(['backups', 'status'], (old) => old && { ...old, running: true });
-      void client.invalidateQueries({ queryKey: ['backups', 'status'] });
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 409) void client.invalidateQueries({ queryKey: ['backups', 'status'] });
-    },
+    onSettled: () => void client.invalidateQueries({ queryKey: OPEN_RUNS_KEY }),
   });
-  const running = status?.running === true || progress !== null;
+  const running = run !== null || maintenance !== null;
   // Already running (another window, the schedule): the answer attaches to that run, shown here.
   const busy = start.data?.attached === true || (start.error instanceof ApiError && start.error.status === 409);
-  const waiting = status?.waiting_for ?? [];
-  const value = backupProgressValue(progress ?? status?.progress, tp) ?? { fraction: null, step: tp('working') };
+  const waiting = run?.waiting_for ?? [];
+  const value = backupProgressValue(run?.progress, tp) ?? { fraction: null, step: tp('working') };
   const last = runs.data?.data[0];
   return (
     <section className="card" aria-labelledby="backup-now-title">
@@ -183,6 +178,7 @@ export function BackupsScreen({ id }: { id: string | null }) {
 function BackupsOverview() {
   const { t, language } = useStrings(backupStrings);
   const status = useBackupStatus();
+  const backupRunning = useOpenRun('backup') !== null;
   return (
     <div className="recovery-screen">
       <h1>{t('title')}</h1>
@@ -223,7 +219,7 @@ function BackupsOverview() {
           <GenerationsTable repo={repo.name} />
         </section>
       ))}
-      <RunsTable backupRunning={status.data?.running === true} />
+      <RunsTable backupRunning={backupRunning} />
       <MaintenanceLog />
     </div>
   );

@@ -1,5 +1,5 @@
-// The Drills screen: run a daily or deep drill now and follow it check by check (live
-// `drill.progress` events), see when the next ones are planned, and read the history: each drill's
+// The Drills screen: run a daily or deep drill now and follow it check by check (its open run's
+// progress, api/open-runs.ts), see when the next ones are planned, and read the history: each drill's
 // verdict, with every check's result one click away. The drill just started opens by itself when
 // it ends. Everything refreshes on `drill.finished`; nothing polls.
 import type { z } from 'zod/v3';
@@ -16,7 +16,7 @@ import { checkLabel, checkStrings, parseCheckName } from './drills/check-names';
 import { DrillChecklist, VerdictBadge } from './drills/DrillChecklist';
 import { drillProgressValue } from './drills/progress';
 import './recovery.css';
-import { useLiveProgress } from './use-live-progress';
+import { OPEN_RUNS_KEY, useOpenRun } from '../api/open-runs';
 import { drillStrings } from './drills/strings';
 import type { StartDrillRequest } from '../../../src/contract/admin-requests';
 
@@ -27,23 +27,21 @@ function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStar
   const { t, language } = useStrings(drillStrings);
   const names = useStrings(checkStrings).t;
   const client = useQueryClient();
-  const progress = useLiveProgress('drill');
+  const run = useOpenRun('drill');
   const start = useMutation({
     mutationFn: (deep: boolean) => api('POST', '/admin/drills', DrillStarted, { deep } satisfies z.input<typeof StartDrillRequest>),
     onSuccess: (res) => {
       onStarted(res.id);
       void client.invalidateQueries({ queryKey: ['drills'] });
     },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 409) void client.invalidateQueries({ queryKey: ['drills', 'status'] });
-    },
+    onSettled: () => void client.invalidateQueries({ queryKey: OPEN_RUNS_KEY }),
   });
-  const running = status?.running != null || progress !== null;
+  const running = run !== null;
   const busy = start.error instanceof ApiError && start.error.status === 409;
-  const waiting = (status?.running?.waiting_for.length ?? 0) > 0;
+  const waiting = (run?.waiting_for.length ?? 0) > 0;
   const describe = (check: string, index: number, total: number) =>
     t('checking', { n: formatNumber(language, index), total: formatNumber(language, total), check: checkLabel(parseCheckName(check), names) });
-  const value = drillProgressValue(progress ?? status?.running?.progress, describe) ?? { fraction: null };
+  const value = drillProgressValue(run?.progress, describe) ?? { fraction: null };
   const last = (label: string, s: DrillStatus['last']['daily']) => (
     <p className="row">
       <span>{label}:</span>
@@ -133,6 +131,7 @@ function DrillCell({ drill, open, onToggle }: { drill: DrillRun | undefined; ope
 export function DrillsScreen(_props: { id: string | null }) {
   const { t } = useStrings(drillStrings);
   const status = useDrillStatus();
+  const drillRunning = useOpenRun('drill') !== null;
   const history = useDrillHistory();
   // The drill's details by run id; the run table lists the same newest runs.
   const drills = new Map((history.data ?? []).map((d) => [d.id, d]));
@@ -156,7 +155,7 @@ export function DrillsScreen(_props: { id: string | null }) {
         empty={t('empty')}
         testId="drill-history"
         limit={HISTORY}
-        openNow={status.data?.running != null}
+        openNow={drillRunning}
         explain={(run) => (run.status === 'interrupted' ? t('interrupted') : null)}
         rowData={(run) => ({ 'data-testid': `drill-${run.id}`, 'data-verdict': drills.get(run.id)?.verdict ?? '' })}
         details={{ header: t('verdict'), cell: (run) => <DrillCell drill={drills.get(run.id)} open={open.has(run.id)} onToggle={(o) => toggle(run.id, o)} /> }}

@@ -8,6 +8,7 @@ import { BackupsCard } from './overview/BackupsCard';
 import { DrillCard } from './overview/DrillCard';
 import { FirstRunChecklist } from './overview/FirstRunChecklist';
 import { useAdminStatus, useAlerts, useBackupStatus, useDrillStatus } from './overview/api';
+import { RunningNow } from './overview/RunningNow';
 import { ServiceCard } from './overview/ServiceCard';
 import { overviewStrings } from './overview/strings';
 import { useNowSeconds } from './overview/use-now';
@@ -52,6 +53,7 @@ export function OverviewScreen(_props: { id: string | null }) {
     <>
       <h1>{t('title')}</h1>
       <VerdictLine verdict={verdict} failed={failed} nowS={nowS} />
+      <RunningNow />
       <FirstRunChecklist />
       {status.data?.secrets.recovery_kit_confirmed_at === null && <KitWarning />}
       <ProtectionTimeline />

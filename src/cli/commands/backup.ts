@@ -14,7 +14,8 @@ import { backupHere } from '../../jobs/run-here.js';
 import { openRunOf } from '../../jobs/runs.js';
 import { RunDetails } from '../../contract/run-details.js';
 import { systemClock } from '../../clock.js';
-import { BackupPhase, BackupStarted, BackupStatus, type BackupCopySummary } from '../../contract/backups.js';
+import { BackupPhase, BackupStarted, type BackupCopySummary } from '../../contract/backups.js';
+import { Runs } from '../../contract/runs.js';
 import { createLogger, levelFromEnv } from '../../log/logger.js';
 import { secretStoreFor } from '../secrets-access.js';
 import { CliError, usageError } from '../cli-error.js';
@@ -132,11 +133,12 @@ async function inService(call: AdminCall, stream: AdminStream, io: Io, queue: bo
   const ended: { run: RunDetails | null } = { run: null };
   // The command ends when the backup and the maintenance after it have (`backup.finished`, sent
   // after both), so the next command does not meet restic's exclusive lock. Subscribed first
-  // (`ready`), then read: an end before the subscription is seen in the run's record and the idle
-  // status; the heartbeat reads them again, in case `backup.finished` went out before it.
+  // (`ready`), then read: an end before the subscription is seen in the run's record and in no
+  // open backup or maintenance run; the heartbeat reads them again, in case `backup.finished` went
+  // out before it. Progress is the run's own (`run.updated`).
   await stream(`/admin/events?run=${id}`, async (event) => {
-    if (event.type === 'backup.progress') {
-      const p = BackupPhase.safeParse(event.data !== null && typeof event.data === 'object' && 'data' in event.data ? event.data.data : null);
+    if (event.type === 'run.updated') {
+      const p = BackupPhase.safeParse(event.data !== null && typeof event.data === 'object' && 'data' in event.data ? progressOf(event.data.data) : null);
       if (p.success) show(p.data);
       return false;
     }
@@ -151,8 +153,8 @@ async function inService(call: AdminCall, stream: AdminStream, io: Io, queue: bo
       ended.run = run;
     }
     if (event.type === 'run.finished') return false;
-    const status = await call('GET', '/admin/backups/status');
-    return status.status === 200 && BackupStatus.parse(status.body).running === false;
+    const open = await call('GET', '/admin/runs?open=true');
+    return open.status === 200 && !Runs.parse(open.body).data.some((r) => r.kind === 'backup' || r.kind === 'maintenance');
   });
   const run = ended.run;
   if (run === null) throw new CliError(`Backup run ${id} did not end while followed; see the GUI's Backups screen.`);
@@ -179,4 +181,9 @@ function reportOf(
     offsite_copy: details.offsite_copy,
     error: run.error,
   };
+}
+
+/** A `run.updated` event's progress (its data is the run's row). */
+function progressOf(data: unknown): unknown {
+  return data !== null && typeof data === 'object' && 'progress' in data ? data.progress : null;
 }

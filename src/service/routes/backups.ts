@@ -156,7 +156,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   app.patch('/admin/repositories/local', { preHandler: admin }, async (req) => {
     const body = MoveLocalRepositoryRequest.safeParse(req.body);
     if (!body.success || !isAbsolute(body.data.location)) throw badRequest('Send {"location": "/absolute/path"} for the local repository.', 'location');
-    if (ctx.backups.status().running) throw new ApiError('backup_running', 'A backup is running; move the repository when it has finished.');
+    if (ctx.backups.busy) throw new ApiError('backup_running', 'A backup is running; move the repository when it has finished.');
     moveLocalRepository(ctx.writer, body.data.location);
     return getRepository(ctx.db, 'local');
   });
@@ -165,7 +165,7 @@ export function registerBackupRoutes(app: FastifyInstance, kit: RouteKit): void 
   // which reads the targets and their secrets as it goes.
   app.patch<{ Params: { name: string } }>('/admin/repositories/:name', { preHandler: admin }, async (req) => {
     const body = parseOptionalBody(RepositoryPatchRequest, req.body);
-    if (ctx.backups.status().running) throw new ApiError('backup_running', 'A backup is running; change the target when it has finished.');
+    if (ctx.backups.busy) throw new ApiError('backup_running', 'A backup is running; change the target when it has finished.');
     const { location, options, enabled, secret } = body;
     try {
       const repo = updateRepository(ctx.writer, ctx.secrets.vault, req.params.name, {

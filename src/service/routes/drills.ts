@@ -41,7 +41,7 @@ export function registerDrillRoutes(app: FastifyInstance, kit: RouteKit): void {
         ctx.logger.warn('drill failed to finish', { id: started.id, error: err instanceof Error ? err.message : String(err) }),
       );
       // A drill asked for during a backup waits for it: the status shows it waiting, by its id.
-      const answer: DrillStarted = { id: started.id, kind, waiting_for: ctx.drills.status().running?.waiting_for ?? [] };
+      const answer: DrillStarted = { id: started.id, kind, waiting_for: ctx.jobs.waitingFor(started.id) };
       return await reply.code(202).send(answer);
     } catch (err) {
       if (err instanceof DrillBusyError) throw busy();

@@ -68,8 +68,8 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): 
     }
     if (switching) throw conflict('switch_in_progress', 'Sanad is already switching to other data; wait for it to come back.');
     if (ctx.restores.running) throw conflict('restore_running', 'A restore is running; open the restored data when it has finished.');
-    if (ctx.backups.status().running) throw conflict('backup_running', 'A backup is running; open the restored data when it has finished.');
-    if (ctx.drills.status().running) throw conflict('drill_running', 'A drill is running; open the restored data when it has finished.');
+    if (ctx.backups.busy) throw conflict('backup_running', 'A backup is running; open the restored data when it has finished.');
+    if (ctx.drills.running) throw conflict('drill_running', 'A drill is running; open the restored data when it has finished.');
     if (!existsSync(storePath(target))) {
       throw conflict('restored_data_missing', `${target} no longer holds the restored data; restore again into an empty folder.`);
     }

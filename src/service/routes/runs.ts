@@ -26,13 +26,15 @@ export function registerRunRoutes(app: FastifyInstance, kit: RouteKit): void {
       );
     }
     const { kind, limit, before, open } = query.data;
-    return { object: 'list', data: listRuns(ctx.db, { limit, open: open === 'true', ...(kind ? { kind } : {}), ...(before !== undefined ? { before } : {}) }) };
+    const rows = listRuns(ctx.db, { limit, open: open === 'true', ...(kind ? { kind } : {}), ...(before !== undefined ? { before } : {}) });
+    return { object: 'list', data: rows.map((r) => ctx.jobs.shown(r)) };
   });
 
   app.get<{ Params: { id: string } }>('/admin/runs/:id', { preHandler: admin }, async (req): Promise<RunDetails> => {
     const id = runIdParam(req.params.id);
-    const run = getRun(ctx.db, id);
-    if (!run) throw notFound(`Run ${req.params.id}`, 'run_not_found');
+    const row = getRun(ctx.db, id);
+    if (!row) throw notFound(`Run ${req.params.id}`, 'run_not_found');
+    const run = ctx.jobs.shown(row);
     if (run.kind === 'backup') return { ...run, backup: backupRunDetails(ctx.db, id) };
     if (run.kind === 'drill') {
       const drill = getDrillRun(ctx.db, id);

@@ -15,7 +15,7 @@ import { say } from '../../../src/contract/said/index.js';
 import { writeConfigValue } from '../../../src/store/settings.js';
 import { openStore, type Db } from '../../../src/store/open.js';
 import { prepareDataDir } from '../../harness/data-dir.js';
-import { field, num, str, waitFor } from '../../harness/api.js';
+import { field, num, str, waitFor, noOpenRun } from '../../harness/api.js';
 import { startTestAppliance } from '../../harness/appliance.js';
 import { openCopy, sha256Of } from './kit.js';
 import { STORE_FILE, storePath } from '../../../src/files/data-dir-layout.js';
@@ -113,11 +113,7 @@ test('through the service: a second backup with nothing new keeps the copy; a ne
     const runs = await waitFor(
       async () => {
         const body = (await api.get('/admin/backups')).body;
-        return count(body) > before &&
-          field(body, 'data', 0, 'status') !== 'running' &&
-          field((await api.get('/admin/backups/status')).body, 'running') === false
-          ? body
-          : undefined;
+        return count(body) > before && field(body, 'data', 0, 'status') !== 'running' && (await noOpenRun(api, 'backup')) ? body : undefined;
       },
       120_000,
       'the backup to end',

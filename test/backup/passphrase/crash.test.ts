@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { pendingOldKeys } from '../../../src/backup/old-keys.js';
 import { systemClock } from '../../../src/clock.js';
 import { confirmRecoveryKit, recoveryKitConfirmedAt } from '../../../src/secrets/recovery-kit.js';
-import { field, waitFor } from '../../harness/api.js';
+import { field, waitFor, noOpenRun } from '../../harness/api.js';
 import { startServiceProcess } from '../../harness/service-process.js';
 import { assertOpensAll, assertOpensNone, rotationFixture } from './fixture.js';
 
@@ -77,7 +77,7 @@ test('(SIGKILL) killed after the keychain got the new passphrase: the start fini
       assert.equal(await f.pending(), null, 'the start removed the pending copy');
       assert.equal(recoveryKitConfirmedAt(f.db), null, 'the kit confirmation is cleared (the stored kit is stale)');
       assert.equal((await service.api.post('/admin/backups')).status, 202);
-      await waitFor(async () => field((await service.api.get('/admin/backups/status')).body, 'running') === false, 120_000, 'the backup');
+      await waitFor(async () => await noOpenRun(service.api, 'backup'), 120_000, 'the backup');
       const runs = field((await service.api.get('/admin/backups')).body, 'data');
       assert.ok(Array.isArray(runs) && field(runs[0], 'status') === 'ok', 'the backup after the crash works');
     } finally {

@@ -8,7 +8,7 @@ import { backupDepsFor } from '../../../src/backup/backup-deps.js';
 import { getRepository } from '../../../src/repository/repositories.js';
 import { forgetSnapshot } from '../../../src/repository/restic/forget-snapshot.js';
 import { toResticRepo } from '../../../src/repository/restic-target.js';
-import { field, waitFor } from '../../harness/api.js';
+import { field, waitFor, noOpenRun } from '../../harness/api.js';
 import { tempDir } from '../../harness/data-dir.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
 
@@ -26,7 +26,7 @@ test('POST /admin/backups runs one backup; status, runs and health follow', asyn
   assert.equal(started.status, 202);
   const second = await api.post('/admin/backups');
   assert.ok(second.status === 409 || second.status === 202, 'a second start while running is refused (or the first already ended)');
-  await waitFor(async () => field((await api.get('/admin/backups/status')).body, 'running') === false, 60_000, 'the backup to finish');
+  await waitFor(async () => await noOpenRun(api, 'backup'), 60_000, 'the backup to finish');
 
   const runs = await api.get('/admin/backups');
   const data = field(runs.body, 'data');
@@ -47,7 +47,7 @@ async function backUp(app: TestAppliance): Promise<unknown> {
   const status = await waitFor(
     async () => {
       const s = (await app.api.get('/admin/backups/status')).body;
-      return field(s, 'running') === false ? s : undefined;
+      return (await noOpenRun(app.api, 'backup')) ? s : undefined;
     },
     60_000,
     'the backup to finish',

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { field, waitFor } from '../../harness/api.js';
+import { field, waitFor, noOpenRun } from '../../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
 import { tempDir } from '../../harness/data-dir.js';
 import { BIN } from '../../cli/run-cli.js';
@@ -79,11 +79,7 @@ test('back up now during a backup: the API attaches or queues, the CLI follows i
   assert.equal(field((await api.get(`/admin/runs/${queuedId}`)).body, 'status'), 'queued', 'recorded as waiting its turn');
   assert.equal(field((await api.post('/admin/backups', { queue: true })).body, 'run_id'), queuedId, 'asking again answers the one already queued');
   const statusOf = async (id: number): Promise<unknown> => field((await api.get(`/admin/runs/${id}`)).body, 'status');
-  await waitFor(
-    async () => (await statusOf(queuedId)) === 'ok' && field((await api.get('/admin/backups/status')).body, 'running') === false,
-    240_000,
-    'the running backup and the queued one',
-  );
+  await waitFor(async () => (await statusOf(queuedId)) === 'ok' && (await noOpenRun(api, 'backup')), 240_000, 'the running backup and the queued one');
   assert.equal(await statusOf(secondId), 'ok');
   const runs = (await api.get('/admin/backups')).body;
   assert.deepEqual([field(runs, 'data', 0, 'id'), field(runs, 'data', 1, 'id')], [queuedId, secondId], 'exactly one more ran');

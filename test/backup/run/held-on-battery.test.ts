@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { systemConditions } from '../../../src/schedule/os-conditions.js';
-import { field, waitFor } from '../../harness/api.js';
+import { field, waitFor, noOpenRun } from '../../harness/api.js';
 import { startTestAppliance, type TestAppliance } from '../../harness/appliance.js';
 import { tempDir } from '../../harness/data-dir.js';
 
@@ -43,7 +43,7 @@ test('a scheduled backup is held on battery (sysfs written by the test), said in
   const ran = await waitFor(
     async () => {
       const s = (await api.get('/admin/backups/status')).body;
-      return field(s, 'running') === false && field(s, 'last_run') !== null ? s : undefined;
+      return (await noOpenRun(api, 'backup')) && field(s, 'last_run') !== null ? s : undefined;
     },
     120_000,
     'the held backup to run on mains',

@@ -1,10 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
-import { applyLiveEvent, progressKey } from '../../api/live-events';
+import { applyLiveEvent } from '../../api/live-events';
+import { OPEN_RUNS_KEY, useOpenRun } from '../../api/open-runs';
 import { makeQueryClient } from '../../api/query-client';
 import { ProgressBar } from '../../components/ProgressBar';
-import { useLiveProgress } from '../use-live-progress';
 import { setLanguage, useStrings } from '../../i18n/i18n';
 import { backupProgressValue, progressStrings, type ProgressT } from './progress';
 
@@ -44,11 +44,14 @@ describe('backup progress: event data to ProgressBar values', () => {
     expect(backupProgressValue({ phase: 'restoring', percent: 0.5 }, t)).toBeNull();
   });
 
-  test('live events drive the bar through the query cache, and the end clears it', async () => {
+  test('run events drive the bar through the open runs in the query cache, and the end clears it', async () => {
     const client = makeQueryClient();
+    // As read from GET /admin/runs?open=true when nothing runs (no server here: kept, not fetched).
+    client.setQueryDefaults(OPEN_RUNS_KEY, { staleTime: Infinity });
+    client.setQueryData(OPEN_RUNS_KEY, []);
     function Bar() {
       const tp = useStrings(progressStrings).t;
-      const value = backupProgressValue(useLiveProgress('backup'), tp);
+      const value = backupProgressValue(useOpenRun('backup')?.progress, tp);
       return value ? <ProgressBar label="Backup" value={value} /> : <p>idle</p>;
     }
     render(
@@ -56,22 +59,24 @@ describe('backup progress: event data to ProgressBar values', () => {
         <Bar />
       </QueryClientProvider>,
     );
-    // The cache entry exists (and is null) before any event, as in the app.
-    await waitFor(() => expect(client.getQueryState(progressKey('backup'))?.status).toBe('success'));
-    act(() =>
-      applyLiveEvent(client, {
-        id: 1,
-        type: 'backup.progress',
-        at: 0,
-        data: { run_id: 1, phase: 'upload', repository: 'local', percent: 0.5, files_done: 2, total_files: 4, bytes_done: 2048, total_bytes: 4096 },
-      }),
-    );
+    expect(await screen.findByText('idle')).toBeTruthy();
+    const row = {
+      run_id: 1,
+      id: 1,
+      kind: 'backup' as const,
+      trigger: 'manual',
+      error: null,
+      generation: null,
+      started_at: 0,
+      ended_at: null,
+      waiting_for: [],
+    };
+    const progress = { phase: 'upload' as const, repository: 'local', percent: 0.5, files_done: 2, total_files: 4, bytes_done: 2048, total_bytes: 4096 };
+    act(() => applyLiveEvent(client, { id: 1, type: 'run.updated', at: 0, data: { ...row, status: 'running', progress } }));
     expect((await screen.findByRole('progressbar', { name: 'Backup' })).getAttribute('value')).toBe('0.5');
     expect(screen.getByText('Sending to “local”')).toBeTruthy();
     expect(screen.getByText('2 of 4 files')).toBeTruthy();
-    act(() =>
-      applyLiveEvent(client, { id: 2, type: 'backup.finished', at: 0, data: { run_id: 1, generation: 3, status: 'ok', repositories: [], error: null } }),
-    );
+    act(() => applyLiveEvent(client, { id: 2, type: 'run.finished', at: 0, data: { ...row, status: 'ok', ended_at: 1, progress: null } }));
     expect(await screen.findByText('idle')).toBeTruthy();
     expect(screen.queryByRole('progressbar')).toBeNull();
   });

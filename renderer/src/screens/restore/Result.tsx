@@ -1,4 +1,4 @@
-// The restore running (live `restore.progress` events; the job itself, refetched when
+// The restore running (its open run's progress, api/open-runs.ts; the job itself, refetched when
 // `restore.finished` arrives, gives the end) and its end: the checklist of what was verified, and
 // for a verified restore "Open the restored data": a confirmation, the server's switch, a wait for
 // the restarted service, then the new login link on this page's own origin.
@@ -9,7 +9,7 @@ import { api } from '../../api/http';
 import { useErrorText } from '../../components/ErrorNote';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useStrings } from '../../i18n/i18n';
-import { useLiveProgress } from '../use-live-progress';
+import { useOpenRuns } from '../../api/open-runs';
 import { openRestored, outcomeOf, useRestoreJob, useServiceStatus } from './api';
 import { restoreCheckLabel, restoreCheckStrings } from './check-names';
 import { failedChecks, type FlowAction, type FlowState } from './flow';
@@ -29,14 +29,14 @@ interface Props {
 export function RunningStep({ state, dispatch }: Props) {
   const { t } = useStrings(restoreStrings);
   const tp = useStrings(restoreProgressStrings).t;
-  const live = useLiveProgress('restore');
+  const open = useOpenRuns();
   const job = useRestoreJob(state.jobId);
   useEffect(() => {
     const outcome = job.data ? outcomeOf(job.data) : null;
     if (job.data && outcome) dispatch({ type: 'finished', id: job.data.id, outcome });
   }, [job.data, dispatch]);
-  // Only this restore's events (another window may have started another).
-  const mine = live !== null && live.id === state.jobId ? live : job.data?.progress;
+  // Only this restore's run (another window may have started another); a restore's id is its run's.
+  const mine = open.data?.find((r) => r.id === state.jobId)?.progress ?? job.data?.progress;
   const value = restoreProgressValue(mine, tp) ?? { fraction: null, step: t('starting') };
   return (
     <div data-testid="restore-progress">
