@@ -9,7 +9,6 @@ import { Alert } from './alerts.js';
 import { BackupRunStatus } from './backups.js';
 import { DrillCheck, DrillKind, Verdict } from './drills.js';
 import { InspectProgress } from './history.js';
-import { PullProgress } from './pulls.js';
 import { Run } from './runs.js';
 
 const BackupFinishedData = z.object({
@@ -64,8 +63,7 @@ export const AdminEvent = z.discriminatedUnion('type', [
   event('clients.changed', z.object({ client_id: z.string(), change: z.enum(['paired', 'created', 'revoked']) })),
   // The network listener went on or off, its names or its certificate changed (appliance/lan/).
   event('lan.changed', z.object({ change: z.enum(['on', 'off', 'names', 'new-certificate']) })),
-  // A model download (jobs/pulls.ts): its bytes, and its end (registered, failed or cancelled).
-  event('pull.progress', PullProgress.extend({ id: z.string(), model_id: z.string() })),
+  // A model download's end (registered, failed or cancelled); its bytes are its run's (run.updated).
   event('pull.finished', z.object({ id: z.string(), model_id: z.string(), status: z.string(), error: z.string().nullable() })),
   // A recorded run was asked for, started, or its progress changed (jobs/jobs.ts writes it to the
   // run, a new step at once, else at most twice a second): its row, progress included, with

@@ -29,6 +29,8 @@ export const Pull = PullFile.extend({
   progress: PullProgress.nullable(),
   /** Unix ms. */
   created_at: z.number(),
+  /** Its run (GET /admin/runs/{id}, kind `pull`); null for a pull recorded before pulls were runs. */
+  run_id: z.number().nullable(),
   finished_at: z.number().nullable(),
 });
 export type Pull = z.infer<typeof Pull>;

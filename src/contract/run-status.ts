@@ -2,8 +2,8 @@
 // restore.ts) can name them while runs.ts names each kind's progress.
 import { z } from 'zod/v3';
 
-/** Maintenance runs after a backup; `offsite-copy` is "Copy to offsite now". */
-export const RunKind = z.enum(['backup', 'drill', 'restore', 'maintenance', 'offsite-copy']);
+/** Maintenance runs after a backup; `offsite-copy` is "Copy to offsite now"; `pull` is a model download. */
+export const RunKind = z.enum(['backup', 'drill', 'restore', 'maintenance', 'offsite-copy', 'pull']);
 export type RunKind = z.infer<typeof RunKind>;
 
 /** `queued`: asked for, waiting for another job to end; `interrupted`: Sanad stopped (a crash, a

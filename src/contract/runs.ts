@@ -6,15 +6,17 @@ import { z } from 'zod/v3';
 import { BackupPhase, JobKindName } from './backups.js';
 import { DrillProgress } from './drills.js';
 import { listOf } from './list.js';
+import { PullProgress } from './pulls.js';
 import { RestoreProgress } from './restore.js';
 import { RunKind, RunStatus } from './run-status.js';
 
 export { RunKind, RunStatus } from './run-status.js';
 
 /** A running run's latest progress, as its kind reports it (a backup's phase, a drill's check, a
- *  restore's step); null while it waits and once it ended. Written to the run at most about once a
+ *  download's bytes, a restore's step; a pull's before a restore's, whose open shape would take
+ *  it); null while it waits and once it ended. Written to the run at most about once a
  *  second and told as `run.updated` (src/contract/admin-events.ts). */
-export const RunProgress = z.union([BackupPhase, DrillProgress, RestoreProgress]);
+export const RunProgress = z.union([BackupPhase, DrillProgress, PullProgress, RestoreProgress]);
 export type RunProgress = z.infer<typeof RunProgress>;
 
 export const Run = z.object({

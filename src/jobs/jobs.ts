@@ -14,10 +14,12 @@ import {
   dropRun,
   endRun,
   getRun,
+  leaveRun,
   listRuns,
   NEVER_STARTED,
   openRun,
   pruneRuns,
+  reopenRun,
   setRunProgress,
   startRun,
   type OpenRun,
@@ -53,6 +55,10 @@ export interface RunRecord<T> {
   keep?: number;
   /** Called once the run's record has ended (a client told of it then reads it ended). */
   ended?: (value: T | null, error: unknown) => void;
+  /** A stop of the owner (not a cancel) leaves the run open for the next start to take up (a pull). */
+  resumable?: boolean;
+  /** The open run this job takes up again (runs.ts reopenRun) instead of opening a new one. */
+  resume?: number;
 }
 
 export class JobRefusedError extends Error {
@@ -202,17 +208,21 @@ export class Jobs {
     if (record) {
       try {
         const store = this.requireStore(kind);
-        const run = openRun(store.db, store.dataDir, {
-          kind: record.kind,
-          trigger: record.trigger,
-          status: this.blockers(job).length === 0 ? 'running' : 'queued',
-          nowMs: this.deps.clock.now(),
-        });
+        const status = this.blockers(job).length === 0 ? 'running' : 'queued';
+        const nowMs = this.deps.clock.now();
+        const run =
+          record.resume === undefined
+            ? openRun(store.db, store.dataDir, { kind: record.kind, trigger: record.trigger, status, nowMs })
+            : reopenRun(store.db, store.dataDir, record.resume, status, nowMs);
+        if (run === null) throw new Error(`Run ${record.resume ?? ''} cannot be taken up again: it ended, or another process holds it.`);
         job.run = run;
         this.told(run);
-        // A job that never started (stop() first, or its caller gave up) ends its record as cancelled.
+        // A job that never started (stop() first, or its caller gave up) ends its record as
+        // cancelled, unless a stop leaves it for the next start.
         job.done.catch((error: unknown) => {
-          if (error instanceof JobCancelledError) this.end(run, { status: 'cancelled', error: this.stopped ? NEVER_STARTED : error.message });
+          if (!(error instanceof JobCancelledError)) return;
+          if (this.stopped && record.resumable === true) leaveRun(store.dataDir, run);
+          else this.end(run, { status: 'cancelled', error: this.stopped ? NEVER_STARTED : error.message });
         });
       } catch (error) {
         this.jobs.splice(this.jobs.indexOf(job), 1);
@@ -276,16 +286,24 @@ export class Jobs {
         },
       };
       let value: T;
+      // A stop (not a cancel) of a resumable run leaves it open, its lock let go, for the next start.
+      const leftForNextStart = (): boolean => control.signal.aborted && this.stopped && record.resumable === true;
       try {
         value = await work(reporting);
       } catch (error) {
-        if (record.refused?.(error) === true) {
+        if (leftForNextStart()) {
+          leaveRun(dataDir, run);
+        } else if (record.refused?.(error) === true) {
           dropRun(db, dataDir, run);
         } else {
           this.end(run, { status: control.signal.aborted ? 'interrupted' : 'failed', error: error instanceof Error ? error.message : String(error) });
           record.ended?.(null, error);
         }
         throw error;
+      }
+      if (leftForNextStart()) {
+        leaveRun(dataDir, run);
+        return value;
       }
       this.end(run, record.end(value, control.signal.aborted));
       if (record.keep !== undefined) pruneRuns(db, record.kind, record.keep);

@@ -1,7 +1,8 @@
 // Model downloads as jobs of the one owner (jobs.ts, kind `pull`: beside every other job, one
-// download at a time, the next waiting). Each is a row of model_pulls (store/model-pulls.ts) from
-// before its first byte to its registration, so a pull still running when Sanad stops (or is
-// killed) is started again at the next start and resumes from its partial file. Two pulls of one
+// download at a time, the next waiting), each recorded as a run (kind `pull`: its progress and end
+// told as every run's). Each is a row of model_pulls (store/model-pulls.ts) from before its first
+// byte to its registration, so a pull still running when Sanad stops (or is killed) is started
+// again at the next start, under the same run, and resumes from its partial file. Two pulls of one
 // file are one: the second gets the first. The partial lives in `models/.pulls/<key of the URL>/`,
 // so any later pull of the same file, even after a failure, resumes it; only a cancel deletes it.
 import { createHash, randomBytes } from 'node:crypto';
@@ -27,18 +28,20 @@ import {
   recentPulls,
   runningPullOf,
   runningPulls,
+  setPullRun,
   type PullRow,
 } from '../store/model-pulls.js';
 import type { Db } from '../store/open.js';
 import type { Settings } from '../store/settings.js';
 import type { AdminEvents } from './admin-events.js';
 import { JobCancelledError, JobsStoppedError, type Job, type Jobs } from './jobs.js';
+import { endRun, getRun, listRuns, reopenRun, type RunEnd } from './runs.js';
 import { modelsDir } from '../files/data-dir-layout.js';
 
 const KEEP_ENDED = 50;
-/** Progress is written to the store (for a status read after a restart) at most this often. */
+/** The bytes so far are written to the pull's row (where a resume starts from) at most this often. */
 const STORE_PROGRESS_MS = 2000;
-const EVENT_PROGRESS_MS = 250;
+const RUN_CUT_SHORT = 'Sanad stopped while this download ran, and nothing was left to resume; pull the model again.';
 
 export interface PullDeps {
   db: Db;
@@ -119,7 +122,7 @@ export class ModelPulls {
     if (running) {
       // Under the instance lock only this owner pulls: a running row without its job here was
       // left by a stopped or killed process, and goes on now from its partial file.
-      if (this.deps.jobs.byId(running.id) === null) this.run(running.id, p.useToken);
+      if (this.deps.jobs.byId(running.id) === null) this.run(running.id, p.useToken, running.run_id);
       return { pull: this.shown(running), plan, joined: true };
     }
     const id = `pull_${randomBytes(8).toString('hex')}`;
@@ -142,10 +145,18 @@ export class ModelPulls {
     return { pull, plan, joined: false };
   }
 
-  /** At start-up: every pull a stop or a crash left running goes on (from its partial file). */
+  /** At start-up: every pull a stop or a crash left running goes on (from its partial file, under
+   *  its run); a pull run left open with no pull to go on is ended. */
   resumeLeftovers(): number {
-    const rows = runningPulls(this.deps.db);
-    for (const row of rows) this.run(row.id, !row.uri.startsWith('http'));
+    const { db, dataDir, clock } = this.deps;
+    const rows = runningPulls(db);
+    for (const row of rows) this.run(row.id, !row.uri.startsWith('http'), row.run_id);
+    const resumed = new Set(rows.map((r) => r.run_id));
+    for (const run of listRuns(db, { kind: 'pull', open: true, limit: 100 })) {
+      if (resumed.has(run.id)) continue;
+      const open = reopenRun(db, dataDir, run.id, 'running', clock.now());
+      if (open) endRun(db, dataDir, open, { status: 'interrupted', error: RUN_CUT_SHORT }, clock.now());
+    }
     if (rows.length > 0) this.deps.logger.info('resuming model downloads left running', { pulls: rows.map((r) => r.id) });
     return rows.length;
   }
@@ -166,8 +177,18 @@ export class ModelPulls {
     this.cancelled.add(id);
     const job = this.deps.jobs.byId(id);
     if (job) job.cancel();
-    else void this.settle(row, 'cancelled', null);
+    else {
+      void this.settle(row, 'cancelled', null);
+      this.endLeftRun(row.run_id, { status: 'cancelled', error: null });
+    }
     return true;
+  }
+
+  /** Ends a pull's run no job of this process holds (a stop left it open). */
+  private endLeftRun(runId: number | null, end: RunEnd): void {
+    const { db, dataDir, clock } = this.deps;
+    const open = runId === null ? null : reopenRun(db, dataDir, runId, 'running', clock.now());
+    if (open) endRun(db, dataDir, open, end, clock.now());
   }
 
   private shown(row: PullRow): Pull {
@@ -189,19 +210,33 @@ export class ModelPulls {
       progress,
       created_at: row.created_at,
       finished_at: row.finished_at,
+      run_id: row.run_id,
     };
   }
 
-  private run(id: string, useToken: boolean): void {
-    const { jobs } = this.deps;
+  private run(id: string, useToken: boolean, leftOpen: number | null = null): void {
+    const { jobs, db } = this.deps;
+    const resume = leftOpen !== null && isOpen(getRun(db, leftOpen)?.status) ? leftOpen : undefined;
     let job: Job<void, PullProgress>;
     try {
-      job = jobs.start<void, PullProgress>('pull', (control) => this.work(id, useToken, control.signal, (p) => control.progress(p)), { id });
+      job = jobs.start<void, PullProgress>('pull', (control) => this.work(id, useToken, control.signal, (p) => control.progress(p)), {
+        id,
+        record: {
+          kind: 'pull',
+          trigger: 'api',
+          // A stop leaves the run open with the row: the next start goes on under it.
+          resumable: true,
+          ...(resume !== undefined ? { resume } : {}),
+          keep: KEEP_ENDED,
+          end: () => pullRunEnd(getPull(db, id)),
+        },
+      });
     } catch (err) {
       // Sanad is stopping: the row stays running and the next start resumes it.
       if (err instanceof JobsStoppedError) return;
       throw err;
     }
+    if (job.run) setPullRun(db, id, job.run.id);
     void job.done.catch((err: unknown) => {
       if (err instanceof JobCancelledError && this.cancelled.has(id)) {
         const row = getPull(this.deps.db, id);
@@ -211,13 +246,12 @@ export class ModelPulls {
   }
 
   private async work(id: string, useToken: boolean, signal: AbortSignal, progress: (p: PullProgress) => void): Promise<void> {
-    const { db, dataDir, clock, logger, events, registry } = this.deps;
+    const { db, dataDir, clock, logger, registry } = this.deps;
     const row = getPull(db, id);
     if (!row || row.status !== 'running') return;
     const dir = partialDir(dataDir, row.url);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     let storedAt = 0;
-    let sentAt = 0;
     try {
       // The signed CDN address is asked for again at every attempt (it expires); the token stays with the hub.
       const source = await downloadSource(this.hub(signal), row.url, useToken);
@@ -236,10 +270,6 @@ export class ModelPulls {
           if (now - storedAt >= STORE_PROGRESS_MS) {
             storedAt = now;
             notePullBytes(db, id, p.bytes);
-          }
-          if (events && (now - sentAt >= EVENT_PROGRESS_MS || p.phase === 'verifying')) {
-            sentAt = now;
-            events.publish('pull.progress', { id, model_id: row.model_id, ...p });
           }
         },
       });
@@ -284,6 +314,15 @@ export class ModelPulls {
     pruneEndedPulls(db, KEEP_ENDED);
     events?.publish('pull.finished', { id: row.id, model_id: row.model_id, status, error });
   }
+}
+
+const isOpen = (status: string | undefined): boolean => status === 'queued' || status === 'running';
+
+/** A pull's run ends as its row did: registered is ok, a cancel cancelled, else failed with why. */
+function pullRunEnd(row: PullRow | undefined): RunEnd {
+  if (row?.status === 'done') return { status: 'ok', error: null };
+  if (row?.status === 'cancelled') return { status: 'cancelled', error: null };
+  return { status: 'failed', error: row?.error ?? 'The download ended without registering the model.' };
 }
 
 function shownPlan(p: PullPlan): PullPlanShown {

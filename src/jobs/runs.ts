@@ -83,6 +83,24 @@ export function endRun(db: Db, dataDir: string, run: OpenRun, end: RunEnd, nowMs
   closeLock(dataDir, run);
 }
 
+/**
+ * Takes up an open run again in this process (a pull left open by a stop, resumed at the next
+ * start): its lock, and `status` as it goes on. Null when another process holds it, or it ended.
+ */
+export function reopenRun(db: Db, dataDir: string, id: number, status: 'queued' | 'running', nowMs: number): OpenRun | null {
+  const row = getRun(db, id);
+  if (!row || (row.status !== 'queued' && row.status !== 'running')) return null;
+  const lock = tryFileLock(runLockPath(dataDir, id));
+  if (!lock) return null;
+  write(db, row.kind, () => db.prepare('UPDATE runs SET status = ?, started_at = ?, progress = NULL WHERE id = ?').run(status, nowMs, id));
+  return { id, kind: row.kind, lock };
+}
+
+/** Lets go of a run that stays open for the next start to take up (reopenRun): its lock only. */
+export function leaveRun(dataDir: string, run: OpenRun): void {
+  closeLock(dataDir, run);
+}
+
 /** A run that was refused before it did anything (another process held its kind's lock): no record. */
 export function dropRun(db: Db, dataDir: string, run: OpenRun): void {
   write(db, run.kind, () => db.prepare('DELETE FROM runs WHERE id = ?').run(run.id));
@@ -153,10 +171,15 @@ export const NEVER_STARTED = 'Sanad stopped before this run could start (it was 
  * Every run still open whose process is gone (its lock is free) is ended: `interrupted` if it had
  * started, `cancelled` if it only waited. The one settle for every kind, at every start.
  */
+/** Kinds whose open runs their owner takes up again at the next start instead of settling them. */
+const RESUMED: ReadonlySet<RunKind> = new Set(['pull']);
+
 export async function settleRuns(db: Db, dataDir: string, nowMs: number, hooks: Partial<Record<RunKind, SettleHook>>): Promise<Settled[]> {
   const open = db.prepare<[], StoredRun>(`SELECT ${COLUMNS} FROM runs WHERE status IN ('queued','running') ORDER BY id`).all().map(rowOf);
   const settled: Settled[] = [];
   for (const row of open) {
+    // A pull a stop or a crash cut goes on at the next start under the same run (jobs/pulls.ts).
+    if (RESUMED.has(row.kind)) continue;
     const lock = tryFileLock(runLockPath(dataDir, row.id));
     // Held: another process runs it right now, and its row is its own.
     if (!lock) continue;

@@ -22,9 +22,11 @@ export interface PullRow {
   /** Unix ms. */
   created_at: number;
   finished_at: number | null;
+  /** Its run (jobs/runs.ts, kind `pull`): its progress and end as every run's; null before 0028. */
+  run_id: number | null;
 }
 
-export type NewPull = Omit<PullRow, 'status' | 'error' | 'downloaded_bytes' | 'finished_at'>;
+export type NewPull = Omit<PullRow, 'status' | 'error' | 'downloaded_bytes' | 'finished_at' | 'run_id'>;
 
 export function insertPull(db: Db, row: NewPull): void {
   db.prepare(
@@ -48,6 +50,11 @@ export function runningPulls(db: Db): PullRow[] {
 
 export function recentPulls(db: Db, limit: number): PullRow[] {
   return db.prepare<[number], PullRow>('SELECT * FROM model_pulls ORDER BY created_at DESC, id DESC LIMIT ?').all(limit);
+}
+
+/** The run this pull goes on under (a new one, or the one a stop left open). */
+export function setPullRun(db: Db, id: string, runId: number): void {
+  db.prepare('UPDATE model_pulls SET run_id = ? WHERE id = ?').run(runId, id);
 }
 
 export function notePullBytes(db: Db, id: string, bytes: number): void {

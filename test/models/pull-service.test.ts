@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { Pull } from '../../src/contract/pulls.js';
+import { Run, Runs } from '../../src/contract/runs.js';
 import { ModelList } from '../../src/contract/tasks.js';
 import type { Api } from '../harness/api.js';
 import { prepareDataDir } from '../harness/data-dir.js';
@@ -54,6 +55,15 @@ test('sanad serve killed mid-pull: the next start resumes the download from its 
     () => pullOf(first.api, id),
     (p) => (p.progress?.bytes ?? 0) > q4.length / 3,
   );
+  // The pull is a run like a backup: open, with its bytes as its progress.
+  const open = Runs.parse((await first.api.get('/admin/runs?open=true&kind=pull')).body).data;
+  assert.equal(open.length, 1, JSON.stringify(open));
+  const runId = open[0]?.id ?? 0;
+  await until(
+    'its run carries the bytes',
+    async () => Run.parse((await first.api.get(`/admin/runs/${runId}`)).body),
+    (r) => r.progress !== null && 'bytes' in r.progress && r.progress.bytes > 0,
+  );
   await first.kill();
   const partial = readdirSync(join(dataDir, 'models', '.pulls'), { recursive: true }).map(String);
   assert.ok(
@@ -70,6 +80,12 @@ test('sanad serve killed mid-pull: the next start resumes the download from its 
       (p) => p.status !== 'running' && p.status !== 'waiting',
     );
     assert.equal(done.status, 'done', done.error ?? '');
+    // The start went on under the same run, not a new one, and ended it ok (no "interrupted").
+    const pullRuns = Runs.parse((await second.api.get('/admin/runs?kind=pull')).body).data;
+    assert.deepEqual(
+      pullRuns.map((r) => [r.id, r.status, r.progress]),
+      [[runId, 'ok', null]],
+    );
     // The restart fetched the rest with Range, not the whole file again.
     const chunks = hub.requests.slice(seenBefore).filter((q) => q.path.startsWith('/cdn/') && q.range !== null);
     const fetched = chunks.reduce((n, q) => n + q.sent, 0);
@@ -112,6 +128,12 @@ test("cancel leaves no file; the same file asked twice is one pull; the CLI foll
       (p) => p.status === 'cancelled',
     );
     assert.equal(end.status, 'cancelled');
+    const runs = Runs.parse((await service.api.get('/admin/runs?kind=pull')).body).data;
+    assert.deepEqual(
+      runs.map((r) => r.status),
+      ['cancelled'],
+      'its run ended cancelled',
+    );
     assert.deepEqual(readdirSync(join(dataDir, 'models', '.pulls')), [], 'the partial is deleted');
     assert.equal(existsSync(join(dataDir, 'models', 'tiny.Q4_K_M.gguf')), false);
     assert.ok(!ModelList.parse((await service.api.get('/v1/models')).body).data.some((m) => m.id === 'tiny.Q4_K_M'), 'nothing registered');

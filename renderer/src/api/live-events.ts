@@ -30,7 +30,6 @@ export const INVALIDATES: Record<AdminEventType, ReadonlyArray<readonly string[]
   // Responses brought back from a generation: the live data and the record changed.
   'history.changed': [['history'], ['tasks']],
   // The Models screen follows its pulls by polling while one runs.
-  'pull.progress': [],
   'pull.finished': [],
 };
 

@@ -112,7 +112,7 @@ async function here(dataDir: string, io: Io, secretsFile: string | undefined, re
   try {
     return await withStore(dataDir, async (db) => {
       const logger = createLogger({ level: levelFromEnv(process.env.SANAD_LOG ?? 'warn') });
-      const jobs = new Jobs({ clock: systemClock, logger });
+      const jobs = new Jobs({ clock: systemClock, logger, store: { db, dataDir } });
       const settings = readSettings(db);
       const pulls = new ModelPulls({
         db,

@@ -21,7 +21,7 @@ export function registerRunRoutes(app: FastifyInstance, kit: RouteKit): void {
     if (!query.success) {
       const issue = query.error.issues[0];
       throw badRequest(
-        'Ask for ?kind=backup|drill|restore|maintenance|offsite-copy, ?open=true, ?limit=1..500 and ?before=ID (all optional).',
+        'Ask for ?kind=backup|drill|restore|maintenance|offsite-copy|pull, ?open=true, ?limit=1..500 and ?before=ID (all optional).',
         issue?.path.join('.') || null,
       );
     }

@@ -26,6 +26,7 @@ import { modelPooling } from './0024-model-pooling.js';
 import { stopSequence } from './0025-stop-sequence.js';
 import { conversationSearch } from './0026-conversation-search.js';
 import { runsOfEveryKind } from './0027-runs-of-every-kind.js';
+import { pullRuns } from './0028-pull-runs.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -58,4 +59,5 @@ export const MIGRATIONS: readonly Migration[] = [
   stopSequence,
   conversationSearch,
   runsOfEveryKind,
+  pullRuns,
 ];

@@ -1,5 +1,5 @@
 // What runs now, from the open runs (api/open-runs.ts): each backup, its maintenance, an offsite
-// copy, a drill or a restore, running or waiting, with how far it is where that is measured, and a
+// copy, a drill, a restore or a model download, running or waiting, with how far it is where that is measured, and a
 // link to the screen that shows it. Nothing shows while nothing runs.
 import { href, type Screen } from '../../app/routes';
 import { useOpenRuns } from '../../api/open-runs';
@@ -8,7 +8,14 @@ import { useStrings } from '../../i18n/i18n';
 import type { Run, RunKind } from '../../../../src/contract/runs';
 import { runningNowStrings } from './running-now-strings';
 
-const SCREEN: Record<RunKind, Screen> = { backup: 'backups', maintenance: 'backups', 'offsite-copy': 'backups', drill: 'drills', restore: 'restore' };
+const SCREEN: Record<RunKind, Screen> = {
+  backup: 'backups',
+  maintenance: 'backups',
+  'offsite-copy': 'backups',
+  drill: 'drills',
+  restore: 'restore',
+  pull: 'models',
+};
 
 /** How far a run is, 0..1, where its progress measures it (restic's upload, a drill's checks, a restore's bytes). */
 export function runFraction(run: Run): number | null {
@@ -16,6 +23,7 @@ export function runFraction(run: Run): number | null {
   if (p === null) return null;
   if ('check' in p) return p.total > 0 ? Math.max(0, p.index - 1) / p.total : null;
   if ('percent' in p && typeof p.percent === 'number') return Math.min(1, Math.max(0, p.percent));
+  if ('bytes' in p && p.total > 0) return Math.min(1, p.bytes / p.total);
   return null;
 }
 
