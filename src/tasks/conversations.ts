@@ -12,6 +12,7 @@ import { likePattern } from '../store/like-pattern.js';
 import type { Db, ReadableDB } from '../store/open.js';
 import { parseMetadata } from './response-object.js';
 import type { DeletionRecorder } from './retention.js';
+import type { Deletion } from '../store/deletion-journal.js';
 
 export interface ConversationRow {
   id: string;
@@ -91,18 +92,36 @@ export function updateConversationMetadata(db: Db, id: string, metadata: Record<
   return getConversation(db, id);
 }
 
-/** Deletes a conversation and its items (its responses stay: they are the client's own records). */
-export function deleteConversation(db: Db, id: string, journal: DeletionRecorder, nowS: number): boolean {
+/**
+ * Deletes a conversation, its items and every response made in it (their tasks and events), all
+ * journalled, in one transaction: "delete this chat" means its words are gone from every screen,
+ * search and the next generation. OpenAI keeps a deleted conversation's responses; Sanad does not
+ * (docs/api.md says why). `busy`: a response in it is still being made, and nothing was deleted.
+ */
+export function deleteConversation(db: Db, id: string, journal: DeletionRecorder, nowS: number): 'deleted' | 'not_found' | 'busy' {
   return db.transaction(() => {
-    if (!getConversation(db, id)) return false;
-    journal.record([{ kind: 'conversation', id, at: nowS, why: 'deleted' }]);
+    if (!getConversation(db, id)) return 'not_found';
+    const responses = db
+      .prepare<[string], { id: string; status: string | null }>(
+        'SELECT r.id, t.status FROM responses r LEFT JOIN tasks t ON t.response_id = r.id WHERE r.conversation_id = ?',
+      )
+      .all(id);
+    if (responses.some((r) => r.status !== null && !ENDED.has(r.status))) return 'busy';
+    const ids = responses.map((r) => r.id);
+    const gone: Deletion[] = [{ kind: 'conversation', id, at: nowS, why: 'deleted' }];
+    for (const r of ids) gone.push({ kind: 'response', id: r, at: nowS, why: 'deleted' });
+    journal.record(gone);
     // Explicit, not through ON DELETE CASCADE: the connection may not have foreign keys on.
     db.prepare('DELETE FROM conversation_items WHERE conversation_id = ?').run(id);
     db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
-    forgetAnswersOf(db, [id]);
-    return true;
+    const dropResponse = db.prepare('DELETE FROM responses WHERE id = ?');
+    for (const r of ids) dropResponse.run(r);
+    forgetAnswersOf(db, [id, ...ids]);
+    return 'deleted';
   })();
 }
+
+const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 export function addItems(db: Db, conversationId: string, items: readonly StoredItem[], nowS: number): StoredItem[] {
   return db.transaction(() => addItemsInTransaction(db, conversationId, items, null, nowS))();

@@ -139,6 +139,33 @@ test('deleting a conversation or an item is journalled, and a deleted conversati
   assert.equal(ta.appliance.ctx.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM conversation_items WHERE conversation_id = ?').get(id)?.n, 0);
 });
 
+test('deleting a conversation deletes the responses made in it: their tasks and events, journalled, nothing readable or searchable', async () => {
+  const conv = await alice.post('/v1/conversations', { items: [say('a private thing')] });
+  const id = str(conv.body, 'id');
+  const made = await alice.post('/v1/responses', { model: 'small', input: 'remember the secret word', conversation: id });
+  assert.equal(str(made.body, 'status'), 'completed', made.text);
+  const responseId = str(made.body, 'id');
+  const db = ta.appliance.ctx.db;
+  const count = (sql: string): number | undefined => db.prepare<[string], { n: number }>(sql).get(responseId)?.n;
+  assert.equal(count('SELECT COUNT(*) AS n FROM tasks WHERE response_id = ?'), 1);
+  // Another conversation's response is not touched.
+  const other = await alice.post('/v1/conversations', { items: [say('keep')] });
+  const kept = await alice.post('/v1/responses', { model: 'small', input: 'kept', conversation: str(other.body, 'id') });
+  assert.equal((await alice.delete(`/v1/conversations/${id}`)).status, 200);
+  assertError(await alice.get(`/v1/responses/${responseId}`), 404, 'response_not_found');
+  assert.equal(count('SELECT COUNT(*) AS n FROM tasks WHERE response_id = ?'), 0, 'its task went');
+  assert.equal(count('SELECT COUNT(*) AS n FROM task_events WHERE task_id IN (SELECT id FROM tasks WHERE response_id = ?)'), 0, 'and its events');
+  const journal = DeletionJournal.of(ta.dataDir).read();
+  assert.ok(
+    journal.some((d) => d.kind === 'response' && d.id === responseId && d.why === 'deleted'),
+    'journalled, so a restore removes it again',
+  );
+  assert.equal((await alice.get(`/v1/responses/${str(kept.body, 'id')}`)).status, 200);
+  const found = await alice.get('/v1/conversations?q=secret');
+  assert.equal(found.status, 200, found.text);
+  assert.doesNotMatch(found.text, new RegExp(id));
+});
+
 test("GET /v1/conversations lists a client's own, newest first, with cursor paging", async () => {
   const carol = ta.api.withToken((await makeClient(ta.api, ['responses:write'], 'carol')).token);
   const ids: string[] = [];

@@ -109,7 +109,14 @@ export function registerConversationRoutes(app: FastifyInstance, kit: RouteKit):
 
   app.delete<{ Params: IdParams }>('/v1/conversations/:id', { preHandler: secured(kit, 'responses:write') }, async (req) => {
     writable(req, req.params.id);
-    if (!deleteConversation(ctx.writer, req.params.id, ctx.deletions, now())) throw notFound(req.params.id);
+    const deleted = deleteConversation(ctx.writer, req.params.id, ctx.deletions, now());
+    if (deleted === 'not_found') throw notFound(req.params.id);
+    if (deleted === 'busy') {
+      throw new ApiError(
+        'response_not_terminal',
+        'A reply in this conversation is still being written; stop it (or wait for it), then delete the conversation.',
+      );
+    }
     return { id: req.params.id, object: 'conversation.deleted', deleted: true };
   });
 
