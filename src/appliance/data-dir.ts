@@ -1,8 +1,9 @@
 // Where a Sanad keeps its data: --data-dir, else SANAD_DATA_DIR, else the OS's app-data folder.
-import { chmodSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, statSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { storePath } from '../files/data-dir-layout.js';
+import { makeDirsSync } from '../files/make-dirs.js';
 
 // Windows: under %LOCALAPPDATA%, which stays on this computer. The roaming %APPDATA% is copied to
 // and from a server at every logon where roaming profiles are on: no place for a growing store and
@@ -33,7 +34,7 @@ export function windowsDataDir(env: NodeJS.ProcessEnv): { dataDir: string; moved
   const roaming = roamingDataDir(env);
   if (existsSync(local) || !existsSync(storePath(roaming))) return { dataDir: local, moved: false };
   try {
-    makeFolders(dirname(local));
+    makeDirsSync(dirname(local));
     renameSync(roaming, local);
   } catch (err) {
     return { dataDir: roaming, moved: false, stayed: `${errorCode(err) ?? 'error'}: ${err instanceof Error ? err.message : String(err)}` };
@@ -72,7 +73,7 @@ export function assertDataDirUsable(dataDir: string): void {
 export function makeDataDir(dataDir: string): void {
   assertDataDirUsable(dataDir);
   try {
-    makeFolders(dataDir);
+    makeDirsSync(dataDir);
     chmodSync(dataDir, 0o700);
   } catch (err) {
     const code = errorCode(err);
@@ -84,16 +85,6 @@ export function makeDataDir(dataDir: string): void {
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new DataDirError(`The data dir ${dataDir} is a file, not a folder: ${CHOOSE}.`);
     throw err;
   }
-}
-
-/** mkdir -p, one level at a time: Node's recursive mkdirSync spins forever under /proc. */
-function makeFolders(dir: string): void {
-  const missing: string[] = [];
-  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) {
-    missing.unshift(d);
-    if (dirname(d) === d) break;
-  }
-  for (const d of missing) mkdirSync(d, { mode: 0o700 });
 }
 
 function errorCode(err: unknown): string | undefined {

@@ -10,7 +10,7 @@ import { CheckList, errorSaid, restoreCheck, RestoreStopped } from './checks.js'
 import type { RestoreProgress } from './restore-progress.js';
 import type { RestoreRequest, RestoreResult } from './restore-request.js';
 import { restoreSteps, type StepState } from './restore-steps.js';
-import { inspectTarget, prepareTarget, rollbackTarget } from './target-dir.js';
+import { inspectTarget, prepareTarget, proveTarget, rollbackTarget } from './target-dir.js';
 
 export type { RestoreRequest, RestoreResult } from './restore-request.js';
 
@@ -28,7 +28,7 @@ export async function restoreGeneration(req: RestoreRequest): Promise<RestoreRes
     }
   };
   const checks = new CheckList();
-  const inspection = await inspectTarget(req.target, req.liveDataDir);
+  const inspection = await proveTarget(await inspectTarget(req.target, req.liveDataDir));
   checks.all.push(...inspection.checks);
   const base = { repo: req.source.repoName, target: inspection.path };
   if (inspection.state === null) {

@@ -2,18 +2,19 @@
 // data dir, and put back exactly as it was (absent or empty) when a restore fails, so a failure
 // never leaves a half data dir that looks whole. Paths are compared after resolving symlinks.
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Spoken } from '../contract/said.js';
 import { say } from '../contract/said/index.js';
 import { restoreCheck, type RestoreCheck } from './checks.js';
+import { makeDirs } from '../files/make-dirs.js';
 
 export const WORK_PREFIX = '.sanad-restore-';
 
 export type TargetState = 'absent' | 'empty';
 
 /** Why a target was refused, for a GUI that says it in its own words before the click. */
-export type TargetRefusal = 'is_live' | 'inside_live' | 'contains_live' | 'not_a_folder' | 'not_empty' | 'interrupted_restore';
+export type TargetRefusal = 'is_live' | 'inside_live' | 'contains_live' | 'not_a_folder' | 'not_empty' | 'interrupted_restore' | 'not_writable';
 
 export interface TargetInspection {
   /** Absolute, symlinks resolved where they exist. */
@@ -77,6 +78,31 @@ export async function inspectTarget(target: string, liveDataDir: string): Promis
   return { path, checks: [...checks, restoreCheck('target:empty', true, say('restore.target_empty', { path }))], state: 'empty' };
 }
 
+/**
+ * Proves a target that passed inspectTarget can really be made and written, before a restore is
+ * started into it: an absent one is made (with its missing parents) and removed again, an empty one
+ * gets a file that is removed again. A folder Sanad may not create (`/proc/nope/x`, a read-only
+ * disk, another user's folder) is refused here, with why, instead of failing mid-restore.
+ */
+export async function proveTarget(i: TargetInspection): Promise<TargetInspection> {
+  if (i.state === null) return i;
+  try {
+    if (i.state === 'absent') {
+      const top = await makeDirs(i.path);
+      if (top !== null) await rm(top, { recursive: true, force: true });
+    } else {
+      const probe = join(i.path, `.sanad-write-check-${randomBytes(4).toString('hex')}`);
+      await writeFile(probe, '', { mode: 0o600, flag: 'wx' });
+      await rm(probe, { force: true });
+    }
+  } catch (err) {
+    const reason = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : String(err);
+    const said = say('restore.target_not_writable', { path: i.path, reason });
+    return { path: i.path, checks: [...i.checks, restoreCheck('target:writable', false, said)], state: null, refusal: 'not_writable' };
+  }
+  return { ...i, checks: [...i.checks, restoreCheck('target:writable', true, say('restore.target_writable', { path: i.path }))] };
+}
+
 export interface PreparedTarget {
   path: string;
   state: TargetState;
@@ -104,7 +130,7 @@ export class TargetChangedError extends Error {
 export async function prepareTarget(path: string, state: TargetState): Promise<PreparedTarget> {
   let createdTop: string | null = null;
   if (state === 'absent') {
-    createdTop = (await mkdir(dirname(path), { recursive: true, mode: 0o700 })) ?? null;
+    createdTop = await makeDirs(dirname(path));
     try {
       await mkdir(path, { mode: 0o700 });
     } catch (err) {

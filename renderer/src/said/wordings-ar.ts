@@ -281,6 +281,8 @@ export const AR_WORDINGS: ArabicWordings = {
   'restore.target_not_empty_many': '{{path}} ليس فارغًا (فيه {{n}} عنصرًا)؛ لا تُستعاد البيانات إلا إلى مجلد فارغ أو غير موجود. لم يُمسّ شيء فيه.',
   'restore.target_not_empty_other': '{{path}} ليس فارغًا (عدد العناصر فيه: {{n}})؛ لا تُستعاد البيانات إلا إلى مجلد فارغ أو غير موجود. لم يُمسّ شيء فيه.',
   'restore.target_empty': '{{path}} مجلد فارغ.',
+  'restore.target_writable': 'أنشأ سند {{path}} (أو ملفًا فيه) ثم أزاله: يستطيع الكتابة هناك.',
+  'restore.target_not_writable': 'لا يستطيع سند إنشاء {{path}} أو الكتابة فيه ({{reason}})؛ اختر مجلدًا داخل مجلدك الشخصي أو على قرص تستطيع الكتابة عليه.',
   'restore.where_keychain': 'سلسلة مفاتيح النظام',
   'restore.where_file': 'ملف الأسرار {{path}}',
   'restore.secrets_answer': '{{where}} تستجيب.',

@@ -13,6 +13,8 @@ export const RESTORE_WORDINGS = {
   'restore.target_not_empty_one': '{{path}} is not empty ({{n}} entry); restore only into an empty or absent folder. Nothing in it was touched.',
   'restore.target_not_empty_other': '{{path}} is not empty ({{n}} entries); restore only into an empty or absent folder. Nothing in it was touched.',
   'restore.target_empty': '{{path}} is an empty folder.',
+  'restore.target_writable': 'Sanad made {{path}} (or a file in it) and removed it again: it can write there.',
+  'restore.target_not_writable': 'Sanad cannot create or write {{path}} ({{reason}}); choose a folder in your home folder or on a disk you can write to.',
   // Where the secrets go.
   'restore.where_keychain': 'the OS keychain',
   'restore.where_file': 'the secrets file {{path}}',

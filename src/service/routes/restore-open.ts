@@ -9,7 +9,7 @@ import { runIdParam } from './run-id-param.js';
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { inspectTarget } from '../../restore/target-dir.js';
+import { inspectTarget, proveTarget } from '../../restore/target-dir.js';
 import { tryFileLock } from '../../store/file-lock.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { ErrorCode } from '../../contract/error-codes.js';
@@ -42,7 +42,7 @@ export function registerRestoreOpenRoutes(app: FastifyInstance, kit: RouteKit): 
         checks: [],
       };
     }
-    const inspection = await inspectTarget(target, ctx.dataDir);
+    const inspection = await proveTarget(await inspectTarget(target, ctx.dataDir));
     const refused = inspection.checks.find((c) => !c.ok);
     return {
       ok: inspection.state !== null,

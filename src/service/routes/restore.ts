@@ -8,7 +8,7 @@ import { createRestic, ResticError } from '../../repository/restic/index.js';
 import { openRepository, PassphraseNeededError, type RepositorySource } from '../../restore/open-repository.js';
 import { restoreGeneration } from '../../restore/restore-generation.js';
 import { repositorySourceFor, UnknownRepositoryError } from '../../restore/restore-source.js';
-import { inspectTarget } from '../../restore/target-dir.js';
+import { inspectTarget, proveTarget } from '../../restore/target-dir.js';
 import type { RestoreJob, RestoreStarted } from '../../contract/restore.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
@@ -74,7 +74,7 @@ export function registerRestoreRoutes(app: FastifyInstance, kit: RouteKit): void
     const body = parseOptionalBody(StartRestoreRequest, req.body);
     if (!isAbsolute(body.target)) throw badRequest('The target must be an absolute path to an empty or absent folder.', 'target');
     if (jobs.running) throw new ApiError('restore_running', 'A restore is already running; wait for it to finish.');
-    const inspection = await inspectTarget(body.target, ctx.dataDir);
+    const inspection = await proveTarget(await inspectTarget(body.target, ctx.dataDir));
     const refused = inspection.checks.find((c) => !c.ok);
     if (refused) throw badRequest(refused.detail, 'target', 'target_refused');
     const repo = body.repo ?? 'local';

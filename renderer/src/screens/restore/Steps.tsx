@@ -186,7 +186,7 @@ function useDebounced<T>(value: T, ms: number): T {
   return current;
 }
 
-const REFUSALS = ['not_absolute', 'not_empty', 'not_a_folder', 'is_live', 'inside_live', 'contains_live', 'interrupted_restore'] as const;
+const REFUSALS = ['not_absolute', 'not_empty', 'not_a_folder', 'is_live', 'inside_live', 'contains_live', 'interrupted_restore', 'not_writable'] as const;
 const isRefusal = (r: string): r is (typeof REFUSALS)[number] => REFUSALS.some((x) => x === r);
 
 function TargetStatus({ state }: { state: FlowState }) {
