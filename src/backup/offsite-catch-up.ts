@@ -16,6 +16,7 @@ import { ResticError } from '../repository/restic/index.js';
 import { toResticRepo } from '../repository/restic-target.js';
 import { BackupBusyError, type BackupDeps } from './run-backup.js';
 import { tryBackupLock } from '../repository/backup-lock.js';
+import { cancelledByPerson } from '../process/cancel.js';
 
 /** A failure as a saying with its English words: restic's and the folder check's own, else the message. */
 function spokenFailure(err: unknown): Said & { detail: string } {
@@ -97,6 +98,8 @@ async function copyOne(
   } catch (err) {
     const said = err instanceof FolderMissingError ? { ...err.said, detail: err.message } : spokenFailure(err);
     const error = said.detail;
+    // A person's cancel says nothing about the repository: no failure recorded, no alert.
+    if (cancelledByPerson(signal)) return { name: repo.name, status: 'failed', snapshot_id: null, said };
     recordRepositoryResult(db, repo.name, unixSeconds(clock), error);
     raiseAlert(db, clock, alertKey, 'warning', say('alert.offsite_failed', { repo: repo.name, error: [{ code: said.code, params: said.params }] }));
     deps.logger.warn('copy to offsite repository failed', { repository: repo.name, error });

@@ -29,6 +29,8 @@ import { backupsDir, stagingDir } from '../files/data-dir-layout.js';
 import { tryBackupLock } from '../repository/backup-lock.js';
 import { SNAPSHOT_TAGS } from '../repository/generation/manifest.js';
 import { removeVaultKey } from '../repository/generation/vault-key-file.js';
+import { cancelledByPerson } from '../process/cancel.js';
+import { makeDirsSync } from '../files/make-dirs.js';
 
 export interface BackupDeps {
   db: Db;
@@ -148,6 +150,8 @@ async function runLocked(deps: BackupDeps, options: RunBackupOptions): Promise<B
     options.run.generation(gen.epoch);
     setRunManifest(db, runId, manifestText(gen.manifest));
     for (const repo of listRepositories(db).filter((r) => r.enabled)) {
+      // Cancelled or stopping: no repository more is started (restic got SIGINT in the one that ran).
+      if (options.signal?.aborted === true) break;
       const outcome = await sendTo(deps, repo, backupTargets(gen), options);
       outcomes.push(outcome);
       recordCopy(
@@ -170,7 +174,7 @@ async function runLocked(deps: BackupDeps, options: RunBackupOptions): Promise<B
         deps.logger.warn('old restic keys were not removed', { error: message(err) }),
       );
     }
-    if (deps.offsiteCopy) copy = await sendCopy(deps, deps.offsiteCopy, gen.dir, gen.epoch, options.signal);
+    if (deps.offsiteCopy && options.signal?.aborted !== true) copy = await sendCopy(deps, deps.offsiteCopy, gen.dir, gen.epoch, options.signal);
   } catch (err) {
     fatal =
       isOutOfSpace(err) || isNearlyFull(stagingDir(deps.dataDir))
@@ -184,6 +188,11 @@ async function runLocked(deps: BackupDeps, options: RunBackupOptions): Promise<B
   const status: BackupOutcome['status'] = fatal !== null || !localOk ? 'failed' : outcomes.every((o) => o.ok) && (copy === null || copy.ok) ? 'ok' : 'partial';
   const error = fatal ?? outcomes.find((o) => o.name === LOCAL && !o.ok)?.error ?? null;
   setOffsiteCopyOutcome(db, runId, copy);
+  // A person's cancel is no failure and no success: the alerts stay as they were.
+  if (cancelledByPerson(options.signal)) {
+    deps.logger.info('backup cancelled', { run_id: runId, generation });
+    return { run_id: runId, generation, status, repositories: outcomes, offsite_copy: copy, error: error ?? 'Cancelled by you.' };
+  }
   if (status === 'failed') raiseAlert(db, clock, 'backup.failed', 'critical', say('alert.backup_failed', { error: error ?? 'unknown error' }));
   else resolveAlert(db, clock, 'backup.failed');
   if (status !== 'failed' && generation !== null) {
@@ -214,7 +223,7 @@ async function sendTo(
   try {
     assertFolderPresent(repo);
     const target = toResticRepo(repo, deps.vault, deps.passphrase);
-    if (repo.type === 'local') mkdirSync(repo.location, { recursive: true, mode: 0o700 });
+    if (repo.type === 'local') makeDirsSync(repo.location);
     const signal = options.signal ? { signal: options.signal } : {};
     const report = (p: BackupProgress): void => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p });
     // One time and host for every attempt, as recorded: a retried upload is the same snapshot's.

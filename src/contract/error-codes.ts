@@ -106,6 +106,10 @@ export const ERROR_CATALOG = {
   backup_running: conflict(),
   drill_running: conflict(),
   restore_running: conflict(),
+  /** A cancel of a run that already ended. */
+  run_not_open: conflict(),
+  /** A cancel of a run another process (a `sanad` command) holds: stop it there. */
+  run_elsewhere: conflict(),
   rotation_running: conflict(),
   switch_in_progress: conflict(),
   restore_not_succeeded: conflict(),

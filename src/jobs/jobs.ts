@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import type { AdminEvents } from './admin-events.js';
 import { ProgressThrottle } from './progress-throttle.js';
+import { CancelledByPersonError, cancelledByPerson } from '../process/cancel.js';
 import { overlap, type JobKind } from './job-table.js';
 import { RunProgress, type Run } from '../contract/runs.js';
 import {
@@ -30,6 +31,8 @@ import {
 
 /** How often at most a run's progress is written to its record and told (a new phase at once). */
 export const PROGRESS_WRITE_MS = 500;
+/** The error a run a person cancelled while it ran keeps in its record. */
+const CANCELLED = new CancelledByPersonError().message;
 /** More open runs than this is a fault, not a workload (a kind refuses a second; pulls wait few). */
 const OPEN_RUNS_SHOWN = 100;
 
@@ -150,9 +153,10 @@ export class Job<T = unknown, P = unknown> {
     this.done.catch(() => undefined);
   }
 
-  /** Aborts the job: a running one through its signal, a waiting one never starts. */
-  cancel(): void {
-    this.controller.abort();
+  /** Aborts the job: a running one through its signal, a waiting one never starts. `byPerson`:
+   *  someone asked (process/cancel.ts), so its run ends `cancelled`, not interrupted. */
+  cancel(byPerson = false): void {
+    this.controller.abort(byPerson ? new CancelledByPersonError() : undefined);
     if (this.state === 'waiting') this.fail(new JobCancelledError(this.kind));
   }
 }
@@ -295,6 +299,9 @@ export class Jobs {
           leaveRun(dataDir, run);
         } else if (record.refused?.(error) === true) {
           dropRun(db, dataDir, run);
+        } else if (cancelledByPerson(control.signal)) {
+          this.end(run, { status: 'cancelled', error: CANCELLED });
+          record.ended?.(null, error);
         } else {
           this.end(run, { status: control.signal.aborted ? 'interrupted' : 'failed', error: error instanceof Error ? error.message : String(error) });
           record.ended?.(null, error);
@@ -305,7 +312,9 @@ export class Jobs {
         leaveRun(dataDir, run);
         return value;
       }
-      this.end(run, record.end(value, control.signal.aborted));
+      const end = record.end(value, control.signal.aborted);
+      // What it did before the cancel (a generation made, say) stays in its record.
+      this.end(run, cancelledByPerson(control.signal) ? { ...end, status: 'cancelled', error: CANCELLED } : end);
       if (record.keep !== undefined) pruneRuns(db, record.kind, record.keep);
       record.ended?.(value, null);
       return value;
@@ -327,6 +336,18 @@ export class Jobs {
       const parsed = RunProgress.safeParse(progress);
       if (parsed.success) throttle.push(parsed.data);
     };
+  }
+
+  /**
+   * A person's cancel of the job of this run (POST /admin/runs/{id}/cancel): a running one is
+   * stopped through its signal (restic gets SIGINT and drops its lock), a waiting one never starts;
+   * either way its run ends `cancelled`. False when no job of this owner holds the run.
+   */
+  cancelRun(runId: number): boolean {
+    const job = this.byRun(runId);
+    if (!job) return false;
+    job.cancel(true);
+    return true;
   }
 
   /** A running or waiting job by its id (pulls, of which several may wait). */

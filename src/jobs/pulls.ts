@@ -27,6 +27,7 @@ import {
   pruneEndedPulls,
   recentPulls,
   runningPullOf,
+  pullOfRun,
   runningPulls,
   setPullRun,
   type PullRow,
@@ -168,6 +169,11 @@ export class ModelPulls {
 
   list(): Pull[] {
     return recentPulls(this.deps.db, 20).map((r) => this.shown(r));
+  }
+
+  /** The id of the pull recorded under this run (GET /admin/runs: kind `pull`), if any. */
+  ofRun(runId: number): string | null {
+    return pullOfRun(this.deps.db, runId)?.id ?? null;
   }
 
   /** Cancels a running or waiting pull and deletes what it downloaded; false if it had ended. */

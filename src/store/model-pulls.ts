@@ -52,6 +52,11 @@ export function recentPulls(db: Db, limit: number): PullRow[] {
   return db.prepare<[number], PullRow>('SELECT * FROM model_pulls ORDER BY created_at DESC, id DESC LIMIT ?').all(limit);
 }
 
+/** The pull recorded under this run, if any. */
+export function pullOfRun(db: Db, runId: number): PullRow | undefined {
+  return db.prepare<[number], PullRow>('SELECT * FROM model_pulls WHERE run_id = ?').get(runId);
+}
+
 /** The run this pull goes on under (a new one, or the one a stop left open). */
 export function setPullRun(db: Db, id: string, runId: number): void {
   db.prepare('UPDATE model_pulls SET run_id = ? WHERE id = ?').run(runId, id);

@@ -26,6 +26,7 @@ import { lazy, Suspense } from 'react';
 import { parseGenerationRef } from './history/generation-ref';
 import { ProtectionTimeline } from './history/ProtectionTimeline';
 import { Verbatim } from '../components/Verbatim';
+import { CancelRun } from '../components/CancelRun';
 
 // Looking inside a generation is rare and its screen is large: it loads when first opened.
 const GenerationView = lazy(() => import('./history/GenerationView').then((m) => ({ default: m.GenerationView })));
@@ -54,9 +55,12 @@ function BackupNow({ status }: { status: BackupStatus | undefined }) {
     <section className="card" aria-labelledby="backup-now-title">
       <div className="row spread">
         <h2 id="backup-now-title">{t('lastRun')}</h2>
-        <button type="button" className="primary" data-testid="backup-now" disabled={running || start.isPending} onClick={() => start.mutate()}>
-          {start.isPending ? t('starting') : t('now')}
-        </button>
+        <span className="row">
+          <CancelRun run={run ?? maintenance} label={t('cancelBackup')} />
+          <button type="button" className="primary" data-testid="backup-now" disabled={running || start.isPending} onClick={() => start.mutate()}>
+            {start.isPending ? t('starting') : t('now')}
+          </button>
+        </span>
       </div>
       {busy && !running && <p className="warn">{t('alreadyRunning')}</p>}
       {waiting.length > 0 && (

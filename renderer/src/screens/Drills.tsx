@@ -11,6 +11,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { formatDateTime, formatNumber, formatRelative } from '../i18n/format';
 import { RunTable } from '../components/RunTable';
 import { useStrings } from '../i18n/i18n';
+import { CancelRun } from '../components/CancelRun';
 import { DrillStarted, useDrillHistory, useDrillStatus, type DrillRun, type DrillStatus } from './drills/api';
 import { checkLabel, checkStrings, parseCheckName } from './drills/check-names';
 import { DrillChecklist, VerdictBadge } from './drills/DrillChecklist';
@@ -68,6 +69,7 @@ function RunNow({ status, onStarted }: { status: DrillStatus | undefined; onStar
         <button type="button" data-testid="drill-deep" disabled={running || start.isPending} onClick={() => start.mutate(true)}>
           {start.isPending && start.variables === true ? t('starting') : t('runDeep')}
         </button>
+        <CancelRun run={run} label={t('cancelDrill')} />
       </div>
       {busy && !running && <p className="warn">{t('busy')}</p>}
       {waiting && (

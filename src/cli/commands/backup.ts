@@ -64,6 +64,8 @@ export async function backupCommand(args: string[], dataDir: string, io: Io, sec
       ...(report.error && report.repositories.length === 0 ? [`  ${report.error}`] : []),
     ].join('\n'),
   );
+  // 130: ended by Ctrl-C, as a shell counts an interrupted command.
+  if (report.status === 'cancelled') return 130;
   return report.status === 'ok' ? 0 : report.status === 'partial' ? 3 : 1;
 }
 
@@ -135,27 +137,42 @@ async function inService(call: AdminCall, stream: AdminStream, io: Io, queue: bo
   // after both), so the next command does not meet restic's exclusive lock. Subscribed first
   // (`ready`), then read: an end before the subscription is seen in the run's record and in no
   // open backup or maintenance run; the heartbeat reads them again, in case `backup.finished` went
-  // out before it. Progress is the run's own (`run.updated`).
-  await stream(`/admin/events?run=${id}`, async (event) => {
-    if (event.type === 'run.updated') {
-      const p = BackupPhase.safeParse(event.data !== null && typeof event.data === 'object' && 'data' in event.data ? progressOf(event.data.data) : null);
-      if (p.success) show(p.data);
-      return false;
-    }
-    if (event.type === 'backup.finished') {
-      ended.run = await read();
-      return true;
-    }
-    if (event.type !== 'ready' && event.type !== 'run.finished' && event.type !== 'heartbeat') return false;
-    if (ended.run === null) {
-      const run = await read();
-      if (run.status === 'queued' || run.status === 'running') return false;
-      ended.run = run;
-    }
-    if (event.type === 'run.finished') return false;
-    const open = await call('GET', '/admin/runs?open=true');
-    return open.status === 200 && !Runs.parse(open.body).data.some((r) => r.kind === 'backup' || r.kind === 'maintenance');
-  });
+  // out before it. Progress is the run's own (`run.updated`). Ctrl-C cancels the run in the
+  // service (restic drops its lock there), and the command reports the cancelled run as it ends.
+  let cancelling = false;
+  const cancel = (): void => {
+    if (cancelling) return;
+    cancelling = true;
+    io.note('Cancelling the backup…');
+    void call('POST', `/admin/runs/${id}/cancel`).then((res) => {
+      if (res.status !== 202) io.note(errorMessage(res.body, `The running Sanad answered ${res.status} to the cancel.`));
+    });
+  };
+  process.on('SIGINT', cancel);
+  try {
+    await stream(`/admin/events?run=${id}`, async (event) => {
+      if (event.type === 'run.updated') {
+        const p = BackupPhase.safeParse(event.data !== null && typeof event.data === 'object' && 'data' in event.data ? progressOf(event.data.data) : null);
+        if (p.success) show(p.data);
+        return false;
+      }
+      if (event.type === 'backup.finished') {
+        ended.run = await read();
+        return true;
+      }
+      if (event.type !== 'ready' && event.type !== 'run.finished' && event.type !== 'heartbeat') return false;
+      if (ended.run === null) {
+        const run = await read();
+        if (run.status === 'queued' || run.status === 'running') return false;
+        ended.run = run;
+      }
+      if (event.type === 'run.finished') return false;
+      const open = await call('GET', '/admin/runs?open=true');
+      return open.status === 200 && !Runs.parse(open.body).data.some((r) => r.kind === 'backup' || r.kind === 'maintenance');
+    });
+  } finally {
+    process.off('SIGINT', cancel);
+  }
   const run = ended.run;
   if (run === null) throw new CliError(`Backup run ${id} did not end while followed; see the GUI's Backups screen.`);
   return reportOf(run, run.backup ?? { copies: [], offsite_copy: null });

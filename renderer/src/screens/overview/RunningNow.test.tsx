@@ -46,11 +46,12 @@ describe('the Overview says what runs now', () => {
     expect(screen.queryByTestId('overview-running-now')).toBeNull();
   });
 
-  test('a backup uploading, a drill waiting behind it, in words and with how far; the end takes the row out', async () => {
+  test('a backup uploading, a drill waiting behind it, in words, with how far and a Cancel each; the end takes the row out', async () => {
     const upload = { phase: 'upload' as const, repository: 'local', percent: 0.42, files_done: 1, total_files: 3, bytes_done: 10, total_bytes: 30 };
     const client = renderWith([run(8, 'drill', 'queued'), run(7, 'backup', 'running', upload)]);
-    expect(screen.getByTestId('running-backup').textContent).toBe('Backup running, 42% done');
-    expect(screen.getByTestId('running-drill').textContent).toBe('Restore drill waiting for the work before it to finish');
+    expect(screen.getByTestId('running-backup').textContent).toBe('Backup running, 42% done Cancel');
+    expect(screen.getByRole('button', { name: 'Cancel: Backup' })).toBeTruthy();
+    expect(screen.getByTestId('running-drill').textContent).toBe('Restore drill waiting for the work before it to finish Cancel');
     expect(screen.getByRole('link', { name: 'Backup' }).getAttribute('href')).toBe('#/backups');
     act(() => applyLiveEvent(client, { id: 1, type: 'run.finished', at: 0, data: { ...run(7, 'backup', 'ok'), run_id: 7 } }));
     await waitFor(() => expect(screen.queryByTestId('running-backup')).toBeNull());
@@ -60,7 +61,7 @@ describe('the Overview says what runs now', () => {
   test('in Arabic', () => {
     setLanguage('ar');
     renderWith([run(3, 'restore', 'running', { phase: 'restoring', percent: 0.5 })]);
-    expect(screen.getByTestId('running-restore').textContent).toBe(`استعادة يعمل، أُنجز ${formatPercent('ar', 0.5)}`);
+    expect(screen.getByTestId('running-restore').textContent).toBe(`استعادة يعمل، أُنجز ${formatPercent('ar', 0.5)} إلغاء`);
   });
 
   test('how far: a drill by its checks done, a step with no measure is null', () => {

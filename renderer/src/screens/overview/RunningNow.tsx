@@ -7,6 +7,7 @@ import { formatPercent } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import type { Run, RunKind } from '../../../../src/contract/runs';
 import { runningNowStrings } from './running-now-strings';
+import { CancelRun } from '../../components/CancelRun';
 
 const SCREEN: Record<RunKind, Screen> = {
   backup: 'backups',
@@ -46,7 +47,8 @@ export function RunningNow() {
                   : fraction === null
                     ? t('running')
                     : t('runningPercent', { percent: formatPercent(language, fraction) })}
-              </span>
+              </span>{' '}
+              <CancelRun run={run} label={t('cancelOne', { what: t(`kind_${run.kind}`) })} />
             </li>
           );
         })}

@@ -13,6 +13,7 @@ export const runningNowStrings = defineStrings('overview-running-now', {
     running: 'running',
     runningPercent: 'running, {{percent}} done',
     waiting: 'waiting for the work before it to finish',
+    cancelOne: 'Cancel: {{what}}',
   },
   ar: {
     title: 'قيد العمل الآن',
@@ -25,5 +26,6 @@ export const runningNowStrings = defineStrings('overview-running-now', {
     running: 'يعمل',
     runningPercent: 'يعمل، أُنجز {{percent}}',
     waiting: 'ينتظر انتهاء العمل الذي قبله',
+    cancelOne: 'إلغاء: {{what}}',
   },
 });

@@ -8,6 +8,7 @@ import { z } from 'zod/v3';
 import { api } from '../../api/http';
 import { useErrorText } from '../../components/ErrorNote';
 import { ProgressBar } from '../../components/ProgressBar';
+import { CancelRun } from '../../components/CancelRun';
 import { useStrings } from '../../i18n/i18n';
 import { useOpenRuns } from '../../api/open-runs';
 import { openRestored, outcomeOf, useRestoreJob, useServiceStatus } from './api';
@@ -36,11 +37,12 @@ export function RunningStep({ state, dispatch }: Props) {
     if (job.data && outcome) dispatch({ type: 'finished', id: job.data.id, outcome });
   }, [job.data, dispatch]);
   // Only this restore's run (another window may have started another); a restore's id is its run's.
-  const mine = open.data?.find((r) => r.id === state.jobId)?.progress ?? job.data?.progress;
-  const value = restoreProgressValue(mine, tp) ?? { fraction: null, step: t('starting') };
+  const run = open.data?.find((r) => r.id === state.jobId) ?? null;
+  const value = restoreProgressValue(run?.progress ?? job.data?.progress, tp) ?? { fraction: null, step: t('starting') };
   return (
     <div data-testid="restore-progress">
       <ProgressBar label={t('progress')} value={value} />
+      <CancelRun run={run} label={t('cancelRestore')} />
     </div>
   );
 }
