@@ -289,13 +289,17 @@ export const PARAMETERS = {
 /** The output limit is checked against the model's own context when the turn is accepted. */
 export const MAX_OUTPUT_TOKENS_BOUND = 1_000_000;
 
+/** What a request's temperature and output limit may be; the GUI's chat settings check the same. */
+export const Temperature = z.number().min(0).max(2);
+export const MaxOutputTokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS_BOUND);
+
 export const createResponseBody = z
   .object({
     model: z.string().min(1).max(256),
     input: z.union([z.string().min(1), z.array(InputItem).min(1)]),
     instructions: z.string().nullable().optional(),
-    max_output_tokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS_BOUND).nullable().optional(),
-    temperature: z.number().min(0).max(2).nullable().optional(),
+    max_output_tokens: MaxOutputTokens.nullable().optional(),
+    temperature: Temperature.nullable().optional(),
     top_p: z.number().gt(0).max(1).nullable().optional(),
     stream: z.boolean().nullable().optional(),
     background: z.boolean().nullable().optional(),

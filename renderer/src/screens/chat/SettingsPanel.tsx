@@ -7,6 +7,8 @@ import { formatNumber } from '../../i18n/format';
 import { useStrings } from '../../i18n/i18n';
 import { isReasoningEffort, REASONING_EFFORTS } from '../../../../src/contract/reasoning';
 import { INSTRUCTIONS_MAX, type ChatSettings } from './chat-settings';
+import type { ZodNumber } from 'zod/v3';
+import { MaxOutputTokens, Temperature } from '../../../../src/contract/responses';
 import { chatStrings } from './strings';
 
 export interface SettingsPanelProps {
@@ -16,7 +18,13 @@ export interface SettingsPanelProps {
   state: 'idle' | 'saving' | 'saved';
 }
 
-const numberOrNull = (raw: string): number | null => (raw.trim() === '' || !Number.isFinite(Number(raw)) ? null : Number(raw));
+/** A typed number checked against the contract's range (the server's own check): empty is null
+ *  (the model's default), anything else outside the range is refused here, with words. */
+function checked(raw: string, range: ZodNumber): { ok: true; value: number | null } | { ok: false } {
+  if (raw.trim() === '') return { ok: true, value: null };
+  const parsed = range.safeParse(Number(raw));
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false };
+}
 
 interface NumberFieldProps {
   id: string;
@@ -26,13 +34,15 @@ interface NumberFieldProps {
   onChange: (value: string) => void;
   /** Saved when the field is left. */
   onLeave: () => void;
+  /** Why the value typed was not saved, worded with the field's label; null while it is fine. */
+  problem: string | null;
   min: number;
   max?: number;
   step?: number;
   decimal?: boolean;
 }
 
-function NumberField({ id, label, hint, value, onChange, onLeave, min, max, step, decimal = false }: NumberFieldProps) {
+function NumberField({ id, label, hint, value, onChange, onLeave, problem, min, max, step, decimal = false }: NumberFieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -46,9 +56,15 @@ function NumberField({ id, label, hint, value, onChange, onLeave, min, max, step
         value={value}
         onChange={(e) => onChange(e.target.value)}
         onBlur={onLeave}
-        aria-describedby={`${id}-hint`}
+        aria-describedby={problem === null ? `${id}-hint` : `${id}-problem ${id}-hint`}
+        aria-invalid={problem !== null}
         data-testid={id}
       />
+      {problem !== null && (
+        <span id={`${id}-problem`} className="field-error" role="alert" data-testid={`${id}-problem`}>
+          {problem}
+        </span>
+      )}
       <span id={`${id}-hint`} className="muted">
         {hint}
       </span>
@@ -61,6 +77,21 @@ export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
   const [instructions, setInstructions] = useState(settings.instructions);
   const [temperature, setTemperature] = useState(settings.temperature === null ? '' : String(settings.temperature));
   const [maxTokens, setMaxTokens] = useState(settings.maxOutputTokens === null ? '' : String(settings.maxOutputTokens));
+  const [problems, setProblems] = useState<{ temperature: string | null; maxTokens: string | null }>({ temperature: null, maxTokens: null });
+  const bound = (v: number | null): string => (v === null ? '' : formatNumber(language, v));
+  const leaveTemperature = (): void => {
+    const c = checked(temperature, Temperature);
+    setProblems((p) => ({ ...p, temperature: c.ok ? null : t('temperatureRange', { min: bound(Temperature.minValue), max: bound(Temperature.maxValue) }) }));
+    if (c.ok) save({ temperature: c.value });
+  };
+  const leaveMaxTokens = (): void => {
+    const c = checked(maxTokens, MaxOutputTokens);
+    setProblems((p) => ({
+      ...p,
+      maxTokens: c.ok ? null : t('maxTokensRange', { min: bound(MaxOutputTokens.minValue), max: bound(MaxOutputTokens.maxValue) }),
+    }));
+    if (c.ok) save({ maxOutputTokens: c.value });
+  };
   // Another tab or a restore may change them: what the store says wins when it changes.
   useEffect(() => setInstructions(settings.instructions), [settings.instructions]);
   useEffect(() => setTemperature(settings.temperature === null ? '' : String(settings.temperature)), [settings.temperature]);
@@ -102,7 +133,8 @@ export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
           hint={t('temperatureHint')}
           value={temperature}
           onChange={setTemperature}
-          onLeave={() => save({ temperature: numberOrNull(temperature) })}
+          onLeave={leaveTemperature}
+          problem={problems.temperature}
           min={0}
           max={2}
           step={0.1}
@@ -114,7 +146,8 @@ export function SettingsPanel({ settings, onSave, state }: SettingsPanelProps) {
           hint={t('maxTokensHint')}
           value={maxTokens}
           onChange={setMaxTokens}
-          onLeave={() => save({ maxOutputTokens: numberOrNull(maxTokens) })}
+          onLeave={leaveMaxTokens}
+          problem={problems.maxTokens}
           min={1}
         />
       </div>
