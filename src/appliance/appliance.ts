@@ -60,6 +60,7 @@ import { LanListener, type LanListenerOptions } from './lan/lan-listener.js';
 import type { SwitchDataDir } from '../service/switch-request.js';
 import { ConversationSearch } from '../tasks/conversation-search.js';
 import { resticCacheDir, storePath } from '../files/data-dir-layout.js';
+import type { RunKind } from '../contract/runs.js';
 
 export interface ApplianceOptions {
   dataDir: string;
@@ -88,6 +89,8 @@ export interface ApplianceOptions {
   conditions?: OsConditions;
   /** Tests: the WAL's fsync on the thread pool (store/durable-commits.ts), to hold or count it. */
   fsync?: Fsync;
+  /** Tests: the runs' watchdog limits by kind (jobs.ts STALL_MS), a few seconds instead of minutes. */
+  stallMs?: Partial<Record<RunKind, number>>;
 }
 
 export interface Appliance {
@@ -164,7 +167,7 @@ export async function startAppliance(options: ApplianceOptions): Promise<Applian
     cleanups.unshift(() => runner.stop());
 
     const adminEvents = new AdminEvents(clock);
-    const jobs = new Jobs({ clock, logger, store: { db, dataDir }, events: adminEvents });
+    const jobs = new Jobs({ clock, logger, store: { db, dataDir }, events: adminEvents, ...(options.stallMs ? { stallMs: options.stallMs } : {}) });
     let jobsWaitMs = 15_000;
     const lan = new LanListener(() => ctx, logger, options.lan);
     watch.onChange(() => adminEvents.publish('alerts.changed', { alerts: ctx.backups.status().alerts }));

@@ -226,6 +226,9 @@ async function sendTo(
     if (repo.type === 'local') makeDirsSync(repo.location);
     const signal = options.signal ? { signal: options.signal } : {};
     const report = (p: BackupProgress): void => options.onProgress?.({ phase: 'upload', repository: repo.name, ...p });
+    // Said before restic's first line: the run is at this repository now (and its watchdog says so
+    // if restic never answers).
+    report({ percent: 0, files_done: 0, total_files: 0, bytes_done: 0, total_bytes: 0 });
     // One time and host for every attempt, as recorded: a retried upload is the same snapshot's.
     const sent: SentSnapshot = { paths: targets.map((t) => resolve(t)), host: hostname(), time: new Date(clock.now()).toISOString() };
     const attempt =

@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { Db } from '../store/open.js';
 import type { AdminEvents } from './admin-events.js';
 import { ProgressThrottle } from './progress-throttle.js';
-import { CancelledByPersonError, cancelledByPerson } from '../process/cancel.js';
+import { CancelledByPersonError, cancelledByPerson, StalledError } from '../process/cancel.js';
 import { overlap, type JobKind } from './job-table.js';
 import { RunProgress, type Run } from '../contract/runs.js';
 import {
@@ -41,6 +41,8 @@ export type JobState = 'waiting' | 'running';
 /** What a running job gets: the signal to pass to restic and friends, and where to put progress. */
 export interface JobControl<P> {
   signal: AbortSignal;
+  /** Stops the job with a reason (its watchdog's StalledError). */
+  abort(reason: Error): void;
   progress(p: P): void;
   /** The job's record in `runs` (runs.ts), when its kind keeps one: details are written under its id. */
   run: OpenRun | null;
@@ -63,6 +65,20 @@ export interface RunRecord<T> {
   /** The open run this job takes up again (runs.ts reopenRun) instead of opening a new one. */
   resume?: number;
 }
+
+/**
+ * How long a running run of a kind may go without a new progress report before its watchdog stops
+ * it and it fails naming its step. Only the kinds whose work reports as it goes: restic's backup and
+ * restore lines come several times a second, a download's bytes likewise, a drill's checks at least
+ * every few minutes. Generous, so a slow disk hashing a big model is never taken for a hang; a
+ * test gives its own (Jobs' `stallMs`).
+ */
+export const STALL_MS: Partial<Record<RunKind, number>> = {
+  backup: 30 * 60_000,
+  restore: 30 * 60_000,
+  pull: 30 * 60_000,
+  drill: 120 * 60_000,
+};
 
 export class JobRefusedError extends Error {
   constructor(
@@ -132,7 +148,12 @@ export class Job<T = unknown, P = unknown> {
       this.begin = () => {
         this.state = 'running';
         this.startedAt = clock.now();
-        const control: JobControl<P> = { signal: this.controller.signal, progress: (p) => (this.progress = p), run: this.run };
+        const control: JobControl<P> = {
+          signal: this.controller.signal,
+          abort: (reason) => this.controller.abort(reason),
+          progress: (p) => (this.progress = p),
+          run: this.run,
+        };
         // The work runs on the next turn, so the caller has the job in hand before it can end. The
         // job leaves the owner before `done` settles: whoever awaited it may start the next at once.
         void Promise.resolve()
@@ -184,7 +205,16 @@ export class Jobs {
   private stopped = false;
 
   /** `store`: where jobs that keep a record write it (runs.ts); absent, no job may ask for one. */
-  constructor(private readonly deps: { clock: Clock; logger: Logger; store?: { db: Db; dataDir: string }; events?: AdminEvents }) {}
+  constructor(
+    private readonly deps: {
+      clock: Clock;
+      logger: Logger;
+      store?: { db: Db; dataDir: string };
+      events?: AdminEvents;
+      /** Watchdog limits by kind, over STALL_MS (tests: a few seconds). */
+      stallMs?: Partial<Record<RunKind, number>>;
+    },
+  ) {}
 
   /**
    * Starts `work` as a job of `kind` now, or once the jobs it must wait for have ended (job-table.ts).
@@ -282,19 +312,23 @@ export class Jobs {
       startRun(db, run, this.deps.clock.now());
       this.told(run);
       const report = this.progressWriter(run);
+      const watchdog = this.watchdog(record.kind, control);
       const reporting: JobControl<P> = {
         ...control,
         progress: (p) => {
           control.progress(p);
           report(p);
+          watchdog.saw(p);
         },
       };
       let value: T;
+      const stalled = (): StalledError | null => (control.signal.reason instanceof StalledError ? control.signal.reason : null);
       // A stop (not a cancel) of a resumable run leaves it open, its lock let go, for the next start.
       const leftForNextStart = (): boolean => control.signal.aborted && this.stopped && record.resumable === true;
       try {
         value = await work(reporting);
       } catch (error) {
+        watchdog.stop();
         if (leftForNextStart()) {
           leaveRun(dataDir, run);
         } else if (record.refused?.(error) === true) {
@@ -302,22 +336,62 @@ export class Jobs {
         } else if (cancelledByPerson(control.signal)) {
           this.end(run, { status: 'cancelled', error: CANCELLED });
           record.ended?.(null, error);
+        } else if (stalled() !== null) {
+          this.end(run, { status: 'failed', error: stalled()?.message ?? null });
+          record.ended?.(null, error);
         } else {
           this.end(run, { status: control.signal.aborted ? 'interrupted' : 'failed', error: error instanceof Error ? error.message : String(error) });
           record.ended?.(null, error);
         }
         throw error;
       }
+      watchdog.stop();
       if (leftForNextStart()) {
         leaveRun(dataDir, run);
         return value;
       }
       const end = record.end(value, control.signal.aborted);
-      // What it did before the cancel (a generation made, say) stays in its record.
-      this.end(run, cancelledByPerson(control.signal) ? { ...end, status: 'cancelled', error: CANCELLED } : end);
+      // What it did before a cancel or a stall (a generation made, say) stays in its record.
+      const cut = stalled();
+      if (cancelledByPerson(control.signal)) this.end(run, { ...end, status: 'cancelled', error: CANCELLED });
+      else if (cut !== null) this.end(run, { ...end, status: 'failed', error: cut.message });
+      else this.end(run, end);
       if (record.keep !== undefined) pruneRuns(db, record.kind, record.keep);
       record.ended?.(value, null);
       return value;
+    };
+  }
+
+  /**
+   * A running run's watchdog: armed at its start, armed again by every report that differs from the
+   * one before (a report repeated while restic hangs is no progress), and when it fires the job is
+   * stopped with a StalledError naming the step it was at (restic gets SIGINT as for a cancel).
+   */
+  private watchdog<P>(kind: RunKind, control: JobControl<P>): { saw: (p: unknown) => void; stop: () => void } {
+    const limit = this.deps.stallMs?.[kind] ?? STALL_MS[kind];
+    if (limit === undefined) return { saw: () => undefined, stop: () => undefined };
+    let step = 'starting';
+    let last = '';
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        this.deps.logger.warn('a run made no progress and was stopped', { kind, step, limit_ms: limit });
+        control.abort(new StalledError(step, limit));
+      }, limit);
+      timer.unref();
+    };
+    arm();
+    return {
+      saw: (p) => {
+        const seen = JSON.stringify(p);
+        if (seen === last) return;
+        last = seen;
+        const parsed = RunProgress.safeParse(p);
+        if (parsed.success) step = stepOf(parsed.data);
+        arm();
+      },
+      stop: () => clearTimeout(timer),
     };
   }
 

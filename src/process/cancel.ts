@@ -9,6 +9,18 @@ export class CancelledByPersonError extends Error {
   }
 }
 
+/** A run that reported no progress for too long (a restic that stopped answering, a disk that
+ *  hangs): stopped by its watchdog, it fails with this sentence, naming the step it was at. */
+export class StalledError extends Error {
+  constructor(step: string, limitMs: number) {
+    const span = limitMs < 120_000 ? `${Math.round(limitMs / 1000)} seconds` : `${Math.round(limitMs / 60_000)} minutes`;
+    super(
+      `Nothing moved for ${span} at the step "${step}", so it was stopped. Try again; if it stops at the same step again, check the disk or the repository it works on.`,
+    );
+    this.name = 'StalledError';
+  }
+}
+
 /** Whether this signal was aborted by a person's cancel (not a stop). */
 export function cancelledByPerson(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true && signal.reason instanceof CancelledByPersonError;

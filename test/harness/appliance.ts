@@ -9,6 +9,7 @@ import type { Settings } from '../../src/store/settings.js';
 import { Api } from './api.js';
 import { prepareDataDir } from './data-dir.js';
 import { freePort } from './ports.js';
+import type { RunKind } from '../../src/contract/runs.js';
 
 export interface TestAppliance {
   appliance: Appliance;
@@ -27,6 +28,7 @@ export async function startTestAppliance(
     lan?: LanListenerOptions;
     conditions?: OsConditions;
     fsync?: Fsync;
+    stallMs?: Partial<Record<RunKind, number>>;
   } = {},
 ): Promise<TestAppliance> {
   process.env.SANAD_THREADS ??= '1';
@@ -42,6 +44,7 @@ export async function startTestAppliance(
     ...(options.lan ? { lan: options.lan } : {}),
     ...(options.conditions ? { conditions: options.conditions } : {}),
     ...(options.fsync ? { fsync: options.fsync } : {}),
+    ...(options.stallMs ? { stallMs: options.stallMs } : {}),
   });
   return {
     appliance,

@@ -42,7 +42,14 @@ test('cancel: a backup drops restic and leaves nothing, a queued drill never sta
   const started = await api.post('/admin/backups', {});
   assert.equal(started.status, 202, started.text);
   const backupId = num(started.body, 'run_id');
-  await waitFor(() => (backupProgress(ctx)?.phase === 'upload' ? true : undefined), 60_000, 'restic uploading');
+  await waitFor(
+    () => {
+      const p = backupProgress(ctx);
+      return p?.phase === 'upload' && p.bytes_done > 0 ? true : undefined;
+    },
+    60_000,
+    'restic uploading',
+  );
 
   // A drill asked for now waits behind the backup; cancelled, it never starts.
   const drill = await api.post('/admin/drills', {});
