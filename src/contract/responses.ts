@@ -5,6 +5,7 @@
 import { z } from 'zod/v3';
 import { checkJsonSchema } from './json-schema.js';
 import { REASONING_EFFORTS, type ReasoningEffort } from './reasoning.js';
+import { MaxOutputTokens, Temperature } from './sampling.js';
 
 // ---- Input items ------------------------------------------------------------------------------
 
@@ -286,12 +287,7 @@ export const PARAMETERS = {
   refused: ['prompt', 'prompt_cache_retention', 'context_management'],
 } as const;
 
-/** The output limit is checked against the model's own context when the turn is accepted. */
-export const MAX_OUTPUT_TOKENS_BOUND = 1_000_000;
-
-/** What a request's temperature and output limit may be; the GUI's chat settings check the same. */
-export const Temperature = z.number().min(0).max(2);
-export const MaxOutputTokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS_BOUND);
+export { MAX_OUTPUT_TOKENS_BOUND } from './sampling.js';
 
 export const createResponseBody = z
   .object({

@@ -8,7 +8,7 @@ import { useStrings } from '../../i18n/i18n';
 import { isReasoningEffort, REASONING_EFFORTS } from '../../../../src/contract/reasoning';
 import { INSTRUCTIONS_MAX, type ChatSettings } from './chat-settings';
 import type { ZodNumber } from 'zod/v3';
-import { MaxOutputTokens, Temperature } from '../../../../src/contract/responses';
+import { MaxOutputTokens, Temperature } from '../../../../src/contract/sampling';
 import { chatStrings } from './strings';
 
 export interface SettingsPanelProps {
